@@ -1,0 +1,74 @@
+package org.rma4j;
+
+/**
+ * MPI error classes raised by rma4j, with the standard's names (MPI-3.1 section 11.6.2, Table
+ * 11.2, plus the general classes the one-sided calls use, such as {@code MPI_ERR_RANK}).
+ */
+public enum ErrorClass {
+    /** Invalid argument of another kind. */
+    ARG("MPI_ERR_ARG", "invalid argument"),
+    /** Invalid count argument. */
+    COUNT("MPI_ERR_COUNT", "invalid count argument"),
+    /** Invalid datatype argument. */
+    TYPE("MPI_ERR_TYPE", "invalid datatype argument"),
+    /** Invalid operation for the datatype. */
+    OP("MPI_ERR_OP", "invalid reduction operation"),
+    /** Invalid rank. */
+    RANK("MPI_ERR_RANK", "invalid rank"),
+    /** Invalid group argument. */
+    GROUP("MPI_ERR_GROUP", "invalid group"),
+    /** Invalid info key. */
+    INFO_KEY("MPI_ERR_INFO_KEY", "invalid info key"),
+    /** Invalid info value. */
+    INFO_VALUE("MPI_ERR_INFO_VALUE", "invalid info value"),
+    /** Invalid win argument (for example a freed window). */
+    WIN("MPI_ERR_WIN", "invalid win argument"),
+    /** Invalid base argument. */
+    BASE("MPI_ERR_BASE", "invalid base argument"),
+    /** Invalid size argument. */
+    SIZE("MPI_ERR_SIZE", "invalid size argument"),
+    /** Invalid disp argument. */
+    DISP("MPI_ERR_DISP", "invalid disp argument"),
+    /** Invalid locktype argument. */
+    LOCKTYPE("MPI_ERR_LOCKTYPE", "invalid locktype argument"),
+    /** Invalid assert argument. */
+    ASSERT("MPI_ERR_ASSERT", "invalid assert argument"),
+    /** Conflicting accesses to a window. */
+    RMA_CONFLICT("MPI_ERR_RMA_CONFLICT", "conflicting accesses to window"),
+    /** Invalid synchronization of RMA calls. */
+    RMA_SYNC("MPI_ERR_RMA_SYNC", "invalid synchronization of RMA calls"),
+    /** Target memory is not part of the window (or, for dynamic windows, not attached). */
+    RMA_RANGE("MPI_ERR_RMA_RANGE", "target memory is not part of the window"),
+    /** Memory cannot be attached. */
+    RMA_ATTACH("MPI_ERR_RMA_ATTACH", "memory cannot be attached"),
+    /** Memory cannot be shared. */
+    RMA_SHARED("MPI_ERR_RMA_SHARED", "memory cannot be shared"),
+    /** The window has the wrong flavor for the called function. */
+    RMA_FLAVOR("MPI_ERR_RMA_FLAVOR", "passed window has the wrong flavor for the called function"),
+    /** Invalid request (freed, or of the wrong kind). */
+    REQUEST("MPI_ERR_REQUEST", "invalid request"),
+    /** The job or an operation on it failed in a way no other class describes. */
+    OTHER("MPI_ERR_OTHER", "known error not in this list");
+
+    private final String mpiName;
+    private final String description;
+
+    ErrorClass(final String mpiName, final String description) {
+        this.mpiName = mpiName;
+        this.description = description;
+    }
+
+    /**
+     * @return the standard's constant name, e.g. {@code MPI_ERR_RMA_SYNC}.
+     */
+    public String mpiName() {
+        return mpiName;
+    }
+
+    /**
+     * @return the standard's one-line description.
+     */
+    public String description() {
+        return description;
+    }
+}

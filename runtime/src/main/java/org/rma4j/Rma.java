@@ -1,0 +1,204 @@
+package org.rma4j;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.rma4j.launch.JobEnvironment;
+import org.rma4j.shm.ControlFile;
+import org.rma4j.shm.JobDirectory;
+import org.rma4j.shm.WaitStrategy;
+
+/**
+ * Entry points and constants of rma4j.
+ *
+ * <ul>
+ *   <li>{@link #init()} joins the job described by the environment that {@code rmarun} gives each
+ *   process; without it the process is a job of one rank, so every program also runs alone.</li>
+ *   <li>{@link #runThreads} / {@link #callThreads} run a job of n ranks as threads of this JVM
+ *   (thread mode), each rank mapping the job's files itself: the code paths are those of process
+ *   mode.</li>
+ * </ul>
+ */
+public final class Rma {
+    /** MPI_PROC_NULL: as a target, operations on it do nothing; in sharedQuery, the lowest non-empty rank. */
+    public static final int PROC_NULL = -1;
+
+    /** MPI_MODE_NOCHECK (lock, lock_all, post, start). */
+    public static final int MODE_NOCHECK = 1;
+    /** MPI_MODE_NOSTORE (fence, post): the local window was not updated by stores since the last sync. */
+    public static final int MODE_NOSTORE = 2;
+    /** MPI_MODE_NOPUT (fence, post): the local window will not be updated by put or accumulate until the next sync. */
+    public static final int MODE_NOPUT = 4;
+    /** MPI_MODE_NOPRECEDE (fence): the fence completes no locally issued RMA calls. */
+    public static final int MODE_NOPRECEDE = 8;
+    /** MPI_MODE_NOSUCCEED (fence): no RMA calls follow the fence before the next. */
+    public static final int MODE_NOSUCCEED = 16;
+
+    private static final AtomicReference<RmaJob> PROCESS_JOB = new AtomicReference<>();
+
+    private Rma() {
+    }
+
+    /**
+     * Joins the job this process belongs to ({@code RMA4J_RANK}, {@code RMA4J_SIZE},
+     * {@code RMA4J_JOB_DIR} from the launcher), or starts a job of one rank if there is none.
+     * Collective over the job's ranks.
+     *
+     * @throws RmaException OTHER if this process already joined a job that is not closed.
+     */
+    public static RmaJob init() {
+        final RmaJob current = PROCESS_JOB.get();
+        if (current != null && !current.isClosed()) {
+            throw new RmaException(ErrorClass.OTHER, "init called twice; the job of rank " + current.rank() + " is open");
+        }
+        final String dir = System.getenv(JobEnvironment.JOB_DIR);
+        final RmaJob job;
+        if (dir == null) {
+            job = singleton(WaitStrategy.defaultStrategy());
+        } else {
+            final int rank = parse(JobEnvironment.RANK, System.getenv(JobEnvironment.RANK));
+            job = RmaJob.join(JobDirectory.open(Path.of(dir)), rank, WaitStrategy.defaultStrategy(), false);
+        }
+        PROCESS_JOB.set(job);
+        return job;
+    }
+
+    /**
+     * Runs {@code body} as ranks 0..ranks-1 of a new job, one thread per rank, and returns when all
+     * have finished; the job directory is removed on every path. If a rank throws, it is marked
+     * failed (peers that wait for it throw {@link org.rma4j.shm.PeerFailedException}), and the first
+     * failure is rethrown with the others attached as suppressed.
+     *
+     * @param ranks number of ranks, >= 1.
+     * @param body  the program of each rank; the job is closed after it returns.
+     */
+    public static void runThreads(final int ranks, final RankBody body) {
+        callThreads(ranks, job -> {
+            body.run(job);
+            return null;
+        });
+    }
+
+    /**
+     * Like {@link #runThreads} but collects each rank's result, indexed by rank.
+     */
+    public static <T> List<T> callThreads(final int ranks, final RankFunction<T> body) {
+        return ThreadJob.run(ranks, JobDirectory.defaultBase(), WaitStrategy.defaultStrategy(), body);
+    }
+
+    /**
+     * Like {@link #callThreads(int, RankFunction)} with an explicit base directory and wait strategy.
+     */
+    public static <T> List<T> callThreads(
+        final int ranks, final Path baseDirectory, final WaitStrategy waitStrategy, final RankFunction<T> body) {
+        return ThreadJob.run(ranks, baseDirectory, waitStrategy, body);
+    }
+
+    private static RmaJob singleton(final WaitStrategy waitStrategy) {
+        final JobDirectory directory = JobDirectory.create(JobDirectory.defaultBase());
+        try {
+            ControlFile.create(directory.controlFile(), 1, ProcessHandle.current().pid()).close();
+            final RmaJob job = RmaJob.join(directory, 0, waitStrategy, true);
+            Runtime.getRuntime().addShutdownHook(new Thread(directory::delete, "rma4j-cleanup"));
+            return job;
+        } catch (final RuntimeException e) {
+            directory.delete();
+            throw e;
+        }
+    }
+
+    private static int parse(final String name, final String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (final NumberFormatException e) {
+            throw new RmaException(ErrorClass.OTHER, "environment " + name + "=" + value + " is not a number");
+        }
+    }
+
+    /** The program of one rank in thread mode. */
+    @FunctionalInterface
+    public interface RankBody {
+        void run(RmaJob job) throws Exception;
+    }
+
+    /** The program of one rank in thread mode, with a result. */
+    @FunctionalInterface
+    public interface RankFunction<T> {
+        T call(RmaJob job) throws Exception;
+    }
+
+    /** Runs a thread-mode job. */
+    private static final class ThreadJob {
+        static <T> List<T> run(
+            final int ranks, final Path base, final WaitStrategy waitStrategy, final RankFunction<T> body) {
+            if (ranks < 1) {
+                throw new RmaException(ErrorClass.ARG, "runThreads ranks=" + ranks + " must be >= 1");
+            }
+            final JobDirectory directory = JobDirectory.create(base);
+            final List<T> results = new ArrayList<>(Collections.nCopies(ranks, null));
+            final List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+            try (ControlFile control = ControlFile.create(directory.controlFile(), ranks, ProcessHandle.current().pid())) {
+                final List<Thread> threads = new ArrayList<>();
+                for (int rank = 0; rank < ranks; rank++) {
+                    final int r = rank;
+                    final Thread thread = new Thread(() -> {
+                        RmaJob job = null;
+                        try {
+                            job = RmaJob.join(directory, r, waitStrategy, false);
+                            final T result = body.call(job);
+                            synchronized (results) {
+                                results.set(r, result);
+                            }
+                            job.close();
+                        } catch (final Throwable t) {
+                            failures.add(t);
+                            if (job != null) {
+                                job.abandon();
+                            } else {
+                                control.markFailed(r);
+                            }
+                        }
+                    }, "rma4j-rank-" + rank);
+                    threads.add(thread);
+                    thread.start();
+                }
+                for (final Thread thread : threads) {
+                    joinUninterruptibly(thread);
+                }
+            } finally {
+                directory.delete();
+            }
+            if (!failures.isEmpty()) {
+                final Throwable first = failures.getFirst();
+                for (final Throwable other : failures.subList(1, failures.size())) {
+                    first.addSuppressed(other);
+                }
+                if (first instanceof RuntimeException runtime) {
+                    throw runtime;
+                }
+                if (first instanceof Error error) {
+                    throw error;
+                }
+                throw new RmaException(ErrorClass.OTHER, "a rank failed: " + first, first);
+            }
+            return results;
+        }
+
+        private static void joinUninterruptibly(final Thread thread) {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    thread.join();
+                    break;
+                } catch (final InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package org.rma4j;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.rma4j.shm.ControlFile;
+import org.rma4j.shm.JobDirectory;
+import org.rma4j.shm.ShmBarrier;
+import org.rma4j.shm.WaitStrategy;
+
+/**
+ * One rank's membership in a job: its rank, the job size, the job's collective calls and the
+ * windows it creates. Obtained from {@link Rma#init()} in a process started by {@code rmarun}, or
+ * from {@link Rma#runThreads} in thread mode; both map the job's files the same way.
+ *
+ * <p>Collective calls ({@link #barrier()}, window creation, {@link Window#free()}, {@link #close()})
+ * must be made by every rank in the same order. A job handle belongs to its rank: its collective
+ * calls must not run concurrently in two threads.
+ */
+public final class RmaJob implements AutoCloseable {
+    /**
+     * Info key (rma4j-specific): {@code "false"} turns off the epoch checks of communication and
+     * flush calls on a window (RMA_SYNC), for speed in programs known to be correct.
+     */
+    public static final String EPOCH_CHECKS_INFO_KEY = "rma4j_epoch_checks";
+
+    /** Largest window part one rank may allocate. */
+    public static final long MAX_WINDOW_BYTES = 1L << 40;
+
+    /** Job lifecycle. */
+    enum State { OPEN, CLOSED }
+
+    private final int rank;
+    private final int size;
+    private final JobDirectory directory;
+    private final ControlFile control;
+    private final WaitStrategy waitStrategy;
+    private final ShmBarrier barrier;
+    private final boolean ownsDirectory;
+    private final List<Window> windows = new ArrayList<>();
+    private int windowSequence;
+    private State state = State.OPEN;
+
+    private RmaJob(
+        final int rank, final JobDirectory directory, final ControlFile control, final WaitStrategy waitStrategy,
+        final boolean ownsDirectory) {
+        this.rank = rank;
+        this.size = control.ranks();
+        this.directory = directory;
+        this.control = control;
+        this.waitStrategy = waitStrategy;
+        this.barrier = control.barrier(waitStrategy, control.liveness(rank, true));
+        this.ownsDirectory = ownsDirectory;
+    }
+
+    /**
+     * Joins rank {@code rank} of the job in {@code directory}: maps its control file, records this
+     * process in the rank table and waits for every rank to join.
+     */
+    static RmaJob join(
+        final JobDirectory directory, final int rank, final WaitStrategy waitStrategy, final boolean ownsDirectory) {
+        final ControlFile control = ControlFile.open(directory.controlFile());
+        try {
+            if (rank < 0 || rank >= control.ranks()) {
+                throw new RmaException(ErrorClass.RANK, "rank " + rank + " is outside the job's 0.."
+                    + (control.ranks() - 1));
+            }
+            control.join(rank);
+            final RmaJob job = new RmaJob(rank, directory, control, waitStrategy, ownsDirectory);
+            job.barrier();
+            return job;
+        } catch (final RuntimeException e) {
+            control.close();
+            throw e;
+        }
+    }
+
+    /**
+     * @return this process's rank, 0..size()-1.
+     */
+    public int rank() {
+        return rank;
+    }
+
+    /**
+     * @return the number of ranks in the job.
+     */
+    public int size() {
+        return size;
+    }
+
+    /**
+     * Blocks until every rank has called it (MPI_BARRIER); every store made before it is seen after it.
+     *
+     * @throws org.rma4j.shm.PeerFailedException if a rank dies or leaves while others wait.
+     */
+    public void barrier() {
+        checkOpen("barrier");
+        barrier.await();
+    }
+
+    /**
+     * MPI_WIN_ALLOCATE_SHARED (MPI-3.1 section 11.2.3): collective; allocates {@code sizeBytes} at every
+     * rank (sizes may differ, 0 is valid) in one shared file, contiguous across ranks unless info
+     * {@code alloc_shared_noncontig=true}. Every rank may load and store any rank's part through
+     * {@link Window#sharedQuery}.
+     *
+     * @param sizeBytes this rank's size, >= 0.
+     * @param dispUnit  this rank's displacement unit in bytes, > 0.
+     * @param info      hints, or null.
+     * @throws RmaException SIZE, DISP or INFO_VALUE for a bad argument at any rank.
+     */
+    public Window allocateShared(final long sizeBytes, final int dispUnit, final Info info) {
+        checkOpen("allocateShared");
+        return WindowCreation.allocateShared(this, sizeBytes, dispUnit, info);
+    }
+
+    /**
+     * MPI_WIN_ALLOCATE (MPI-3.1 section 11.2.2): collective; like {@link #allocateShared} but other
+     * ranks' memory is reachable only through RMA calls ({@link Window#sharedQuery} raises
+     * RMA_FLAVOR).
+     *
+     * @throws RmaException SIZE, DISP or INFO_VALUE for a bad argument at any rank.
+     */
+    public Window allocate(final long sizeBytes, final int dispUnit, final Info info) {
+        checkOpen("allocate");
+        return WindowCreation.create(this, WindowFlavor.ALLOCATE, "allocate", sizeBytes, dispUnit, info);
+    }
+
+    /** {@link #allocate(long, int, Info)} with no hints. */
+    public Window allocate(final long sizeBytes, final int dispUnit) {
+        return allocate(sizeBytes, dispUnit, null);
+    }
+
+    /** {@link #allocateShared(long, int, Info)} with no hints. */
+    public Window allocateShared(final long sizeBytes, final int dispUnit) {
+        return allocateShared(sizeBytes, dispUnit, null);
+    }
+
+    /**
+     * Leaves the job (like MPI_FINALIZE, collective): waits for every rank, unmaps every window still
+     * open and the control file, and records this rank as finished. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        try {
+            barrier.await();
+        } finally {
+            state = State.CLOSED;
+            for (final Window window : List.copyOf(windows)) {
+                window.release();
+            }
+            windows.clear();
+            control.markFinished(rank);
+            control.close();
+            if (ownsDirectory) {
+                directory.delete();
+            }
+        }
+    }
+
+    /**
+     * Abandons the job after a failure of this rank: unmaps everything and records the rank as failed
+     * so that peers waiting for it throw instead of hanging. No collective call is made.
+     */
+    void abandon() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        state = State.CLOSED;
+        for (final Window window : List.copyOf(windows)) {
+            window.release();
+        }
+        windows.clear();
+        control.markFailed(rank);
+        control.close();
+        if (ownsDirectory) {
+            directory.delete();
+        }
+    }
+
+    /**
+     * @return whether {@link #close()} was called.
+     */
+    public boolean isClosed() {
+        return state == State.CLOSED;
+    }
+
+    @Override
+    public String toString() {
+        return "RmaJob{rank=" + rank + "/" + size + ", dir=" + directory + ", " + state + '}';
+    }
+
+    void checkOpen(final String call) {
+        if (state != State.OPEN) {
+            throw new RmaException(ErrorClass.OTHER, call + " on a closed job (rank " + rank + ")");
+        }
+    }
+
+    ControlFile control() {
+        return control;
+    }
+
+    JobDirectory directory() {
+        return directory;
+    }
+
+    WaitStrategy waitStrategy() {
+        return waitStrategy;
+    }
+
+    String nextWindowName() {
+        return "win-" + windowSequence++;
+    }
+
+    void remember(final Window window) {
+        windows.add(window);
+    }
+
+    void forget(final Window window) {
+        windows.remove(window);
+    }
+}

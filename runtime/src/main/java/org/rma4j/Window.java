@@ -1,0 +1,529 @@
+package org.rma4j;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+import org.rma4j.internal.LockWord;
+import org.rma4j.internal.WindowLayout;
+import org.rma4j.shm.Liveness;
+import org.rma4j.shm.MappedFile;
+import org.rma4j.shm.ShmBarrier;
+
+/**
+ * A window: memory that every rank of a job exposes to the others' one-sided operations
+ * (MPI_Win, MPI-3.1 chapter 11).
+ *
+ * <h2>Completion</h2>
+ * An rma4j origin performs every operation itself, at the call, with loads and stores on its mapping
+ * of the target's memory: when {@link #put} or {@link #get} returns, the operation is complete at the
+ * origin and at the target. The standard allows this (section 11.5: an operation may complete at any
+ * time before the synchronization call that completes it). The synchronization calls add the
+ * ordering: {@link #flush}, {@link #flushAll}, {@link #flushLocal}, {@link #flushLocalAll} and
+ * {@link #sync} are full memory fences; {@link #fence}, {@link #unlock}, {@link #unlockAll} and lock
+ * acquisition also fence, so a store made before any of them is seen by a load or get made after the
+ * matching call at another rank (an rma4j guarantee, stronger than section 11.7's Example 11.7
+ * requires in the unified model).
+ *
+ * <h2>Memory model</h2>
+ * Always {@link MemoryModel#UNIFIED}: the machine is cache-coherent, so public and private copies
+ * are the same memory and a store is eventually seen by other ranks without further calls (section
+ * 11.4). To poll window memory for a value written by another rank, read it with an acquire load
+ * (a plain read loop may be hoisted by the JIT).
+ *
+ * <h2>Threads</h2>
+ * A window handle belongs to its rank. Synchronization calls on one window must not run
+ * concurrently in two threads of the rank; communication calls inside an open epoch may.
+ */
+public final class Window implements AutoCloseable {
+    private final RmaJob job;
+    private final MappedFile file;
+    private final MemorySegment mapping;
+    private final WindowFlavor flavor;
+    private final int rank;
+    private final long[] dataOffsets;
+    private final long[] sizes;
+    private final int[] dispUnits;
+    private final Info info;
+    private final long lockTable;
+    private final ShmBarrier fenceBarrier;
+    private final Liveness lockLiveness;
+    private final Epochs epochs;
+    private final boolean noLocks;
+    private final MemorySegment localSegment;
+    private boolean freed;
+
+    Window(
+        final RmaJob job, final MappedFile file, final WindowFlavor flavor, final long[] dataOffsets,
+        final long[] sizes, final int[] dispUnits, final Info info) {
+        this.job = job;
+        this.file = file;
+        this.mapping = file.segment();
+        this.flavor = flavor;
+        this.rank = job.rank();
+        this.dataOffsets = dataOffsets;
+        this.sizes = sizes;
+        this.dispUnits = dispUnits;
+        this.info = info;
+        final int ranks = sizes.length;
+        this.lockTable = WindowLayout.lockTableOffset(ranks);
+        this.fenceBarrier = new ShmBarrier(mapping, WindowLayout.barrierOffset(ranks), ranks, job.waitStrategy(),
+            job.control().liveness(rank, true));
+        this.lockLiveness = job.control().liveness(rank, false);
+        this.epochs = new Epochs(ranks, !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
+        this.noLocks = info.flag(Info.NO_LOCKS);
+        this.localSegment = mapping.asSlice(dataOffsets[rank], sizes[rank]);
+    }
+
+    // ---------------------------------------------------------------- attributes (section 11.2.6)
+
+    /**
+     * @return this rank's memory in the window (MPI_WIN_BASE with MPI_WIN_SIZE bytes).
+     */
+    public MemorySegment segment() {
+        checkOpen("segment");
+        return localSegment;
+    }
+
+    /**
+     * @return this rank's size in bytes (MPI_WIN_SIZE).
+     */
+    public long size() {
+        return sizes[rank];
+    }
+
+    /**
+     * @return this rank's displacement unit (MPI_WIN_DISP_UNIT).
+     */
+    public int dispUnit() {
+        return dispUnits[rank];
+    }
+
+    /**
+     * @return MPI_WIN_CREATE_FLAVOR.
+     */
+    public WindowFlavor flavor() {
+        return flavor;
+    }
+
+    /**
+     * @return MPI_WIN_MODEL: always UNIFIED.
+     */
+    public MemoryModel model() {
+        return MemoryModel.UNIFIED;
+    }
+
+    /**
+     * @return a copy of the hints in effect, predefined keys with their values (MPI_WIN_GET_INFO).
+     */
+    public Info getInfo() {
+        return info.dup();
+    }
+
+    /**
+     * @return the rank of the calling process in the window's group.
+     */
+    public int rank() {
+        return rank;
+    }
+
+    /**
+     * @return the size of the window's group.
+     */
+    public int ranks() {
+        return sizes.length;
+    }
+
+    /**
+     * The part of a shared window that belongs to {@code target}, for direct loads and stores
+     * (MPI_WIN_SHARED_QUERY). {@link Rma#PROC_NULL} selects the lowest rank with a non-zero size.
+     *
+     * @throws RmaException RMA_FLAVOR if the window is not of flavor SHARED, RANK for a bad rank.
+     */
+    public SharedRegion sharedQuery(final int target) {
+        checkOpen("sharedQuery");
+        if (flavor != WindowFlavor.SHARED) {
+            throw new RmaException(ErrorClass.RMA_FLAVOR, "sharedQuery on a window of flavor " + flavor
+                + "; only allocateShared windows may be queried");
+        }
+        int owner = target;
+        if (target == Rma.PROC_NULL) {
+            owner = 0;
+            while (owner < sizes.length - 1 && sizes[owner] == 0) {
+                owner++;
+            }
+        } else {
+            checkRank(target, "sharedQuery");
+        }
+        return new SharedRegion(owner, mapping.asSlice(dataOffsets[owner], sizes[owner]), sizes[owner], dispUnits[owner]);
+    }
+
+    // ---------------------------------------------------------------- communication (section 11.3)
+
+    /**
+     * Copies {@code origin} into target's window at {@code targetDisp * dispUnit(target)}
+     * (MPI_PUT of contiguous bytes). Complete at origin and target on return.
+     *
+     * @throws RmaException WIN, RANK, RMA_SYNC, DISP or RMA_RANGE on misuse.
+     */
+    public void put(final MemorySegment origin, final int target, final long targetDisp) {
+        Objects.requireNonNull(origin, "origin");
+        final long offset = targetOffset("put", target, targetDisp, origin.byteSize());
+        if (offset >= 0) {
+            MemorySegment.copy(origin, 0, mapping, offset, origin.byteSize());
+        }
+    }
+
+    /**
+     * Copies from target's window at {@code targetDisp * dispUnit(target)} into {@code destination}
+     * (MPI_GET of contiguous bytes). Complete on return.
+     *
+     * @throws RmaException WIN, RANK, RMA_SYNC, DISP or RMA_RANGE on misuse.
+     */
+    public void get(final MemorySegment destination, final int target, final long targetDisp) {
+        Objects.requireNonNull(destination, "destination");
+        final long offset = targetOffset("get", target, targetDisp, destination.byteSize());
+        if (offset >= 0) {
+            MemorySegment.copy(mapping, offset, destination, 0, destination.byteSize());
+        }
+    }
+
+    /** Puts {@code length} bytes of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
+    public void put(final byte[] origin, final int offset, final int length, final int target, final long targetDisp) {
+        put(slice(MemorySegment.ofArray(origin), offset, length, Byte.BYTES), target, targetDisp);
+    }
+
+    /** Puts {@code length} ints of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
+    public void put(final int[] origin, final int offset, final int length, final int target, final long targetDisp) {
+        put(slice(MemorySegment.ofArray(origin), offset, length, Integer.BYTES), target, targetDisp);
+    }
+
+    /** Puts {@code length} longs of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
+    public void put(final long[] origin, final int offset, final int length, final int target, final long targetDisp) {
+        put(slice(MemorySegment.ofArray(origin), offset, length, Long.BYTES), target, targetDisp);
+    }
+
+    /** Puts {@code length} doubles of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
+    public void put(final double[] origin, final int offset, final int length, final int target, final long targetDisp) {
+        put(slice(MemorySegment.ofArray(origin), offset, length, Double.BYTES), target, targetDisp);
+    }
+
+    /** Gets {@code length} bytes into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
+    public void get(final byte[] destination, final int offset, final int length, final int target, final long targetDisp) {
+        get(slice(MemorySegment.ofArray(destination), offset, length, Byte.BYTES), target, targetDisp);
+    }
+
+    /** Gets {@code length} ints into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
+    public void get(final int[] destination, final int offset, final int length, final int target, final long targetDisp) {
+        get(slice(MemorySegment.ofArray(destination), offset, length, Integer.BYTES), target, targetDisp);
+    }
+
+    /** Gets {@code length} longs into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
+    public void get(final long[] destination, final int offset, final int length, final int target, final long targetDisp) {
+        get(slice(MemorySegment.ofArray(destination), offset, length, Long.BYTES), target, targetDisp);
+    }
+
+    /** Gets {@code length} doubles into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
+    public void get(final double[] destination, final int offset, final int length, final int target, final long targetDisp) {
+        get(slice(MemorySegment.ofArray(destination), offset, length, Double.BYTES), target, targetDisp);
+    }
+
+    // ---------------------------------------------------------------- active target: fence (section 11.5.1)
+
+    /**
+     * MPI_WIN_FENCE: a barrier over the window's group with full fences on both sides. Ends the fence
+     * epoch it closes and, unless {@link Rma#MODE_NOSUCCEED} is asserted, opens the next.
+     *
+     * @param assertions 0 or a combination of MODE_NOSTORE, MODE_NOPUT, MODE_NOPRECEDE, MODE_NOSUCCEED.
+     * @throws RmaException ASSERT for other bits, RMA_SYNC inside a passive-target epoch.
+     */
+    public void fence(final int assertions) {
+        checkOpen("fence");
+        checkAssertions("fence", assertions, Rma.MODE_NOSTORE | Rma.MODE_NOPUT | Rma.MODE_NOPRECEDE | Rma.MODE_NOSUCCEED);
+        epochs.beforeFence(assertions);
+        fenceBarrier.await();
+        epochs.afterFence(assertions);
+    }
+
+    // ---------------------------------------------------------------- passive target (section 11.5.3)
+
+    /**
+     * MPI_WIN_LOCK: starts a passive-target access epoch to {@code target}, blocking until the lock is
+     * held. The target takes no part. {@link Rma#MODE_NOCHECK} skips the acquisition (the caller
+     * asserts that no conflicting lock is held or will be requested).
+     *
+     * @throws RmaException LOCKTYPE, RANK, ASSERT, or RMA_SYNC if an epoch conflicts.
+     */
+    public void lock(final LockType lockType, final int target, final int assertions) {
+        checkOpen("lock");
+        if (lockType == null) {
+            throw new RmaException(ErrorClass.LOCKTYPE, "lock type is null; use LockType.SHARED or LockType.EXCLUSIVE");
+        }
+        if (target == Rma.PROC_NULL) {
+            return;
+        }
+        checkRank(target, "lock");
+        checkAssertions("lock", assertions, Rma.MODE_NOCHECK);
+        checkLocksAllowed("lock");
+        epochs.checkLock(target);
+        epochs.beforePassive("lock");
+        final long word = WindowLayout.lockWordOffset(lockTable, target);
+        final boolean nocheck = (assertions & Rma.MODE_NOCHECK) != 0;
+        if (lockType == LockType.EXCLUSIVE) {
+            if (!nocheck) {
+                LockWord.acquireExclusive(mapping, word, rank, job.waitStrategy(), lockLiveness);
+            }
+            epochs.locked(target, Epochs.EXCLUSIVE | (nocheck ? Epochs.NOCHECK : 0));
+        } else {
+            if (!nocheck) {
+                LockWord.acquireShared(mapping, word, job.waitStrategy(), lockLiveness);
+            }
+            epochs.locked(target, Epochs.SHARED | (nocheck ? Epochs.NOCHECK : 0));
+        }
+        VarHandle.fullFence();
+    }
+
+    /** {@link #lock(LockType, int, int)} with no assertions. */
+    public void lock(final LockType lockType, final int target) {
+        lock(lockType, target, 0);
+    }
+
+    /**
+     * MPI_WIN_UNLOCK: completes every operation to {@code target} and ends the epoch.
+     *
+     * @throws RmaException RMA_SYNC without a matching lock.
+     */
+    public void unlock(final int target) {
+        checkOpen("unlock");
+        if (target == Rma.PROC_NULL) {
+            return;
+        }
+        checkRank(target, "unlock");
+        final int mode = epochs.checkUnlock(target);
+        release(target, mode);
+        epochs.unlocked(target);
+    }
+
+    /**
+     * MPI_WIN_LOCK_ALL: a shared lock on every target, held until {@link #unlockAll()}.
+     *
+     * @throws RmaException ASSERT for bits other than MODE_NOCHECK, RMA_SYNC if an epoch conflicts.
+     */
+    public void lockAll(final int assertions) {
+        checkOpen("lockAll");
+        checkAssertions("lockAll", assertions, Rma.MODE_NOCHECK);
+        checkLocksAllowed("lockAll");
+        epochs.checkLockAll();
+        epochs.beforePassive("lockAll");
+        final boolean nocheck = (assertions & Rma.MODE_NOCHECK) != 0;
+        if (!nocheck) {
+            for (int target = 0; target < sizes.length; target++) {
+                LockWord.acquireShared(mapping, WindowLayout.lockWordOffset(lockTable, target), job.waitStrategy(),
+                    lockLiveness);
+            }
+        }
+        epochs.lockedAll(Epochs.SHARED | (nocheck ? Epochs.NOCHECK : 0));
+        VarHandle.fullFence();
+    }
+
+    /** {@link #lockAll(int)} with no assertions. */
+    public void lockAll() {
+        lockAll(0);
+    }
+
+    /**
+     * MPI_WIN_UNLOCK_ALL: completes every operation and ends the lock_all epoch.
+     *
+     * @throws RmaException RMA_SYNC without lock_all.
+     */
+    public void unlockAll() {
+        checkOpen("unlockAll");
+        final int mode = epochs.checkUnlockAll();
+        for (int target = 0; target < sizes.length; target++) {
+            release(target, mode);
+        }
+        epochs.unlockedAll();
+    }
+
+    // ---------------------------------------------------------------- flush and sync (section 11.5.4)
+
+    /**
+     * MPI_WIN_FLUSH: completes, at origin and target, every operation this rank issued to
+     * {@code target}. Operations complete at their call in rma4j, so this is a full memory fence; the
+     * epoch stays open (Example 11.18).
+     *
+     * @throws RmaException RMA_SYNC outside a passive-target epoch to target.
+     */
+    public void flush(final int target) {
+        checkFlush("flush", target);
+        VarHandle.fullFence();
+    }
+
+    /**
+     * MPI_WIN_FLUSH_ALL: {@link #flush} for every target.
+     */
+    public void flushAll() {
+        checkOpen("flushAll");
+        epochs.checkAnyPassive("flushAll");
+        VarHandle.fullFence();
+    }
+
+    /**
+     * MPI_WIN_FLUSH_LOCAL: completes this rank's operations to {@code target} locally (origin buffers
+     * may be reused). A full fence, like {@link #flush}.
+     */
+    public void flushLocal(final int target) {
+        checkFlush("flushLocal", target);
+        VarHandle.fullFence();
+    }
+
+    /**
+     * MPI_WIN_FLUSH_LOCAL_ALL: {@link #flushLocal} for every target.
+     */
+    public void flushLocalAll() {
+        checkOpen("flushLocalAll");
+        epochs.checkAnyPassive("flushLocalAll");
+        VarHandle.fullFence();
+    }
+
+    /**
+     * MPI_WIN_SYNC: synchronizes the public and private copies of this rank's window. They are the
+     * same memory (UNIFIED), so this is a full memory fence, which orders this rank's loads and
+     * stores on shared memory around it (Example 11.7). Valid in any epoch state.
+     */
+    public void sync() {
+        checkOpen("sync");
+        VarHandle.fullFence();
+    }
+
+    // ---------------------------------------------------------------- destruction (section 11.2.5)
+
+    /**
+     * MPI_WIN_FREE: collective; waits for every rank, then unmaps the window. Afterwards every call on
+     * it raises WIN and segments obtained from it are no longer accessible.
+     *
+     * @throws RmaException RMA_SYNC while this rank holds a lock or lock_all.
+     */
+    public void free() {
+        checkOpen("free");
+        epochs.checkFree();
+        fenceBarrier.await();
+        freed = true;
+        job.forget(this);
+        file.close();
+    }
+
+    /**
+     * Frees the window if it is not freed yet; see {@link #free()}.
+     */
+    @Override
+    public void close() {
+        if (!freed) {
+            free();
+        }
+    }
+
+    /**
+     * @return whether {@link #free()} was called.
+     */
+    public boolean isFreed() {
+        return freed;
+    }
+
+    /**
+     * Unmaps without the collective barrier, when the job closes with the window still open.
+     */
+    void release() {
+        if (!freed) {
+            freed = true;
+            file.close();
+        }
+    }
+
+    // ---------------------------------------------------------------- checks
+
+    private void release(final int target, final int mode) {
+        if ((mode & Epochs.NOCHECK) != 0) {
+            VarHandle.fullFence();
+            return;
+        }
+        final long word = WindowLayout.lockWordOffset(lockTable, target);
+        if ((mode & Epochs.EXCLUSIVE) != 0) {
+            LockWord.releaseExclusive(mapping, word, rank);
+        } else {
+            LockWord.releaseShared(mapping, word);
+        }
+    }
+
+    /**
+     * @return the byte offset in the mapping, or -1 for PROC_NULL (no operation).
+     */
+    private long targetOffset(final String call, final int target, final long targetDisp, final long lengthBytes) {
+        checkOpen(call);
+        if (target == Rma.PROC_NULL) {
+            return -1;
+        }
+        checkRank(target, call);
+        epochs.checkAccess(target, call);
+        if (targetDisp < 0) {
+            throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
+        }
+        final long size = sizes[target];
+        final int unit = dispUnits[target];
+        final long start = targetDisp > Long.MAX_VALUE / unit ? Long.MAX_VALUE : targetDisp * unit;
+        if (start > size || lengthBytes > size - start) {
+            throw new RmaException(ErrorClass.RMA_RANGE, call + " target_disp=" + targetDisp + " (x disp_unit " + unit
+                + " = byte " + start + ") + length=" + lengthBytes + " exceeds window size " + size + " of rank " + target);
+        }
+        return dataOffsets[target] + start;
+    }
+
+    private void checkFlush(final String call, final int target) {
+        checkOpen(call);
+        if (target == Rma.PROC_NULL) {
+            return;
+        }
+        checkRank(target, call);
+        epochs.checkPassive(target, call);
+    }
+
+    private void checkLocksAllowed(final String call) {
+        if (noLocks) {
+            throw new RmaException(ErrorClass.RMA_SYNC, call + " on a window created with info no_locks=true");
+        }
+    }
+
+    private void checkOpen(final String call) {
+        if (freed) {
+            throw new RmaException(ErrorClass.WIN, call + " on a freed window");
+        }
+        job.checkOpen(call);
+    }
+
+    private void checkRank(final int target, final String call) {
+        if (target < 0 || target >= sizes.length) {
+            throw new RmaException(ErrorClass.RANK, call + " target rank " + target + " is outside 0.."
+                + (sizes.length - 1));
+        }
+    }
+
+    private static void checkAssertions(final String call, final int assertions, final int allowed) {
+        if ((assertions & ~allowed) != 0) {
+            throw new RmaException(ErrorClass.ASSERT, call + " assert=0x" + Integer.toHexString(assertions)
+                + " has bits outside the ones valid for " + call + " (0x" + Integer.toHexString(allowed) + ")");
+        }
+    }
+
+    private static MemorySegment slice(final MemorySegment array, final int offset, final int length, final int elementBytes) {
+        if (offset < 0 || length < 0 || (long)offset + length > array.byteSize() / elementBytes) {
+            throw new RmaException(ErrorClass.COUNT, "array offset=" + offset + " length=" + length
+                + " do not fit an array of " + array.byteSize() / elementBytes + " elements");
+        }
+        return array.asSlice((long)offset * elementBytes, (long)length * elementBytes);
+    }
+
+    @Override
+    public String toString() {
+        return "Window{" + flavor + ", rank=" + rank + "/" + sizes.length + ", size=" + size() + ", dispUnit="
+            + dispUnit() + (freed ? ", freed" : "") + '}';
+    }
+}

@@ -1,0 +1,201 @@
+package org.rma4j;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Set;
+import org.rma4j.internal.WindowLayout;
+import org.rma4j.shm.FileHeader;
+import org.rma4j.shm.MappedFile;
+import org.rma4j.shm.Words;
+
+/**
+ * The collective creation of a window file (MPI-3.1 section 11.2).
+ *
+ * <p>Protocol, over the job's scratch slots and barrier:
+ * <ol>
+ *   <li>every rank validates its own arguments and writes size, disp unit, flags and a status to
+ *   its slot; barrier 1;</li>
+ *   <li>every rank reads every slot; rank 0, if all statuses are good, creates and publishes the
+ *   window file and records the outcome in its slot's create status; barrier 2;</li>
+ *   <li>every rank maps the file; barrier 3; rank 0 unlinks the file (every rank holds a mapping,
+ *   so nothing is left in the job directory even if the job is killed later).</li>
+ * </ol>
+ * A bad argument at any rank makes every rank throw (the offending rank with its own message, the
+ * others naming that rank), after all barriers, so the job stays usable.
+ */
+final class WindowCreation {
+    private static final int SLOT_SIZE = 0;
+    private static final int SLOT_DISP_UNIT = 8;
+    private static final int SLOT_STATUS = 12;
+    private static final int SLOT_FLAGS = 16;
+    private static final int SLOT_CREATE_STATUS = 20;
+
+    private static final Set<String> ORDERINGS = Set.of("rar", "raw", "war", "waw");
+
+    private WindowCreation() {
+    }
+
+    static Window allocateShared(final RmaJob job, final long sizeBytes, final int dispUnit, final Info info) {
+        return create(job, WindowFlavor.SHARED, "allocateShared", sizeBytes, dispUnit, info);
+    }
+
+    static Window create(
+        final RmaJob job, final WindowFlavor flavor, final String call, final long sizeBytes, final int dispUnit,
+        final Info info) {
+        final int ranks = job.size();
+        final int rank = job.rank();
+        final MemorySegment own = job.control().scratch(rank);
+
+        RmaException ownError = null;
+        Info effective = null;
+        try {
+            effective = validate(call, sizeBytes, dispUnit, info == null ? Info.create() : info);
+        } catch (final RmaException e) {
+            ownError = e;
+        }
+        Words.putLong(own, SLOT_SIZE, sizeBytes);
+        Words.putInt(own, SLOT_DISP_UNIT, dispUnit);
+        Words.putInt(own, SLOT_STATUS, ownError == null ? 0 : ownError.errorClass().ordinal() + 1);
+        Words.putInt(own, SLOT_FLAGS, effective != null && effective.flag(Info.ALLOC_SHARED_NONCONTIG) ? 1 : 0);
+        Words.putInt(own, SLOT_CREATE_STATUS, 0);
+        job.barrier();
+
+        final long[] sizes = new long[ranks];
+        final int[] dispUnits = new int[ranks];
+        boolean noncontig = false;
+        int badRank = -1;
+        int badClass = 0;
+        for (int r = 0; r < ranks; r++) {
+            final MemorySegment slot = job.control().scratch(r);
+            sizes[r] = Words.getLong(slot, SLOT_SIZE);
+            dispUnits[r] = Words.getInt(slot, SLOT_DISP_UNIT);
+            noncontig |= Words.getInt(slot, SLOT_FLAGS) != 0;
+            final int status = Words.getInt(slot, SLOT_STATUS);
+            if (status != 0 && badRank < 0) {
+                badRank = r;
+                badClass = status - 1;
+            }
+        }
+        final String name = job.nextWindowName();
+        MappedFile file = null;
+        String createProblem = null;
+        if (rank == 0 && badRank < 0) {
+            try {
+                file = createFile(job, name, flavor, sizes, dispUnits, noncontig);
+            } catch (final RuntimeException e) {
+                createProblem = String.valueOf(e.getMessage());
+                Words.putInt(own, SLOT_CREATE_STATUS, 1);
+            }
+        }
+        job.barrier();
+
+        final boolean created = badRank < 0 && Words.getInt(job.control().scratch(0), SLOT_CREATE_STATUS) == 0;
+        RuntimeException openProblem = null;
+        if (created && rank != 0) {
+            try {
+                file = MappedFile.open(job.directory().file(name));
+                FileHeader.check(file.segment(), file.path(), WindowLayout.MAGIC, WindowLayout.VERSION);
+            } catch (final RuntimeException e) {
+                openProblem = e;
+            }
+        }
+        job.barrier();
+        if (rank == 0 && file != null) {
+            file.unlink();
+        }
+
+        if (ownError != null) {
+            throw ownError;
+        }
+        if (badRank >= 0) {
+            throw new RmaException(ErrorClass.values()[badClass], call + " failed: rank " + badRank
+                + " passed an invalid argument (" + ErrorClass.values()[badClass].mpiName() + ")");
+        }
+        if (!created) {
+            throw new RmaException(ErrorClass.RMA_SHARED, call + " failed: rank 0 could not create the window file"
+                + (createProblem != null ? ": " + createProblem : ""));
+        }
+        if (openProblem != null) {
+            if (file != null) {
+                file.close();
+            }
+            throw new RmaException(ErrorClass.RMA_SHARED, call + " failed: cannot map the window file", openProblem);
+        }
+        final long[] dataOffsets = new long[ranks];
+        for (int r = 0; r < ranks; r++) {
+            dataOffsets[r] = Words.getLong(file.segment(), WindowLayout.rankEntryOffset(r) + WindowLayout.ENTRY_DATA_OFFSET);
+        }
+        final Window window = new Window(job, file, flavor, dataOffsets, sizes, dispUnits, effective);
+        job.remember(window);
+        return window;
+    }
+
+    private static MappedFile createFile(
+        final RmaJob job, final String name, final WindowFlavor flavor, final long[] sizes, final int[] dispUnits,
+        final boolean noncontig) {
+        final int ranks = sizes.length;
+        final long[] dataOffsets = new long[ranks];
+        final long length = WindowLayout.placeSegments(sizes, noncontig, dataOffsets);
+        final MappedFile file = MappedFile.create(job.directory().file(name), length);
+        final MemorySegment segment = file.segment();
+        Words.putInt(segment, WindowLayout.RANKS_OFFSET, ranks);
+        Words.putInt(segment, WindowLayout.FLAVOR_OFFSET, flavor.ordinal());
+        Words.putInt(segment, WindowLayout.FLAGS_OFFSET, noncontig ? WindowLayout.FLAG_NONCONTIG : 0);
+        Words.putLong(segment, WindowLayout.BARRIER_SECTION_OFFSET, WindowLayout.barrierOffset(ranks));
+        Words.putLong(segment, WindowLayout.LOCK_SECTION_OFFSET, WindowLayout.lockTableOffset(ranks));
+        Words.putLong(segment, WindowLayout.SYNC_SECTION_OFFSET, WindowLayout.syncTableOffset(ranks));
+        Words.putLong(segment, WindowLayout.DATA_SECTION_OFFSET, WindowLayout.dataSectionOffset(ranks));
+        for (int r = 0; r < ranks; r++) {
+            final long entry = WindowLayout.rankEntryOffset(r);
+            Words.putLong(segment, entry + WindowLayout.ENTRY_DATA_OFFSET, dataOffsets[r]);
+            Words.putLong(segment, entry + WindowLayout.ENTRY_SIZE_OFFSET, sizes[r]);
+            Words.putInt(segment, entry + WindowLayout.ENTRY_DISP_UNIT_OFFSET, dispUnits[r]);
+        }
+        FileHeader.publish(segment, WindowLayout.MAGIC, WindowLayout.VERSION);
+        return file;
+    }
+
+    /**
+     * Validates this rank's arguments and returns the hints in effect: the predefined keys with their
+     * values or defaults, then the caller's other keys.
+     */
+    static Info validate(final String call, final long sizeBytes, final int dispUnit, final Info info) {
+        if (sizeBytes < 0) {
+            throw new RmaException(ErrorClass.SIZE, call + " size=" + sizeBytes + " is negative");
+        }
+        if (sizeBytes > RmaJob.MAX_WINDOW_BYTES) {
+            throw new RmaException(ErrorClass.SIZE, call + " size=" + sizeBytes + " exceeds the limit of "
+                + RmaJob.MAX_WINDOW_BYTES + " bytes per rank");
+        }
+        if (dispUnit <= 0) {
+            throw new RmaException(ErrorClass.DISP, call + " disp_unit=" + dispUnit + " must be positive");
+        }
+        final Info effective = Info.create();
+        for (final String key : Info.DEFAULTS.keySet().stream().sorted().toList()) {
+            effective.set(key, info.get(key).orElse(Info.DEFAULTS.get(key)).trim());
+        }
+        for (final String key : info.keys()) {
+            if (!Info.DEFAULTS.containsKey(key)) {
+                effective.set(key, info.get(key).orElseThrow());
+            }
+        }
+        for (final String key : new String[] {Info.NO_LOCKS, Info.SAME_SIZE, Info.ALLOC_SHARED_NONCONTIG}) {
+            effective.flag(key);
+        }
+        final String ops = effective.get(Info.ACCUMULATE_OPS).orElseThrow();
+        if (!ops.equals("same_op") && !ops.equals("same_op_no_op")) {
+            throw new RmaException(ErrorClass.INFO_VALUE, "info accumulate_ops=" + ops
+                + " is not same_op or same_op_no_op");
+        }
+        final String ordering = effective.get(Info.ACCUMULATE_ORDERING).orElseThrow().toLowerCase(Locale.ROOT);
+        if (!ordering.equals("none")) {
+            final String[] parts = ordering.split(",");
+            if (!Arrays.stream(parts).map(String::trim).allMatch(ORDERINGS::contains)) {
+                throw new RmaException(ErrorClass.INFO_VALUE, "info accumulate_ordering=" + ordering
+                    + " is not none or a comma-separated subset of rar,raw,war,waw");
+            }
+        }
+        return effective;
+    }
+}

@@ -1,0 +1,15 @@
+package org.rma4j;
+
+/**
+ * How a window was created (the MPI_WIN_CREATE_FLAVOR attribute, MPI-3.1 section 11.2.6).
+ */
+public enum WindowFlavor {
+    /** MPI_WIN_FLAVOR_CREATE: over memory the caller provided. */
+    CREATE,
+    /** MPI_WIN_FLAVOR_ALLOCATE: memory allocated by the window. */
+    ALLOCATE,
+    /** MPI_WIN_FLAVOR_DYNAMIC: memory attached and detached after creation. */
+    DYNAMIC,
+    /** MPI_WIN_FLAVOR_SHARED: allocated memory every rank may load from and store to directly. */
+    SHARED
+}

@@ -1,0 +1,110 @@
+package org.rma4j.internal;
+
+import org.rma4j.shm.Align;
+import org.rma4j.shm.BarrierLayout;
+import org.rma4j.shm.FileHeader;
+
+/**
+ * Layout of a window file: one file per window, created by rank 0, mapped by every rank.
+ *
+ * <pre>
+ *   0                                                                          128
+ *   +-------------------------------------------------------------------------+
+ *   | FileHeader (24 B) | ranks | flavor | flags | pad | section offsets      |
+ *   |   24 ranks (int)  28 flavor (int)  32 flags (int)                        |
+ *   |   40 barrier  48 lock table  56 sync table  64 data  (long offsets)      |
+ *   +-------------------------------------------------------------------------+ 128
+ *   | rank table: ranks x 32 B: dataOffset (long) | size (long) | dispUnit     |
+ *   |   (written by the creator before publication, read-only afterwards)      |
+ *   +------------------------------------------------ aligned to 128 ---------+
+ *   | fence barrier: BarrierLayout (256 B, two lines)                          |
+ *   +-------------------------------------------------------------------------+
+ *   | lock table: ranks x 128 B, one line per target:                          |
+ *   |   0 lock word (wait word: int value, int sleepers)                       |
+ *   +-------------------------------------------------------------------------+
+ *   | sync table: ranks x 256 B, two lines per rank, for PSCW counters          |
+ *   +------------------------------------------------ aligned to 4096 --------+
+ *   | data: the ranks' segments, contiguous in rank order, or each page-      |
+ *   |   aligned and padded when FLAG_NONCONTIG is set                          |
+ *   +-------------------------------------------------------------------------+
+ * </pre>
+ *
+ * Words written by different processes are 128 bytes apart (lock words, barrier words). The creator
+ * writes the whole header and tables, then publishes the file with {@link FileHeader#publish}.
+ */
+public final class WindowLayout {
+    /** "RMA4JWIN" in ASCII. */
+    public static final long MAGIC = 0x524D41344A57494EL;
+    public static final int VERSION = 1;
+
+    public static final int RANKS_OFFSET = FileHeader.LENGTH;
+    public static final int FLAVOR_OFFSET = 28;
+    public static final int FLAGS_OFFSET = 32;
+    public static final int BARRIER_SECTION_OFFSET = 40;
+    public static final int LOCK_SECTION_OFFSET = 48;
+    public static final int SYNC_SECTION_OFFSET = 56;
+    public static final int DATA_SECTION_OFFSET = 64;
+
+    public static final int RANK_TABLE_OFFSET = Align.PAD;
+    public static final int RANK_ENTRY_LENGTH = 32;
+    public static final int ENTRY_DATA_OFFSET = 0;
+    public static final int ENTRY_SIZE_OFFSET = 8;
+    public static final int ENTRY_DISP_UNIT_OFFSET = 16;
+
+    public static final int LOCK_LINE_LENGTH = Align.PAD;
+    public static final int SYNC_LINES_LENGTH = 2 * Align.PAD;
+
+    /** Alignment of the data section and, when non-contiguous, of each rank's segment. */
+    public static final int DATA_ALIGNMENT = 4096;
+
+    /** Flag: segments are page-aligned and padded rather than contiguous. */
+    public static final int FLAG_NONCONTIG = 1;
+
+    private WindowLayout() {
+    }
+
+    public static long rankEntryOffset(final int rank) {
+        return RANK_TABLE_OFFSET + (long)rank * RANK_ENTRY_LENGTH;
+    }
+
+    public static long barrierOffset(final int ranks) {
+        return Align.up(rankEntryOffset(ranks), Align.PAD);
+    }
+
+    public static long lockTableOffset(final int ranks) {
+        return barrierOffset(ranks) + BarrierLayout.LENGTH;
+    }
+
+    public static long lockWordOffset(final long lockTable, final int target) {
+        return lockTable + (long)target * LOCK_LINE_LENGTH;
+    }
+
+    public static long syncTableOffset(final int ranks) {
+        return lockTableOffset(ranks) + (long)ranks * LOCK_LINE_LENGTH;
+    }
+
+    public static long dataSectionOffset(final int ranks) {
+        return Align.up(syncTableOffset(ranks) + (long)ranks * SYNC_LINES_LENGTH, DATA_ALIGNMENT);
+    }
+
+    /**
+     * Computes where each rank's segment starts.
+     *
+     * @param sizes       the ranks' sizes in bytes.
+     * @param noncontig   whether to page-align each segment.
+     * @param dataOffsets receives each rank's data offset.
+     * @return the file length.
+     */
+    public static long placeSegments(final long[] sizes, final boolean noncontig, final long[] dataOffsets) {
+        long cursor = dataSectionOffset(sizes.length);
+        for (int rank = 0; rank < sizes.length; rank++) {
+            if (noncontig) {
+                cursor = Align.up(cursor, DATA_ALIGNMENT);
+            }
+            dataOffsets[rank] = cursor;
+            cursor = Math.addExact(cursor, sizes[rank]);
+        }
+        // A file is never empty, even when every rank exposes zero bytes.
+        return Math.max(Align.up(cursor, DATA_ALIGNMENT), DATA_ALIGNMENT);
+    }
+}

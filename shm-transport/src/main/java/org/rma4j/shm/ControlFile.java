@@ -1,0 +1,227 @@
+package org.rma4j.shm;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+
+/**
+ * A job's control file ({@link ControlLayout}) mapped by one participant: a rank, the launcher or
+ * a thread-mode runner. Each participant maps the file itself.
+ *
+ * <p>Thread-safe: rows are written with volatile stores by their own rank, or by the launcher when
+ * it declares a rank failed.
+ */
+public final class ControlFile implements AutoCloseable {
+    private final MappedFile file;
+    private final MemorySegment segment;
+    private final int ranks;
+
+    private ControlFile(final MappedFile file, final int ranks) {
+        this.file = file;
+        this.segment = file.segment();
+        this.ranks = ranks;
+    }
+
+    /**
+     * Creates and publishes a control file for a job of {@code ranks}.
+     *
+     * @param path        where to create it (must not exist).
+     * @param ranks       job size.
+     * @param launcherPid pid of the process that owns the job (0: none).
+     */
+    public static ControlFile create(final Path path, final int ranks, final long launcherPid) {
+        ControlLayout.checkRanks(ranks);
+        final MappedFile file = MappedFile.create(path, ControlLayout.fileLength(ranks));
+        final MemorySegment segment = file.segment();
+        Words.putInt(segment, ControlLayout.RANKS_OFFSET, ranks);
+        Words.putLong(segment, ControlLayout.LAUNCHER_PID_OFFSET, launcherPid);
+        Words.putLong(segment, ControlLayout.CREATED_MILLIS_OFFSET, System.currentTimeMillis());
+        FileHeader.publish(segment, ControlLayout.MAGIC, ControlLayout.VERSION);
+        return new ControlFile(file, ranks);
+    }
+
+    /**
+     * Maps and validates an existing control file.
+     *
+     * @throws ShmFormatException if the file is not a valid control file.
+     */
+    public static ControlFile open(final Path path) {
+        final MappedFile file = MappedFile.open(path);
+        try {
+            final MemorySegment segment = file.segment();
+            FileHeader.check(segment, path, ControlLayout.MAGIC, ControlLayout.VERSION);
+            final int ranks = Words.getInt(segment, ControlLayout.RANKS_OFFSET);
+            if (ranks < 1 || ranks > ControlLayout.MAX_RANKS) {
+                throw new ShmFormatException(path, "job size " + ranks + " is outside 1.." + ControlLayout.MAX_RANKS);
+            }
+            if (segment.byteSize() != ControlLayout.fileLength(ranks)) {
+                throw new ShmFormatException(path, "size " + segment.byteSize() + " does not fit a job of " + ranks
+                    + " ranks (" + ControlLayout.fileLength(ranks) + " bytes)");
+            }
+            return new ControlFile(file, ranks);
+        } catch (final RuntimeException e) {
+            file.close();
+            throw e;
+        }
+    }
+
+    public int ranks() {
+        return ranks;
+    }
+
+    public Path path() {
+        return file.path();
+    }
+
+    public MemorySegment segment() {
+        return segment;
+    }
+
+    public long launcherPid() {
+        return Words.getLong(segment, ControlLayout.LAUNCHER_PID_OFFSET);
+    }
+
+    /**
+     * Records {@code rank} as joined by the current process.
+     *
+     * @throws IllegalStateException if the row is not empty (the rank joined twice).
+     */
+    public void join(final int rank) {
+        checkRank(rank);
+        final long row = ControlLayout.rowOffset(rank);
+        final int state = Words.getIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET);
+        if (state != RankState.EMPTY.ordinal()) {
+            throw new IllegalStateException("rank " + rank + " of job " + file.path().getParent()
+                + " is already " + RankState.of(state));
+        }
+        final ProcessHandle self = ProcessHandle.current();
+        Words.putLong(segment, row + ControlLayout.ROW_PID_OFFSET, self.pid());
+        Words.putLong(segment, row + ControlLayout.ROW_START_MILLIS_OFFSET, startMillis(self));
+        WaitWords.putIntVolatileAndWake(segment, row + ControlLayout.ROW_STATE_OFFSET, RankState.JOINED.ordinal());
+    }
+
+    /**
+     * Records that {@code rank} left the job normally.
+     */
+    public void markFinished(final int rank) {
+        setState(rank, RankState.FINISHED);
+    }
+
+    /**
+     * Declares {@code rank} failed; waiters that depend on it will throw {@link PeerFailedException}.
+     */
+    public void markFailed(final int rank) {
+        setState(rank, RankState.FAILED);
+    }
+
+    public RankState state(final int rank) {
+        checkRank(rank);
+        return RankState.of(Words.getIntVolatile(segment, ControlLayout.rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET));
+    }
+
+    public long pid(final int rank) {
+        checkRank(rank);
+        return Words.getLongVolatile(segment, ControlLayout.rowOffset(rank) + ControlLayout.ROW_PID_OFFSET);
+    }
+
+    /**
+     * @return the job-wide barrier, for a party that waits with {@code waitStrategy}.
+     */
+    public ShmBarrier barrier(final WaitStrategy waitStrategy, final Liveness liveness) {
+        return new ShmBarrier(segment, ControlLayout.BARRIER_OFFSET, ranks, waitStrategy, liveness);
+    }
+
+    /**
+     * @return the scratch slot of {@code rank}, {@link ControlLayout#SCRATCH_SLOT_LENGTH} bytes.
+     */
+    public MemorySegment scratch(final int rank) {
+        checkRank(rank);
+        return segment.asSlice(ControlLayout.scratchOffset(ranks, rank), ControlLayout.SCRATCH_SLOT_LENGTH);
+    }
+
+    /**
+     * A liveness check of every rank but {@code self}.
+     *
+     * @param self             the checking rank (-1: none, e.g. the launcher).
+     * @param leavingIsFailure whether a rank that left the job normally counts as failed (true for
+     *                         collective waits, which can never complete without it).
+     */
+    public Liveness liveness(final int self, final boolean leavingIsFailure) {
+        return () -> checkPeers(self, leavingIsFailure);
+    }
+
+    /**
+     * Checks one rank.
+     *
+     * @throws PeerFailedException if it is dead, failed or (when leavingIsFailure) finished.
+     */
+    public void checkPeer(final int rank, final boolean leavingIsFailure) {
+        final long row = ControlLayout.rowOffset(rank);
+        final RankState state = RankState.of(Words.getIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET));
+        switch (state) {
+            case FAILED -> throw new PeerFailedException(rank, "declared failed by the job's launcher or runner");
+            case FINISHED -> {
+                if (leavingIsFailure) {
+                    throw new PeerFailedException(rank, "it has already left the job");
+                }
+            }
+            case JOINED -> {
+                final long pid = Words.getLong(segment, row + ControlLayout.ROW_PID_OFFSET);
+                final long started = Words.getLong(segment, row + ControlLayout.ROW_START_MILLIS_OFFSET);
+                if (!isAlive(pid, started)) {
+                    throw new PeerFailedException(rank, "its process " + pid + " is gone");
+                }
+            }
+            case EMPTY -> {
+                // Not joined yet: the launcher declares it failed if its process ends before joining.
+            }
+        }
+    }
+
+    private void checkPeers(final int self, final boolean leavingIsFailure) {
+        for (int rank = 0; rank < ranks; rank++) {
+            if (rank != self) {
+                checkPeer(rank, leavingIsFailure);
+            }
+        }
+    }
+
+    private void setState(final int rank, final RankState state) {
+        checkRank(rank);
+        WaitWords.putIntVolatileAndWake(segment, ControlLayout.rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET,
+            state.ordinal());
+    }
+
+    private void checkRank(final int rank) {
+        if (rank < 0 || rank >= ranks) {
+            throw new IndexOutOfBoundsException("rank " + rank + " is outside 0.." + (ranks - 1));
+        }
+    }
+
+    /**
+     * Whether process {@code pid}, started at {@code startMillis}, still runs. A different start time
+     * means the pid was reused by another process.
+     */
+    static boolean isAlive(final long pid, final long startMillis) {
+        if (pid == ProcessHandle.current().pid()) {
+            return true;
+        }
+        final ProcessHandle handle = ProcessHandle.of(pid).orElse(null);
+        if (handle == null || !handle.isAlive()) {
+            return false;
+        }
+        final long actualStart = startMillis(handle);
+        return startMillis == 0 || actualStart == 0 || Math.abs(actualStart - startMillis) < 1000;
+    }
+
+    static long startMillis(final ProcessHandle handle) {
+        return handle.info().startInstant().map(instant -> instant.toEpochMilli()).orElse(0L);
+    }
+
+    /**
+     * Unmaps the file (the file itself stays until its job directory is deleted).
+     */
+    @Override
+    public void close() {
+        file.close();
+    }
+}

@@ -1,0 +1,69 @@
+package org.rma4j.shm;
+
+/**
+ * Layout of a job's control file.
+ *
+ * <pre>
+ *   0                                                                      128
+ *   +---------------------------------------------------------------------+
+ *   | FileHeader (24 B) | ranks (int) | pad | launcherPid (long) | created  |
+ *   +---------------------------------------------------------------------+ 128
+ *   | BarrierLayout: arrivals line, generation line (256 B)               |
+ *   +---------------------------------------------------------------------+ 384
+ *   | rank table: one 128 B row per rank                                   |
+ *   |   0 pid (long) | 8 startMillis (long) | 16 state (wait word)         |
+ *   +---------------------------------------------------------------------+
+ *   | scratch: one SCRATCH_SLOT_LENGTH slot per rank, for collective       |
+ *   | exchanges (each slot written by its rank only, between barriers)    |
+ *   +---------------------------------------------------------------------+
+ * </pre>
+ *
+ * Each rank writes only its own row and slot; rows and slots are 128 bytes apart. A row is
+ * published by a volatile store of its state word after pid and start time.
+ */
+public final class ControlLayout {
+    /** "RMA4JCTL" in ASCII. */
+    public static final long MAGIC = 0x524D41344A43544CL;
+    public static final int VERSION = 1;
+
+    public static final int RANKS_OFFSET = FileHeader.LENGTH;
+    public static final int LAUNCHER_PID_OFFSET = 32;
+    public static final int CREATED_MILLIS_OFFSET = 40;
+    public static final int BARRIER_OFFSET = Align.PAD;
+    public static final int RANK_TABLE_OFFSET = BARRIER_OFFSET + BarrierLayout.LENGTH;
+
+    public static final int ROW_LENGTH = Align.PAD;
+    public static final int ROW_PID_OFFSET = 0;
+    public static final int ROW_START_MILLIS_OFFSET = 8;
+    public static final int ROW_STATE_OFFSET = 16;
+
+    /** Bytes of collective scratch space per rank. */
+    public static final int SCRATCH_SLOT_LENGTH = 1024;
+
+    /** Upper bound of ranks in one job. */
+    public static final int MAX_RANKS = 4096;
+
+    private ControlLayout() {
+    }
+
+    public static long rowOffset(final int rank) {
+        return RANK_TABLE_OFFSET + (long)rank * ROW_LENGTH;
+    }
+
+    public static long scratchOffset(final int ranks, final int rank) {
+        return rowOffset(ranks) + (long)rank * SCRATCH_SLOT_LENGTH;
+    }
+
+    public static long fileLength(final int ranks) {
+        return scratchOffset(ranks, ranks);
+    }
+
+    /**
+     * @throws IllegalArgumentException if ranks is outside 1..MAX_RANKS.
+     */
+    public static void checkRanks(final int ranks) {
+        if (ranks < 1 || ranks > MAX_RANKS) {
+            throw new IllegalArgumentException("job size " + ranks + " is outside 1.." + MAX_RANKS);
+        }
+    }
+}

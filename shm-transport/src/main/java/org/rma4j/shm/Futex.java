@@ -1,0 +1,121 @@
+package org.rma4j.shm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.Locale;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Linux futex wait and wake on a 32-bit word of a shared mapping, through
+ * {@code syscall(SYS_futex, ...)} called with {@link Linker#nativeLinker()}.
+ *
+ * <p>The operations are the non-private {@code FUTEX_WAIT} and {@code FUTEX_WAKE}: the kernel keys a
+ * non-private futex on the backing page of the mapping, so processes that map the same file wait on
+ * and wake the same futex. Where the syscall is not available (an architecture without a known
+ * {@code SYS_futex} number, or a JVM without native access) {@link #wait} degrades to a short timed
+ * park and {@link #wake} to nothing; callers bound their sleeps anyway (see {@link WaitStrategy}).
+ */
+public final class Futex {
+    private static final int FUTEX_WAIT = 0;
+    private static final int FUTEX_WAKE = 1;
+
+    private static final long SYS_FUTEX = sysFutexNumber();
+    private static final MethodHandle SYSCALL = lookupSyscall();
+
+    private Futex() {
+    }
+
+    /**
+     * Whether the futex syscall is in use (false: waits degrade to timed parking).
+     *
+     * @return true when {@code syscall(SYS_futex)} was linked.
+     */
+    public static boolean isAvailable() {
+        return SYSCALL != null;
+    }
+
+    /**
+     * Sleeps while the int at {@code offset} equals {@code expected}, for at most {@code timeoutNs}.
+     * May return spuriously; the caller re-checks its condition.
+     *
+     * @param segment   a segment of a shared mapping (native memory), 4-byte aligned at offset.
+     * @param offset    byte offset of the word.
+     * @param expected  the value seen by the caller; the kernel returns at once if it differs.
+     * @param timeoutNs upper bound of the sleep.
+     */
+    public static void wait(final MemorySegment segment, final long offset, final int expected, final long timeoutNs) {
+        if (SYSCALL == null) {
+            LockSupport.parkNanos(Math.min(timeoutNs, 1_000_000L));
+            return;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            final MemorySegment timespec = arena.allocate(16, 8);
+            timespec.set(ValueLayout.JAVA_LONG, 0, timeoutNs / 1_000_000_000L);
+            timespec.set(ValueLayout.JAVA_LONG, 8, timeoutNs % 1_000_000_000L);
+            final long ignored = (long)SYSCALL.invokeExact(
+                SYS_FUTEX, segment.asSlice(offset, 4), (long)FUTEX_WAIT, (long)expected, timespec,
+                MemorySegment.NULL, 0L);
+        } catch (final Throwable t) {
+            throw new IllegalStateException("futex wait failed", t);
+        }
+    }
+
+    /**
+     * Wakes up to {@code count} sleepers on the int at {@code offset}.
+     *
+     * @param segment a segment of a shared mapping, 4-byte aligned at offset.
+     * @param offset  byte offset of the word.
+     * @param count   how many sleepers to wake at most.
+     */
+    public static void wake(final MemorySegment segment, final long offset, final int count) {
+        if (SYSCALL == null) {
+            return;
+        }
+        try {
+            final long ignored = (long)SYSCALL.invokeExact(
+                SYS_FUTEX, segment.asSlice(offset, 4), (long)FUTEX_WAKE, (long)count, MemorySegment.NULL,
+                MemorySegment.NULL, 0L);
+        } catch (final Throwable t) {
+            throw new IllegalStateException("futex wake failed", t);
+        }
+    }
+
+    private static long sysFutexNumber() {
+        final String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        final String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        if (!os.contains("linux")) {
+            return -1;
+        }
+        return switch (arch) {
+            case "amd64", "x86_64" -> 202;
+            case "aarch64", "riscv64" -> 98;
+            default -> -1;
+        };
+    }
+
+    private static MethodHandle lookupSyscall() {
+        if (SYS_FUTEX < 0) {
+            return null;
+        }
+        try {
+            final Linker linker = Linker.nativeLinker();
+            final MemorySegment symbol = linker.defaultLookup().find("syscall").orElse(null);
+            if (symbol == null) {
+                return null;
+            }
+            // long syscall(long number, ...): every variadic argument is passed as a full register.
+            final FunctionDescriptor descriptor = FunctionDescriptor.of(
+                ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG);
+            return linker.downcallHandle(symbol, descriptor, Linker.Option.firstVariadicArg(1));
+        } catch (final RuntimeException e) {
+            // IllegalCallerException when native access is not enabled for this module.
+            return null;
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package org.rma4j.shm;
+
+/**
+ * Lifecycle of a rank as recorded in the rank table of the control file.
+ */
+public enum RankState {
+    /** Not joined yet. */
+    EMPTY,
+    /** Joined and running. */
+    JOINED,
+    /** Left the job normally. */
+    FINISHED,
+    /** Died or was declared failed by the launcher or the thread runner. */
+    FAILED;
+
+    private static final RankState[] VALUES = values();
+
+    static RankState of(final int code) {
+        return code >= 0 && code < VALUES.length ? VALUES[code] : FAILED;
+    }
+}

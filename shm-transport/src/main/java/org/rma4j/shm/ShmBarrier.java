@@ -1,0 +1,67 @@
+package org.rma4j.shm;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A sense-reversing central barrier for a fixed number of parties over a {@link BarrierLayout} in a
+ * shared mapping. Each party (a thread or process) uses its own instance over its own mapping.
+ *
+ * <p>Every store a party made before {@link #await()} is visible to every load another party makes
+ * after its own {@code await()} returns: the call begins and ends with a full fence.
+ */
+public final class ShmBarrier {
+    private final MemorySegment segment;
+    private final long arrivalsOffset;
+    private final long generationOffset;
+    private final int parties;
+    private final WaitStrategy waitStrategy;
+    private final Liveness liveness;
+
+    /**
+     * @param segment      mapping that holds the barrier.
+     * @param offset       offset of the {@link BarrierLayout}, 8-byte aligned.
+     * @param parties      number of parties, >= 1.
+     * @param waitStrategy how to wait.
+     * @param liveness     check of the other parties while waiting.
+     */
+    public ShmBarrier(
+        final MemorySegment segment, final long offset, final int parties, final WaitStrategy waitStrategy,
+        final Liveness liveness) {
+        if (parties < 1) {
+            throw new IllegalArgumentException("parties=" + parties + " must be >= 1");
+        }
+        this.segment = segment;
+        this.arrivalsOffset = offset + BarrierLayout.ARRIVALS_OFFSET;
+        this.generationOffset = offset + BarrierLayout.GENERATION_OFFSET;
+        this.parties = parties;
+        this.waitStrategy = waitStrategy;
+        this.liveness = liveness;
+    }
+
+    /**
+     * Waits until every party has arrived.
+     *
+     * @throws PeerFailedException when a party is found dead while waiting.
+     */
+    public void await() {
+        VarHandle.fullFence();
+        // NOTE: the generation must be read before arriving: once this party's arrival is counted the
+        // last party may advance it at any time.
+        final int generation = Words.getIntVolatile(segment, generationOffset);
+        final int arrived = Words.getAndAddInt(segment, arrivalsOffset, 1) + 1;
+        if (arrived == parties) {
+            // NOTE: reset the count before publishing the new generation; parties that see the new
+            // generation may arrive at the next barrier at once.
+            Words.putIntVolatile(segment, arrivalsOffset, 0);
+            WaitWords.putIntVolatileAndWake(segment, generationOffset, generation + 1);
+        } else {
+            waitStrategy.awaitInt(segment, generationOffset, value -> value != generation, liveness);
+        }
+        VarHandle.fullFence();
+    }
+
+    public int parties() {
+        return parties;
+    }
+}

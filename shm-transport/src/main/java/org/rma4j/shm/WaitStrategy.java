@@ -1,0 +1,159 @@
+package org.rma4j.shm;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntPredicate;
+
+/**
+ * How a blocked caller waits for a {@link WaitWords wait word} to reach a state.
+ *
+ * <p>{@link Kind#BACKOFF} (the default) spins {@link #spins()} times, yields {@link #yields()} times,
+ * then sleeps on the word's futex, waking at least every {@link #LIVENESS_PERIOD_NS} to run its
+ * {@link Liveness} check: with more ranks than cores no waiter burns a core or depends on being
+ * scheduled. {@link Kind#BUSY_SPIN} never sleeps (lowest latency, one core per waiter) and runs the
+ * liveness check on the same period.
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class WaitStrategy {
+    /** System property selecting the kind: {@code backoff} or {@code busy-spin}. */
+    public static final String KIND_PROP_NAME = "rma4j.wait";
+    /** Default kind. */
+    public static final String KIND_DEFAULT = "backoff";
+    /** System property: spins before yielding. */
+    public static final String SPINS_PROP_NAME = "rma4j.wait.spins";
+    /** Default spins before yielding. */
+    public static final int SPINS_DEFAULT = 200;
+    /** System property: yields before sleeping. */
+    public static final String YIELDS_PROP_NAME = "rma4j.wait.yields";
+    /** Default yields before sleeping. */
+    public static final int YIELDS_DEFAULT = 50;
+
+    /** Longest a waiter goes without checking its peers' liveness. */
+    public static final long LIVENESS_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /** The waiting policies. */
+    public enum Kind {
+        /** Spin, then yield, then futex sleep. */
+        BACKOFF,
+        /** Spin only. */
+        BUSY_SPIN
+    }
+
+    private static final WaitStrategy DEFAULT = fromSystemProperties();
+
+    private final Kind kind;
+    private final int spins;
+    private final int yields;
+
+    /**
+     * @param kind   the policy.
+     * @param spins  spins before yielding (BACKOFF) or between time checks (BUSY_SPIN).
+     * @param yields yields before sleeping (BACKOFF).
+     */
+    public WaitStrategy(final Kind kind, final int spins, final int yields) {
+        if (spins < 0 || yields < 0) {
+            throw new IllegalArgumentException("spins=" + spins + " and yields=" + yields + " must be >= 0");
+        }
+        this.kind = kind;
+        this.spins = spins;
+        this.yields = yields;
+    }
+
+    /**
+     * @return the strategy configured by the {@code rma4j.wait*} system properties.
+     */
+    public static WaitStrategy defaultStrategy() {
+        return DEFAULT;
+    }
+
+    /**
+     * @return a strategy that never sleeps.
+     */
+    public static WaitStrategy busySpin() {
+        return new WaitStrategy(Kind.BUSY_SPIN, SPINS_DEFAULT, 0);
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public int spins() {
+        return spins;
+    }
+
+    public int yields() {
+        return yields;
+    }
+
+    /**
+     * Waits until {@code done} accepts the int value of the wait word at {@code offset}, read with
+     * volatile semantics, and returns that value. Returns at once if it already does.
+     *
+     * @param segment  the mapping holding the wait word.
+     * @param offset   offset of the word's value (the sleeper count follows it).
+     * @param done     the condition on the value.
+     * @param liveness run at least every {@link #LIVENESS_PERIOD_NS} while waiting.
+     * @return the accepted value.
+     * @throws PeerFailedException from {@code liveness}.
+     */
+    public int awaitInt(
+        final MemorySegment segment, final long offset, final IntPredicate done, final Liveness liveness) {
+        int value = Words.getIntVolatile(segment, offset);
+        if (done.test(value)) {
+            return value;
+        }
+        long lastCheckNs = System.nanoTime();
+        long iteration = 0;
+        while (true) {
+            if (kind == Kind.BUSY_SPIN || iteration < spins) {
+                Thread.onSpinWait();
+            } else if (iteration < (long)spins + yields) {
+                Thread.yield();
+            } else {
+                WaitWords.addSleeper(segment, offset);
+                try {
+                    // NOTE: the sleeper count must be visible before the value is re-read, so that a
+                    // writer that changed the value after this read sees the sleeper and wakes it.
+                    value = Words.getIntVolatile(segment, offset);
+                    if (done.test(value)) {
+                        return value;
+                    }
+                    Futex.wait(segment, offset, value, LIVENESS_PERIOD_NS);
+                } finally {
+                    WaitWords.removeSleeper(segment, offset);
+                }
+            }
+            value = Words.getIntVolatile(segment, offset);
+            if (done.test(value)) {
+                return value;
+            }
+            iteration++;
+            if ((iteration & 63) == 0 || iteration > (long)spins + yields) {
+                final long now = System.nanoTime();
+                if (now - lastCheckNs >= LIVENESS_PERIOD_NS) {
+                    liveness.check();
+                    lastCheckNs = now;
+                }
+            }
+        }
+    }
+
+    private static WaitStrategy fromSystemProperties() {
+        final String kind = System.getProperty(KIND_PROP_NAME, KIND_DEFAULT).trim().toLowerCase(Locale.ROOT);
+        final int spins = Integer.getInteger(SPINS_PROP_NAME, SPINS_DEFAULT);
+        final int yields = Integer.getInteger(YIELDS_PROP_NAME, YIELDS_DEFAULT);
+        return switch (kind) {
+            case "backoff" -> new WaitStrategy(Kind.BACKOFF, spins, yields);
+            case "busy-spin", "busyspin", "spin" -> new WaitStrategy(Kind.BUSY_SPIN, spins, 0);
+            default -> throw new IllegalArgumentException(
+                KIND_PROP_NAME + "=" + kind + " is not one of backoff, busy-spin");
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "WaitStrategy{" + kind + ", spins=" + spins + ", yields=" + yields + '}';
+    }
+}
