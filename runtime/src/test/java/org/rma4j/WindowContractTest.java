@@ -1,0 +1,91 @@
+package org.rma4j;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The window contract, run by a subclass per job mode: thread mode and real processes. Each test
+ * runs a program of {@link WindowScenarios} at every rank of a job.
+ */
+@Timeout(300)
+abstract class WindowContractTest {
+    protected ShmTestDirectory base;
+
+    @BeforeEach
+    void createBase() {
+        base = new ShmTestDirectory();
+    }
+
+    @AfterEach
+    void removeBase() {
+        try {
+            assertEquals(java.util.List.of(), base.entries(), "the job left files behind");
+        } finally {
+            base.close();
+        }
+    }
+
+    /**
+     * Runs the scenario at each of {@code ranks} ranks and fails if any rank fails.
+     */
+    abstract void run(int ranks, String scenario) throws Exception;
+
+    @Test
+    void shouldExposeAttributesAndContiguousSegmentsOfAllocateShared() throws Exception {
+        run(4, "attributes");
+    }
+
+    @Test
+    void shouldPlaceNoncontiguousSegmentsOnOwnPages() throws Exception {
+        run(3, "noncontiguous");
+    }
+
+    @Test
+    void shouldSeeDirectStoresThroughSharedQueryAfterBarrier() throws Exception {
+        run(3, "sharedLoadStore");
+    }
+
+    @Test
+    void shouldMakePutsVisibleAfterFence() throws Exception {
+        run(4, "fencePutGet");
+    }
+
+    @Test
+    void shouldPlaceEveryOverloadAtDispTimesDispUnit() throws Exception {
+        run(2, "putGetOverloads");
+    }
+
+    @Test
+    void shouldKeepPlainCounterExactUnderExclusiveLock() throws Exception {
+        run(4, "exclusiveLockCounter");
+    }
+
+    @Test
+    void shouldShowDataBeforeFlagWithLockAllPutFlush() throws Exception {
+        run(4, "lockAllFlushFlag");
+    }
+
+    @Test
+    void shouldAllowSharedLocksFlushesAndSync() throws Exception {
+        run(3, "sharedLocksAndFlushes");
+    }
+
+    @Test
+    void shouldFinishFenceAndLockRoundsWithMoreRanksThanCores() throws Exception {
+        run(6, "oversubscribedRounds");
+    }
+
+    @Test
+    void shouldRaiseErrorClassesAndLeaveWindowIntact() throws Exception {
+        run(3, "errorClasses");
+    }
+
+    @Test
+    void shouldRunEveryScenarioAsSingleRank() throws Exception {
+        run(1, "fencePutGet");
+    }
+}

@@ -1,0 +1,371 @@
+package org.rma4j;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.function.Consumer;
+
+/**
+ * The programs of the window contract tests: each runs at every rank of a job, in thread mode or as
+ * real processes ({@link WindowContractTest}), and fails by throwing.
+ */
+final class WindowScenarios {
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+
+    private WindowScenarios() {
+    }
+
+    /** Runs the scenario of that name at this rank. */
+    static void run(final String name, final RmaJob job) throws Throwable {
+        final Method method = WindowScenarios.class.getDeclaredMethod(name, RmaJob.class);
+        try {
+            method.invoke(null, job);
+        } catch (final InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** Sizes differ per rank (rank 0 exposes nothing), contiguous layout, attributes, sharedQuery. */
+    static void attributes(final RmaJob job) {
+        final int me = job.rank();
+        try (Window window = job.allocateShared(64L * me, me + 1)) {
+            assertEquals(64L * me, window.size());
+            assertEquals(me + 1, window.dispUnit());
+            assertEquals(64L * me, window.segment().byteSize());
+            assertEquals(WindowFlavor.SHARED, window.flavor());
+            assertEquals(MemoryModel.UNIFIED, window.model());
+            assertEquals(job.size(), window.ranks());
+            assertEquals("false", window.getInfo().get(Info.NO_LOCKS).orElseThrow());
+            assertEquals("rar,raw,war,waw", window.getInfo().get(Info.ACCUMULATE_ORDERING).orElseThrow());
+            for (int r = 0; r < job.size(); r++) {
+                final SharedRegion region = window.sharedQuery(r);
+                assertEquals(r, region.rank());
+                assertEquals(64L * r, region.sizeBytes());
+                assertEquals(r + 1, region.dispUnit());
+                if (r > 0) {
+                    final SharedRegion previous = window.sharedQuery(r - 1);
+                    assertEquals(previous.segment().address() + previous.sizeBytes(), region.segment().address(),
+                        "rank " + r + " must follow rank " + (r - 1) + " contiguously");
+                }
+            }
+            final SharedRegion lowest = window.sharedQuery(Rma.PROC_NULL);
+            assertEquals(job.size() > 1 ? 1 : 0, lowest.rank());
+            assertEquals(window.sharedQuery(me).segment().address(), window.segment().address());
+        }
+    }
+
+    /** alloc_shared_noncontig=true places each rank's part on its own page; unknown keys are kept. */
+    static void noncontiguous(final RmaJob job) {
+        final Info info = Info.of(Info.ALLOC_SHARED_NONCONTIG, "true").set("vendor_hint", "ignored");
+        try (Window window = job.allocateShared(24, 8, info)) {
+            assertEquals("true", window.getInfo().get(Info.ALLOC_SHARED_NONCONTIG).orElseThrow());
+            assertEquals("ignored", window.getInfo().get("vendor_hint").orElseThrow());
+            for (int r = 0; r < job.size(); r++) {
+                assertEquals(0, window.sharedQuery(r).segment().address() % 4096, "rank " + r + " page-aligned");
+            }
+        }
+    }
+
+    /** Direct stores through sharedQuery are seen by other ranks after a barrier. */
+    static void sharedLoadStore(final RmaJob job) {
+        try (Window window = job.allocateShared(8L * job.size(), 8)) {
+            final int right = (job.rank() + 1) % job.size();
+            window.sharedQuery(right).segment().set(ValueLayout.JAVA_LONG, 8L * job.rank(), 1000L + job.rank());
+            job.barrier();
+            for (int r = 0; r < job.size(); r++) {
+                if ((r + 1) % job.size() == job.rank()) {
+                    assertEquals(1000L + r, window.segment().get(ValueLayout.JAVA_LONG, 8L * r));
+                }
+            }
+            job.barrier();
+        }
+    }
+
+    /** put and get between fences, with displacement units of 8 and Java-array overloads. */
+    static void fencePutGet(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        try (Window window = job.allocateShared(8L * n, 8)) {
+            window.fence(Rma.MODE_NOPRECEDE);
+            for (int target = 0; target < n; target++) {
+                window.put(new long[] {100L * me + target}, 0, 1, target, me);
+            }
+            window.fence(0);
+            for (int origin = 0; origin < n; origin++) {
+                assertEquals(100L * origin + me, window.segment().get(ValueLayout.JAVA_LONG, 8L * origin));
+            }
+            final long[] row = new long[n];
+            final int right = (me + 1) % n;
+            window.get(row, 0, n, right, 0);
+            window.fence(Rma.MODE_NOSUCCEED);
+            for (int origin = 0; origin < n; origin++) {
+                assertEquals(100L * origin + right, row[origin]);
+            }
+        }
+    }
+
+    /** Segment, byte, int and double overloads land at disp x disp_unit. */
+    static void putGetOverloads(final RmaJob job) {
+        try (Window window = job.allocateShared(256, 4)) {
+            final int right = (job.rank() + 1) % job.size();
+            window.fence(0);
+            window.put(new int[] {7, 8, 9}, 1, 2, right, 2);
+            window.put(new byte[] {1, 2, 3, 4}, 0, 4, right, 10);
+            window.put(new double[] {2.5}, 0, 1, right, 12);
+            final MemorySegment bytes = MemorySegment.ofArray(new byte[] {5, 6, 7, 8, 9, 10, 11, 12});
+            window.put(bytes, right, 20);
+            window.put(MemorySegment.ofArray(new byte[0]), right, 64);
+            window.fence(0);
+            final MemorySegment mine = window.segment();
+            assertEquals(8, mine.get(ValueLayout.JAVA_INT, 8));
+            assertEquals(9, mine.get(ValueLayout.JAVA_INT, 12));
+            assertEquals(0x04030201, mine.get(ValueLayout.JAVA_INT, 40));
+            assertEquals(2.5, mine.get(ValueLayout.JAVA_DOUBLE, 48));
+            final byte[] back = new byte[8];
+            window.get(back, 0, 8, right, 20);
+            final int[] ints = new int[2];
+            window.get(ints, 0, 2, right, 2);
+            final double[] doubles = new double[1];
+            window.get(doubles, 0, 1, right, 12);
+            window.fence(Rma.MODE_NOSUCCEED);
+            assertArrayEquals(new byte[] {5, 6, 7, 8, 9, 10, 11, 12}, back);
+            assertArrayEquals(new int[] {8, 9}, ints);
+            assertEquals(2.5, doubles[0]);
+        }
+    }
+
+    /** Mutual exclusion: every rank adds 1 to a plain counter at rank 0 under an exclusive lock. */
+    static void exclusiveLockCounter(final RmaJob job) {
+        exclusiveCounter(job, Integer.getInteger("rma4j.test.increments", 2_000));
+    }
+
+    static void exclusiveCounter(final RmaJob job, final int increments) {
+        try (Window window = job.allocateShared(job.rank() == 0 ? 8 : 0, 8)) {
+            final long[] value = new long[1];
+            for (int i = 0; i < increments; i++) {
+                window.lock(LockType.EXCLUSIVE, 0);
+                window.get(value, 0, 1, 0, 0);
+                value[0]++;
+                window.put(value, 0, 1, 0, 0);
+                window.unlock(0);
+            }
+            job.barrier();
+            window.lock(LockType.SHARED, 0);
+            window.get(value, 0, 1, 0, 0);
+            window.unlock(0);
+            assertEquals((long)increments * job.size(), value[0]);
+        }
+    }
+
+    /** lock_all + put + flush + flag put: the target polls the flag with acquire reads and sees the data. */
+    static void lockAllFlushFlag(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        final int right = (me + 1) % n;
+        final int left = (me + n - 1) % n;
+        final int words = 64;
+        try (Window window = job.allocateShared(8L * (words + 1), 8)) {
+            window.lockAll();
+            final long[] data = new long[words];
+            for (int i = 0; i < words; i++) {
+                data[i] = me * 1_000_000L + i;
+            }
+            window.put(data, 0, words, right, 0);
+            window.flush(right);
+            window.put(new long[] {1}, 0, 1, right, words);
+            window.flush(right);
+            final MemorySegment mine = window.segment();
+            while ((long)LONG.getAcquire(mine, 8L * words) != 1) {
+                Thread.onSpinWait();
+                Thread.yield();
+            }
+            for (int i = 0; i < words; i++) {
+                assertEquals(left * 1_000_000L + i, mine.get(ValueLayout.JAVA_LONG, 8L * i));
+            }
+            window.unlockAll();
+            job.barrier();
+        }
+    }
+
+    /** Shared locks from every rank on every target coexist with lock_all, flushAll and sync. */
+    static void sharedLocksAndFlushes(final RmaJob job) {
+        try (Window window = job.allocateShared(8, 8)) {
+            for (int target = 0; target < job.size(); target++) {
+                window.lock(LockType.SHARED, target);
+            }
+            window.flushAll();
+            window.flushLocalAll();
+            for (int target = 0; target < job.size(); target++) {
+                window.flush(target);
+                window.flushLocal(target);
+                window.put(new long[] {job.rank()}, 0, 1, target, 0);
+            }
+            for (int target = job.size() - 1; target >= 0; target--) {
+                window.unlock(target);
+            }
+            window.sync();
+            job.barrier();
+            window.lockAll(Rma.MODE_NOCHECK);
+            window.unlockAll();
+            window.lock(LockType.EXCLUSIVE, job.rank(), Rma.MODE_NOCHECK);
+            window.unlock(job.rank());
+            window.lock(LockType.SHARED, Rma.PROC_NULL);
+            window.put(new long[] {1}, 0, 1, Rma.PROC_NULL, 0);
+            window.unlock(Rma.PROC_NULL);
+        }
+    }
+
+    /** Many rounds of fence and lock, meant for more ranks than cores. */
+    static void oversubscribedRounds(final RmaJob job) {
+        final int n = job.size();
+        try (Window window = job.allocateShared(8L * n, 8)) {
+            for (int round = 1; round <= 50; round++) {
+                window.fence(0);
+                window.put(new long[] {round}, 0, 1, (job.rank() + round) % n, job.rank());
+                window.fence(0);
+                for (int origin = 0; origin < n; origin++) {
+                    if ((origin + round) % n == job.rank()) {
+                        assertEquals(round, window.segment().get(ValueLayout.JAVA_LONG, 8L * origin));
+                    }
+                }
+            }
+            window.fence(Rma.MODE_NOSUCCEED);
+        }
+        exclusiveCounter(job, 200);
+    }
+
+    /** Every misuse raises its error class, leaves the window unchanged and the job usable. */
+    static void errorClasses(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        final int right = (me + 1) % n;
+        try (Window window = job.allocateShared(64, 8)) {
+            window.segment().fill((byte)0x5A);
+            job.barrier();
+            final long[] one = {42};
+            expect(ErrorClass.RMA_SYNC, () -> window.put(one, 0, 1, right, 0));
+            expect(ErrorClass.RMA_SYNC, () -> window.get(one, 0, 1, right, 0));
+            expect(ErrorClass.RMA_SYNC, () -> window.unlock(right));
+            expect(ErrorClass.RMA_SYNC, window::unlockAll);
+            expect(ErrorClass.RMA_SYNC, () -> window.flush(right));
+            expect(ErrorClass.RMA_SYNC, window::flushAll);
+            expect(ErrorClass.RMA_SYNC, () -> window.flushLocal(right));
+            expect(ErrorClass.RMA_SYNC, window::flushLocalAll);
+            expect(ErrorClass.LOCKTYPE, () -> window.lock(null, right));
+            expect(ErrorClass.ASSERT, () -> window.lock(LockType.SHARED, right, Rma.MODE_NOSTORE));
+            expect(ErrorClass.ASSERT, () -> window.lockAll(Rma.MODE_NOPUT));
+            expect(ErrorClass.ASSERT, () -> window.fence(Rma.MODE_NOCHECK));
+            expect(ErrorClass.ASSERT, () -> window.fence(1 << 20));
+            expect(ErrorClass.RANK, () -> window.lock(LockType.SHARED, n));
+            expect(ErrorClass.RANK, () -> window.sharedQuery(-7));
+            expect(ErrorClass.RANK, () -> window.sharedQuery(n));
+
+            window.lock(LockType.SHARED, right);
+            expect(ErrorClass.RANK, () -> window.put(one, 0, 1, n, 0));
+            expect(ErrorClass.RANK, () -> window.get(one, 0, 1, -2, 0));
+            expect(ErrorClass.DISP, () -> window.put(one, 0, 1, right, -1));
+            expect(ErrorClass.RMA_RANGE, () -> window.put(one, 0, 1, right, 8));
+            expect(ErrorClass.RMA_RANGE, () -> window.get(new long[2], 0, 2, right, 7));
+            expect(ErrorClass.RMA_RANGE, () -> window.put(one, 0, 1, right, Long.MAX_VALUE / 4));
+            expect(ErrorClass.COUNT, () -> window.put(one, 0, 2, right, 0));
+            expect(ErrorClass.COUNT, () -> window.put(one, -1, 1, right, 0));
+            expect(ErrorClass.RMA_SYNC, () -> window.lock(LockType.EXCLUSIVE, right));
+            expect(ErrorClass.RMA_SYNC, window::lockAll);
+            expect(ErrorClass.RMA_SYNC, () -> window.fence(0));
+            expect(ErrorClass.RMA_SYNC, window::free);
+            if (n > 1) {
+                expect(ErrorClass.RMA_SYNC, () -> window.flush((right + 1) % n));
+            }
+            window.unlock(right);
+
+            window.lockAll();
+            expect(ErrorClass.RMA_SYNC, () -> window.lock(LockType.SHARED, right));
+            expect(ErrorClass.RMA_SYNC, () -> window.unlock(right));
+            window.unlockAll();
+
+            window.fence(0);
+            window.put(one, 0, 1, right, 0);
+            expect(ErrorClass.RMA_SYNC, () -> window.lock(LockType.SHARED, right));
+            expect(ErrorClass.RMA_SYNC, () -> window.fence(Rma.MODE_NOPRECEDE));
+            window.fence(Rma.MODE_NOSUCCEED);
+            expect(ErrorClass.RMA_SYNC, () -> window.put(one, 0, 1, right, 0));
+
+            job.barrier();
+            // Only the fence epoch's put changed memory: 42 in the first word, the rest untouched.
+            assertEquals(42L, window.segment().get(ValueLayout.JAVA_LONG, 0));
+            for (long offset = 8; offset < 64; offset++) {
+                assertEquals((byte)0x5A, window.segment().get(ValueLayout.JAVA_BYTE, offset), "byte " + offset);
+            }
+        }
+
+        try (Window allocated = job.allocate(16, 8)) {
+            expect(ErrorClass.RMA_FLAVOR, () -> allocated.sharedQuery(0));
+            assertEquals(WindowFlavor.ALLOCATE, allocated.flavor());
+        }
+
+        final Window freed = job.allocateShared(8, 8);
+        freed.free();
+        assertTrue(freed.isFreed());
+        expect(ErrorClass.WIN, () -> freed.fence(0));
+        expect(ErrorClass.WIN, () -> freed.lock(LockType.SHARED, 0));
+        expect(ErrorClass.WIN, freed::free);
+        expect(ErrorClass.WIN, freed::segment);
+        freed.close();
+
+        // Collective creation errors: every rank throws, the offending rank with its own values.
+        expect(ErrorClass.SIZE, () -> job.allocateShared(me == 0 ? -5 : 8, 8));
+        expect(ErrorClass.DISP, () -> job.allocateShared(8, me == n - 1 ? 0 : 8));
+        expect(ErrorClass.INFO_VALUE, () -> job.allocateShared(8, 8, Info.of(Info.NO_LOCKS, "maybe")));
+        expect(ErrorClass.INFO_VALUE, () -> job.allocateShared(8, 8, Info.of(Info.ACCUMULATE_ORDERING, "rar,xyz")));
+        expect(ErrorClass.INFO_VALUE, () -> job.allocateShared(8, 8, Info.of(Info.ACCUMULATE_OPS, "any_op")));
+        expect(ErrorClass.INFO_KEY, () -> Info.create().set("", "x"));
+
+        try (Window noLocks = job.allocateShared(8, 8, Info.of(Info.NO_LOCKS, "true"))) {
+            expect(ErrorClass.RMA_SYNC, () -> noLocks.lock(LockType.SHARED, 0));
+            expect(ErrorClass.RMA_SYNC, noLocks::lockAll);
+            noLocks.fence(0);
+            noLocks.put(new long[] {me}, 0, 1, right, 0);
+            noLocks.fence(0);
+            assertEquals((me + n - 1) % n, noLocks.segment().get(ValueLayout.JAVA_LONG, 0));
+        }
+
+        try (Window unchecked = job.allocateShared(8, 8, Info.of(RmaJob.EPOCH_CHECKS_INFO_KEY, "false"))) {
+            job.barrier();
+            unchecked.put(new long[] {7}, 0, 1, me, 0);
+            assertEquals(7L, unchecked.segment().get(ValueLayout.JAVA_LONG, 0));
+        }
+        job.barrier();
+        assertFalse(job.isClosed());
+    }
+
+    private static void expect(final ErrorClass errorClass, final ThrowingRunnable call) {
+        final RmaException e = assertThrows(RmaException.class, call::run);
+        assertEquals(errorClass, e.errorClass(), e.getMessage());
+        assertTrue(e.getMessage().startsWith(errorClass.mpiName() + ": "), e.getMessage());
+    }
+
+    @FunctionalInterface
+    interface ThrowingRunnable {
+        void run() throws Throwable;
+    }
+
+    static Consumer<RmaJob> named(final String name) {
+        return job -> {
+            try {
+                run(name, job);
+            } catch (final RuntimeException | Error e) {
+                throw e;
+            } catch (final Throwable t) {
+                throw new IllegalStateException(t);
+            }
+        };
+    }
+}
