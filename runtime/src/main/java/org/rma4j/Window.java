@@ -3,6 +3,7 @@ package org.rma4j;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
+import org.rma4j.internal.AtomicElements;
 import org.rma4j.internal.LockWord;
 import org.rma4j.internal.WindowLayout;
 import org.rma4j.shm.Liveness;
@@ -187,6 +188,50 @@ public final class Window implements AutoCloseable {
         }
     }
 
+    /**
+     * MPI_PUT with datatypes: {@code originCount} instances of {@code originType} read from
+     * {@code origin} are stored as {@code targetCount} instances of {@code targetType} at target's
+     * {@code targetDisp * dispUnit}. The two must match in basic type and element count. Complete at
+     * origin and target on return.
+     *
+     * @throws RmaException TYPE for a null type or a signature mismatch, COUNT for a negative count or
+     *                      an origin buffer too small, and WIN, RANK, RMA_SYNC, DISP, RMA_RANGE as
+     *                      {@link #put(MemorySegment, int, long)}.
+     */
+    public void put(
+        final MemorySegment origin, final long originCount, final Datatype originType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType) {
+        final long base = typedTarget("put", origin, originCount, originType, target, targetDisp, targetCount, targetType);
+        if (base < 0) {
+            return;
+        }
+        final int bytes = originType.basic().bytes();
+        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(base, targetCount, targetType),
+            (originOffset, targetOffset, elements) ->
+                MemorySegment.copy(origin, originOffset, mapping, targetOffset, elements * bytes));
+    }
+
+    /**
+     * MPI_GET with datatypes: {@code targetCount} instances of {@code targetType} at target's
+     * {@code targetDisp * dispUnit} are read into {@code destination} as {@code originCount} instances
+     * of {@code originType}. Complete on return.
+     *
+     * @throws RmaException as {@link #put(MemorySegment, long, Datatype, int, long, long, Datatype)}.
+     */
+    public void get(
+        final MemorySegment destination, final long originCount, final Datatype originType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType) {
+        final long base = typedTarget("get", destination, originCount, originType, target, targetDisp, targetCount,
+            targetType);
+        if (base < 0) {
+            return;
+        }
+        final int bytes = originType.basic().bytes();
+        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(base, targetCount, targetType),
+            (originOffset, targetOffset, elements) ->
+                MemorySegment.copy(mapping, targetOffset, destination, originOffset, elements * bytes));
+    }
+
     /** Puts {@code length} bytes of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
     public void put(final byte[] origin, final int offset, final int length, final int target, final long targetDisp) {
         put(slice(MemorySegment.ofArray(origin), offset, length, Byte.BYTES), target, targetDisp);
@@ -225,6 +270,224 @@ public final class Window implements AutoCloseable {
     /** Gets {@code length} doubles into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
     public void get(final double[] destination, final int offset, final int length, final int target, final long targetDisp) {
         get(slice(MemorySegment.ofArray(destination), offset, length, Double.BYTES), target, targetDisp);
+    }
+
+    // ---------------------------------------------------------------- accumulate family (section 11.3.4)
+
+    /**
+     * MPI_ACCUMULATE: combines {@code originCount} x {@code originType} from {@code origin} into the
+     * target's {@code targetCount} x {@code targetType} at {@code targetDisp} with {@code op},
+     * element by element. Each basic element is updated atomically against every other accumulate on
+     * it from any rank (section 11.7.1), with no lock of the window; REPLACE makes it an atomic put.
+     * Complete at origin and target on return, so accumulates from one origin to one location are
+     * ordered as issued under every {@code accumulate_ordering}.
+     *
+     * @throws RmaException OP for an op the target's type does not accept, DISP for a target element
+     *                      not aligned to its size, and the errors of typed {@link #put(MemorySegment,
+     *                      long, Datatype, int, long, long, Datatype) put}.
+     */
+    public void accumulate(
+        final MemorySegment origin, final long originCount, final Datatype originType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
+        checkOp("accumulate", op, targetType);
+        final long base = typedTarget("accumulate", origin, originCount, originType, target, targetDisp, targetCount,
+            targetType);
+        if (base < 0) {
+            return;
+        }
+        final Datatype.Basic basic = targetType.basic();
+        checkAligned("accumulate", target, base, basic);
+        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(base, targetCount, targetType),
+            (originOffset, targetOffset, elements) ->
+                AtomicElements.accumulate(op, basic, origin, originOffset, mapping, targetOffset, elements));
+    }
+
+    /**
+     * MPI_GET_ACCUMULATE: like {@link #accumulate} and returns each target element's value before the
+     * update in {@code result} ({@code resultCount} x {@code resultType}, matching the target). The
+     * read and the update are one atomic step per element. With {@link Op#NO_OP} the origin is ignored
+     * (it may be null with count 0): an atomic read.
+     *
+     * @throws RmaException as {@link #accumulate}; TYPE if result and target do not match.
+     */
+    public void getAccumulate(
+        final MemorySegment origin, final long originCount, final Datatype originType, final MemorySegment result,
+        final long resultCount, final Datatype resultType, final int target, final long targetDisp,
+        final long targetCount, final Datatype targetType, final Op op) {
+        checkOp("getAccumulate", op, targetType);
+        Objects.requireNonNull(result, "result");
+        checkTypes("getAccumulate", resultCount, resultType, targetCount, targetType);
+        checkBuffer("getAccumulate", "result", result, resultCount, resultType);
+        final long base;
+        if (op == Op.NO_OP) {
+            base = targetOffset("getAccumulate", target, targetDisp, targetType.span(targetCount));
+        } else {
+            base = typedTarget("getAccumulate", origin, originCount, originType, target, targetDisp, targetCount,
+                targetType);
+        }
+        if (base < 0) {
+            return;
+        }
+        final Datatype.Basic basic = targetType.basic();
+        checkAligned("getAccumulate", target, base, basic);
+        if (op == Op.NO_OP) {
+            TypeCursor.zip(new TypeCursor(0, resultCount, resultType), new TypeCursor(base, targetCount, targetType),
+                (resultOffset, targetOffset, elements) ->
+                    AtomicElements.getAccumulate(op, basic, null, 0, result, resultOffset, mapping, targetOffset, elements));
+        } else {
+            TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, resultCount, resultType),
+                new TypeCursor(base, targetCount, targetType), (originOffset, resultOffset, targetOffset, elements) ->
+                    AtomicElements.getAccumulate(op, basic, origin, originOffset, result, resultOffset, mapping,
+                        targetOffset, elements));
+        }
+    }
+
+    /**
+     * MPI_FETCH_AND_OP: one element of basic {@code type}: {@code result} receives the target's value,
+     * which is atomically replaced by {@code op(value, origin)}. With NO_OP the origin is ignored.
+     *
+     * @throws RmaException TYPE if type is not basic, OP for an op the type does not accept, DISP if
+     *                      the target element is not aligned, and the errors of {@link #put}.
+     */
+    public void fetchAndOp(
+        final MemorySegment origin, final MemorySegment result, final Datatype type, final int target,
+        final long targetDisp, final Op op) {
+        checkBasic("fetchAndOp", type);
+        checkOp("fetchAndOp", op, type);
+        checkBuffer("fetchAndOp", "result", result, 1, type);
+        if (op != Op.NO_OP) {
+            checkBuffer("fetchAndOp", "origin", origin, 1, type);
+        }
+        final long offset = targetOffset("fetchAndOp", target, targetDisp, type.size());
+        if (offset >= 0) {
+            checkAligned("fetchAndOp", target, offset, type.basic());
+            final long operand = op == Op.NO_OP ? 0 : AtomicElements.read(type.basic(), origin, 0);
+            AtomicElements.write(type.basic(), result, 0, AtomicElements.getAndApply(op, type.basic(), mapping, offset, operand));
+        }
+    }
+
+    /**
+     * {@link #fetchAndOp(MemorySegment, MemorySegment, Datatype, int, long, Op)} on a long.
+     *
+     * @return the target's previous value.
+     */
+    public long fetchAndOp(final long operand, final int target, final long targetDisp, final Op op) {
+        return fetchAndOpBits("fetchAndOp", Datatype.LONG, operand, target, targetDisp, op);
+    }
+
+    /**
+     * {@link #fetchAndOp(MemorySegment, MemorySegment, Datatype, int, long, Op)} on an int.
+     *
+     * @return the target's previous value.
+     */
+    public int fetchAndOp(final int operand, final int target, final long targetDisp, final Op op) {
+        return (int)fetchAndOpBits("fetchAndOp", Datatype.INT, operand, target, targetDisp, op);
+    }
+
+    /**
+     * {@link #fetchAndOp(MemorySegment, MemorySegment, Datatype, int, long, Op)} on a double.
+     *
+     * @return the target's previous value.
+     */
+    public double fetchAndOp(final double operand, final int target, final long targetDisp, final Op op) {
+        return Double.longBitsToDouble(fetchAndOpBits("fetchAndOp", Datatype.DOUBLE,
+            Double.doubleToRawLongBits(operand), target, targetDisp, op));
+    }
+
+    /**
+     * MPI_COMPARE_AND_SWAP: one element of basic integer {@code type}: if the target's value equals
+     * {@code compare}, it is replaced by {@code origin}; {@code result} receives the value before, in
+     * one atomic step.
+     *
+     * @throws RmaException TYPE if type is not a basic integer type, DISP if the target is not aligned,
+     *                      and the errors of {@link #put}.
+     */
+    public void compareAndSwap(
+        final MemorySegment origin, final MemorySegment compare, final MemorySegment result, final Datatype type,
+        final int target, final long targetDisp) {
+        checkCompareAndSwapType(type);
+        checkBuffer("compareAndSwap", "origin", origin, 1, type);
+        checkBuffer("compareAndSwap", "compare", compare, 1, type);
+        checkBuffer("compareAndSwap", "result", result, 1, type);
+        final long offset = targetOffset("compareAndSwap", target, targetDisp, type.size());
+        if (offset >= 0) {
+            checkAligned("compareAndSwap", target, offset, type.basic());
+            final Datatype.Basic basic = type.basic();
+            AtomicElements.write(basic, result, 0, AtomicElements.compareAndSwap(basic, mapping, offset,
+                AtomicElements.read(basic, compare, 0), AtomicElements.read(basic, origin, 0)));
+        }
+    }
+
+    /**
+     * {@link #compareAndSwap(MemorySegment, MemorySegment, MemorySegment, Datatype, int, long)} on a
+     * long.
+     *
+     * @return the target's previous value (equal to compare when the swap happened).
+     */
+    public long compareAndSwap(final long compare, final long value, final int target, final long targetDisp) {
+        return compareAndSwapBits(Datatype.LONG, compare, value, target, targetDisp);
+    }
+
+    /**
+     * {@link #compareAndSwap(MemorySegment, MemorySegment, MemorySegment, Datatype, int, long)} on an int.
+     *
+     * @return the target's previous value (equal to compare when the swap happened).
+     */
+    public int compareAndSwap(final int compare, final int value, final int target, final long targetDisp) {
+        return (int)compareAndSwapBits(Datatype.INT, compare, value, target, targetDisp);
+    }
+
+    // ---------------------------------------------------------------- request-based operations (section 11.3.5)
+
+    /**
+     * MPI_RPUT: {@link #put(MemorySegment, long, Datatype, int, long, long, Datatype)} returning a
+     * request. Valid in passive-target epochs only. The operation is complete when the call returns,
+     * so the request is complete at once.
+     *
+     * @throws RmaException RMA_SYNC outside a passive-target epoch to target.
+     */
+    public RmaRequest rput(
+        final MemorySegment origin, final long originCount, final Datatype originType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType) {
+        checkRequestEpoch("rput", target);
+        put(origin, originCount, originType, target, targetDisp, targetCount, targetType);
+        return RmaRequest.completed("rput");
+    }
+
+    /**
+     * MPI_RGET: {@link #get(MemorySegment, long, Datatype, int, long, long, Datatype)} returning a
+     * request; passive-target epochs only.
+     */
+    public RmaRequest rget(
+        final MemorySegment destination, final long originCount, final Datatype originType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType) {
+        checkRequestEpoch("rget", target);
+        get(destination, originCount, originType, target, targetDisp, targetCount, targetType);
+        return RmaRequest.completed("rget");
+    }
+
+    /**
+     * MPI_RACCUMULATE: {@link #accumulate} returning a request; passive-target epochs only.
+     */
+    public RmaRequest raccumulate(
+        final MemorySegment origin, final long originCount, final Datatype originType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
+        checkRequestEpoch("raccumulate", target);
+        accumulate(origin, originCount, originType, target, targetDisp, targetCount, targetType, op);
+        return RmaRequest.completed("raccumulate");
+    }
+
+    /**
+     * MPI_RGET_ACCUMULATE: {@link #getAccumulate} returning a request; passive-target epochs only.
+     */
+    public RmaRequest rgetAccumulate(
+        final MemorySegment origin, final long originCount, final Datatype originType, final MemorySegment result,
+        final long resultCount, final Datatype resultType, final int target, final long targetDisp,
+        final long targetCount, final Datatype targetType, final Op op) {
+        checkRequestEpoch("rgetAccumulate", target);
+        getAccumulate(origin, originCount, originType, result, resultCount, resultType, target, targetDisp,
+            targetCount, targetType, op);
+        return RmaRequest.completed("rgetAccumulate");
     }
 
     // ---------------------------------------------------------------- active target: fence (section 11.5.1)
@@ -475,6 +738,111 @@ public final class Window implements AutoCloseable {
                 + " = byte " + start + ") + length=" + lengthBytes + " exceeds window size " + size + " of rank " + target);
         }
         return dataOffsets[target] + start;
+    }
+
+    /**
+     * Validates a typed access and returns the absolute offset of the target buffer in the mapping, or
+     * -1 for PROC_NULL.
+     */
+    long typedTarget(
+        final String call, final MemorySegment originBuffer, final long originCount, final Datatype originType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType) {
+        Objects.requireNonNull(originBuffer, "origin buffer");
+        checkTypes(call, originCount, originType, targetCount, targetType);
+        checkBuffer(call, "origin", originBuffer, originCount, originType);
+        return targetOffset(call, target, targetDisp, targetType.span(targetCount));
+    }
+
+    static void checkTypes(
+        final String call, final long originCount, final Datatype originType, final long targetCount,
+        final Datatype targetType) {
+        if (originType == null || targetType == null) {
+            throw new RmaException(ErrorClass.TYPE, call + " datatype is null (origin " + originType + ", target "
+                + targetType + ")");
+        }
+        if (originCount < 0 || targetCount < 0) {
+            throw new RmaException(ErrorClass.COUNT, call + " origin_count=" + originCount + " target_count="
+                + targetCount + ": counts must be >= 0");
+        }
+        final long originElements = originCount * originType.elements();
+        final long targetElements = targetCount * targetType.elements();
+        if (originElements > 0 && targetElements > 0 && originType.basic() != targetType.basic()
+            || originElements != targetElements) {
+            throw new RmaException(ErrorClass.TYPE, call + " type signatures differ: origin " + originCount + " x "
+                + originType + " = " + originElements + " " + originType.basic() + ", target " + targetCount + " x "
+                + targetType + " = " + targetElements + " " + targetType.basic());
+        }
+    }
+
+    static void checkBuffer(
+        final String call, final String name, final MemorySegment buffer, final long count, final Datatype type) {
+        final long span = type.span(count);
+        if (span > buffer.byteSize()) {
+            throw new RmaException(ErrorClass.COUNT, call + " " + name + " buffer of " + buffer.byteSize()
+                + " bytes is smaller than " + count + " x " + type + " (" + span + " bytes)");
+        }
+    }
+
+    private long fetchAndOpBits(
+        final String call, final Datatype type, final long operand, final int target, final long targetDisp,
+        final Op op) {
+        checkOp(call, op, type);
+        final long offset = targetOffset(call, target, targetDisp, type.size());
+        if (offset < 0) {
+            return 0;
+        }
+        checkAligned(call, target, offset, type.basic());
+        return AtomicElements.getAndApply(op, type.basic(), mapping, offset, operand);
+    }
+
+    private long compareAndSwapBits(
+        final Datatype type, final long compare, final long value, final int target, final long targetDisp) {
+        final long offset = targetOffset("compareAndSwap", target, targetDisp, type.size());
+        if (offset < 0) {
+            return 0;
+        }
+        checkAligned("compareAndSwap", target, offset, type.basic());
+        return AtomicElements.compareAndSwap(type.basic(), mapping, offset, compare, value);
+    }
+
+    private static void checkOp(final String call, final Op op, final Datatype type) {
+        if (op == null) {
+            throw new RmaException(ErrorClass.OP, call + " op is null");
+        }
+        if (type != null && !op.accepts(type.basic())) {
+            throw new RmaException(ErrorClass.OP, call + " op " + op.mpiName() + " is not defined for type "
+                + type.basic() + " (logical and bitwise ops take integer types only)");
+        }
+    }
+
+    private static void checkBasic(final String call, final Datatype type) {
+        if (type == null || !type.isBasic()) {
+            throw new RmaException(ErrorClass.TYPE, call + " datatype " + type + " must be a predefined basic type");
+        }
+    }
+
+    private static void checkCompareAndSwapType(final Datatype type) {
+        checkBasic("compareAndSwap", type);
+        if (!type.basic().isInteger()) {
+            throw new RmaException(ErrorClass.TYPE, "compareAndSwap datatype " + type
+                + " is not an integer type (section 11.3.4: C integer, logical or byte types only)");
+        }
+    }
+
+    private void checkAligned(final String call, final int target, final long offset, final Datatype.Basic basic) {
+        final long address = mapping.address() + offset;
+        if (address % basic.bytes() != 0) {
+            throw new RmaException(ErrorClass.DISP, call + " target element at byte " + (offset - dataOffsets[target])
+                + " of rank " + target + " is not aligned to its size " + basic.bytes() + " (" + basic + ")");
+        }
+    }
+
+    private void checkRequestEpoch(final String call, final int target) {
+        checkOpen(call);
+        if (target != Rma.PROC_NULL) {
+            checkRank(target, call);
+            epochs.checkPassive(target, call);
+        }
     }
 
     private void checkFlush(final String call, final int target) {

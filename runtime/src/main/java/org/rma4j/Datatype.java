@@ -1,0 +1,273 @@
+package org.rma4j;
+
+import java.util.Arrays;
+
+/**
+ * An MPI datatype: a basic element type and a layout of elements (MPI-3.1 chapter 4, as used by the
+ * one-sided calls of section 11.3). Immutable and thread-safe.
+ *
+ * <p>The basic types are {@link #BYTE}, {@link #SHORT}, {@link #CHAR}, {@link #INT}, {@link #LONG},
+ * {@link #FLOAT} and {@link #DOUBLE}; derived types are built from one basic type with
+ * {@link #contiguous}, {@link #vector} (strided), {@link #indexedBlock} and {@link #indexed}. Every
+ * derived type has lower bound 0 (displacements are non-negative) and its extent is the end of its
+ * last element, as in MPI for such types; {@code count} instances follow each other at
+ * {@link #extent()} bytes.
+ *
+ * <p>Two (count, datatype) pairs match when they have the same basic type and the same number of
+ * elements: the type-signature rule of section 11.3 for types built from one basic type.
+ */
+public final class Datatype {
+    /** Basic element types, with their size in bytes. */
+    public enum Basic {
+        BYTE(1), SHORT(2), CHAR(2), INT(4), LONG(8), FLOAT(4), DOUBLE(8);
+
+        private final int bytes;
+
+        Basic(final int bytes) {
+            this.bytes = bytes;
+        }
+
+        /**
+         * @return the element size in bytes.
+         */
+        public int bytes() {
+            return bytes;
+        }
+
+        /**
+         * @return whether the type is an integer type (BYTE, SHORT, CHAR, INT, LONG).
+         */
+        public boolean isInteger() {
+            return this != FLOAT && this != DOUBLE;
+        }
+    }
+
+    /** MPI_BYTE. */
+    public static final Datatype BYTE = basic(Basic.BYTE);
+    /** MPI_SHORT. */
+    public static final Datatype SHORT = basic(Basic.SHORT);
+    /** MPI_UNSIGNED_SHORT-sized Java {@code char}. */
+    public static final Datatype CHAR = basic(Basic.CHAR);
+    /** MPI_INT. */
+    public static final Datatype INT = basic(Basic.INT);
+    /** MPI_LONG (64 bits, Java {@code long}). */
+    public static final Datatype LONG = basic(Basic.LONG);
+    /** MPI_FLOAT. */
+    public static final Datatype FLOAT = basic(Basic.FLOAT);
+    /** MPI_DOUBLE. */
+    public static final Datatype DOUBLE = basic(Basic.DOUBLE);
+
+    private final Basic basic;
+    /** Byte offset of each block within one instance, ascending is not required. */
+    private final long[] blockOffsets;
+    /** Elements in each block. */
+    private final long[] blockElements;
+    private final long elements;
+    private final long extent;
+    private final String description;
+
+    private Datatype(
+        final Basic basic, final long[] blockOffsets, final long[] blockElements, final long extent,
+        final String description) {
+        this.basic = basic;
+        this.blockOffsets = blockOffsets;
+        this.blockElements = blockElements;
+        this.elements = Arrays.stream(blockElements).sum();
+        this.extent = extent;
+        this.description = description;
+    }
+
+    private static Datatype basic(final Basic basic) {
+        return new Datatype(basic, new long[] {0}, new long[] {1}, basic.bytes(), basic.name());
+    }
+
+    /**
+     * MPI_TYPE_CONTIGUOUS: {@code count} copies of {@code old}, one extent apart.
+     *
+     * @throws RmaException COUNT for a negative count, TYPE for a null old type.
+     */
+    public static Datatype contiguous(final int count, final Datatype old) {
+        checkOld(old, "contiguous");
+        checkCount(count, "contiguous count");
+        final long[] displacements = new long[count];
+        for (int i = 0; i < count; i++) {
+            displacements[i] = i;
+        }
+        return replicate(old, displacements, filled(count, 1), "contiguous(" + count + ", " + old + ")");
+    }
+
+    /**
+     * MPI_TYPE_VECTOR: {@code count} blocks of {@code blocklength} old types, block starts
+     * {@code stride} old extents apart (a column of a row-major matrix, say).
+     *
+     * @throws RmaException COUNT for negative counts, TYPE if a block would start before 0.
+     */
+    public static Datatype vector(final int count, final int blocklength, final int stride, final Datatype old) {
+        checkOld(old, "vector");
+        checkCount(count, "vector count");
+        checkCount(blocklength, "vector blocklength");
+        final long[] displacements = new long[count];
+        for (int i = 0; i < count; i++) {
+            displacements[i] = (long)i * stride;
+        }
+        return replicate(old, displacements, filled(count, blocklength),
+            "vector(" + count + ", " + blocklength + ", " + stride + ", " + old + ")");
+    }
+
+    /**
+     * MPI_TYPE_CREATE_INDEXED_BLOCK: blocks of {@code blocklength} old types at the given
+     * displacements (in old extents).
+     *
+     * @throws RmaException COUNT for a negative blocklength, TYPE for a negative displacement.
+     */
+    public static Datatype indexedBlock(final int blocklength, final int[] displacements, final Datatype old) {
+        checkOld(old, "indexedBlock");
+        checkCount(blocklength, "indexedBlock blocklength");
+        return replicate(old, Arrays.stream(displacements).asLongStream().toArray(),
+            filled(displacements.length, blocklength),
+            "indexedBlock(" + blocklength + ", " + Arrays.toString(displacements) + ", " + old + ")");
+    }
+
+    /**
+     * MPI_TYPE_INDEXED: blocks of {@code blocklengths[i]} old types at {@code displacements[i]} old
+     * extents.
+     *
+     * @throws RmaException COUNT if the arrays differ in length or a length is negative, TYPE for a
+     *                      negative displacement.
+     */
+    public static Datatype indexed(final int[] blocklengths, final int[] displacements, final Datatype old) {
+        checkOld(old, "indexed");
+        if (blocklengths.length != displacements.length) {
+            throw new RmaException(ErrorClass.COUNT, "indexed has " + blocklengths.length + " blocklengths but "
+                + displacements.length + " displacements");
+        }
+        final long[] lengths = new long[blocklengths.length];
+        for (int i = 0; i < lengths.length; i++) {
+            checkCount(blocklengths[i], "indexed blocklengths[" + i + "]");
+            lengths[i] = blocklengths[i];
+        }
+        return replicate(old, Arrays.stream(displacements).asLongStream().toArray(), lengths,
+            "indexed(" + Arrays.toString(blocklengths) + ", " + Arrays.toString(displacements) + ", " + old + ")");
+    }
+
+    private static Datatype replicate(
+        final Datatype old, final long[] displacements, final long[] lengths, final String description) {
+        int blocks = 0;
+        for (final long length : lengths) {
+            blocks += (int)(length * old.blockOffsets.length);
+        }
+        final long[] offsets = new long[blocks];
+        final long[] counts = new long[blocks];
+        int b = 0;
+        long end = 0;
+        for (int i = 0; i < displacements.length; i++) {
+            if (displacements[i] < 0) {
+                throw new RmaException(ErrorClass.TYPE, description + ": displacement " + displacements[i]
+                    + " is negative; rma4j datatypes have lower bound 0");
+            }
+            for (long copy = 0; copy < lengths[i]; copy++) {
+                final long base = (displacements[i] + copy) * old.extent;
+                for (int k = 0; k < old.blockOffsets.length; k++) {
+                    final long offset = base + old.blockOffsets[k];
+                    // Merge with the previous block when this one continues it.
+                    if (b > 0 && offsets[b - 1] + counts[b - 1] * old.basic.bytes() == offset) {
+                        counts[b - 1] += old.blockElements[k];
+                    } else {
+                        offsets[b] = offset;
+                        counts[b] = old.blockElements[k];
+                        b++;
+                    }
+                    end = Math.max(end, offset + old.blockElements[k] * old.basic.bytes());
+                }
+            }
+        }
+        return new Datatype(old.basic, Arrays.copyOf(offsets, b), Arrays.copyOf(counts, b), end, description);
+    }
+
+    /**
+     * @return the basic element type.
+     */
+    public Basic basic() {
+        return basic;
+    }
+
+    /**
+     * @return basic elements in one instance.
+     */
+    public long elements() {
+        return elements;
+    }
+
+    /**
+     * @return bytes of data in one instance (MPI_TYPE_SIZE).
+     */
+    public long size() {
+        return elements * basic.bytes();
+    }
+
+    /**
+     * @return bytes from one instance to the next (MPI_TYPE_GET_EXTENT, lower bound 0).
+     */
+    public long extent() {
+        return extent;
+    }
+
+    /**
+     * @return whether one instance is a single block of elements starting at 0 (so consecutive
+     *         instances are one contiguous run).
+     */
+    public boolean isContiguous() {
+        return blockOffsets.length <= 1 && (blockOffsets.length == 0 || blockOffsets[0] == 0)
+            && extent == size();
+    }
+
+    /**
+     * @return whether this is one of the predefined basic types.
+     */
+    public boolean isBasic() {
+        return this == BYTE || this == SHORT || this == CHAR || this == INT || this == LONG || this == FLOAT
+            || this == DOUBLE;
+    }
+
+    int blocks() {
+        return blockOffsets.length;
+    }
+
+    long blockOffset(final int block) {
+        return blockOffsets[block];
+    }
+
+    long blockElements(final int block) {
+        return blockElements[block];
+    }
+
+    /**
+     * @return bytes spanned by {@code count} instances (0 for count 0).
+     */
+    long span(final long count) {
+        return count == 0 ? 0 : Math.multiplyExact(count - 1, extent) + extent;
+    }
+
+    private static void checkOld(final Datatype old, final String call) {
+        if (old == null) {
+            throw new RmaException(ErrorClass.TYPE, call + " old type is null");
+        }
+    }
+
+    private static void checkCount(final int count, final String what) {
+        if (count < 0) {
+            throw new RmaException(ErrorClass.COUNT, what + "=" + count + " is negative");
+        }
+    }
+
+    private static long[] filled(final int length, final long value) {
+        final long[] array = new long[length];
+        Arrays.fill(array, value);
+        return array;
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+}

@@ -1,0 +1,36 @@
+package org.rma4j;
+
+/**
+ * Predefined operations of the accumulate calls (MPI-3.1 section 11.3.4: the predefined operations
+ * of MPI_REDUCE, plus MPI_REPLACE and MPI_NO_OP).
+ *
+ * <p>Which types each op accepts follows MPI's rules for the C types these stand for (rma4j's
+ * {@code BYTE} is a signed 8-bit integer, {@code CHAR} an unsigned 16-bit integer):
+ * <ul>
+ *   <li>SUM, PROD, MIN, MAX: every type;</li>
+ *   <li>LAND, LOR, LXOR (logical: non-zero is true, the result is 0 or 1) and BAND, BOR, BXOR
+ *   (bitwise): integer types only;</li>
+ *   <li>REPLACE, NO_OP: every type.</li>
+ * </ul>
+ * Any other pairing raises {@link ErrorClass#OP} naming the op and the type.
+ */
+public enum Op {
+    SUM, PROD, MIN, MAX, LAND, LOR, LXOR, BAND, BOR, BXOR, REPLACE, NO_OP;
+
+    /**
+     * @return the standard's name, e.g. {@code MPI_SUM}.
+     */
+    public String mpiName() {
+        return "MPI_" + name();
+    }
+
+    /**
+     * @return whether this op may be applied to elements of {@code type}.
+     */
+    public boolean accepts(final Datatype.Basic type) {
+        return switch (this) {
+            case LAND, LOR, LXOR, BAND, BOR, BXOR -> type.isInteger();
+            default -> true;
+        };
+    }
+}
