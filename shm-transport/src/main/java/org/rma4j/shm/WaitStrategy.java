@@ -3,6 +3,7 @@ package org.rma4j.shm;
 import java.lang.foreign.MemorySegment;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
 
 /**
@@ -128,6 +129,58 @@ public final class WaitStrategy {
             value = Words.getIntVolatile(segment, offset);
             if (done.test(value)) {
                 return value;
+            }
+            iteration++;
+            if ((iteration & 63) == 0 || iteration > (long)spins + yields) {
+                final long now = System.nanoTime();
+                if (now - lastCheckNs >= LIVENESS_PERIOD_NS) {
+                    liveness.check();
+                    lastCheckNs = now;
+                }
+            }
+        }
+    }
+
+    /**
+     * Waits until {@code done} returns true, sleeping on the signal word at {@code signalOffset} once
+     * spinning and yielding are over. For conditions that are not a function of one word (a ring's
+     * next slot, say): writers make the condition true and then call {@link WaitWords#signal}, which
+     * bumps the signal word and wakes sleepers only when a sleeper announced itself.
+     *
+     * @param segment      the mapping holding the signal word.
+     * @param signalOffset offset of the signal wait word.
+     * @param done         the condition, evaluated with whatever ordering it needs (acquire loads).
+     * @param liveness     run at least every {@link #LIVENESS_PERIOD_NS} while waiting.
+     * @throws PeerFailedException from {@code liveness}.
+     */
+    public void awaitCondition(
+        final MemorySegment segment, final long signalOffset, final BooleanSupplier done, final Liveness liveness) {
+        if (done.getAsBoolean()) {
+            return;
+        }
+        long lastCheckNs = System.nanoTime();
+        long iteration = 0;
+        while (true) {
+            if (kind == Kind.BUSY_SPIN || iteration < spins) {
+                Thread.onSpinWait();
+            } else if (iteration < (long)spins + yields) {
+                Thread.yield();
+            } else {
+                final int signal = Words.getIntVolatile(segment, signalOffset);
+                WaitWords.addSleeper(segment, signalOffset);
+                try {
+                    // NOTE: announce first, then re-check: a writer that made the condition true after
+                    // this check sees the sleeper, bumps the signal and wakes this thread.
+                    if (done.getAsBoolean()) {
+                        return;
+                    }
+                    Futex.wait(segment, signalOffset, signal, LIVENESS_PERIOD_NS);
+                } finally {
+                    WaitWords.removeSleeper(segment, signalOffset);
+                }
+            }
+            if (done.getAsBoolean()) {
+                return;
             }
             iteration++;
             if ((iteration & 63) == 0 || iteration > (long)spins + yields) {

@@ -1,6 +1,7 @@
 package org.rma4j.shm;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
 
 /**
  * The wait-word convention: a 32-bit value that peers wait on, immediately followed by a 32-bit
@@ -64,6 +65,24 @@ public final class WaitWords {
         final int previous = Words.getAndAddInt(segment, offset, delta);
         wakeAll(segment, offset);
         return previous;
+    }
+
+    /**
+     * Signals a condition awaited with {@link WaitStrategy#awaitCondition}: if a sleeper announced
+     * itself, bumps the signal value and wakes every sleeper. Call after making the condition true;
+     * costs a full fence and one volatile load when nobody sleeps.
+     *
+     * @param segment the mapping holding the signal word.
+     * @param offset  offset of the signal word's value.
+     */
+    public static void signal(final MemorySegment segment, final long offset) {
+        // NOTE: the store that made the condition true may be a release store, which a later load can
+        // pass; the fence keeps the sleeper-count read after it, so no announced sleeper is missed.
+        VarHandle.fullFence();
+        if (Words.getIntVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
+            Words.getAndAddInt(segment, offset, 1);
+            Futex.wake(segment, offset, Integer.MAX_VALUE);
+        }
     }
 
     /**
