@@ -88,15 +88,22 @@ public final class ControlFile implements AutoCloseable {
     public void join(final int rank) {
         checkRank(rank);
         final long row = ControlLayout.rowOffset(rank);
-        final int state = Words.getIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET);
-        if (state != RankState.EMPTY.ordinal()) {
+        final long state = row + ControlLayout.ROW_STATE_OFFSET;
+        // NOTE: the row is claimed with a compare-and-set EMPTY -> JOINING, so of two joins of one rank
+        // only one succeeds; pid and start time are written before JOINED is published for liveness
+        // readers, and JOINED only replaces JOINING, never a FAILED written meanwhile by the launcher.
+        if (!Words.compareAndSetInt(segment, state, RankState.EMPTY.ordinal(), RankState.JOINING.ordinal())) {
             throw new IllegalStateException("rank " + rank + " of job " + file.path().getParent()
-                + " is already " + RankState.of(state));
+                + " cannot be joined: it is " + state(rank));
         }
         final ProcessHandle self = ProcessHandle.current();
         Words.putLong(segment, row + ControlLayout.ROW_PID_OFFSET, self.pid());
         Words.putLong(segment, row + ControlLayout.ROW_START_MILLIS_OFFSET, startMillis(self));
-        WaitWords.putIntVolatileAndWake(segment, row + ControlLayout.ROW_STATE_OFFSET, RankState.JOINED.ordinal());
+        if (!Words.compareAndSetInt(segment, state, RankState.JOINING.ordinal(), RankState.JOINED.ordinal())) {
+            throw new IllegalStateException("rank " + rank + " of job " + file.path().getParent()
+                + " was declared " + state(rank) + " while joining");
+        }
+        WaitWords.wakeAll(segment, state);
     }
 
     /**
@@ -155,6 +162,7 @@ public final class ControlFile implements AutoCloseable {
      * @throws PeerFailedException if it is dead, failed or (when leavingIsFailure) finished.
      */
     public void checkPeer(final int rank, final boolean leavingIsFailure) {
+        checkRank(rank);
         final long row = ControlLayout.rowOffset(rank);
         final RankState state = RankState.of(Words.getIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET));
         switch (state) {
@@ -171,7 +179,7 @@ public final class ControlFile implements AutoCloseable {
                     throw new PeerFailedException(rank, "its process " + pid + " is gone");
                 }
             }
-            case EMPTY -> {
+            case EMPTY, JOINING -> {
                 // Not joined yet: the launcher declares it failed if its process ends before joining.
             }
         }

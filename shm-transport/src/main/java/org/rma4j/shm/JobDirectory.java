@@ -105,7 +105,11 @@ public final class JobDirectory {
     static boolean deleteTree(final Path dir) {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (final Path entry : entries) {
-                Files.deleteIfExists(entry);
+                try {
+                    Files.deleteIfExists(entry);
+                } catch (final IOException ignored) {
+                    // keep deleting the others; the final delete below tells
+                }
             }
         } catch (final IOException ignored) {
             // gone already, or unreadable: the final delete below tells

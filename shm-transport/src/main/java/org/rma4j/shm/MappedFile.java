@@ -50,6 +50,9 @@ public final class MappedFile implements AutoCloseable {
                 path, OPEN_OPTIONS)) {
                 channel.write(ByteBuffer.wrap(new byte[1]), sizeBytes - 1);
                 return map(path, channel, sizeBytes);
+            } catch (final IOException | RuntimeException e) {
+                Files.deleteIfExists(path);
+                throw e;
             }
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot create shared file " + path + " of " + sizeBytes + " bytes", e);

@@ -11,7 +11,9 @@ public enum RankState {
     /** Left the job normally. */
     FINISHED,
     /** Died or was declared failed by the launcher or the thread runner. */
-    FAILED;
+    FAILED,
+    /** Claimed by a process that is writing its pid and start time; treated like EMPTY by readers. */
+    JOINING;
 
     private static final RankState[] VALUES = values();
 

@@ -134,7 +134,16 @@ public final class WaitStrategy {
             if ((iteration & 63) == 0 || iteration > (long)spins + yields) {
                 final long now = System.nanoTime();
                 if (now - lastCheckNs >= LIVENESS_PERIOD_NS) {
-                    liveness.check();
+                    try {
+                        liveness.check();
+                    } catch (final PeerFailedException e) {
+                        // A peer may publish the awaited value and then leave or die: the wait succeeded.
+                        value = Words.getIntVolatile(segment, offset);
+                        if (done.test(value)) {
+                            return value;
+                        }
+                        throw e;
+                    }
                     lastCheckNs = now;
                 }
             }
@@ -186,7 +195,14 @@ public final class WaitStrategy {
             if ((iteration & 63) == 0 || iteration > (long)spins + yields) {
                 final long now = System.nanoTime();
                 if (now - lastCheckNs >= LIVENESS_PERIOD_NS) {
-                    liveness.check();
+                    try {
+                        liveness.check();
+                    } catch (final PeerFailedException e) {
+                        if (done.getAsBoolean()) {
+                            return;
+                        }
+                        throw e;
+                    }
                     lastCheckNs = now;
                 }
             }

@@ -1,0 +1,457 @@
+package org.rma4j.shm;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class ControlFileTest {
+    private static final int RANKS = 4;
+    private static final long LAUNCHER_PID = 31_337L;
+
+    private TestShm shm;
+    private Path path;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        shm = new TestShm();
+        path = shm.path(JobDirectory.CONTROL_FILE_NAME);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        shm.close();
+    }
+
+    private ControlFile create() {
+        return shm.track(ControlFile.create(path, RANKS, LAUNCHER_PID));
+    }
+
+    private ControlFile open() {
+        return shm.track(ControlFile.open(path));
+    }
+
+    @Test
+    void shouldRoundTripJobSizeAndLauncherPidThroughCreateAndOpen() throws Exception {
+        final ControlFile created = create();
+
+        final ControlFile opened = open();
+
+        assertEquals(RANKS, created.ranks());
+        assertEquals(RANKS, opened.ranks());
+        assertEquals(LAUNCHER_PID, opened.launcherPid());
+        assertEquals(path, opened.path());
+        assertEquals(ControlLayout.fileLength(RANKS), opened.segment().byteSize());
+        assertEquals(ControlLayout.fileLength(RANKS), Files.size(path));
+        for (int rank = 0; rank < RANKS; rank++) {
+            assertEquals(RankState.EMPTY, opened.state(rank));
+            assertEquals(0L, opened.pid(rank));
+        }
+    }
+
+    @Test
+    void shouldRecordCreationTimeAndPublishTheHeader() {
+        final long before = System.currentTimeMillis();
+        final ControlFile created = create();
+        final MemorySegment segment = created.segment();
+
+        final long createdMillis = Words.getLong(segment, ControlLayout.CREATED_MILLIS_OFFSET);
+        assertTrue(createdMillis >= before && createdMillis <= System.currentTimeMillis(), "created " + createdMillis);
+        assertEquals(ControlLayout.MAGIC, Words.getLong(segment, FileHeader.MAGIC_OFFSET));
+        assertEquals(ControlLayout.VERSION, Words.getInt(segment, FileHeader.VERSION_OFFSET));
+        assertEquals(1, Words.getIntAcquire(segment, FileHeader.READY_OFFSET));
+    }
+
+    @Test
+    void shouldRejectInvalidJobSizeWithoutCreatingAFile() {
+        for (final int ranks : new int[] {0, -3, ControlLayout.MAX_RANKS + 1}) {
+            final IllegalArgumentException thrown =
+                assertThrows(IllegalArgumentException.class, () -> ControlFile.create(path, ranks, 0));
+            assertTrue(thrown.getMessage().contains("job size " + ranks), thrown.getMessage());
+        }
+        assertFalse(Files.exists(path, LinkOption.NOFOLLOW_LINKS));
+    }
+
+    @Test
+    void shouldRecordOwnPidAndJoinedStateOnJoin() {
+        create();
+        final ControlFile rank2 = open();
+
+        rank2.join(2);
+
+        final ControlFile observer = open();
+        assertEquals(RankState.JOINED, observer.state(2));
+        assertEquals(ProcessHandle.current().pid(), observer.pid(2));
+        final long startMillis = Words.getLong(
+            observer.segment(), ControlLayout.rowOffset(2) + ControlLayout.ROW_START_MILLIS_OFFSET);
+        assertEquals(ControlFile.startMillis(ProcessHandle.current()), startMillis);
+        assertEquals(RankState.EMPTY, observer.state(1), "other rows untouched");
+        assertEquals(RankState.EMPTY, observer.state(3), "other rows untouched");
+    }
+
+    @Test
+    void shouldRefuseToJoinTwice() {
+        final ControlFile control = create();
+        control.join(1);
+
+        final IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> control.join(1));
+
+        assertTrue(thrown.getMessage().contains("rank 1"), thrown.getMessage());
+        assertTrue(thrown.getMessage().contains("JOINED"), thrown.getMessage());
+        assertEquals(RankState.JOINED, control.state(1));
+    }
+
+    /**
+     * Two participants that claim the same rank at the same time (a duplicated launch, a wrong rank
+     * argument): exactly one join may succeed, as it does when they come one after the other.
+     */
+    @Test
+    void shouldLetOnlyOneOfTwoConcurrentJoinsOfARankSucceed() throws Exception {
+        final int ranks = 512;
+        shm.track(ControlFile.create(path, ranks, LAUNCHER_PID));
+        final AtomicIntegerArray joins = new AtomicIntegerArray(ranks);
+        final CyclicBarrier together = new CyclicBarrier(2);
+        final List<Future<Void>> claimants = new ArrayList<>();
+        for (int c = 0; c < 2; c++) {
+            final ControlFile mine = open();
+            claimants.add(shm.submit(() -> {
+                for (int rank = 0; rank < ranks; rank++) {
+                    together.await(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    try {
+                        mine.join(rank);
+                        joins.incrementAndGet(rank);
+                    } catch (final IllegalStateException e) {
+                        // the other claimant was first
+                    }
+                }
+                return null;
+            }));
+        }
+        for (final Future<Void> claimant : claimants) {
+            claimant.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+
+        for (int rank = 0; rank < ranks; rank++) {
+            assertEquals(1, joins.get(rank), "successful joins of rank " + rank);
+        }
+    }
+
+    @Test
+    void shouldRefuseToJoinAFinishedOrFailedRank() {
+        final ControlFile control = create();
+        control.markFinished(0);
+        control.markFailed(1);
+
+        assertThrows(IllegalStateException.class, () -> control.join(0));
+        assertThrows(IllegalStateException.class, () -> control.join(1));
+        assertEquals(0L, control.pid(0), "a refused join does not write the row");
+    }
+
+    @Test
+    void shouldWakeAWaiterOnTheStateWordWhenARankJoins() throws Exception {
+        final ControlFile control = create();
+        final ControlFile joiner = open();
+        final long stateWord = ControlLayout.rowOffset(3) + ControlLayout.ROW_STATE_OFFSET;
+        final Future<Integer> waiter = shm.submit(() -> new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0)
+            .awaitInt(control.segment(), stateWord, state -> state != RankState.EMPTY.ordinal(), Liveness.NONE));
+        TestShm.awaitCondition(
+            () -> Words.getIntVolatile(control.segment(), stateWord + WaitWords.SLEEPERS_OFFSET) == 1,
+            "the waiter to sleep on the state word");
+
+        joiner.join(3);
+
+        assertEquals(RankState.JOINED.ordinal(), waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void shouldRecordFinishedAndFailedStates() {
+        final ControlFile control = create();
+        control.join(0);
+        control.join(1);
+
+        control.markFinished(0);
+        control.markFailed(1);
+        control.markFailed(2);
+
+        final ControlFile observer = open();
+        assertEquals(RankState.FINISHED, observer.state(0));
+        assertEquals(RankState.FAILED, observer.state(1));
+        assertEquals(RankState.FAILED, observer.state(2), "a rank that never joined can be declared failed");
+        assertEquals(RankState.EMPTY, observer.state(3));
+    }
+
+    @Test
+    void shouldPassLivenessWhileEveryRankIsEmptyOrJoinedByALiveProcess() {
+        final ControlFile control = create();
+        control.join(0);
+        control.join(1);
+
+        assertDoesNotThrow(() -> control.liveness(0, true).check());
+        assertDoesNotThrow(() -> control.liveness(-1, true).check());
+    }
+
+    @Test
+    void shouldReportFailedRankByName() {
+        final ControlFile control = create();
+        control.markFailed(2);
+
+        final PeerFailedException thrown =
+            assertThrows(PeerFailedException.class, () -> control.liveness(0, false).check());
+
+        assertEquals(2, thrown.rank());
+        assertTrue(thrown.getMessage().contains("rank 2"), thrown.getMessage());
+    }
+
+    @Test
+    void shouldNotReportTheCheckingRankItself() {
+        final ControlFile control = create();
+        control.markFailed(2);
+        control.markFinished(3);
+
+        assertDoesNotThrow(() -> control.liveness(2, false).check());
+        assertThrows(PeerFailedException.class, () -> control.liveness(3, false).check());
+    }
+
+    @Test
+    void shouldReportFinishedRankOnlyWhenLeavingIsFailure() {
+        final ControlFile control = create();
+        control.join(0);
+        control.join(3);
+        control.markFinished(3);
+
+        assertDoesNotThrow(() -> control.liveness(0, false).check());
+        final PeerFailedException thrown =
+            assertThrows(PeerFailedException.class, () -> control.liveness(0, true).check());
+
+        assertEquals(3, thrown.rank());
+        assertTrue(thrown.getMessage().contains("rank 3"), thrown.getMessage());
+    }
+
+    @Test
+    void shouldReportJoinedRankWhoseProcessIsGone() throws Exception {
+        final ControlFile control = create();
+        final Process finished = shm.startProcess("true");
+        assertTrue(finished.waitFor(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        final long deadPid = finished.pid();
+        writeRow(control, 1, deadPid, 0L, RankState.JOINED);
+
+        final PeerFailedException thrown =
+            assertThrows(PeerFailedException.class, () -> control.liveness(0, false).check());
+
+        assertEquals(1, thrown.rank());
+        assertTrue(thrown.getMessage().contains("rank 1"), thrown.getMessage());
+        assertTrue(thrown.getMessage().contains(Long.toString(deadPid)), thrown.getMessage());
+    }
+
+    @Test
+    void shouldAcceptJoinedRankWhoseProcessRunsSinceItJoined() throws Exception {
+        final ControlFile control = create();
+        final Process sleeper = shm.startProcess("sleep", "600");
+        final long started = ControlFile.startMillis(sleeper.toHandle());
+        writeRow(control, 1, sleeper.pid(), started, RankState.JOINED);
+
+        assertDoesNotThrow(() -> control.checkPeer(1, true));
+    }
+
+    @Test
+    void shouldReportJoinedRankWhosePidWasReusedByAnotherProcess() throws Exception {
+        final ControlFile control = create();
+        final Process sleeper = shm.startProcess("sleep", "600");
+        final long started = ControlFile.startMillis(sleeper.toHandle());
+        // The row's process started an hour before the one that holds its pid now.
+        writeRow(control, 1, sleeper.pid(), started - TimeUnit.HOURS.toMillis(1), RankState.JOINED);
+
+        final PeerFailedException thrown =
+            assertThrows(PeerFailedException.class, () -> control.checkPeer(1, false));
+
+        assertEquals(1, thrown.rank());
+        assertTrue(thrown.getMessage().contains(Long.toString(sleeper.pid())), thrown.getMessage());
+    }
+
+    @Test
+    void shouldTreatAnUnknownStateCodeAsFailed() {
+        final ControlFile control = create();
+        Words.putIntVolatile(control.segment(), ControlLayout.rowOffset(2) + ControlLayout.ROW_STATE_OFFSET, 17);
+
+        assertEquals(RankState.FAILED, control.state(2));
+        assertEquals(2, assertThrows(PeerFailedException.class, () -> control.checkPeer(2, false)).rank());
+    }
+
+    @Test
+    void shouldRejectOutOfRangeRanks() {
+        final ControlFile control = create();
+
+        for (final int rank : new int[] {-1, RANKS}) {
+            assertThrows(IndexOutOfBoundsException.class, () -> control.join(rank));
+            assertThrows(IndexOutOfBoundsException.class, () -> control.state(rank));
+            assertThrows(IndexOutOfBoundsException.class, () -> control.pid(rank));
+            assertThrows(IndexOutOfBoundsException.class, () -> control.markFailed(rank));
+            assertThrows(IndexOutOfBoundsException.class, () -> control.markFinished(rank));
+            assertThrows(IndexOutOfBoundsException.class, () -> control.scratch(rank));
+        }
+    }
+
+    /**
+     * Rank {@code ranks} lies past the rank table: checkPeer reads rank 0's scratch slot as a row and
+     * reports a failure of a rank that does not exist (or, for -1, reads the barrier's padding).
+     */
+    @Test
+    void shouldRejectOutOfRangeRankInCheckPeer() {
+        final ControlFile control = create();
+        Words.putInt(control.scratch(0), ControlLayout.ROW_STATE_OFFSET, RankState.FAILED.ordinal());
+
+        assertThrows(IndexOutOfBoundsException.class, () -> control.checkPeer(RANKS, false));
+        assertThrows(IndexOutOfBoundsException.class, () -> control.checkPeer(-1, false));
+    }
+
+    @Test
+    void shouldRejectBadJobSizeInHeaderOnOpen() {
+        for (final int ranks : new int[] {0, -1, ControlLayout.MAX_RANKS + 1}) {
+            try (ControlFile control = ControlFile.create(path, RANKS, LAUNCHER_PID)) {
+                Words.putInt(control.segment(), ControlLayout.RANKS_OFFSET, ranks);
+            }
+
+            final ShmFormatException thrown = assertThrows(ShmFormatException.class, () -> ControlFile.open(path));
+
+            assertTrue(thrown.getMessage().contains(path.toString()), thrown.getMessage());
+            assertTrue(thrown.getMessage().contains("job size " + ranks), thrown.getMessage());
+            assertDoesNotThrow(() -> Files.delete(path));
+        }
+    }
+
+    @Test
+    void shouldRejectJobSizeThatDoesNotFitTheFileOnOpen() {
+        try (ControlFile control = ControlFile.create(path, RANKS, LAUNCHER_PID)) {
+            Words.putInt(control.segment(), ControlLayout.RANKS_OFFSET, RANKS + 1);
+        }
+
+        final ShmFormatException thrown = assertThrows(ShmFormatException.class, () -> ControlFile.open(path));
+
+        assertTrue(thrown.getMessage().contains(path.toString()), thrown.getMessage());
+        assertTrue(thrown.getMessage().contains("size " + ControlLayout.fileLength(RANKS)), thrown.getMessage());
+        assertTrue(thrown.getMessage().contains((RANKS + 1) + " ranks"), thrown.getMessage());
+    }
+
+    @Test
+    void shouldRejectFileOfAnotherKindOnOpen() {
+        final MappedFile other = shm.create(JobDirectory.CONTROL_FILE_NAME, ControlLayout.fileLength(RANKS));
+        FileHeader.publish(other.segment(), 0x0BADL, ControlLayout.VERSION);
+
+        final ShmFormatException thrown = assertThrows(ShmFormatException.class, () -> ControlFile.open(path));
+
+        assertTrue(thrown.getMessage().contains("magic"), thrown.getMessage());
+    }
+
+    @Test
+    void shouldRejectControlFileThatWasNeverPublishedOnOpen() {
+        shm.create(JobDirectory.CONTROL_FILE_NAME, ControlLayout.fileLength(RANKS));
+
+        final ShmFormatException thrown = assertThrows(ShmFormatException.class, () -> ControlFile.open(path));
+
+        assertTrue(thrown.getMessage().contains(path.toString()), thrown.getMessage());
+    }
+
+    @Test
+    void shouldRefuseToCreateOverAnExistingControlFile() {
+        create();
+
+        assertThrows(RuntimeException.class, () -> ControlFile.create(path, RANKS, 1L));
+
+        assertEquals(LAUNCHER_PID, open().launcherPid(), "the existing file is untouched");
+    }
+
+    @Test
+    void shouldGiveEveryRankADisjointScratchSlot() {
+        final ControlFile control = create();
+        for (int rank = 0; rank < RANKS; rank++) {
+            final MemorySegment slot = control.scratch(rank);
+            assertEquals(ControlLayout.SCRATCH_SLOT_LENGTH, slot.byteSize());
+            slot.fill((byte)(rank + 1));
+        }
+
+        final ControlFile observer = open();
+        for (int rank = 0; rank < RANKS; rank++) {
+            final MemorySegment slot = observer.scratch(rank);
+            final byte expected = (byte)(rank + 1);
+            for (long i = 0; i < slot.byteSize(); i++) {
+                assertEquals(expected, slot.get(ValueLayout.JAVA_BYTE, i), "byte " + i + " of rank " + rank + "'s slot");
+            }
+            assertEquals(RankState.EMPTY, observer.state(rank), "the scratch slots do not overlap the rank table");
+        }
+        assertEquals(0, Words.getIntVolatile(observer.segment(),
+            ControlLayout.BARRIER_OFFSET + BarrierLayout.GENERATION_OFFSET), "nor the barrier");
+    }
+
+    @Test
+    void shouldSynchronizeAllRanksThroughTheJobBarrier() throws Exception {
+        final ControlFile launcher = create();
+        final Future<?>[] ranks = new Future<?>[RANKS];
+        for (int r = 0; r < RANKS; r++) {
+            final int rank = r;
+            final ControlFile mine = open();
+            ranks[r] = shm.submit(() -> {
+                mine.join(rank);
+                final ShmBarrier barrier = mine.barrier(WaitStrategy.defaultStrategy(), mine.liveness(rank, true));
+                assertEquals(RANKS, barrier.parties());
+                barrier.await();
+                // Every rank joined before anyone passed the barrier.
+                for (int other = 0; other < RANKS; other++) {
+                    assertEquals(RankState.JOINED, mine.state(other));
+                }
+                barrier.await();
+                return null;
+            });
+        }
+        for (final Future<?> rank : ranks) {
+            rank.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+
+        assertEquals(2, Words.getIntVolatile(launcher.segment(),
+            ControlLayout.BARRIER_OFFSET + BarrierLayout.GENERATION_OFFSET));
+    }
+
+    @Test
+    void shouldTolerateASecondClose() {
+        final ControlFile control = ControlFile.create(path, RANKS, LAUNCHER_PID);
+        final MemorySegment segment = control.segment();
+
+        control.close();
+        control.close();
+
+        assertFalse(segment.scope().isAlive());
+        assertTrue(Files.exists(path), "closing does not remove the file");
+    }
+
+    @Test
+    void shouldConsiderOwnProcessAliveWhateverItsRecordedStartTime() {
+        assertTrue(ControlFile.isAlive(ProcessHandle.current().pid(), 1L));
+    }
+
+    private static void writeRow(final ControlFile control, final int rank, final long pid, final long startMillis,
+        final RankState state) {
+        final MemorySegment segment = control.segment();
+        final long row = ControlLayout.rowOffset(rank);
+        Words.putLong(segment, row + ControlLayout.ROW_PID_OFFSET, pid);
+        Words.putLong(segment, row + ControlLayout.ROW_START_MILLIS_OFFSET, startMillis);
+        Words.putIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET, state.ordinal());
+    }
+}

@@ -1,0 +1,204 @@
+package org.rma4j.shm;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashSet;
+import java.util.Set;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class JobDirectoryTest {
+    private TestShm shm;
+    private Path base;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        shm = new TestShm();
+        base = shm.dir();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        shm.close();
+    }
+
+    @Test
+    void shouldCreateOwnerOnlyDirectoryWithRandomHexName() throws Exception {
+        final JobDirectory job = JobDirectory.create(base);
+
+        final Path dir = job.path();
+        assertEquals(base, dir.getParent());
+        assertTrue(Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS));
+        assertTrue(dir.getFileName().toString().matches("rma4j-[0-9a-f]{32}"), dir.getFileName().toString());
+        assertEquals(PosixFilePermissions.fromString("rwx------"),
+            Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS));
+        assertEquals(dir.toString(), job.toString());
+    }
+
+    @Test
+    void shouldCreateADifferentDirectoryEachTime() {
+        final Set<Path> dirs = new HashSet<>();
+        for (int i = 0; i < 20; i++) {
+            dirs.add(JobDirectory.create(base).path());
+        }
+
+        assertEquals(20, dirs.size());
+        for (final Path dir : dirs) {
+            assertTrue(Files.isDirectory(dir));
+        }
+    }
+
+    @Test
+    void shouldFailToCreateUnderAMissingBaseNamingIt() {
+        final Path missing = base.resolve("missing");
+
+        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> JobDirectory.create(missing));
+
+        assertTrue(thrown.getMessage().contains(missing.toString()), thrown.getMessage());
+    }
+
+    @Test
+    void shouldResolvePlainFileNamesInsideTheDirectory() {
+        final JobDirectory job = JobDirectory.create(base);
+
+        assertEquals(job.path().resolve("win-0"), job.file("win-0"));
+        assertEquals(job.path().resolve("control"), job.controlFile());
+        assertEquals(job.path(), job.file("win-0").getParent());
+    }
+
+    @Test
+    void shouldRejectNamesThatAreNotPlainFileNames() {
+        final JobDirectory job = JobDirectory.create(base);
+
+        for (final String name : new String[] {"../x", "a/b", "/etc/passwd", "", ".", "..", ".hidden"}) {
+            final IllegalArgumentException thrown =
+                assertThrows(IllegalArgumentException.class, () -> job.file(name), name);
+            assertTrue(thrown.getMessage().contains("'" + name + "'"), thrown.getMessage());
+        }
+    }
+
+    @Test
+    void shouldDeleteTheDirectoryWithTheFilesInIt() throws Exception {
+        final JobDirectory job = JobDirectory.create(base);
+        try (ControlFile control = ControlFile.create(job.controlFile(), 2, 0);
+            MappedFile window = MappedFile.create(job.file("win-0"), 8192)) {
+            control.join(0);
+            Words.putInt(window.segment(), 0, 1);
+        }
+
+        assertTrue(job.delete());
+
+        assertFalse(Files.exists(job.path(), LinkOption.NOFOLLOW_LINKS));
+    }
+
+    @Test
+    void shouldDeleteAFileThatIsStillMapped() throws Exception {
+        final JobDirectory job = JobDirectory.create(base);
+        final MappedFile window = shm.track(MappedFile.create(job.file("win-0"), 4096));
+
+        assertTrue(job.delete());
+
+        assertFalse(Files.exists(job.path(), LinkOption.NOFOLLOW_LINKS));
+        Words.putIntVolatile(window.segment(), 0, 5);
+        assertEquals(5, Words.getIntVolatile(window.segment(), 0), "the mapping outlives the directory");
+    }
+
+    @Test
+    void shouldDeleteASymlinkInTheDirectoryButNotItsTarget() throws Exception {
+        final JobDirectory job = JobDirectory.create(base);
+        final Path outside = base.resolve("outside");
+        final byte[] content = "keep me".getBytes(StandardCharsets.US_ASCII);
+        Files.write(outside, content);
+        Files.createSymbolicLink(job.file("link"), outside);
+
+        assertTrue(job.delete());
+
+        assertFalse(Files.exists(job.path(), LinkOption.NOFOLLOW_LINKS));
+        assertArrayEquals(content, Files.readAllBytes(outside));
+    }
+
+    @Test
+    void shouldReportSuccessWhenDeletingTwice() {
+        final JobDirectory job = JobDirectory.create(base);
+
+        assertTrue(job.delete());
+        assertTrue(job.delete());
+    }
+
+    @Test
+    void shouldReportFailureInsteadOfThrowingWhenTheDirectoryCannotBeRemoved() throws Exception {
+        final JobDirectory job = JobDirectory.create(base);
+        final Path nested = Files.createDirectory(job.path().resolve("nested"));
+        Files.write(nested.resolve("file"), new byte[1]);
+
+        assertFalse(job.delete());
+
+        assertTrue(Files.isDirectory(job.path()));
+    }
+
+    @Test
+    void shouldOpenAnExistingDirectory() {
+        final JobDirectory created = JobDirectory.create(base);
+
+        final JobDirectory opened = JobDirectory.open(created.path());
+
+        assertEquals(created.path(), opened.path());
+        assertEquals(created.controlFile(), opened.controlFile());
+    }
+
+    @Test
+    void shouldRefuseToOpenAMissingDirectory() {
+        final Path missing = base.resolve("rma4j-00000000000000000000000000000000");
+
+        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> JobDirectory.open(missing));
+
+        assertTrue(thrown.getMessage().contains(missing.toString()), thrown.getMessage());
+    }
+
+    @Test
+    void shouldRefuseToOpenARegularFile() throws Exception {
+        final Path file = Files.write(base.resolve("file"), new byte[1]);
+
+        assertThrows(UncheckedIOException.class, () -> JobDirectory.open(file));
+    }
+
+    @Test
+    void shouldRefuseToOpenASymlinkToADirectory() throws Exception {
+        final JobDirectory real = JobDirectory.create(base);
+        final Path link = Files.createSymbolicLink(base.resolve("link"), real.path());
+
+        assertThrows(UncheckedIOException.class, () -> JobDirectory.open(link));
+    }
+
+    @Test
+    void shouldTakeTheDefaultBaseFromTheSystemProperty() {
+        final String saved = System.getProperty(JobDirectory.BASE_DIR_PROP_NAME);
+        try {
+            System.clearProperty(JobDirectory.BASE_DIR_PROP_NAME);
+            assertEquals(Path.of(JobDirectory.BASE_DIR_DEFAULT), JobDirectory.defaultBase());
+
+            System.setProperty(JobDirectory.BASE_DIR_PROP_NAME, base.toString());
+            assertEquals(base, JobDirectory.defaultBase());
+        } finally {
+            if (saved == null) {
+                System.clearProperty(JobDirectory.BASE_DIR_PROP_NAME);
+            } else {
+                System.setProperty(JobDirectory.BASE_DIR_PROP_NAME, saved);
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+package org.rma4j.shm;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class MappedFileTest {
+    private static final byte[] PRECIOUS = "precious content".getBytes(StandardCharsets.US_ASCII);
+
+    private TestShm shm;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        shm = new TestShm();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        shm.close();
+    }
+
+    @Test
+    void shouldCreateZeroFilledFileOfRequestedSize() throws Exception {
+        final MappedFile file = shm.create("file", 10_000);
+
+        assertEquals(10_000L, file.segment().byteSize());
+        assertEquals(10_000L, Files.size(shm.path("file")));
+        assertEquals(-1L, file.segment().mismatch(MemorySegment.ofArray(new byte[10_000])), "every byte is zero");
+        assertEquals(shm.path("file"), file.path());
+    }
+
+    @Test
+    void shouldCreateFileWithOwnerOnlyPermissions() throws Exception {
+        shm.create("file", 4096);
+
+        assertEquals(PosixFilePermissions.fromString("rw-------"),
+            Files.getPosixFilePermissions(shm.path("file"), LinkOption.NOFOLLOW_LINKS));
+    }
+
+    @Test
+    void shouldShareStoresBetweenMappingsOfTheSameFile() {
+        final MemorySegment created = shm.create("file", 4096).segment();
+        final MemorySegment opened = shm.open("file").segment();
+
+        Words.putLongVolatile(created, 64, 0x5EED_5EEDL);
+        Words.putIntVolatile(opened, 4092, 77);
+
+        assertEquals(0x5EED_5EEDL, Words.getLongVolatile(opened, 64));
+        assertEquals(77, Words.getIntVolatile(created, 4092));
+        assertEquals(4096L, opened.byteSize());
+    }
+
+    @Test
+    void shouldRefuseToCreateExistingFile() throws Exception {
+        final Path path = shm.path("file");
+        Files.write(path, PRECIOUS);
+
+        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> shm.create("file", 4096));
+
+        assertInstanceOf(FileAlreadyExistsException.class, thrown.getCause());
+        assertTrue(thrown.getMessage().contains(path.toString()), thrown.getMessage());
+        assertArrayEquals(PRECIOUS, Files.readAllBytes(path), "the existing file was modified");
+    }
+
+    @Test
+    void shouldRefuseToCreateThroughPrePlantedSymlink() throws Exception {
+        final Path target = shm.path("victim");
+        Files.write(target, PRECIOUS);
+        final Path link = Files.createSymbolicLink(shm.path("file"), target);
+
+        assertThrows(UncheckedIOException.class, () -> shm.create("file", 4096));
+
+        assertArrayEquals(PRECIOUS, Files.readAllBytes(target), "the symlink target was modified");
+        assertEquals(PRECIOUS.length, Files.size(target), "the symlink target was resized");
+        assertTrue(Files.isSymbolicLink(link), "the symlink was replaced");
+    }
+
+    @Test
+    void shouldRefuseToCreateThroughDanglingSymlink() throws Exception {
+        final Path target = shm.path("not-there-yet");
+        Files.createSymbolicLink(shm.path("file"), target);
+
+        assertThrows(UncheckedIOException.class, () -> shm.create("file", 4096));
+
+        assertFalse(Files.exists(target, LinkOption.NOFOLLOW_LINKS), "a file was created at the symlink's target");
+    }
+
+    @Test
+    void shouldRefuseToOpenThroughSymlink() throws Exception {
+        FileHeader.publish(shm.create("real", 4096).segment(), 1L, 1);
+        Files.createSymbolicLink(shm.path("file"), shm.path("real"));
+
+        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> shm.open("file"));
+
+        assertTrue(thrown.getMessage().contains(shm.path("file").toString()), thrown.getMessage());
+    }
+
+    @Test
+    void shouldRefuseToOpenMissingFile() {
+        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> shm.open("missing"));
+
+        assertTrue(thrown.getMessage().contains(shm.path("missing").toString()), thrown.getMessage());
+    }
+
+    @Test
+    void shouldRejectNonPositiveSizeWithoutCreatingAFile() {
+        for (final long size : new long[] {0, -1}) {
+            final IllegalArgumentException thrown =
+                assertThrows(IllegalArgumentException.class, () -> shm.create("file", size));
+            assertTrue(thrown.getMessage().contains(Long.toString(size)), thrown.getMessage());
+        }
+        assertFalse(Files.exists(shm.path("file"), LinkOption.NOFOLLOW_LINKS));
+    }
+
+    @Test
+    void shouldStayUsableAfterUnlink() {
+        final MappedFile created = shm.create("file", 4096);
+        final MappedFile opened = shm.open("file");
+        Words.putInt(created.segment(), 0, 1);
+
+        created.unlink();
+
+        assertFalse(Files.exists(shm.path("file"), LinkOption.NOFOLLOW_LINKS));
+        Words.putIntVolatile(created.segment(), 128, 42);
+        assertEquals(42, Words.getIntVolatile(opened.segment(), 128), "both mappings still share the pages");
+        assertEquals(1, Words.getInt(opened.segment(), 0));
+    }
+
+    @Test
+    void shouldTolerateUnlinkOfAlreadyRemovedFile() {
+        final MappedFile created = shm.create("file", 4096);
+        created.unlink();
+
+        created.unlink();
+
+        assertFalse(Files.exists(shm.path("file"), LinkOption.NOFOLLOW_LINKS));
+    }
+
+    @Test
+    void shouldUnmapOnCloseAndTolerateASecondClose() throws Exception {
+        final MappedFile file = shm.create("file", 4096);
+        final MemorySegment segment = file.segment();
+
+        file.close();
+        file.close();
+
+        assertFalse(segment.scope().isAlive());
+        assertThrows(IllegalStateException.class, () -> Words.getInt(segment, 0));
+        assertTrue(Files.exists(shm.path("file")), "closing does not remove the file");
+    }
+
+    @Test
+    void shouldReturnTheSameSegmentEachTime() {
+        final MappedFile file = shm.create("file", 4096);
+
+        assertSame(file.segment(), file.segment());
+    }
+}

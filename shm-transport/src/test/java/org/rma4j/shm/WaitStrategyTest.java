@@ -1,0 +1,215 @@
+package org.rma4j.shm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class WaitStrategyTest {
+    private static final long WORD = 512;
+    private static final long SLEEPERS = WORD + WaitWords.SLEEPERS_OFFSET;
+
+    private TestShm shm;
+    private MemorySegment segment;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        shm = new TestShm();
+        segment = shm.create("wait", 4096).segment();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        shm.close();
+    }
+
+    @Test
+    void shouldReturnAtOnceWhenConditionAlreadyHolds() {
+        Words.putInt(segment, WORD, 9);
+        final AtomicInteger checks = new AtomicInteger();
+
+        final int value = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0)
+            .awaitInt(segment, WORD, v -> v == 9, checks::incrementAndGet);
+
+        assertEquals(9, value);
+        assertEquals(0, checks.get(), "no liveness check without waiting");
+        assertEquals(0, Words.getIntVolatile(segment, SLEEPERS), "no sleeper announced");
+    }
+
+    @Test
+    void shouldSleepOnFutexAndWakeOnStoreWhenSpinsAndYieldsAreZero() throws Exception {
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
+        final Future<Integer> waiter = shm.submit(() -> strategy.awaitInt(segment, WORD, v -> v == 1, Liveness.NONE));
+
+        // The futex path announces the sleeper before it sleeps: seeing the count proves the path taken.
+        TestShm.awaitCondition(() -> Words.getIntVolatile(segment, SLEEPERS) == 1, "the waiter to announce itself");
+        assertFalse(waiter.isDone());
+
+        WaitWords.putIntVolatileAndWake(segment, WORD, 1);
+
+        assertEquals(1, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(0, Words.getIntVolatile(segment, SLEEPERS), "the sleeper withdrew its announcement");
+    }
+
+    @Test
+    void shouldReturnTheValueThatSatisfiedTheCondition() throws Exception {
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
+        final Future<Integer> waiter =
+            shm.submit(() -> strategy.awaitInt(segment, WORD, v -> v >= 3, Liveness.NONE));
+        TestShm.awaitCondition(() -> Words.getIntVolatile(segment, SLEEPERS) == 1, "the waiter to announce itself");
+
+        WaitWords.putIntVolatileAndWake(segment, WORD, 1);
+        WaitWords.putIntVolatileAndWake(segment, WORD, 5);
+
+        assertEquals(5, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void shouldReturnWhenValueChangesUnderDefaultBackoff() throws Exception {
+        final Future<Integer> waiter = shm.submit(
+            () -> WaitStrategy.defaultStrategy().awaitInt(segment, WORD, v -> v == 2, Liveness.NONE));
+
+        WaitWords.putIntVolatileAndWake(segment, WORD, 2);
+
+        assertEquals(2, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(0, Words.getIntVolatile(segment, SLEEPERS));
+    }
+
+    @Test
+    void shouldReturnWhenValueChangesUnderBusySpinWithoutAnnouncingASleeper() throws Exception {
+        final AtomicBoolean sawSleeper = new AtomicBoolean();
+        final CountDownLatch spinning = new CountDownLatch(1);
+        final Future<Integer> waiter = shm.submit(() -> WaitStrategy.busySpin().awaitInt(segment, WORD, v -> {
+            spinning.countDown();
+            if (Words.getIntVolatile(segment, SLEEPERS) != 0) {
+                sawSleeper.set(true);
+            }
+            return v == 4;
+        }, Liveness.NONE));
+        assertTrue(spinning.await(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+
+        // A plain volatile store without a wake: a spinner needs none.
+        Words.putIntVolatile(segment, WORD, 4);
+
+        assertEquals(4, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertFalse(sawSleeper.get(), "busy spin never announces a sleeper");
+    }
+
+    @Test
+    void shouldRunLivenessWhileSleepingAndPropagateItsFailure() throws Exception {
+        assertLivenessFailurePropagates(new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0));
+        assertEquals(0, Words.getIntVolatile(segment, SLEEPERS), "the failed sleeper withdrew its announcement");
+    }
+
+    @Test
+    void shouldRunLivenessWhileBusySpinningAndPropagateItsFailure() throws Exception {
+        assertLivenessFailurePropagates(WaitStrategy.busySpin());
+    }
+
+    @Test
+    void shouldRunLivenessAfterSpinningAndYielding() throws Exception {
+        assertLivenessFailurePropagates(new WaitStrategy(WaitStrategy.Kind.BACKOFF, 100, 10));
+    }
+
+    private void assertLivenessFailurePropagates(final WaitStrategy strategy) throws Exception {
+        final AtomicBoolean peerDead = new AtomicBoolean();
+        final CountDownLatch checked = new CountDownLatch(1);
+        final Liveness liveness = () -> {
+            checked.countDown();
+            if (peerDead.get()) {
+                throw new PeerFailedException(3, "test peer is dead");
+            }
+        };
+        final Future<Integer> waiter = shm.submit(() -> strategy.awaitInt(segment, WORD, v -> v == 1, liveness));
+
+        assertTrue(checked.await(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "liveness was never checked");
+        assertFalse(waiter.isDone(), "a passing liveness check must not end the wait");
+        peerDead.set(true);
+
+        final ExecutionException thrown = assertThrows(ExecutionException.class,
+            () -> waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        final PeerFailedException failure = assertInstanceOf(PeerFailedException.class, thrown.getCause());
+        assertEquals(3, failure.rank());
+        assertEquals(0, Words.getIntVolatile(segment, WORD), "the value never changed");
+    }
+
+    /**
+     * A peer publishes the awaited value and then leaves (or dies) between the waiter's last read
+     * of the value and its liveness check. The wait's condition holds, so the wait should succeed;
+     * reporting the peer as failed turns a completed wait into a spurious job failure.
+     */
+    @Test
+    void shouldReturnValuePublishedByPeerThatLeftBeforeTheLivenessCheck() throws Exception {
+        final Liveness publishThenLeave = () -> {
+            WaitWords.putIntVolatileAndWake(segment, WORD, 1);
+            throw new PeerFailedException(1, "it has already left the job");
+        };
+        final Future<Integer> waiter = shm.submit(() -> new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0)
+            .awaitInt(segment, WORD, v -> v == 1, publishThenLeave));
+
+        assertEquals(1, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void shouldRejectNegativeSpins() {
+        final IllegalArgumentException thrown = assertThrows(IllegalArgumentException.class,
+            () -> new WaitStrategy(WaitStrategy.Kind.BACKOFF, -1, 0));
+        assertTrue(thrown.getMessage().contains("spins=-1"), thrown.getMessage());
+    }
+
+    @Test
+    void shouldRejectNegativeYields() {
+        final IllegalArgumentException thrown = assertThrows(IllegalArgumentException.class,
+            () -> new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, -5));
+        assertTrue(thrown.getMessage().contains("yields=-5"), thrown.getMessage());
+    }
+
+    @Test
+    void shouldKeepConfiguredParameters() {
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 7, 3);
+
+        assertSame(WaitStrategy.Kind.BACKOFF, strategy.kind());
+        assertEquals(7, strategy.spins());
+        assertEquals(3, strategy.yields());
+        assertEquals("WaitStrategy{BACKOFF, spins=7, yields=3}", strategy.toString());
+    }
+
+    @Test
+    void shouldBuildBusySpinWithoutYields() {
+        final WaitStrategy strategy = WaitStrategy.busySpin();
+
+        assertSame(WaitStrategy.Kind.BUSY_SPIN, strategy.kind());
+        assertEquals(WaitStrategy.SPINS_DEFAULT, strategy.spins());
+        assertEquals(0, strategy.yields());
+    }
+
+    @Test
+    void shouldDefaultToBackoffWhenNoPropertyIsSet() {
+        assumeTrue(System.getProperty(WaitStrategy.KIND_PROP_NAME) == null
+            && System.getProperty(WaitStrategy.SPINS_PROP_NAME) == null
+            && System.getProperty(WaitStrategy.YIELDS_PROP_NAME) == null, "rma4j.wait* properties are set");
+        final WaitStrategy strategy = WaitStrategy.defaultStrategy();
+
+        assertSame(WaitStrategy.Kind.BACKOFF, strategy.kind());
+        assertEquals(WaitStrategy.SPINS_DEFAULT, strategy.spins());
+        assertEquals(WaitStrategy.YIELDS_DEFAULT, strategy.yields());
+        assertSame(strategy, WaitStrategy.defaultStrategy());
+    }
+}
