@@ -26,6 +26,8 @@ final class Epochs {
     private int lockAll = NONE;
     private boolean fenceOpen;
     private boolean opsInFence;
+    private Group accessGroup;
+    private Group exposureGroup;
 
     Epochs(final int ranks, final boolean checks) {
         this.locks = new int[ranks];
@@ -38,6 +40,13 @@ final class Epochs {
     void checkAccess(final int target, final String call) {
         if (locks[target] != NONE || lockAll != NONE) {
             return;
+        }
+        if (accessGroup != null) {
+            if (accessGroup.contains(target) || !checks) {
+                return;
+            }
+            throw new RmaException(ErrorClass.RMA_SYNC, call + " to rank " + target + " which is not in the group "
+                + accessGroup + " of the open start epoch");
         }
         if (fenceOpen) {
             opsInFence = true;
@@ -67,6 +76,10 @@ final class Epochs {
     }
 
     void beforeFence(final int assertions) {
+        if (accessGroup != null || exposureGroup != null) {
+            throw new RmaException(ErrorClass.RMA_SYNC, "fence while a " + (accessGroup != null ? "start" : "post")
+                + " epoch is open (complete / wait it first)");
+        }
         if (!checks) {
             return;
         }
@@ -97,6 +110,7 @@ final class Epochs {
     }
 
     void checkLock(final int target) {
+        checkNoStartEpoch("lock(" + target + ")");
         if (locks[target] != NONE) {
             throw new RmaException(ErrorClass.RMA_SYNC, "lock(" + target + ") while this rank already holds a "
                 + describe(locks[target]) + " lock on rank " + target);
@@ -129,6 +143,7 @@ final class Epochs {
     }
 
     void checkLockAll() {
+        checkNoStartEpoch("lock_all");
         if (lockAll != NONE) {
             throw new RmaException(ErrorClass.RMA_SYNC, "lock_all while this rank already holds lock_all");
         }
@@ -154,10 +169,76 @@ final class Epochs {
     }
 
     void checkFree() {
+        if (accessGroup != null || exposureGroup != null) {
+            throw new RmaException(ErrorClass.RMA_SYNC, "free while a " + (accessGroup != null ? "start" : "post")
+                + " epoch is open");
+        }
         if (checks && (locksHeld > 0 || lockAll != NONE)) {
             throw new RmaException(ErrorClass.RMA_SYNC, "free while a passive-target epoch is open ("
                 + describePassive() + ")");
         }
+    }
+
+    void checkPost() {
+        if (exposureGroup != null) {
+            throw new RmaException(ErrorClass.RMA_SYNC, "post while the exposure epoch to " + exposureGroup
+                + " is open (wait or test it first)");
+        }
+        beforeActiveTarget("post");
+    }
+
+    void posted(final Group group) {
+        exposureGroup = group;
+    }
+
+    Group checkWait(final String call) {
+        if (exposureGroup == null) {
+            throw new RmaException(ErrorClass.RMA_SYNC, call + " without a matching post");
+        }
+        return exposureGroup;
+    }
+
+    void waited() {
+        exposureGroup = null;
+    }
+
+    void checkStart() {
+        checkNoStartEpoch("start");
+        if (locksHeld > 0 || lockAll != NONE) {
+            throw new RmaException(ErrorClass.RMA_SYNC, "start while a passive-target epoch is open ("
+                + describePassive() + ")");
+        }
+        beforeActiveTarget("start");
+    }
+
+    void started(final Group group) {
+        accessGroup = group;
+    }
+
+    Group checkComplete() {
+        if (accessGroup == null) {
+            throw new RmaException(ErrorClass.RMA_SYNC, "complete without a matching start");
+        }
+        return accessGroup;
+    }
+
+    void completed() {
+        accessGroup = null;
+    }
+
+    private void checkNoStartEpoch(final String call) {
+        if (accessGroup != null) {
+            throw new RmaException(ErrorClass.RMA_SYNC, call + " while the start epoch to " + accessGroup
+                + " is open (complete it first)");
+        }
+    }
+
+    private void beforeActiveTarget(final String call) {
+        if (fenceOpen && opsInFence) {
+            throw new RmaException(ErrorClass.RMA_SYNC, call
+                + " inside a fence epoch in which RMA calls were issued: end it with a fence first");
+        }
+        fenceOpen = false;
     }
 
     private String describePassive() {

@@ -89,6 +89,13 @@ public final class RmaJob implements AutoCloseable {
     }
 
     /**
+     * @return the group of every rank of the job, 0..size()-1 (the group of its windows).
+     */
+    public Group group() {
+        return Group.range(size);
+    }
+
+    /**
      * Blocks until every rank has called it (MPI_BARRIER); every store made before it is seen after it.
      *
      * @throws org.rma4j.shm.PeerFailedException if a rank dies or leaves while others wait.

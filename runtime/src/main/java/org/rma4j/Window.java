@@ -49,6 +49,7 @@ public final class Window implements AutoCloseable {
     private final ShmBarrier fenceBarrier;
     private final Liveness lockLiveness;
     private final Epochs epochs;
+    private final Pscw pscw;
     private final boolean noLocks;
     private final MemorySegment localSegment;
     private boolean freed;
@@ -72,6 +73,7 @@ public final class Window implements AutoCloseable {
         this.lockLiveness = job.control().liveness(rank, false);
         this.epochs = new Epochs(ranks, !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         this.noLocks = info.flag(Info.NO_LOCKS);
+        this.pscw = new Pscw(mapping, rank, ranks, job.waitStrategy(), job.control().liveness(rank, true));
         this.localSegment = mapping.asSlice(dataOffsets[rank], sizes[rank]);
     }
 
@@ -507,6 +509,90 @@ public final class Window implements AutoCloseable {
         epochs.afterFence(assertions);
     }
 
+    // ---------------------------------------------------------------- general active target (section 11.5.2)
+
+    /**
+     * MPI_WIN_POST: starts an exposure epoch of this rank's window to the origins in {@code group}
+     * and lets their matching {@link #start} proceed. Does not block.
+     *
+     * @param assertions 0 or a combination of MODE_NOCHECK (every matching start also asserts it and
+     *                   runs after this post: no post message is sent), MODE_NOSTORE, MODE_NOPUT.
+     * @throws RmaException ASSERT, GROUP / RANK for a member outside the window, RMA_SYNC if an exposure
+     *                      epoch is open or a fence epoch with RMA calls is.
+     */
+    public void post(final Group group, final int assertions) {
+        checkOpen("post");
+        checkAssertions("post", assertions, Rma.MODE_NOCHECK | Rma.MODE_NOSTORE | Rma.MODE_NOPUT);
+        checkGroup("post", group);
+        epochs.checkPost();
+        if ((assertions & Rma.MODE_NOCHECK) == 0) {
+            pscw.post(group);
+        }
+        epochs.posted(group);
+    }
+
+    /**
+     * MPI_WIN_START: starts an access epoch to the targets in {@code group}, blocking until each has
+     * posted (the standard allows start to block). RMA calls in the epoch may reach only those targets.
+     *
+     * @param assertions 0 or MODE_NOCHECK (the matching posts were made with MODE_NOCHECK and have
+     *                   completed: start does not wait).
+     * @throws RmaException ASSERT, GROUP / RANK, RMA_SYNC if an access epoch is open.
+     */
+    public void start(final Group group, final int assertions) {
+        checkOpen("start");
+        checkAssertions("start", assertions, Rma.MODE_NOCHECK);
+        checkGroup("start", group);
+        epochs.checkStart();
+        if ((assertions & Rma.MODE_NOCHECK) == 0) {
+            pscw.awaitPosts(group);
+        }
+        epochs.started(group);
+    }
+
+    /**
+     * MPI_WIN_COMPLETE: ends the access epoch of {@link #start}; every RMA call of the epoch is
+     * complete (at origin and, in rma4j, at target) and the targets' {@link #await} may return.
+     *
+     * @throws RmaException RMA_SYNC without a matching start.
+     */
+    public void complete() {
+        checkOpen("complete");
+        final Group group = epochs.checkComplete();
+        pscw.complete(group);
+        epochs.completed();
+    }
+
+    /**
+     * MPI_WIN_WAIT (named {@code await} because {@code Object.wait()} is final): blocks until every
+     * origin of the matching {@link #post} has called {@link #complete}, then ends the exposure epoch;
+     * their RMA calls are visible in this rank's window afterwards.
+     *
+     * @throws RmaException RMA_SYNC without a matching post.
+     */
+    public void await() {
+        checkOpen("wait");
+        final Group group = epochs.checkWait("wait");
+        pscw.awaitCompletes(group);
+        epochs.waited();
+    }
+
+    /**
+     * MPI_WIN_TEST: the nonblocking {@link #await}: returns true and ends the exposure epoch if every
+     * origin has completed, false otherwise (the epoch stays open).
+     *
+     * @throws RmaException RMA_SYNC without a matching post.
+     */
+    public boolean test() {
+        checkOpen("test");
+        final Group group = epochs.checkWait("test");
+        if (!pscw.testCompletes(group)) {
+            return false;
+        }
+        epochs.waited();
+        return true;
+    }
+
     // ---------------------------------------------------------------- passive target (section 11.5.3)
 
     /**
@@ -865,6 +951,18 @@ public final class Window implements AutoCloseable {
             throw new RmaException(ErrorClass.WIN, call + " on a freed window");
         }
         job.checkOpen(call);
+    }
+
+    private void checkGroup(final String call, final Group group) {
+        if (group == null) {
+            throw new RmaException(ErrorClass.GROUP, call + " group is null (use Group.EMPTY)");
+        }
+        for (final int member : group.members()) {
+            if (member >= sizes.length) {
+                throw new RmaException(ErrorClass.RANK, call + " group member " + member
+                    + " is not a rank of the window (0.." + (sizes.length - 1) + ")");
+            }
+        }
     }
 
     private void checkRank(final int target, final String call) {

@@ -146,6 +146,8 @@ final class WindowCreation {
         Words.putLong(segment, WindowLayout.LOCK_SECTION_OFFSET, WindowLayout.lockTableOffset(ranks));
         Words.putLong(segment, WindowLayout.SYNC_SECTION_OFFSET, WindowLayout.syncTableOffset(ranks));
         Words.putLong(segment, WindowLayout.DATA_SECTION_OFFSET, WindowLayout.dataSectionOffset(ranks));
+        Words.putLong(segment, WindowLayout.POST_SECTION_OFFSET, WindowLayout.postMatrixOffset(ranks));
+        Words.putLong(segment, WindowLayout.COMPLETE_SECTION_OFFSET, WindowLayout.completeMatrixOffset(ranks));
         for (int r = 0; r < ranks; r++) {
             final long entry = WindowLayout.rankEntryOffset(r);
             Words.putLong(segment, entry + WindowLayout.ENTRY_DATA_OFFSET, dataOffsets[r]);

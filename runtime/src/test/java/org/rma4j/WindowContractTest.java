@@ -80,6 +80,11 @@ abstract class WindowContractTest {
     }
 
     @Test
+    void shouldSynchronizeWithPostStartCompleteWait() throws Exception {
+        run(4, "pscw");
+    }
+
+    @Test
     void shouldRaiseErrorClassesAndLeaveWindowIntact() throws Exception {
         run(3, "errorClasses");
     }

@@ -242,6 +242,69 @@ final class WindowScenarios {
         exclusiveCounter(job, 200);
     }
 
+    /** PSCW between ring neighbours, a partial group polled with test, NOCHECK, and misuse. */
+    static void pscw(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        final int left = (me + n - 1) % n;
+        final int right = (me + 1) % n;
+        try (Window window = job.allocateShared(8L * n, 8)) {
+            for (int round = 1; round <= 20; round++) {
+                window.post(Group.of(left), 0);
+                window.start(Group.of(right), 0);
+                window.put(new long[] {round * 100L + me}, 0, 1, right, me);
+                if (n > 2) {
+                    expect(ErrorClass.RMA_SYNC, () -> window.put(new long[] {-1}, 0, 1, (right + 1) % n, me));
+                }
+                expect(ErrorClass.RMA_SYNC, () -> window.start(Group.of(right), 0));
+                expect(ErrorClass.RMA_SYNC, () -> window.lock(LockType.SHARED, right));
+                expect(ErrorClass.RMA_SYNC, () -> window.fence(0));
+                window.complete();
+                expect(ErrorClass.RMA_SYNC, window::complete);
+                expect(ErrorClass.RMA_SYNC, () -> window.post(Group.of(left), 0));
+                window.await();
+                expect(ErrorClass.RMA_SYNC, window::await);
+                expect(ErrorClass.RMA_SYNC, window::test);
+                assertEquals(round * 100L + left, window.segment().get(ValueLayout.JAVA_LONG, 8L * left));
+            }
+        }
+        try (Window window = job.allocateShared(8L * n, 8)) {
+            if (me == 0) {
+                final Group origins = job.group().excl(0);
+                window.post(origins, Rma.MODE_NOSTORE);
+                while (!window.test()) {
+                    Thread.yield();
+                }
+                for (int origin = 1; origin < n; origin++) {
+                    assertEquals(origin * 7L, window.segment().get(ValueLayout.JAVA_LONG, 8L * origin));
+                }
+            } else {
+                window.start(Group.of(0), 0);
+                window.put(new long[] {me * 7L}, 0, 1, 0, me);
+                window.complete();
+            }
+            job.barrier();
+            window.post(Group.of(left), Rma.MODE_NOCHECK);
+            job.barrier();
+            window.start(Group.of(right), Rma.MODE_NOCHECK);
+            window.put(new long[] {-me}, 0, 1, right, me);
+            window.complete();
+            window.await();
+            assertEquals(-left, window.segment().get(ValueLayout.JAVA_LONG, 8L * left));
+
+            expect(ErrorClass.RANK, () -> window.post(Group.of(n), 0));
+            expect(ErrorClass.RANK, () -> window.start(Group.of(n + 3), 0));
+            expect(ErrorClass.GROUP, () -> window.post(null, 0));
+            expect(ErrorClass.GROUP, () -> Group.of(right, right, 0));
+            expect(ErrorClass.ASSERT, () -> window.start(Group.of(right), Rma.MODE_NOSTORE));
+            expect(ErrorClass.ASSERT, () -> window.post(Group.of(left), Rma.MODE_NOSUCCEED));
+            window.post(Group.EMPTY, 0);
+            window.start(Group.EMPTY, 0);
+            window.complete();
+            assertTrue(window.test());
+        }
+    }
+
     /** Every misuse raises its error class, leaves the window unchanged and the job usable. */
     static void errorClasses(final RmaJob job) {
         final int n = job.size();

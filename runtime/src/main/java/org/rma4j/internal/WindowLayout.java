@@ -12,7 +12,8 @@ import org.rma4j.shm.FileHeader;
  *   +-------------------------------------------------------------------------+
  *   | FileHeader (24 B) | ranks | flavor | flags | pad | section offsets      |
  *   |   24 ranks (int)  28 flavor (int)  32 flags (int)                        |
- *   |   40 barrier  48 lock table  56 sync table  64 data  (long offsets)      |
+ *   |   40 barrier  48 lock table  56 sync table  64 data  72 post matrix      |
+ *   |   80 complete matrix  (long offsets)                                     |
  *   +-------------------------------------------------------------------------+ 128
  *   | rank table: ranks x 32 B: dataOffset (long) | size (long) | dispUnit     |
  *   |   (written by the creator before publication, read-only afterwards)      |
@@ -22,12 +23,25 @@ import org.rma4j.shm.FileHeader;
  *   | lock table: ranks x 128 B, one line per target:                          |
  *   |   0 lock word (wait word: int value, int sleepers)                       |
  *   +-------------------------------------------------------------------------+
- *   | sync table: ranks x 256 B, two lines per rank, for PSCW counters          |
+ *   | sync table: ranks x 256 B, two lines per rank:                           |
+ *   |   0 post signal (wait word)    128 complete signal (wait word)          |
+ *   +-------------------------------------------------------------------------+
+ *   | post matrix: ranks rows (128-aligned) of ranks ints:                     |
+ *   |   row o, column t = posts target t has made to origin o (written by t)   |
+ *   +-------------------------------------------------------------------------+
+ *   | complete matrix: ranks rows of ranks ints:                               |
+ *   |   row t, column o = completes origin o has made to target t (by o)       |
  *   +------------------------------------------------ aligned to 4096 --------+
  *   | data: the ranks' segments, contiguous in rank order, or each page-      |
  *   |   aligned and padded when FLAG_NONCONTIG is set                          |
  *   +-------------------------------------------------------------------------+
  * </pre>
+ *
+ * PSCW (MPI-3.1 section 11.5.2) counts messages as the standard's matching rules describe them:
+ * post increments a counter per (origin, target) pair and signals the origin, start waits until
+ * each target's counter exceeds the posts it consumed; complete and wait do the same with the
+ * complete matrix. Counters of one row are written by different processes (false sharing is
+ * accepted there: each is written once per epoch).
  *
  * Words written by different processes are 128 bytes apart (lock words, barrier words). The creator
  * writes the whole header and tables, then publishes the file with {@link FileHeader#publish}.
@@ -44,6 +58,8 @@ public final class WindowLayout {
     public static final int LOCK_SECTION_OFFSET = 48;
     public static final int SYNC_SECTION_OFFSET = 56;
     public static final int DATA_SECTION_OFFSET = 64;
+    public static final int POST_SECTION_OFFSET = 72;
+    public static final int COMPLETE_SECTION_OFFSET = 80;
 
     public static final int RANK_TABLE_OFFSET = Align.PAD;
     public static final int RANK_ENTRY_LENGTH = 32;
@@ -53,6 +69,8 @@ public final class WindowLayout {
 
     public static final int LOCK_LINE_LENGTH = Align.PAD;
     public static final int SYNC_LINES_LENGTH = 2 * Align.PAD;
+    public static final int POST_SIGNAL_OFFSET = 0;
+    public static final int COMPLETE_SIGNAL_OFFSET = Align.PAD;
 
     /** Alignment of the data section and, when non-contiguous, of each rank's segment. */
     public static final int DATA_ALIGNMENT = 4096;
@@ -83,8 +101,31 @@ public final class WindowLayout {
         return lockTableOffset(ranks) + (long)ranks * LOCK_LINE_LENGTH;
     }
 
+    public static long syncLinesOffset(final long syncTable, final int rank) {
+        return syncTable + (long)rank * SYNC_LINES_LENGTH;
+    }
+
+    public static long matrixRowLength(final int ranks) {
+        return Align.up((long)ranks * Integer.BYTES, Align.PAD);
+    }
+
+    public static long postMatrixOffset(final int ranks) {
+        return syncTableOffset(ranks) + (long)ranks * SYNC_LINES_LENGTH;
+    }
+
+    public static long completeMatrixOffset(final int ranks) {
+        return postMatrixOffset(ranks) + ranks * matrixRowLength(ranks);
+    }
+
+    /**
+     * @return offset of counter (row, column) of a matrix starting at {@code matrix}.
+     */
+    public static long counterOffset(final long matrix, final int ranks, final int row, final int column) {
+        return matrix + row * matrixRowLength(ranks) + (long)column * Integer.BYTES;
+    }
+
     public static long dataSectionOffset(final int ranks) {
-        return Align.up(syncTableOffset(ranks) + (long)ranks * SYNC_LINES_LENGTH, DATA_ALIGNMENT);
+        return Align.up(completeMatrixOffset(ranks) + ranks * matrixRowLength(ranks), DATA_ALIGNMENT);
     }
 
     /**

@@ -1,0 +1,174 @@
+package org.rma4j;
+
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * An ordered set of job ranks (MPI_Group, MPI-3.1 chapter 6), as passed to the general active
+ * target synchronization calls {@link Window#post}, {@link Window#start}. A member's position is
+ * its rank in the group; the member itself is a rank of the job. Immutable and thread-safe.
+ */
+public final class Group {
+    /** MPI_GROUP_EMPTY. */
+    public static final Group EMPTY = new Group(new int[0]);
+    /** MPI_UNDEFINED, returned by {@link #translateRanks} for a rank not in the other group. */
+    public static final int UNDEFINED = -32766;
+
+    private final int[] members;
+
+    private Group(final int[] members) {
+        this.members = members;
+    }
+
+    /**
+     * A group of the given job ranks, in the given order.
+     *
+     * @throws RmaException RANK for a negative rank, GROUP for a repeated rank.
+     */
+    public static Group of(final int... ranks) {
+        final Set<Integer> seen = new LinkedHashSet<>();
+        for (final int rank : ranks) {
+            if (rank < 0) {
+                throw new RmaException(ErrorClass.RANK, "group member " + rank + " is negative");
+            }
+            if (!seen.add(rank)) {
+                throw new RmaException(ErrorClass.GROUP, "group member " + rank + " appears twice in "
+                    + Arrays.toString(ranks));
+            }
+        }
+        return new Group(ranks.clone());
+    }
+
+    /**
+     * @return the group of ranks 0..size-1 (the group of a job or window).
+     */
+    public static Group range(final int size) {
+        final int[] ranks = new int[size];
+        for (int i = 0; i < size; i++) {
+            ranks[i] = i;
+        }
+        return new Group(ranks);
+    }
+
+    /**
+     * @return MPI_GROUP_SIZE.
+     */
+    public int size() {
+        return members.length;
+    }
+
+    /**
+     * @return the job rank of the member at position {@code index}.
+     */
+    public int member(final int index) {
+        if (index < 0 || index >= members.length) {
+            throw new RmaException(ErrorClass.RANK, "group rank " + index + " is outside 0.." + (members.length - 1));
+        }
+        return members[index];
+    }
+
+    /**
+     * @return the job ranks of the members, in order.
+     */
+    public int[] members() {
+        return members.clone();
+    }
+
+    /**
+     * @return whether {@code jobRank} is a member.
+     */
+    public boolean contains(final int jobRank) {
+        return indexOf(jobRank) >= 0;
+    }
+
+    /**
+     * @return the position of {@code jobRank} in the group, or {@link #UNDEFINED}.
+     */
+    public int indexOf(final int jobRank) {
+        for (int i = 0; i < members.length; i++) {
+            if (members[i] == jobRank) {
+                return i;
+            }
+        }
+        return UNDEFINED;
+    }
+
+    /**
+     * MPI_GROUP_INCL: the members at the given positions, in that order.
+     */
+    public Group incl(final int... positions) {
+        final int[] selected = new int[positions.length];
+        for (int i = 0; i < positions.length; i++) {
+            selected[i] = member(positions[i]);
+        }
+        return of(selected);
+    }
+
+    /**
+     * MPI_GROUP_EXCL: the members not at the given positions, in group order.
+     */
+    public Group excl(final int... positions) {
+        final boolean[] drop = new boolean[members.length];
+        for (final int position : positions) {
+            member(position);
+            drop[position] = true;
+        }
+        return new Group(filter(i -> !drop[i]));
+    }
+
+    /**
+     * MPI_GROUP_UNION: this group's members, then the other's members not in this one.
+     */
+    public Group union(final Group other) {
+        final Set<Integer> all = new LinkedHashSet<>();
+        Arrays.stream(members).forEach(all::add);
+        Arrays.stream(other.members).forEach(all::add);
+        return new Group(all.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    /**
+     * MPI_GROUP_INTERSECTION: this group's members that are in the other, in this group's order.
+     */
+    public Group intersection(final Group other) {
+        return new Group(filter(i -> other.contains(members[i])));
+    }
+
+    /**
+     * MPI_GROUP_DIFFERENCE: this group's members that are not in the other.
+     */
+    public Group difference(final Group other) {
+        return new Group(filter(i -> !other.contains(members[i])));
+    }
+
+    /**
+     * MPI_GROUP_TRANSLATE_RANKS: the positions in {@code other} of the members of this group at the
+     * given positions ({@link #UNDEFINED} where absent).
+     */
+    public int[] translateRanks(final int[] positions, final Group other) {
+        final int[] translated = new int[positions.length];
+        for (int i = 0; i < positions.length; i++) {
+            translated[i] = other.indexOf(member(positions[i]));
+        }
+        return translated;
+    }
+
+    private int[] filter(final java.util.function.IntPredicate keep) {
+        return java.util.stream.IntStream.range(0, members.length).filter(keep).map(i -> members[i]).toArray();
+    }
+
+    @Override
+    public boolean equals(final Object other) {
+        return other instanceof Group group && Arrays.equals(members, group.members);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(members);
+    }
+
+    @Override
+    public String toString() {
+        return "Group" + Arrays.toString(members);
+    }
+}
