@@ -41,7 +41,7 @@ public final class Window implements AutoCloseable {
     private final MemorySegment mapping;
     private final WindowFlavor flavor;
     private final int rank;
-    private final long[] dataOffsets;
+    private final TargetMemory memory;
     private final long[] sizes;
     private final int[] dispUnits;
     private final Info info;
@@ -55,14 +55,14 @@ public final class Window implements AutoCloseable {
     private boolean freed;
 
     Window(
-        final RmaJob job, final MappedFile file, final WindowFlavor flavor, final long[] dataOffsets,
-        final long[] sizes, final int[] dispUnits, final Info info) {
+        final RmaJob job, final MappedFile file, final WindowFlavor flavor, final TargetMemory memory,
+        final MemorySegment localSegment, final long[] sizes, final int[] dispUnits, final Info info) {
         this.job = job;
         this.file = file;
         this.mapping = file.segment();
         this.flavor = flavor;
         this.rank = job.rank();
-        this.dataOffsets = dataOffsets;
+        this.memory = memory;
         this.sizes = sizes;
         this.dispUnits = dispUnits;
         this.info = info;
@@ -74,7 +74,7 @@ public final class Window implements AutoCloseable {
         this.epochs = new Epochs(ranks, !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         this.noLocks = info.flag(Info.NO_LOCKS);
         this.pscw = new Pscw(mapping, rank, ranks, job.waitStrategy(), job.control().liveness(rank, true));
-        this.localSegment = mapping.asSlice(dataOffsets[rank], sizes[rank]);
+        this.localSegment = localSegment;
     }
 
     // ---------------------------------------------------------------- attributes (section 11.2.6)
@@ -157,7 +157,7 @@ public final class Window implements AutoCloseable {
         } else {
             checkRank(target, "sharedQuery");
         }
-        return new SharedRegion(owner, mapping.asSlice(dataOffsets[owner], sizes[owner]), sizes[owner], dispUnits[owner]);
+        return new SharedRegion(owner, ((TargetMemory.Fixed)memory).part(owner), sizes[owner], dispUnits[owner]);
     }
 
     // ---------------------------------------------------------------- communication (section 11.3)
@@ -170,9 +170,9 @@ public final class Window implements AutoCloseable {
      */
     public void put(final MemorySegment origin, final int target, final long targetDisp) {
         Objects.requireNonNull(origin, "origin");
-        final long offset = targetOffset("put", target, targetDisp, origin.byteSize());
-        if (offset >= 0) {
-            MemorySegment.copy(origin, 0, mapping, offset, origin.byteSize());
+        final MemorySegment destination = targetSlice("put", target, targetDisp, origin.byteSize());
+        if (destination != null) {
+            MemorySegment.copy(origin, 0, destination, 0, origin.byteSize());
         }
     }
 
@@ -184,9 +184,9 @@ public final class Window implements AutoCloseable {
      */
     public void get(final MemorySegment destination, final int target, final long targetDisp) {
         Objects.requireNonNull(destination, "destination");
-        final long offset = targetOffset("get", target, targetDisp, destination.byteSize());
-        if (offset >= 0) {
-            MemorySegment.copy(mapping, offset, destination, 0, destination.byteSize());
+        final MemorySegment source = targetSlice("get", target, targetDisp, destination.byteSize());
+        if (source != null) {
+            MemorySegment.copy(source, 0, destination, 0, destination.byteSize());
         }
     }
 
@@ -203,14 +203,15 @@ public final class Window implements AutoCloseable {
     public void put(
         final MemorySegment origin, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType) {
-        final long base = typedTarget("put", origin, originCount, originType, target, targetDisp, targetCount, targetType);
-        if (base < 0) {
+        final MemorySegment memory = typedTarget("put", origin, originCount, originType, target, targetDisp, targetCount,
+            targetType);
+        if (memory == null) {
             return;
         }
         final int bytes = originType.basic().bytes();
-        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(base, targetCount, targetType),
+        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, targetCount, targetType),
             (originOffset, targetOffset, elements) ->
-                MemorySegment.copy(origin, originOffset, mapping, targetOffset, elements * bytes));
+                MemorySegment.copy(origin, originOffset, memory, targetOffset, elements * bytes));
     }
 
     /**
@@ -223,55 +224,55 @@ public final class Window implements AutoCloseable {
     public void get(
         final MemorySegment destination, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType) {
-        final long base = typedTarget("get", destination, originCount, originType, target, targetDisp, targetCount,
-            targetType);
-        if (base < 0) {
+        final MemorySegment memory = typedTarget("get", destination, originCount, originType, target, targetDisp,
+            targetCount, targetType);
+        if (memory == null) {
             return;
         }
         final int bytes = originType.basic().bytes();
-        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(base, targetCount, targetType),
+        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, targetCount, targetType),
             (originOffset, targetOffset, elements) ->
-                MemorySegment.copy(mapping, targetOffset, destination, originOffset, elements * bytes));
+                MemorySegment.copy(memory, targetOffset, destination, originOffset, elements * bytes));
     }
 
     /** Puts {@code length} bytes of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
     public void put(final byte[] origin, final int offset, final int length, final int target, final long targetDisp) {
-        put(slice(MemorySegment.ofArray(origin), offset, length, Byte.BYTES), target, targetDisp);
+        put(Checks.slice(MemorySegment.ofArray(origin), offset, length, Byte.BYTES), target, targetDisp);
     }
 
     /** Puts {@code length} ints of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
     public void put(final int[] origin, final int offset, final int length, final int target, final long targetDisp) {
-        put(slice(MemorySegment.ofArray(origin), offset, length, Integer.BYTES), target, targetDisp);
+        put(Checks.slice(MemorySegment.ofArray(origin), offset, length, Integer.BYTES), target, targetDisp);
     }
 
     /** Puts {@code length} longs of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
     public void put(final long[] origin, final int offset, final int length, final int target, final long targetDisp) {
-        put(slice(MemorySegment.ofArray(origin), offset, length, Long.BYTES), target, targetDisp);
+        put(Checks.slice(MemorySegment.ofArray(origin), offset, length, Long.BYTES), target, targetDisp);
     }
 
     /** Puts {@code length} doubles of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
     public void put(final double[] origin, final int offset, final int length, final int target, final long targetDisp) {
-        put(slice(MemorySegment.ofArray(origin), offset, length, Double.BYTES), target, targetDisp);
+        put(Checks.slice(MemorySegment.ofArray(origin), offset, length, Double.BYTES), target, targetDisp);
     }
 
     /** Gets {@code length} bytes into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
     public void get(final byte[] destination, final int offset, final int length, final int target, final long targetDisp) {
-        get(slice(MemorySegment.ofArray(destination), offset, length, Byte.BYTES), target, targetDisp);
+        get(Checks.slice(MemorySegment.ofArray(destination), offset, length, Byte.BYTES), target, targetDisp);
     }
 
     /** Gets {@code length} ints into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
     public void get(final int[] destination, final int offset, final int length, final int target, final long targetDisp) {
-        get(slice(MemorySegment.ofArray(destination), offset, length, Integer.BYTES), target, targetDisp);
+        get(Checks.slice(MemorySegment.ofArray(destination), offset, length, Integer.BYTES), target, targetDisp);
     }
 
     /** Gets {@code length} longs into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
     public void get(final long[] destination, final int offset, final int length, final int target, final long targetDisp) {
-        get(slice(MemorySegment.ofArray(destination), offset, length, Long.BYTES), target, targetDisp);
+        get(Checks.slice(MemorySegment.ofArray(destination), offset, length, Long.BYTES), target, targetDisp);
     }
 
     /** Gets {@code length} doubles into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
     public void get(final double[] destination, final int offset, final int length, final int target, final long targetDisp) {
-        get(slice(MemorySegment.ofArray(destination), offset, length, Double.BYTES), target, targetDisp);
+        get(Checks.slice(MemorySegment.ofArray(destination), offset, length, Double.BYTES), target, targetDisp);
     }
 
     // ---------------------------------------------------------------- accumulate family (section 11.3.4)
@@ -291,17 +292,17 @@ public final class Window implements AutoCloseable {
     public void accumulate(
         final MemorySegment origin, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
-        checkOp("accumulate", op, targetType);
-        final long base = typedTarget("accumulate", origin, originCount, originType, target, targetDisp, targetCount,
-            targetType);
-        if (base < 0) {
+        Checks.checkOp("accumulate", op, targetType);
+        final MemorySegment memory = typedTarget("accumulate", origin, originCount, originType, target, targetDisp,
+            targetCount, targetType);
+        if (memory == null) {
             return;
         }
         final Datatype.Basic basic = targetType.basic();
-        checkAligned("accumulate", target, base, basic);
-        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(base, targetCount, targetType),
+        Checks.checkAligned("accumulate", target, memory, basic);
+        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, targetCount, targetType),
             (originOffset, targetOffset, elements) ->
-                AtomicElements.accumulate(op, basic, origin, originOffset, mapping, targetOffset, elements));
+                AtomicElements.accumulate(op, basic, origin, originOffset, memory, targetOffset, elements));
     }
 
     /**
@@ -316,30 +317,30 @@ public final class Window implements AutoCloseable {
         final MemorySegment origin, final long originCount, final Datatype originType, final MemorySegment result,
         final long resultCount, final Datatype resultType, final int target, final long targetDisp,
         final long targetCount, final Datatype targetType, final Op op) {
-        checkOp("getAccumulate", op, targetType);
+        Checks.checkOp("getAccumulate", op, targetType);
         Objects.requireNonNull(result, "result");
-        checkTypes("getAccumulate", resultCount, resultType, targetCount, targetType);
-        checkBuffer("getAccumulate", "result", result, resultCount, resultType);
-        final long base;
+        Checks.checkTypes("getAccumulate", resultCount, resultType, targetCount, targetType);
+        Checks.checkBuffer("getAccumulate", "result", result, resultCount, resultType);
+        final MemorySegment memory;
         if (op == Op.NO_OP) {
-            base = targetOffset("getAccumulate", target, targetDisp, targetType.span(targetCount));
+            memory = targetSlice("getAccumulate", target, targetDisp, targetType.span(targetCount));
         } else {
-            base = typedTarget("getAccumulate", origin, originCount, originType, target, targetDisp, targetCount,
+            memory = typedTarget("getAccumulate", origin, originCount, originType, target, targetDisp, targetCount,
                 targetType);
         }
-        if (base < 0) {
+        if (memory == null) {
             return;
         }
         final Datatype.Basic basic = targetType.basic();
-        checkAligned("getAccumulate", target, base, basic);
+        Checks.checkAligned("getAccumulate", target, memory, basic);
         if (op == Op.NO_OP) {
-            TypeCursor.zip(new TypeCursor(0, resultCount, resultType), new TypeCursor(base, targetCount, targetType),
+            TypeCursor.zip(new TypeCursor(0, resultCount, resultType), new TypeCursor(0, targetCount, targetType),
                 (resultOffset, targetOffset, elements) ->
-                    AtomicElements.getAccumulate(op, basic, null, 0, result, resultOffset, mapping, targetOffset, elements));
+                    AtomicElements.getAccumulate(op, basic, null, 0, result, resultOffset, memory, targetOffset, elements));
         } else {
             TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, resultCount, resultType),
-                new TypeCursor(base, targetCount, targetType), (originOffset, resultOffset, targetOffset, elements) ->
-                    AtomicElements.getAccumulate(op, basic, origin, originOffset, result, resultOffset, mapping,
+                new TypeCursor(0, targetCount, targetType), (originOffset, resultOffset, targetOffset, elements) ->
+                    AtomicElements.getAccumulate(op, basic, origin, originOffset, result, resultOffset, memory,
                         targetOffset, elements));
         }
     }
@@ -354,17 +355,17 @@ public final class Window implements AutoCloseable {
     public void fetchAndOp(
         final MemorySegment origin, final MemorySegment result, final Datatype type, final int target,
         final long targetDisp, final Op op) {
-        checkBasic("fetchAndOp", type);
-        checkOp("fetchAndOp", op, type);
-        checkBuffer("fetchAndOp", "result", result, 1, type);
+        Checks.checkBasic("fetchAndOp", type);
+        Checks.checkOp("fetchAndOp", op, type);
+        Checks.checkBuffer("fetchAndOp", "result", result, 1, type);
         if (op != Op.NO_OP) {
-            checkBuffer("fetchAndOp", "origin", origin, 1, type);
+            Checks.checkBuffer("fetchAndOp", "origin", origin, 1, type);
         }
-        final long offset = targetOffset("fetchAndOp", target, targetDisp, type.size());
-        if (offset >= 0) {
-            checkAligned("fetchAndOp", target, offset, type.basic());
+        final MemorySegment memory = targetSlice("fetchAndOp", target, targetDisp, type.size());
+        if (memory != null) {
+            Checks.checkAligned("fetchAndOp", target, memory, type.basic());
             final long operand = op == Op.NO_OP ? 0 : AtomicElements.read(type.basic(), origin, 0);
-            AtomicElements.write(type.basic(), result, 0, AtomicElements.getAndApply(op, type.basic(), mapping, offset, operand));
+            AtomicElements.write(type.basic(), result, 0, AtomicElements.getAndApply(op, type.basic(), memory, 0, operand));
         }
     }
 
@@ -407,15 +408,15 @@ public final class Window implements AutoCloseable {
     public void compareAndSwap(
         final MemorySegment origin, final MemorySegment compare, final MemorySegment result, final Datatype type,
         final int target, final long targetDisp) {
-        checkCompareAndSwapType(type);
-        checkBuffer("compareAndSwap", "origin", origin, 1, type);
-        checkBuffer("compareAndSwap", "compare", compare, 1, type);
-        checkBuffer("compareAndSwap", "result", result, 1, type);
-        final long offset = targetOffset("compareAndSwap", target, targetDisp, type.size());
-        if (offset >= 0) {
-            checkAligned("compareAndSwap", target, offset, type.basic());
+        Checks.checkCompareAndSwapType(type);
+        Checks.checkBuffer("compareAndSwap", "origin", origin, 1, type);
+        Checks.checkBuffer("compareAndSwap", "compare", compare, 1, type);
+        Checks.checkBuffer("compareAndSwap", "result", result, 1, type);
+        final MemorySegment memory = targetSlice("compareAndSwap", target, targetDisp, type.size());
+        if (memory != null) {
+            Checks.checkAligned("compareAndSwap", target, memory, type.basic());
             final Datatype.Basic basic = type.basic();
-            AtomicElements.write(basic, result, 0, AtomicElements.compareAndSwap(basic, mapping, offset,
+            AtomicElements.write(basic, result, 0, AtomicElements.compareAndSwap(basic, memory, 0,
                 AtomicElements.read(basic, compare, 0), AtomicElements.read(basic, origin, 0)));
         }
     }
@@ -503,7 +504,7 @@ public final class Window implements AutoCloseable {
      */
     public void fence(final int assertions) {
         checkOpen("fence");
-        checkAssertions("fence", assertions, Rma.MODE_NOSTORE | Rma.MODE_NOPUT | Rma.MODE_NOPRECEDE | Rma.MODE_NOSUCCEED);
+        Checks.checkAssertions("fence", assertions, Rma.MODE_NOSTORE | Rma.MODE_NOPUT | Rma.MODE_NOPRECEDE | Rma.MODE_NOSUCCEED);
         epochs.beforeFence(assertions);
         fenceBarrier.await();
         epochs.afterFence(assertions);
@@ -522,7 +523,7 @@ public final class Window implements AutoCloseable {
      */
     public void post(final Group group, final int assertions) {
         checkOpen("post");
-        checkAssertions("post", assertions, Rma.MODE_NOCHECK | Rma.MODE_NOSTORE | Rma.MODE_NOPUT);
+        Checks.checkAssertions("post", assertions, Rma.MODE_NOCHECK | Rma.MODE_NOSTORE | Rma.MODE_NOPUT);
         checkGroup("post", group);
         epochs.checkPost();
         if ((assertions & Rma.MODE_NOCHECK) == 0) {
@@ -541,7 +542,7 @@ public final class Window implements AutoCloseable {
      */
     public void start(final Group group, final int assertions) {
         checkOpen("start");
-        checkAssertions("start", assertions, Rma.MODE_NOCHECK);
+        Checks.checkAssertions("start", assertions, Rma.MODE_NOCHECK);
         checkGroup("start", group);
         epochs.checkStart();
         if ((assertions & Rma.MODE_NOCHECK) == 0) {
@@ -611,7 +612,7 @@ public final class Window implements AutoCloseable {
             return;
         }
         checkRank(target, "lock");
-        checkAssertions("lock", assertions, Rma.MODE_NOCHECK);
+        Checks.checkAssertions("lock", assertions, Rma.MODE_NOCHECK);
         checkLocksAllowed("lock");
         epochs.checkLock(target);
         epochs.beforePassive("lock");
@@ -659,7 +660,7 @@ public final class Window implements AutoCloseable {
      */
     public void lockAll(final int assertions) {
         checkOpen("lockAll");
-        checkAssertions("lockAll", assertions, Rma.MODE_NOCHECK);
+        Checks.checkAssertions("lockAll", assertions, Rma.MODE_NOCHECK);
         checkLocksAllowed("lockAll");
         epochs.checkLockAll();
         epochs.beforePassive("lockAll");
@@ -758,6 +759,7 @@ public final class Window implements AutoCloseable {
         fenceBarrier.await();
         freed = true;
         job.forget(this);
+        memory.close();
         file.close();
     }
 
@@ -784,6 +786,7 @@ public final class Window implements AutoCloseable {
     void release() {
         if (!freed) {
             freed = true;
+            memory.close();
             file.close();
         }
     }
@@ -804,124 +807,61 @@ public final class Window implements AutoCloseable {
     }
 
     /**
-     * @return the byte offset in the mapping, or -1 for PROC_NULL (no operation).
+     * Checks an access of {@code lengthBytes} at target's {@code targetDisp} and returns the target
+     * memory it reaches, or null for PROC_NULL (no operation).
      */
-    private long targetOffset(final String call, final int target, final long targetDisp, final long lengthBytes) {
+    private MemorySegment targetSlice(final String call, final int target, final long targetDisp, final long lengthBytes) {
         checkOpen(call);
         if (target == Rma.PROC_NULL) {
-            return -1;
+            return null;
         }
         checkRank(target, call);
         epochs.checkAccess(target, call);
         if (targetDisp < 0) {
             throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
         }
-        final long size = sizes[target];
-        final int unit = dispUnits[target];
-        final long start = targetDisp > Long.MAX_VALUE / unit ? Long.MAX_VALUE : targetDisp * unit;
-        if (start > size || lengthBytes > size - start) {
-            throw new RmaException(ErrorClass.RMA_RANGE, call + " target_disp=" + targetDisp + " (x disp_unit " + unit
-                + " = byte " + start + ") + length=" + lengthBytes + " exceeds window size " + size + " of rank " + target);
-        }
-        return dataOffsets[target] + start;
+        return memory.resolve(call, target, targetDisp, lengthBytes);
     }
 
     /**
-     * Validates a typed access and returns the absolute offset of the target buffer in the mapping, or
-     * -1 for PROC_NULL.
+     * Validates a typed access and returns the target memory it spans, or null for PROC_NULL.
      */
-    long typedTarget(
+    private MemorySegment typedTarget(
         final String call, final MemorySegment originBuffer, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType) {
         Objects.requireNonNull(originBuffer, "origin buffer");
-        checkTypes(call, originCount, originType, targetCount, targetType);
-        checkBuffer(call, "origin", originBuffer, originCount, originType);
-        return targetOffset(call, target, targetDisp, targetType.span(targetCount));
+        Checks.checkTypes(call, originCount, originType, targetCount, targetType);
+        Checks.checkBuffer(call, "origin", originBuffer, originCount, originType);
+        return targetSlice(call, target, targetDisp, targetType.span(targetCount));
     }
 
-    static void checkTypes(
-        final String call, final long originCount, final Datatype originType, final long targetCount,
-        final Datatype targetType) {
-        if (originType == null || targetType == null) {
-            throw new RmaException(ErrorClass.TYPE, call + " datatype is null (origin " + originType + ", target "
-                + targetType + ")");
-        }
-        if (originCount < 0 || targetCount < 0) {
-            throw new RmaException(ErrorClass.COUNT, call + " origin_count=" + originCount + " target_count="
-                + targetCount + ": counts must be >= 0");
-        }
-        final long originElements = originCount * originType.elements();
-        final long targetElements = targetCount * targetType.elements();
-        if (originElements > 0 && targetElements > 0 && originType.basic() != targetType.basic()
-            || originElements != targetElements) {
-            throw new RmaException(ErrorClass.TYPE, call + " type signatures differ: origin " + originCount + " x "
-                + originType + " = " + originElements + " " + originType.basic() + ", target " + targetCount + " x "
-                + targetType + " = " + targetElements + " " + targetType.basic());
-        }
-    }
 
-    static void checkBuffer(
-        final String call, final String name, final MemorySegment buffer, final long count, final Datatype type) {
-        final long span = type.span(count);
-        if (span > buffer.byteSize()) {
-            throw new RmaException(ErrorClass.COUNT, call + " " + name + " buffer of " + buffer.byteSize()
-                + " bytes is smaller than " + count + " x " + type + " (" + span + " bytes)");
-        }
-    }
 
     private long fetchAndOpBits(
         final String call, final Datatype type, final long operand, final int target, final long targetDisp,
         final Op op) {
-        checkOp(call, op, type);
-        final long offset = targetOffset(call, target, targetDisp, type.size());
-        if (offset < 0) {
+        Checks.checkOp(call, op, type);
+        final MemorySegment memory = targetSlice(call, target, targetDisp, type.size());
+        if (memory == null) {
             return 0;
         }
-        checkAligned(call, target, offset, type.basic());
-        return AtomicElements.getAndApply(op, type.basic(), mapping, offset, operand);
+        Checks.checkAligned(call, target, memory, type.basic());
+        return AtomicElements.getAndApply(op, type.basic(), memory, 0, operand);
     }
 
     private long compareAndSwapBits(
         final Datatype type, final long compare, final long value, final int target, final long targetDisp) {
-        final long offset = targetOffset("compareAndSwap", target, targetDisp, type.size());
-        if (offset < 0) {
+        final MemorySegment memory = targetSlice("compareAndSwap", target, targetDisp, type.size());
+        if (memory == null) {
             return 0;
         }
-        checkAligned("compareAndSwap", target, offset, type.basic());
-        return AtomicElements.compareAndSwap(type.basic(), mapping, offset, compare, value);
+        Checks.checkAligned("compareAndSwap", target, memory, type.basic());
+        return AtomicElements.compareAndSwap(type.basic(), memory, 0, compare, value);
     }
 
-    private static void checkOp(final String call, final Op op, final Datatype type) {
-        if (op == null) {
-            throw new RmaException(ErrorClass.OP, call + " op is null");
-        }
-        if (type != null && !op.accepts(type.basic())) {
-            throw new RmaException(ErrorClass.OP, call + " op " + op.mpiName() + " is not defined for type "
-                + type.basic() + " (logical and bitwise ops take integer types only)");
-        }
-    }
 
-    private static void checkBasic(final String call, final Datatype type) {
-        if (type == null || !type.isBasic()) {
-            throw new RmaException(ErrorClass.TYPE, call + " datatype " + type + " must be a predefined basic type");
-        }
-    }
 
-    private static void checkCompareAndSwapType(final Datatype type) {
-        checkBasic("compareAndSwap", type);
-        if (!type.basic().isInteger()) {
-            throw new RmaException(ErrorClass.TYPE, "compareAndSwap datatype " + type
-                + " is not an integer type (section 11.3.4: C integer, logical or byte types only)");
-        }
-    }
 
-    private void checkAligned(final String call, final int target, final long offset, final Datatype.Basic basic) {
-        final long address = mapping.address() + offset;
-        if (address % basic.bytes() != 0) {
-            throw new RmaException(ErrorClass.DISP, call + " target element at byte " + (offset - dataOffsets[target])
-                + " of rank " + target + " is not aligned to its size " + basic.bytes() + " (" + basic + ")");
-        }
-    }
 
     private void checkRequestEpoch(final String call, final int target) {
         checkOpen(call);
@@ -972,20 +912,7 @@ public final class Window implements AutoCloseable {
         }
     }
 
-    private static void checkAssertions(final String call, final int assertions, final int allowed) {
-        if ((assertions & ~allowed) != 0) {
-            throw new RmaException(ErrorClass.ASSERT, call + " assert=0x" + Integer.toHexString(assertions)
-                + " has bits outside the ones valid for " + call + " (0x" + Integer.toHexString(allowed) + ")");
-        }
-    }
 
-    private static MemorySegment slice(final MemorySegment array, final int offset, final int length, final int elementBytes) {
-        if (offset < 0 || length < 0 || (long)offset + length > array.byteSize() / elementBytes) {
-            throw new RmaException(ErrorClass.COUNT, "array offset=" + offset + " length=" + length
-                + " do not fit an array of " + array.byteSize() / elementBytes + " elements");
-        }
-        return array.asSlice((long)offset * elementBytes, (long)length * elementBytes);
-    }
 
     @Override
     public String toString() {

@@ -126,7 +126,12 @@ final class WindowCreation {
         for (int r = 0; r < ranks; r++) {
             dataOffsets[r] = Words.getLong(file.segment(), WindowLayout.rankEntryOffset(r) + WindowLayout.ENTRY_DATA_OFFSET);
         }
-        final Window window = new Window(job, file, flavor, dataOffsets, sizes, dispUnits, effective);
+        final MemorySegment[] parts = new MemorySegment[ranks];
+        for (int r = 0; r < ranks; r++) {
+            parts[r] = file.segment().asSlice(dataOffsets[r], sizes[r]);
+        }
+        final Window window = new Window(job, file, flavor, new TargetMemory.Fixed(parts, dispUnits, null), parts[rank],
+            sizes, dispUnits, effective);
         job.remember(window);
         return window;
     }
