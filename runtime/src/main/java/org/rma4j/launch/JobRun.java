@@ -1,0 +1,286 @@
+package org.rma4j.launch;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.rma4j.shm.ControlFile;
+import org.rma4j.shm.JobDirectory;
+import org.rma4j.shm.RankState;
+
+/**
+ * One run of a {@link Launcher}: starts the ranks, watches them end, stops the job when one fails and
+ * cleans up on every path.
+ */
+final class JobRun {
+    /*
+     * Threads: the caller of run() (the "main" thread) owns the control file and the exit loop; the
+     * process reaper completes each rank's onExit() future and queues the rank's exit; one pump thread
+     * per rank stream forwards output; the shutdown hook runs only if the JVM exits during run().
+     *
+     * Invariants: every process is started and recorded while holding this object's monitor, and no
+     * process is started once the hook has begun (shuttingDown), so the hook sees every rank it must
+     * stop. The job directory exists from before the first rank starts until after the last one ended
+     * (or was killed by the hook). Exits are queued in the order the reaper saw them, which is the
+     * time order the job's exit code follows.
+     */
+
+    /** Phases of the exit loop. */
+    private enum Phase {
+        /** No rank has failed. */
+        RUNNING,
+        /** A rank failed; the others may still end by themselves until the grace deadline. */
+        GRACE,
+        /** SIGTERM sent to the remaining ranks; SIGKILL follows at the deadline. */
+        TERMINATING,
+        /** SIGKILL sent; waiting for the remaining exits. */
+        KILLING
+    }
+
+    private record RankExit(int rank, int status) {
+    }
+
+    private static final long PUMP_DRAIN_NS = TimeUnit.SECONDS.toNanos(2);
+
+    private final Launcher launcher;
+    private final int ranks;
+    private final Object sinkLock = new Object();
+    private final BlockingQueue<RankExit> exits = new LinkedBlockingQueue<>();
+    private final List<OutputPump> pumps = new ArrayList<>();
+    private final Process[] processes; // guarded by this
+    private boolean shuttingDown; // guarded by this
+    private JobDirectory jobDirectory; // guarded by this
+    private ControlFile control;
+
+    JobRun(final Launcher launcher) {
+        this.launcher = launcher;
+        this.ranks = launcher.ranks();
+        this.processes = new Process[ranks];
+    }
+
+    JobResult run() throws InterruptedException {
+        final Thread hook = Thread.ofPlatform().name("rmarun-shutdown").unstarted(this::onShutdown);
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            final JobDirectory directory = JobDirectory.create(launcher.baseDirectory());
+            synchronized (this) {
+                jobDirectory = directory;
+            }
+            control = ControlFile.create(directory.controlFile(), ranks, ProcessHandle.current().pid());
+            startRanks(directory);
+            return awaitRanks(directory);
+        } finally {
+            cleanUp();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (final IllegalStateException ignored) {
+                // the JVM is shutting down: the hook runs (or ran) and cleans up as well
+            }
+        }
+    }
+
+    private void startRanks(final JobDirectory directory) {
+        final List<String> command = launcher.command();
+        for (int rank = 0; rank < ranks; rank++) {
+            final ProcessBuilder builder = new ProcessBuilder(command);
+            final Map<String, String> environment = builder.environment();
+            environment.putAll(launcher.environment());
+            environment.put(JobEnvironment.RANK, Integer.toString(rank));
+            environment.put(JobEnvironment.SIZE, Integer.toString(ranks));
+            environment.put(JobEnvironment.JOB_DIR, directory.path().toString());
+            final Process process;
+            synchronized (this) {
+                if (shuttingDown) {
+                    throw new IllegalStateException("the JVM is shutting down; rank " + rank + " was not started");
+                }
+                try {
+                    process = builder.start();
+                } catch (final IOException e) {
+                    throw new UncheckedIOException("cannot start rank " + rank + " with " + command.get(0) + ": "
+                        + e.getMessage(), e);
+                }
+                processes[rank] = process;
+            }
+            closeQuietly(process);
+            pumps.add(OutputPump.start(process.getInputStream(), rank, launcher.outputSink(), sinkLock,
+                "rmarun-out-" + rank));
+            pumps.add(OutputPump.start(process.getErrorStream(), rank, launcher.errorSink(), sinkLock,
+                "rmarun-err-" + rank));
+            final int exitingRank = rank;
+            process.onExit().thenAccept(ended -> exits.add(new RankExit(exitingRank, ended.exitValue())));
+        }
+    }
+
+    private JobResult awaitRanks(final JobDirectory directory) throws InterruptedException {
+        final Integer[] statuses = new Integer[ranks];
+        int remaining = ranks;
+        int failedRank = -1;
+        String failure = null;
+        Phase phase = Phase.RUNNING;
+        long deadlineNs = 0;
+        while (remaining > 0) {
+            final RankExit exit = phase == Phase.RUNNING || phase == Phase.KILLING
+                ? exits.take()
+                : exits.poll(deadlineNs - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (exit == null) {
+                if (phase == Phase.GRACE) {
+                    signalAll(false);
+                    phase = Phase.TERMINATING;
+                    deadlineNs = System.nanoTime() + Launcher.KILL_DELAY.toNanos();
+                } else {
+                    signalAll(true);
+                    phase = Phase.KILLING;
+                }
+                continue;
+            }
+            remaining--;
+            statuses[exit.rank()] = exit.status();
+            if (exit.status() != 0) {
+                // NOTE: marked before anything else, so that peers waiting on this rank fail fast.
+                control.markFailed(exit.rank());
+                final String message = "rank " + exit.rank() + " exited with " + ExitStatus.describe(exit.status());
+                if (failedRank < 0) {
+                    failedRank = exit.rank();
+                    failure = message;
+                    if (!isShuttingDown()) {
+                        errorLine(Launcher.MESSAGE_PREFIX + message + (remaining > 0 ? "; stopping the job" : ""));
+                    }
+                    phase = Phase.GRACE;
+                    deadlineNs = System.nanoTime() + launcher.grace().toNanos();
+                } else if (phase == Phase.GRACE && !isShuttingDown()) {
+                    errorLine(Launcher.MESSAGE_PREFIX + message);
+                }
+            } else if (control.state(exit.rank()) == RankState.EMPTY) {
+                // A rank that ended without joining would leave peers waiting for it forever. Not a failure
+                // of the job (programs need not use rma4j in every rank), but peers must not wait on it.
+                control.markFailed(exit.rank());
+            }
+        }
+        final int exitCode = failedRank < 0 ? 0 : statuses[failedRank];
+        return new JobResult(exitCode, Arrays.asList(statuses), failedRank, Optional.ofNullable(failure),
+            directory.path());
+    }
+
+    /**
+     * Sends SIGTERM ({@code forcibly} false) or SIGKILL to every rank still alive; SIGKILL also reaches
+     * the rank's descendants, which would otherwise keep its output pipes open.
+     */
+    private void signalAll(final boolean forcibly) {
+        for (final Process process : snapshot()) {
+            if (forcibly) {
+                final List<ProcessHandle> descendants = process.descendants().toList();
+                process.destroyForcibly();
+                descendants.forEach(ProcessHandle::destroyForcibly);
+            } else {
+                process.destroy();
+            }
+        }
+    }
+
+    /**
+     * Terminates whatever still runs (only after an exception or interrupt), waits for the output to be
+     * delivered, unmaps the control file and removes the job directory.
+     */
+    private void cleanUp() {
+        boolean interrupted = Thread.interrupted();
+        if (!snapshot().isEmpty()) {
+            signalAll(true);
+        }
+        final long deadlineNs = System.nanoTime() + PUMP_DRAIN_NS;
+        for (final OutputPump pump : pumps) {
+            try {
+                pump.await(deadlineNs);
+            } catch (final InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (control != null) {
+            control.close();
+        }
+        deleteJobDirectory();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Shutdown hook: stops the ranks (SIGTERM, then SIGKILL after {@link Launcher#KILL_DELAY}) and
+     * removes the job directory.
+     */
+    private void onShutdown() {
+        final List<Process> alive;
+        synchronized (this) {
+            shuttingDown = true;
+            alive = snapshot();
+        }
+        if (!alive.isEmpty()) {
+            errorLine(Launcher.MESSAGE_PREFIX + "shutting down; stopping " + alive.size() + " rank(s)");
+            alive.forEach(Process::destroy);
+            awaitExit(alive, System.nanoTime() + Launcher.KILL_DELAY.toNanos());
+            signalAll(true);
+            awaitExit(alive, System.nanoTime() + Launcher.KILL_DELAY.toNanos());
+        }
+        deleteJobDirectory();
+    }
+
+    private static void awaitExit(final List<Process> processes, final long deadlineNs) {
+        for (final Process process : processes) {
+            try {
+                process.waitFor(Math.max(0, deadlineNs - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private synchronized boolean isShuttingDown() {
+        return shuttingDown;
+    }
+
+    private synchronized List<Process> snapshot() {
+        final List<Process> alive = new ArrayList<>();
+        for (final Process process : processes) {
+            if (process != null && process.isAlive()) {
+                alive.add(process);
+            }
+        }
+        return alive;
+    }
+
+    private void deleteJobDirectory() {
+        final JobDirectory directory;
+        synchronized (this) {
+            directory = jobDirectory;
+        }
+        if (directory != null && !directory.delete()) {
+            errorLine(Launcher.MESSAGE_PREFIX + "could not remove the job directory " + directory);
+        }
+    }
+
+    private void errorLine(final String line) {
+        synchronized (sinkLock) {
+            try {
+                launcher.errorSink().accept(line);
+            } catch (final RuntimeException ignored) {
+                // the message is also in the job result
+            }
+        }
+    }
+
+    private static void closeQuietly(final Process process) {
+        try {
+            // Ranks read an empty standard input.
+            process.getOutputStream().close();
+        } catch (final IOException ignored) {
+            // the rank already exited
+        }
+    }
+}

@@ -1,0 +1,324 @@
+package org.rma4j.launch;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+import org.rma4j.shm.ControlLayout;
+import org.rma4j.shm.JobDirectory;
+
+/**
+ * Starts a job of N JVMs on this machine, one per rank, and waits for them: the engine behind
+ * {@code bin/rmarun} ({@link RmaRun}), usable directly from Java (tests, harnesses).
+ *
+ * <p>{@link #run()} creates a fresh job directory under the base directory with the job's control file
+ * (launcher pid = this process) before any rank starts, then starts every rank as
+ * {@code java [jvmOptions] --enable-native-access=ALL-UNNAMED -cp classpath mainClass args} with the
+ * environment variables of {@link JobEnvironment} set, and forwards each line a rank writes, prefixed
+ * {@code [rank] }, to the output sinks.
+ *
+ * <p>When a rank exits with a non-zero status (a status above 128 is reported as death by signal
+ * {@code status - 128}, as shells do), the launcher at once marks it {@code FAILED} in the control file,
+ * so that peers waiting on it throw {@code PeerFailedException}, writes a message naming the rank and
+ * its status to the error sink, waits up to the grace period for the other ranks to end by themselves
+ * and then terminates the rest (SIGTERM, then SIGKILL {@link #KILL_DELAY} later). The job directory
+ * is removed on every exit path: normal end, a failed rank, an exception in the launcher, and a
+ * shutdown of the launcher's JVM (Ctrl-C, SIGTERM), during which the ranks are terminated too.
+ *
+ * <p>A launcher is immutable and may run several jobs, one after another or concurrently.
+ */
+public final class Launcher {
+    /** Default time the other ranks get to end by themselves after one failed. */
+    public static final Duration GRACE_DEFAULT = Duration.ofSeconds(1);
+    /** Time between SIGTERM and SIGKILL when the launcher terminates ranks. */
+    public static final Duration KILL_DELAY = Duration.ofSeconds(1);
+    /** JVM option every rank gets: the runtime maps shared files and calls futex through the FFM API. */
+    public static final String NATIVE_ACCESS_OPTION = "--enable-native-access=ALL-UNNAMED";
+    /** Prefix of the launcher's own messages. */
+    static final String MESSAGE_PREFIX = "rmarun: ";
+
+    private final int ranks;
+    private final String mainClass;
+    private final List<String> args;
+    private final String classpath;
+    private final String javaExecutable;
+    private final List<String> jvmOptions;
+    private final Path baseDirectory;
+    private final Map<String, String> environment;
+    private final Consumer<String> outputSink;
+    private final Consumer<String> errorSink;
+    private final Duration grace;
+
+    private Launcher(final Builder builder) {
+        this.ranks = builder.ranks;
+        this.mainClass = Objects.requireNonNull(builder.mainClass, "mainClass is required");
+        this.args = List.copyOf(builder.args);
+        this.classpath = builder.classpath != null ? builder.classpath : System.getProperty("java.class.path", "");
+        this.javaExecutable = builder.javaExecutable != null ? builder.javaExecutable : currentJava();
+        this.jvmOptions = List.copyOf(builder.jvmOptions);
+        this.baseDirectory = builder.baseDirectory != null ? builder.baseDirectory : JobDirectory.defaultBase();
+        this.environment = Map.copyOf(builder.environment);
+        this.outputSink = builder.outputSink != null ? builder.outputSink : System.out::println;
+        this.errorSink = builder.errorSink != null ? builder.errorSink
+            : builder.outputSink != null ? builder.outputSink : System.err::println;
+        this.grace = builder.grace;
+    }
+
+    /**
+     * @return a builder with the defaults described on its setters.
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Runs the job and blocks until every rank has ended and the job directory is removed.
+     *
+     * @return the job's exit code, each rank's exit status and the failure, if any.
+     * @throws java.io.UncheckedIOException if the job directory cannot be created or a rank cannot be
+     *                                      started (ranks already started are terminated first).
+     * @throws InterruptedException         if the calling thread is interrupted; the ranks are killed.
+     */
+    public JobResult run() throws InterruptedException {
+        return new JobRun(this).run();
+    }
+
+    /**
+     * @return the command line that starts every rank (java, JVM options, classpath, main class, args).
+     */
+    public List<String> command() {
+        final List<String> command = new ArrayList<>();
+        command.add(javaExecutable);
+        command.addAll(jvmOptions);
+        if (jvmOptions.stream().noneMatch(option -> option.startsWith("--enable-native-access"))) {
+            command.add(NATIVE_ACCESS_OPTION);
+        }
+        if (!classpath.isEmpty()) {
+            command.add("-cp");
+            command.add(classpath);
+        }
+        command.add(mainClass);
+        command.addAll(args);
+        return command;
+    }
+
+    int ranks() {
+        return ranks;
+    }
+
+    Path baseDirectory() {
+        return baseDirectory;
+    }
+
+    Map<String, String> environment() {
+        return environment;
+    }
+
+    Consumer<String> outputSink() {
+        return outputSink;
+    }
+
+    Consumer<String> errorSink() {
+        return errorSink;
+    }
+
+    Duration grace() {
+        return grace;
+    }
+
+    /**
+     * @return the java launcher of the running JVM: its own command, or {@code java.home}/bin/java.
+     */
+    static String currentJava() {
+        return ProcessHandle.current().info().command()
+            .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    }
+
+    /**
+     * Collects a job's settings. Not thread-safe.
+     */
+    public static final class Builder {
+        private int ranks = 1;
+        private String mainClass;
+        private final List<String> args = new ArrayList<>();
+        private String classpath;
+        private String javaExecutable;
+        private final List<String> jvmOptions = new ArrayList<>();
+        private Path baseDirectory;
+        private final Map<String, String> environment = new LinkedHashMap<>();
+        private Consumer<String> outputSink;
+        private Consumer<String> errorSink;
+        private Duration grace = GRACE_DEFAULT;
+
+        private Builder() {
+        }
+
+        /**
+         * @param ranks number of processes, 1..{@value ControlLayout#MAX_RANKS} (default 1).
+         * @return this builder.
+         */
+        public Builder ranks(final int ranks) {
+            ControlLayout.checkRanks(ranks);
+            this.ranks = ranks;
+            return this;
+        }
+
+        /**
+         * @param mainClass binary name of the class whose {@code main} every rank runs (required).
+         * @return this builder.
+         */
+        public Builder mainClass(final String mainClass) {
+            if (mainClass.isBlank()) {
+                throw new IllegalArgumentException("main class name is blank");
+            }
+            this.mainClass = mainClass;
+            return this;
+        }
+
+        /**
+         * @param args program arguments, the same for every rank (replaces earlier ones).
+         * @return this builder.
+         */
+        public Builder args(final List<String> args) {
+            this.args.clear();
+            this.args.addAll(args);
+            return this;
+        }
+
+        /**
+         * @param args program arguments, the same for every rank (replaces earlier ones).
+         * @return this builder.
+         */
+        public Builder args(final String... args) {
+            return args(List.of(args));
+        }
+
+        /**
+         * @param classpath class path of the ranks (default: this JVM's {@code java.class.path}; empty:
+         *                  no {@code -cp}).
+         * @return this builder.
+         */
+        public Builder classpath(final String classpath) {
+            this.classpath = Objects.requireNonNull(classpath);
+            return this;
+        }
+
+        /**
+         * @param javaExecutable the {@code java} launcher to run (default: the one running this JVM).
+         * @return this builder.
+         */
+        public Builder javaExecutable(final Path javaExecutable) {
+            this.javaExecutable = javaExecutable.toString();
+            return this;
+        }
+
+        /**
+         * @param option a JVM option for every rank, before the class path (may be repeated).
+         *               {@value #NATIVE_ACCESS_OPTION} is always added unless an option sets native
+         *               access itself.
+         * @return this builder.
+         */
+        public Builder jvmOption(final String option) {
+            jvmOptions.add(Objects.requireNonNull(option));
+            return this;
+        }
+
+        /**
+         * @param options JVM options for every rank, added to earlier ones.
+         * @return this builder.
+         */
+        public Builder jvmOptions(final List<String> options) {
+            options.forEach(this::jvmOption);
+            return this;
+        }
+
+        /**
+         * @param baseDirectory where the job directory is created (default:
+         *                      {@link JobDirectory#defaultBase()}); made absolute.
+         * @return this builder.
+         */
+        public Builder baseDirectory(final Path baseDirectory) {
+            this.baseDirectory = baseDirectory.toAbsolutePath();
+            return this;
+        }
+
+        /**
+         * @param name  an environment variable for every rank, in addition to this JVM's environment.
+         *              The variables of {@link JobEnvironment} are always set by the launcher.
+         * @param value its value.
+         * @return this builder.
+         */
+        public Builder environment(final String name, final String value) {
+            environment.put(Objects.requireNonNull(name), Objects.requireNonNull(value));
+            return this;
+        }
+
+        /**
+         * Where the ranks' output lines go, each prefixed {@code [rank] }. Lines from standard error go
+         * here too unless {@link #errorOutput(Consumer)} is set. Calls are serialized by the launcher, so
+         * the sink needs no locking of its own. Default: {@code System.out} (and {@code System.err} for
+         * standard error).
+         *
+         * @param sink receives one line per call, without line terminator.
+         * @return this builder.
+         */
+        public Builder output(final Consumer<String> sink) {
+            this.outputSink = Objects.requireNonNull(sink);
+            return this;
+        }
+
+        /**
+         * @param stream receives the ranks' output lines (see {@link #output(Consumer)}).
+         * @return this builder.
+         */
+        public Builder output(final PrintStream stream) {
+            return output((Consumer<String>)stream::println);
+        }
+
+        /**
+         * Where the ranks' standard-error lines and the launcher's own messages go.
+         *
+         * @param sink receives one line per call, without line terminator.
+         * @return this builder.
+         */
+        public Builder errorOutput(final Consumer<String> sink) {
+            this.errorSink = Objects.requireNonNull(sink);
+            return this;
+        }
+
+        /**
+         * @param stream receives standard-error lines and launcher messages.
+         * @return this builder.
+         */
+        public Builder errorOutput(final PrintStream stream) {
+            return errorOutput((Consumer<String>)stream::println);
+        }
+
+        /**
+         * @param grace how long the other ranks may run after one failed before they are terminated
+         *              (default {@link #GRACE_DEFAULT}; zero: terminate at once).
+         * @return this builder.
+         */
+        public Builder grace(final Duration grace) {
+            if (grace.isNegative()) {
+                throw new IllegalArgumentException("grace period " + grace + " is negative");
+            }
+            this.grace = grace;
+            return this;
+        }
+
+        /**
+         * @return a launcher with these settings.
+         * @throws NullPointerException if no main class was set.
+         */
+        public Launcher build() {
+            return new Launcher(this);
+        }
+    }
+}

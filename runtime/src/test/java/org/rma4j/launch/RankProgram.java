@@ -1,0 +1,143 @@
+package org.rma4j.launch;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+
+import org.rma4j.Rma;
+import org.rma4j.RmaJob;
+import org.rma4j.shm.ControlFile;
+import org.rma4j.shm.JobDirectory;
+import org.rma4j.shm.PeerFailedException;
+import org.rma4j.shm.RankState;
+
+/**
+ * The program the launcher tests run in every rank. The first argument selects the behaviour:
+ *
+ * <pre>
+ * echo [args...]                         print two stdout lines, one stderr line and the arguments
+ * env                                    print what the environment and the control file say
+ * exit RANK STATUS                       RANK halts with STATUS; the other ranks exit 0
+ * await-failed RANK STATUS OTHER_STATUS  RANK halts with STATUS; the others wait until the launcher has
+ *                                        marked RANK failed in the control file, then exit with OTHER_STATUS
+ * kill-self RANK                         RANK sends itself SIGKILL; the others sleep
+ * stubborn RANK STATUS                   the others install a shutdown hook that never returns and sleep;
+ *                                        once they are ready RANK halts with STATUS
+ * sleep                                  print "ready PID" and sleep
+ * rma                                    join the job with Rma.init(), barrier, print "joined", close
+ * rma-fail RANK STATUS                   join and barrier; then RANK halts with STATUS and the others
+ *                                        barrier again and print the rank of the PeerFailedException
+ * </pre>
+ */
+final class RankProgram {
+    private static final long SLEEP_MINUTES = 10;
+    private static final String STUBBORN_READY = "stubborn-ready-";
+
+    private RankProgram() {
+    }
+
+    public static void main(final String[] args) throws Exception {
+        final int rank = Integer.parseInt(System.getenv(JobEnvironment.RANK));
+        final int size = Integer.parseInt(System.getenv(JobEnvironment.SIZE));
+        final Path jobDir = Path.of(System.getenv(JobEnvironment.JOB_DIR));
+        switch (args[0]) {
+            case "echo" -> {
+                System.out.println("out " + rank + " of " + size);
+                System.err.println("err " + rank);
+                System.out.println("args=" + String.join("|", Arrays.asList(args).subList(1, args.length)));
+            }
+            case "env" -> {
+                try (ControlFile control = ControlFile.open(JobDirectory.open(jobDir).controlFile())) {
+                    System.out.println("rank=" + rank + " size=" + size + " dir=" + jobDir
+                        + " controlRanks=" + control.ranks() + " launcherPid=" + control.launcherPid()
+                        + " extra=" + System.getenv("RMA4J_TEST_EXTRA"));
+                }
+            }
+            case "exit" -> {
+                if (rank == Integer.parseInt(args[1])) {
+                    Runtime.getRuntime().halt(Integer.parseInt(args[2]));
+                }
+            }
+            case "await-failed" -> {
+                final int victim = Integer.parseInt(args[1]);
+                if (rank == victim) {
+                    Runtime.getRuntime().halt(Integer.parseInt(args[2]));
+                }
+                awaitFailed(jobDir, victim);
+                Runtime.getRuntime().halt(Integer.parseInt(args[3]));
+            }
+            case "kill-self" -> {
+                if (rank == Integer.parseInt(args[1])) {
+                    final String pid = Long.toString(ProcessHandle.current().pid());
+                    new ProcessBuilder("kill", "-9", pid).start().waitFor();
+                }
+                sleep();
+            }
+            case "stubborn" -> stubborn(rank, size, jobDir, Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+            case "sleep" -> {
+                System.out.println("ready " + ProcessHandle.current().pid());
+                sleep();
+            }
+            case "rma" -> {
+                try (RmaJob job = Rma.init()) {
+                    job.barrier();
+                    System.out.println("joined " + job.rank() + " of " + job.size());
+                }
+            }
+            case "rma-fail" -> rmaFail(rank, Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+            default -> throw new IllegalArgumentException("unknown mode " + args[0]);
+        }
+    }
+
+    private static void rmaFail(final int rank, final int victim, final int status) {
+        final RmaJob job = Rma.init();
+        job.barrier();
+        if (rank == victim) {
+            Runtime.getRuntime().halt(status);
+        }
+        try {
+            job.barrier();
+            System.out.println("barrier passed");
+        } catch (final PeerFailedException e) {
+            System.out.println("peer failed: " + e.rank());
+        }
+        Runtime.getRuntime().halt(0);
+    }
+
+    private static void awaitFailed(final Path jobDir, final int rank) throws InterruptedException {
+        try (ControlFile control = ControlFile.open(JobDirectory.open(jobDir).controlFile())) {
+            while (control.state(rank) != RankState.FAILED) {
+                Thread.sleep(10);
+            }
+        }
+    }
+
+    private static void stubborn(final int rank, final int size, final Path jobDir, final int victim, final int status)
+        throws IOException, InterruptedException {
+        if (rank == victim) {
+            for (int other = 0; other < size; other++) {
+                while (other != victim && !Files.exists(jobDir.resolve(STUBBORN_READY + other))) {
+                    Thread.sleep(10);
+                }
+            }
+            Runtime.getRuntime().halt(status);
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(RankProgram::sleepQuietly));
+        Files.createFile(jobDir.resolve(STUBBORN_READY + rank));
+        sleep();
+    }
+
+    private static void sleep() throws InterruptedException {
+        TimeUnit.MINUTES.sleep(SLEEP_MINUTES);
+    }
+
+    private static void sleepQuietly() {
+        try {
+            sleep();
+        } catch (final InterruptedException ignored) {
+            // exit
+        }
+    }
+}
