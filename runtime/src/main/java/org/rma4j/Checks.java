@@ -64,12 +64,21 @@ final class Checks {
         }
     }
 
-    static void checkAligned(
-        final String call, final int target, final MemorySegment memory, final Datatype.Basic basic) {
-        if (memory.address() % basic.bytes() != 0) {
+    static void checkAligned(final String call, final int target, final long address, final Datatype.Basic basic) {
+        if (address % basic.bytes() != 0) {
             throw new RmaException(ErrorClass.DISP, call + " target element at address 0x"
-                + Long.toHexString(memory.address()) + " of rank " + target + " is not aligned to its size "
+                + Long.toHexString(address) + " of rank " + target + " is not aligned to its size "
                 + basic.bytes() + " (" + basic + ")");
+        }
+    }
+
+    /**
+     * MPI-3.1 section 11.3.4: MPI_NO_OP may not be used in MPI_ACCUMULATE and MPI_RACCUMULATE.
+     */
+    static void checkNotNoOp(final String call, final Op op) {
+        if (op == Op.NO_OP) {
+            throw new RmaException(ErrorClass.OP, call + " op MPI_NO_OP is valid only in getAccumulate, fetchAndOp"
+                + " and rgetAccumulate (section 11.3.4)");
         }
     }
 

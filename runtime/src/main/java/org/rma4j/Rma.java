@@ -1,5 +1,6 @@
 package org.rma4j;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -96,6 +97,14 @@ public final class Rma {
         return ThreadJob.run(ranks, baseDirectory, waitStrategy, body);
     }
 
+    /**
+     * MPI_GET_ADDRESS: the address of {@code location} in this process, the target displacement by
+     * which other ranks reach memory this rank attached to a dynamic window.
+     */
+    public static long address(final MemorySegment location) {
+        return location.address();
+    }
+
     private static RmaJob singleton(final WaitStrategy waitStrategy) {
         final JobDirectory directory = JobDirectory.create(JobDirectory.defaultBase());
         try {
@@ -155,7 +164,7 @@ public final class Rma {
                         } catch (final Throwable t) {
                             failures.add(t);
                             if (job != null) {
-                                job.abandon();
+                                job.abandon(t);
                             } else {
                                 control.markFailed(r);
                             }

@@ -1,9 +1,11 @@
 package org.rma4j;
 
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.JobDirectory;
+import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.ShmBarrier;
 import org.rma4j.shm.WaitStrategy;
 
@@ -37,6 +39,7 @@ public final class RmaJob implements AutoCloseable {
     private final ShmBarrier barrier;
     private final boolean ownsDirectory;
     private final List<Window> windows = new ArrayList<>();
+    private final SharedAllocator allocator;
     private int windowSequence;
     private State state = State.OPEN;
 
@@ -50,6 +53,7 @@ public final class RmaJob implements AutoCloseable {
         this.waitStrategy = waitStrategy;
         this.barrier = control.barrier(waitStrategy, control.liveness(rank, true));
         this.ownsDirectory = ownsDirectory;
+        this.allocator = new SharedAllocator(directory, rank);
     }
 
     /**
@@ -130,7 +134,55 @@ public final class RmaJob implements AutoCloseable {
      */
     public Window allocate(final long sizeBytes, final int dispUnit, final Info info) {
         checkOpen("allocate");
-        return WindowCreation.create(this, WindowFlavor.ALLOCATE, "allocate", sizeBytes, dispUnit, info);
+        return WindowCreation.create(this, WindowFlavor.ALLOCATE, "allocate", sizeBytes, dispUnit, info, null);
+    }
+
+    /**
+     * MPI_WIN_CREATE (MPI-3.1 section 11.2.1): collective; exposes {@code base} ({@code base.byteSize()}
+     * bytes, 0 allowed) at every rank. The memory must come from {@link #allocMem}: memory outside a
+     * shared mapping (a Java array, a private arena) cannot be reached by other processes.
+     *
+     * @throws RmaException BASE for memory not from allocMem, DISP / INFO_VALUE for bad arguments at
+     *                      any rank.
+     */
+    public Window create(final MemorySegment base, final int dispUnit, final Info info) {
+        checkOpen("create");
+        final MemorySegment memory = base == null ? MemorySegment.NULL : base;
+        return WindowCreation.create(this, WindowFlavor.CREATE, "create", memory.byteSize(), dispUnit, info, memory);
+    }
+
+    /**
+     * MPI_WIN_CREATE_DYNAMIC (MPI-3.1 section 11.2.4): collective; a window without memory, to which
+     * each rank attaches memory from {@link #allocMem} with {@link Window#attach}. Target displacements
+     * are addresses in the target's process ({@link Rma#address}), displacement unit 1.
+     */
+    public Window createDynamic(final Info info) {
+        checkOpen("createDynamic");
+        return WindowCreation.create(this, WindowFlavor.DYNAMIC, "createDynamic", 0, 1, info, null);
+    }
+
+    /**
+     * MPI_ALLOC_MEM: {@code sizeBytes} of zeroed memory in a shared mapping of this job, which
+     * {@link #create} and {@link Window#attach} can expose to other ranks. Not collective.
+     *
+     * @throws RmaException SIZE for a negative size.
+     */
+    public MemorySegment allocMem(final long sizeBytes) {
+        checkOpen("allocMem");
+        if (sizeBytes < 0 || sizeBytes > MAX_WINDOW_BYTES) {
+            throw new RmaException(ErrorClass.SIZE, "allocMem size=" + sizeBytes + " is outside 0.." + MAX_WINDOW_BYTES);
+        }
+        return allocator.allocate(sizeBytes);
+    }
+
+    /**
+     * MPI_FREE_MEM: releases memory from {@link #allocMem}; it must no longer be in a window.
+     *
+     * @throws RmaException BASE if {@code base} is not the start of an allocation of this rank.
+     */
+    public void freeMem(final MemorySegment base) {
+        checkOpen("freeMem");
+        allocator.free(base);
     }
 
     /** {@link #allocate(long, int, Info)} with no hints. */
@@ -160,6 +212,7 @@ public final class RmaJob implements AutoCloseable {
                 window.release();
             }
             windows.clear();
+            allocator.close();
             control.markFinished(rank);
             control.close();
             if (ownsDirectory) {
@@ -170,9 +223,10 @@ public final class RmaJob implements AutoCloseable {
 
     /**
      * Abandons the job after a failure of this rank: unmaps everything and records the rank as failed
-     * so that peers waiting for it throw instead of hanging. No collective call is made.
+     * (or, when the failure is a peer's, as aborted) so that peers waiting for it throw instead of
+     * hanging. No collective call is made.
      */
-    void abandon() {
+    void abandon(final Throwable cause) {
         if (state == State.CLOSED) {
             return;
         }
@@ -181,7 +235,12 @@ public final class RmaJob implements AutoCloseable {
             window.release();
         }
         windows.clear();
-        control.markFailed(rank);
+        allocator.close();
+        if (cause instanceof PeerFailedException) {
+            control.markAborted(rank);
+        } else {
+            control.markFailed(rank);
+        }
         control.close();
         if (ownsDirectory) {
             directory.delete();
@@ -212,6 +271,10 @@ public final class RmaJob implements AutoCloseable {
 
     JobDirectory directory() {
         return directory;
+    }
+
+    SharedAllocator allocator() {
+        return allocator;
     }
 
     WaitStrategy waitStrategy() {

@@ -48,11 +48,12 @@ public final class RmaRequest {
     }
 
     /**
-     * MPI_WAITALL.
+     * MPI_WAITALL: waits for every active request; null and released requests are skipped, as MPI
+     * skips MPI_REQUEST_NULL.
      */
     public static void waitAll(final RmaRequest... requests) {
         for (final RmaRequest request : requests) {
-            if (request != null) {
+            if (request != null && !request.released) {
                 request.await();
             }
         }

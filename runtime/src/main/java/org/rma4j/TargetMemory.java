@@ -18,6 +18,24 @@ abstract class TargetMemory {
     abstract MemorySegment resolve(String call, int target, long targetDisp, long lengthBytes);
 
     /**
+     * Like {@link #resolve} for atomic operations: the returned place is in the whole mapping that
+     * holds the target memory, so that an element smaller than an int can be updated through a
+     * compare-and-set of its aligned enclosing int even at the edge of the window.
+     *
+     * @throws RmaException RMA_RANGE if the bytes are not all inside the target's window memory.
+     */
+    abstract Place resolveInMapping(String call, int target, long targetDisp, long lengthBytes);
+
+    /**
+     * A byte offset in a segment of this process; the segment's address is 8-byte aligned.
+     */
+    record Place(MemorySegment mapping, long offset) {
+        long address() {
+            return mapping.address() + offset;
+        }
+    }
+
+    /**
      * Unmaps what this object mapped itself. Idempotent.
      */
     abstract void close();
@@ -27,17 +45,42 @@ abstract class TargetMemory {
      */
     static final class Fixed extends TargetMemory {
         private final MemorySegment[] parts;
+        private final MemorySegment[] mappings;
+        private final long[] starts;
         private final int[] dispUnits;
         private final AutoCloseable resources;
 
-        Fixed(final MemorySegment[] parts, final int[] dispUnits, final AutoCloseable resources) {
-            this.parts = parts;
+        /**
+         * @param mappings  the whole mapping holding each target's memory (page-aligned).
+         * @param starts    where each target's memory starts in its mapping.
+         * @param sizes     each target's size.
+         * @param dispUnits each target's displacement unit.
+         * @param resources what to close with the window (mappings this object owns), or null.
+         */
+        Fixed(final MemorySegment[] mappings, final long[] starts, final long[] sizes, final int[] dispUnits,
+            final AutoCloseable resources) {
+            this.mappings = mappings;
+            this.starts = starts;
+            this.parts = new MemorySegment[mappings.length];
+            for (int r = 0; r < parts.length; r++) {
+                parts[r] = mappings[r].equals(MemorySegment.NULL) ? MemorySegment.NULL
+                    : mappings[r].asSlice(starts[r], sizes[r]);
+            }
             this.dispUnits = dispUnits;
             this.resources = resources;
         }
 
         @Override
         MemorySegment resolve(final String call, final int target, final long targetDisp, final long lengthBytes) {
+            return parts[target].asSlice(checkRange(call, target, targetDisp, lengthBytes), lengthBytes);
+        }
+
+        @Override
+        Place resolveInMapping(final String call, final int target, final long targetDisp, final long lengthBytes) {
+            return new Place(mappings[target], starts[target] + checkRange(call, target, targetDisp, lengthBytes));
+        }
+
+        private long checkRange(final String call, final int target, final long targetDisp, final long lengthBytes) {
             final MemorySegment part = parts[target];
             final long size = part.byteSize();
             final int unit = dispUnits[target];
@@ -47,7 +90,7 @@ abstract class TargetMemory {
                     + unit + " = byte " + start + ") + length=" + lengthBytes + " exceeds window size " + size
                     + " of rank " + target);
             }
-            return part.asSlice(start, lengthBytes);
+            return start;
         }
 
         MemorySegment part(final int target) {

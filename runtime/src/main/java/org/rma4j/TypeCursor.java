@@ -12,6 +12,8 @@ final class TypeCursor {
     private final long count;
     private final long base;
     private final int elementBytes;
+    /** Elements of a contiguous type, walked as one run; -1 for other types. */
+    private final long flatElements;
     private long instance;
     private int block;
     private long done;
@@ -21,17 +23,23 @@ final class TypeCursor {
         this.count = type.elements() == 0 ? 0 : count;
         this.base = base;
         this.elementBytes = type.basic().bytes();
-        skipEmptyBlocks();
+        this.flatElements = type.isContiguous() ? this.count * type.elements() : -1;
+        if (flatElements < 0) {
+            skipEmptyBlocks();
+        }
     }
 
     boolean hasMore() {
-        return instance < count;
+        return flatElements >= 0 ? done < flatElements : instance < count;
     }
 
     /**
      * @return byte offset of the next element.
      */
     long offset() {
+        if (flatElements >= 0) {
+            return base + done * elementBytes;
+        }
         return base + instance * type.extent() + type.blockOffset(block) + done * elementBytes;
     }
 
@@ -39,12 +47,17 @@ final class TypeCursor {
      * @return elements left in the current contiguous run.
      */
     long remaining() {
+        if (flatElements >= 0) {
+            return flatElements - done;
+        }
         return type.blockElements(block) - done;
     }
 
     void advance(final long elements) {
         done += elements;
-        skipEmptyBlocks();
+        if (flatElements < 0) {
+            skipEmptyBlocks();
+        }
     }
 
     private void skipEmptyBlocks() {

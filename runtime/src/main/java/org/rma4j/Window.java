@@ -160,6 +160,48 @@ public final class Window implements AutoCloseable {
         return new SharedRegion(owner, ((TargetMemory.Fixed)memory).part(owner), sizes[owner], dispUnits[owner]);
     }
 
+    // ---------------------------------------------------------------- dynamic windows (section 11.2.4)
+
+    /**
+     * MPI_WIN_ATTACH: exposes {@code memory} in this dynamic window. Local (not collective). Other ranks
+     * reach it with target displacements that are addresses in this process ({@link Rma#address}),
+     * which this rank communicates to them (with a put, say).
+     *
+     * @throws RmaException RMA_FLAVOR if the window is not dynamic; RMA_ATTACH if the memory is not
+     *                      from {@link RmaJob#allocMem} (memory outside a shared mapping cannot be
+     *                      reached by other processes), overlaps an attached region, or every attach
+     *                      slot is taken.
+     */
+    public void attach(final MemorySegment memory) {
+        checkOpen("attach");
+        final DynamicMemory dynamic = dynamic("attach");
+        Objects.requireNonNull(memory, "memory");
+        final SharedAllocator.Location location = job.allocator().locate(memory);
+        if (location == null) {
+            throw new RmaException(ErrorClass.RMA_ATTACH, "attach of " + memory + ": not memory from allocMem;"
+                + " only memory in a shared mapping can be exposed to other processes");
+        }
+        dynamic.attach(rank, memory, location);
+    }
+
+    /**
+     * MPI_WIN_DETACH: withdraws the region attached at {@code memory}'s address. Local.
+     *
+     * @throws RmaException RMA_FLAVOR if the window is not dynamic, RMA_ATTACH if no region starts there.
+     */
+    public void detach(final MemorySegment memory) {
+        checkOpen("detach");
+        dynamic("detach").detach(rank, Objects.requireNonNull(memory, "memory"));
+    }
+
+    private DynamicMemory dynamic(final String call) {
+        if (!(memory instanceof DynamicMemory dynamic)) {
+            throw new RmaException(ErrorClass.RMA_FLAVOR, call + " on a window of flavor " + flavor
+                + "; only createDynamic windows take attached memory");
+        }
+        return dynamic;
+    }
+
     // ---------------------------------------------------------------- communication (section 11.3)
 
     /**
@@ -293,16 +335,18 @@ public final class Window implements AutoCloseable {
         final MemorySegment origin, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
         Checks.checkOp("accumulate", op, targetType);
-        final MemorySegment memory = typedTarget("accumulate", origin, originCount, originType, target, targetDisp,
+        Checks.checkNotNoOp("accumulate", op);
+        final TargetMemory.Place place = typedPlace("accumulate", origin, originCount, originType, target, targetDisp,
             targetCount, targetType);
-        if (memory == null) {
+        if (place == null) {
             return;
         }
         final Datatype.Basic basic = targetType.basic();
-        Checks.checkAligned("accumulate", target, memory, basic);
-        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, targetCount, targetType),
+        Checks.checkAligned("accumulate", target, place.address(), basic);
+        final MemorySegment mapping = place.mapping();
+        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(place.offset(), targetCount, targetType),
             (originOffset, targetOffset, elements) ->
-                AtomicElements.accumulate(op, basic, origin, originOffset, memory, targetOffset, elements));
+                AtomicElements.accumulate(op, basic, origin, originOffset, mapping, targetOffset, elements));
     }
 
     /**
@@ -321,26 +365,28 @@ public final class Window implements AutoCloseable {
         Objects.requireNonNull(result, "result");
         Checks.checkTypes("getAccumulate", resultCount, resultType, targetCount, targetType);
         Checks.checkBuffer("getAccumulate", "result", result, resultCount, resultType);
-        final MemorySegment memory;
+        final TargetMemory.Place place;
         if (op == Op.NO_OP) {
-            memory = targetSlice("getAccumulate", target, targetDisp, targetType.span(targetCount));
+            place = targetPlace("getAccumulate", target, targetDisp, targetType.span(targetCount));
         } else {
-            memory = typedTarget("getAccumulate", origin, originCount, originType, target, targetDisp, targetCount,
+            place = typedPlace("getAccumulate", origin, originCount, originType, target, targetDisp, targetCount,
                 targetType);
         }
-        if (memory == null) {
+        if (place == null) {
             return;
         }
         final Datatype.Basic basic = targetType.basic();
-        Checks.checkAligned("getAccumulate", target, memory, basic);
+        Checks.checkAligned("getAccumulate", target, place.address(), basic);
+        final MemorySegment mapping = place.mapping();
+        final TypeCursor targetCursor = new TypeCursor(place.offset(), targetCount, targetType);
         if (op == Op.NO_OP) {
-            TypeCursor.zip(new TypeCursor(0, resultCount, resultType), new TypeCursor(0, targetCount, targetType),
+            TypeCursor.zip(new TypeCursor(0, resultCount, resultType), targetCursor,
                 (resultOffset, targetOffset, elements) ->
-                    AtomicElements.getAccumulate(op, basic, null, 0, result, resultOffset, memory, targetOffset, elements));
+                    AtomicElements.getAccumulate(op, basic, null, 0, result, resultOffset, mapping, targetOffset, elements));
         } else {
             TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, resultCount, resultType),
-                new TypeCursor(0, targetCount, targetType), (originOffset, resultOffset, targetOffset, elements) ->
-                    AtomicElements.getAccumulate(op, basic, origin, originOffset, result, resultOffset, memory,
+                targetCursor, (originOffset, resultOffset, targetOffset, elements) ->
+                    AtomicElements.getAccumulate(op, basic, origin, originOffset, result, resultOffset, mapping,
                         targetOffset, elements));
         }
     }
@@ -361,11 +407,12 @@ public final class Window implements AutoCloseable {
         if (op != Op.NO_OP) {
             Checks.checkBuffer("fetchAndOp", "origin", origin, 1, type);
         }
-        final MemorySegment memory = targetSlice("fetchAndOp", target, targetDisp, type.size());
-        if (memory != null) {
-            Checks.checkAligned("fetchAndOp", target, memory, type.basic());
+        final TargetMemory.Place place = targetPlace("fetchAndOp", target, targetDisp, type.size());
+        if (place != null) {
+            Checks.checkAligned("fetchAndOp", target, place.address(), type.basic());
             final long operand = op == Op.NO_OP ? 0 : AtomicElements.read(type.basic(), origin, 0);
-            AtomicElements.write(type.basic(), result, 0, AtomicElements.getAndApply(op, type.basic(), memory, 0, operand));
+            AtomicElements.write(type.basic(), result, 0,
+                AtomicElements.getAndApply(op, type.basic(), place.mapping(), place.offset(), operand));
         }
     }
 
@@ -412,11 +459,11 @@ public final class Window implements AutoCloseable {
         Checks.checkBuffer("compareAndSwap", "origin", origin, 1, type);
         Checks.checkBuffer("compareAndSwap", "compare", compare, 1, type);
         Checks.checkBuffer("compareAndSwap", "result", result, 1, type);
-        final MemorySegment memory = targetSlice("compareAndSwap", target, targetDisp, type.size());
-        if (memory != null) {
-            Checks.checkAligned("compareAndSwap", target, memory, type.basic());
+        final TargetMemory.Place place = targetPlace("compareAndSwap", target, targetDisp, type.size());
+        if (place != null) {
+            Checks.checkAligned("compareAndSwap", target, place.address(), type.basic());
             final Datatype.Basic basic = type.basic();
-            AtomicElements.write(basic, result, 0, AtomicElements.compareAndSwap(basic, memory, 0,
+            AtomicElements.write(basic, result, 0, AtomicElements.compareAndSwap(basic, place.mapping(), place.offset(),
                 AtomicElements.read(basic, compare, 0), AtomicElements.read(basic, origin, 0)));
         }
     }
@@ -824,6 +871,36 @@ public final class Window implements AutoCloseable {
     }
 
     /**
+     * Like {@link #targetSlice} for atomic operations: the place of the target bytes in their whole
+     * mapping, or null for PROC_NULL.
+     */
+    private TargetMemory.Place targetPlace(
+        final String call, final int target, final long targetDisp, final long lengthBytes) {
+        checkOpen(call);
+        if (target == Rma.PROC_NULL) {
+            return null;
+        }
+        checkRank(target, call);
+        epochs.checkAccess(target, call);
+        if (targetDisp < 0) {
+            throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
+        }
+        return memory.resolveInMapping(call, target, targetDisp, lengthBytes);
+    }
+
+    /**
+     * Validates a typed atomic access and returns the place of the target memory it spans, or null.
+     */
+    private TargetMemory.Place typedPlace(
+        final String call, final MemorySegment originBuffer, final long originCount, final Datatype originType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType) {
+        Objects.requireNonNull(originBuffer, "origin buffer");
+        Checks.checkTypes(call, originCount, originType, targetCount, targetType);
+        Checks.checkBuffer(call, "origin", originBuffer, originCount, originType);
+        return targetPlace(call, target, targetDisp, targetType.span(targetCount));
+    }
+
+    /**
      * Validates a typed access and returns the target memory it spans, or null for PROC_NULL.
      */
     private MemorySegment typedTarget(
@@ -841,22 +918,22 @@ public final class Window implements AutoCloseable {
         final String call, final Datatype type, final long operand, final int target, final long targetDisp,
         final Op op) {
         Checks.checkOp(call, op, type);
-        final MemorySegment memory = targetSlice(call, target, targetDisp, type.size());
-        if (memory == null) {
+        final TargetMemory.Place place = targetPlace(call, target, targetDisp, type.size());
+        if (place == null) {
             return 0;
         }
-        Checks.checkAligned(call, target, memory, type.basic());
-        return AtomicElements.getAndApply(op, type.basic(), memory, 0, operand);
+        Checks.checkAligned(call, target, place.address(), type.basic());
+        return AtomicElements.getAndApply(op, type.basic(), place.mapping(), place.offset(), operand);
     }
 
     private long compareAndSwapBits(
         final Datatype type, final long compare, final long value, final int target, final long targetDisp) {
-        final MemorySegment memory = targetSlice("compareAndSwap", target, targetDisp, type.size());
-        if (memory == null) {
+        final TargetMemory.Place place = targetPlace("compareAndSwap", target, targetDisp, type.size());
+        if (place == null) {
             return 0;
         }
-        Checks.checkAligned("compareAndSwap", target, memory, type.basic());
-        return AtomicElements.compareAndSwap(type.basic(), memory, 0, compare, value);
+        Checks.checkAligned("compareAndSwap", target, place.address(), type.basic());
+        return AtomicElements.compareAndSwap(type.basic(), place.mapping(), place.offset(), compare, value);
     }
 
 

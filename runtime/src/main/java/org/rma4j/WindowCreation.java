@@ -30,6 +30,8 @@ final class WindowCreation {
     private static final int SLOT_STATUS = 12;
     private static final int SLOT_FLAGS = 16;
     private static final int SLOT_CREATE_STATUS = 20;
+    private static final int SLOT_MEMORY_SEQUENCE = 24;
+    private static final int SLOT_MEMORY_OFFSET = 32;
 
     private static final Set<String> ORDERINGS = Set.of("rar", "raw", "war", "waw");
 
@@ -37,23 +39,37 @@ final class WindowCreation {
     }
 
     static Window allocateShared(final RmaJob job, final long sizeBytes, final int dispUnit, final Info info) {
-        return create(job, WindowFlavor.SHARED, "allocateShared", sizeBytes, dispUnit, info);
+        return create(job, WindowFlavor.SHARED, "allocateShared", sizeBytes, dispUnit, info, null);
     }
 
+    /**
+     * Creates a window of any flavor; {@code base} is the exposed memory of flavor CREATE.
+     */
     static Window create(
         final RmaJob job, final WindowFlavor flavor, final String call, final long sizeBytes, final int dispUnit,
-        final Info info) {
+        final Info info, final MemorySegment base) {
         final int ranks = job.size();
         final int rank = job.rank();
         final MemorySegment own = job.control().scratch(rank);
 
         RmaException ownError = null;
         Info effective = null;
+        SharedAllocator.Location location = null;
         try {
             effective = validate(call, sizeBytes, dispUnit, info == null ? Info.create() : info);
+            if (flavor == WindowFlavor.CREATE && sizeBytes > 0) {
+                location = job.allocator().locate(base);
+                if (location == null) {
+                    throw new RmaException(ErrorClass.BASE, call + " base " + base + " is not memory from allocMem:"
+                        + " only memory in a shared mapping can be exposed to other processes"
+                        + (base.isNative() ? "" : " (a Java heap array never can)"));
+                }
+            }
         } catch (final RmaException e) {
             ownError = e;
         }
+        Words.putInt(own, SLOT_MEMORY_SEQUENCE, location == null ? -1 : location.sequence());
+        Words.putLong(own, SLOT_MEMORY_OFFSET, location == null ? 0 : location.fileOffset());
         Words.putLong(own, SLOT_SIZE, sizeBytes);
         Words.putInt(own, SLOT_DISP_UNIT, dispUnit);
         Words.putInt(own, SLOT_STATUS, ownError == null ? 0 : ownError.errorClass().ordinal() + 1);
@@ -63,6 +79,8 @@ final class WindowCreation {
 
         final long[] sizes = new long[ranks];
         final int[] dispUnits = new int[ranks];
+        final int[] memorySequences = new int[ranks];
+        final long[] memoryOffsets = new long[ranks];
         boolean noncontig = false;
         int badRank = -1;
         int badClass = 0;
@@ -70,6 +88,8 @@ final class WindowCreation {
             final MemorySegment slot = job.control().scratch(r);
             sizes[r] = Words.getLong(slot, SLOT_SIZE);
             dispUnits[r] = Words.getInt(slot, SLOT_DISP_UNIT);
+            memorySequences[r] = Words.getInt(slot, SLOT_MEMORY_SEQUENCE);
+            memoryOffsets[r] = Words.getLong(slot, SLOT_MEMORY_OFFSET);
             noncontig |= Words.getInt(slot, SLOT_FLAGS) != 0;
             final int status = Words.getInt(slot, SLOT_STATUS);
             if (status != 0 && badRank < 0) {
@@ -82,7 +102,8 @@ final class WindowCreation {
         String createProblem = null;
         if (rank == 0 && badRank < 0) {
             try {
-                file = createFile(job, name, flavor, sizes, dispUnits, noncontig);
+                file = createFile(job, name, flavor, flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE
+                    ? sizes : new long[ranks], dispUnits, noncontig);
             } catch (final RuntimeException e) {
                 createProblem = String.valueOf(e.getMessage());
                 Words.putInt(own, SLOT_CREATE_STATUS, 1);
@@ -126,12 +147,45 @@ final class WindowCreation {
         for (int r = 0; r < ranks; r++) {
             dataOffsets[r] = Words.getLong(file.segment(), WindowLayout.rankEntryOffset(r) + WindowLayout.ENTRY_DATA_OFFSET);
         }
-        final MemorySegment[] parts = new MemorySegment[ranks];
-        for (int r = 0; r < ranks; r++) {
-            parts[r] = file.segment().asSlice(dataOffsets[r], sizes[r]);
+        final TargetMemory memory;
+        final MemorySegment local;
+        switch (flavor) {
+            case DYNAMIC -> {
+                memory = new DynamicMemory(job.directory(), file.segment(), ranks);
+                local = MemorySegment.NULL;
+            }
+            case CREATE -> {
+                final MemorySegment[] mappings = new MemorySegment[ranks];
+                final long[] starts = new long[ranks];
+                final java.util.List<MappedFile> mapped = new java.util.ArrayList<>();
+                for (int r = 0; r < ranks; r++) {
+                    if (sizes[r] == 0) {
+                        mappings[r] = MemorySegment.NULL;
+                    } else if (r == rank) {
+                        mappings[r] = location.mapping();
+                        starts[r] = location.fileOffset();
+                    } else {
+                        final MappedFile other = MappedFile.open(
+                            job.directory().file(SharedAllocator.fileName(r, memorySequences[r])));
+                        mapped.add(other);
+                        mappings[r] = other.segment();
+                        starts[r] = memoryOffsets[r];
+                    }
+                }
+                final TargetMemory.Fixed fixed = new TargetMemory.Fixed(mappings, starts, sizes, dispUnits,
+                    () -> mapped.forEach(MappedFile::close));
+                memory = fixed;
+                local = fixed.part(rank);
+            }
+            default -> {
+                final MemorySegment[] mappings = new MemorySegment[ranks];
+                java.util.Arrays.fill(mappings, file.segment());
+                final TargetMemory.Fixed fixed = new TargetMemory.Fixed(mappings, dataOffsets, sizes, dispUnits, null);
+                memory = fixed;
+                local = fixed.part(rank);
+            }
         }
-        final Window window = new Window(job, file, flavor, new TargetMemory.Fixed(parts, dispUnits, null), parts[rank],
-            sizes, dispUnits, effective);
+        final Window window = new Window(job, file, flavor, memory, local, sizes, dispUnits, effective);
         job.remember(window);
         return window;
     }

@@ -85,6 +85,11 @@ abstract class WindowContractTest {
     }
 
     @Test
+    void shouldExposeAllocMemThroughCreateAndDynamicWindows() throws Exception {
+        run(3, "createAndDynamic");
+    }
+
+    @Test
     void shouldRaiseErrorClassesAndLeaveWindowIntact() throws Exception {
         run(3, "errorClasses");
     }

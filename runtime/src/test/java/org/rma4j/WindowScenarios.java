@@ -305,6 +305,72 @@ final class WindowScenarios {
         }
     }
 
+    /** MPI_Win_create over allocMem memory and a dynamic window with attach / detach. */
+    static void createAndDynamic(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        final int left = (me + n - 1) % n;
+        final int right = (me + 1) % n;
+        final MemorySegment memory = job.allocMem(8L * n + 8);
+        try (Window window = job.create(memory.asSlice(8), 8, null)) {
+            assertEquals(WindowFlavor.CREATE, window.flavor());
+            assertEquals(8L * n, window.size());
+            assertEquals(memory.address() + 8, window.segment().address());
+            expect(ErrorClass.RMA_FLAVOR, () -> window.sharedQuery(me));
+            expect(ErrorClass.RMA_FLAVOR, () -> window.attach(memory));
+            window.fence(0);
+            window.put(new long[] {me + 1}, 0, 1, right, me);
+            window.fence(0);
+            assertEquals(left + 1, memory.get(ValueLayout.JAVA_LONG, 8 + 8L * left));
+            window.lockAll();
+            window.fetchAndOp(1L, 0, n - 1, Op.SUM);
+            window.unlockAll();
+            job.barrier();
+            if (me == 0) {
+                assertEquals(n + n, memory.get(ValueLayout.JAVA_LONG, 8 + 8L * (n - 1)));
+            }
+            job.barrier();
+        }
+        job.freeMem(memory);
+        expect(ErrorClass.BASE, () -> job.freeMem(memory));
+        expect(ErrorClass.BASE, () -> job.create(MemorySegment.ofArray(new long[4]), 8, null));
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            final MemorySegment privateMemory = arena.allocate(64);
+            expect(ErrorClass.BASE, () -> job.create(privateMemory, 8, null));
+        }
+        try (Window empty = job.create(MemorySegment.NULL, 1, null)) {
+            assertEquals(0, empty.size());
+        }
+
+        try (Window dynamic = job.createDynamic(null); Window addresses = job.allocateShared(8, 8)) {
+            assertEquals(WindowFlavor.DYNAMIC, dynamic.flavor());
+            assertEquals(0, dynamic.size());
+            final MemorySegment region = job.allocMem(64);
+            final MemorySegment other = job.allocMem(16);
+            dynamic.attach(region);
+            expect(ErrorClass.RMA_ATTACH, () -> dynamic.attach(region.asSlice(8, 8)));
+            expect(ErrorClass.RMA_ATTACH, () -> dynamic.attach(MemorySegment.ofArray(new byte[8])));
+            expect(ErrorClass.RMA_ATTACH, () -> dynamic.detach(other));
+            addresses.segment().set(ValueLayout.JAVA_LONG, 0, Rma.address(region));
+            job.barrier();
+            final long rightAddress = addresses.sharedQuery(right).segment().get(ValueLayout.JAVA_LONG, 0);
+            dynamic.lockAll();
+            dynamic.put(new long[] {me * 10L + 3}, 0, 1, right, rightAddress + 8);
+            dynamic.flush(right);
+            expect(ErrorClass.RMA_RANGE, () -> dynamic.put(new long[] {1}, 0, 1, right, rightAddress + 64));
+            expect(ErrorClass.RMA_RANGE, () -> dynamic.get(new long[1], 0, 1, right, 8));
+            assertEquals(me * 10L + 3, dynamic.fetchAndOp(0L, right, rightAddress + 8, Op.NO_OP));
+            dynamic.unlockAll();
+            job.barrier();
+            assertEquals(left * 10L + 3, region.get(ValueLayout.JAVA_LONG, 8));
+            job.barrier();
+            dynamic.detach(region);
+            expect(ErrorClass.RMA_ATTACH, () -> dynamic.detach(region));
+            job.freeMem(region);
+            job.freeMem(other);
+        }
+    }
+
     /** Every misuse raises its error class, leaves the window unchanged and the job usable. */
     static void errorClasses(final RmaJob job) {
         final int n = job.size();

@@ -33,28 +33,29 @@ public final class AtomicElements {
     }
 
     /**
-     * Reads the element at {@code offset} as raw bits (plain read).
+     * Reads the element at {@code offset} as raw bits (plain read; any alignment, for origin and result
+     * buffers).
      */
     public static long read(final Basic type, final MemorySegment segment, final long offset) {
         return switch (type) {
             case BYTE -> segment.get(ValueLayout.JAVA_BYTE, offset);
-            case SHORT -> segment.get(ValueLayout.JAVA_SHORT, offset);
-            case CHAR -> segment.get(ValueLayout.JAVA_CHAR, offset);
-            case INT, FLOAT -> segment.get(ValueLayout.JAVA_INT, offset);
-            case LONG, DOUBLE -> segment.get(ValueLayout.JAVA_LONG, offset);
+            case SHORT -> segment.get(ValueLayout.JAVA_SHORT_UNALIGNED, offset);
+            case CHAR -> segment.get(ValueLayout.JAVA_CHAR_UNALIGNED, offset);
+            case INT, FLOAT -> segment.get(ValueLayout.JAVA_INT_UNALIGNED, offset);
+            case LONG, DOUBLE -> segment.get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
         };
     }
 
     /**
-     * Writes raw bits to the element at {@code offset} (plain write).
+     * Writes raw bits to the element at {@code offset} (plain write; any alignment).
      */
     public static void write(final Basic type, final MemorySegment segment, final long offset, final long bits) {
         switch (type) {
             case BYTE -> segment.set(ValueLayout.JAVA_BYTE, offset, (byte)bits);
-            case SHORT -> segment.set(ValueLayout.JAVA_SHORT, offset, (short)bits);
-            case CHAR -> segment.set(ValueLayout.JAVA_CHAR, offset, (char)bits);
-            case INT, FLOAT -> segment.set(ValueLayout.JAVA_INT, offset, (int)bits);
-            case LONG, DOUBLE -> segment.set(ValueLayout.JAVA_LONG, offset, bits);
+            case SHORT -> segment.set(ValueLayout.JAVA_SHORT_UNALIGNED, offset, (short)bits);
+            case CHAR -> segment.set(ValueLayout.JAVA_CHAR_UNALIGNED, offset, (char)bits);
+            case INT, FLOAT -> segment.set(ValueLayout.JAVA_INT_UNALIGNED, offset, (int)bits);
+            case LONG, DOUBLE -> segment.set(ValueLayout.JAVA_LONG_UNALIGNED, offset, bits);
         }
     }
 

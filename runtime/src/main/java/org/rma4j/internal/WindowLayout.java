@@ -31,6 +31,11 @@ import org.rma4j.shm.FileHeader;
  *   +-------------------------------------------------------------------------+
  *   | complete matrix: ranks rows of ranks ints:                               |
  *   |   row t, column o = completes origin o has made to target t (by o)       |
+ *   +-------------------------------------------------------------------------+
+ *   | attach table (dynamic windows): per rank, written by that rank only:     |
+ *   |   0 version (long) | pad to 128 | ATTACH_SLOTS x 32 B entries:           |
+ *   |   0 address (long) 8 length (long) 16 fileOffset (long)                  |
+ *   |   24 allocation sequence (int) 28 state (int: 0 free, 1 attached)        |
  *   +------------------------------------------------ aligned to 4096 --------+
  *   | data: the ranks' segments, contiguous in rank order, or each page-      |
  *   |   aligned and padded when FLAG_NONCONTIG is set                          |
@@ -71,6 +76,17 @@ public final class WindowLayout {
     public static final int SYNC_LINES_LENGTH = 2 * Align.PAD;
     public static final int POST_SIGNAL_OFFSET = 0;
     public static final int COMPLETE_SIGNAL_OFFSET = Align.PAD;
+
+    /** Regions one rank may have attached to a dynamic window at once. */
+    public static final int ATTACH_SLOTS = 64;
+    public static final int ATTACH_ENTRY_LENGTH = 32;
+    public static final int ATTACH_HEADER_LENGTH = Align.PAD;
+    public static final int ATTACH_BLOCK_LENGTH = ATTACH_HEADER_LENGTH + ATTACH_SLOTS * ATTACH_ENTRY_LENGTH;
+    public static final int ENTRY_ADDRESS_OFFSET = 0;
+    public static final int ENTRY_LENGTH_OFFSET = 8;
+    public static final int ENTRY_FILE_OFFSET_OFFSET = 16;
+    public static final int ENTRY_SEQUENCE_OFFSET = 24;
+    public static final int ENTRY_STATE_OFFSET = 28;
 
     /** Alignment of the data section and, when non-contiguous, of each rank's segment. */
     public static final int DATA_ALIGNMENT = 4096;
@@ -124,8 +140,23 @@ public final class WindowLayout {
         return matrix + row * matrixRowLength(ranks) + (long)column * Integer.BYTES;
     }
 
+    public static long attachTableOffset(final int ranks) {
+        return completeMatrixOffset(ranks) + ranks * matrixRowLength(ranks);
+    }
+
+    /**
+     * @return offset of the attach block (version word, then entries) of {@code rank}.
+     */
+    public static long attachBlockOffset(final long attachTable, final int rank) {
+        return attachTable + (long)rank * ATTACH_BLOCK_LENGTH;
+    }
+
+    public static long attachEntryOffset(final long attachBlock, final int slot) {
+        return attachBlock + ATTACH_HEADER_LENGTH + (long)slot * ATTACH_ENTRY_LENGTH;
+    }
+
     public static long dataSectionOffset(final int ranks) {
-        return Align.up(completeMatrixOffset(ranks) + ranks * matrixRowLength(ranks), DATA_ALIGNMENT);
+        return Align.up(attachTableOffset(ranks) + (long)ranks * ATTACH_BLOCK_LENGTH, DATA_ALIGNMENT);
     }
 
     /**

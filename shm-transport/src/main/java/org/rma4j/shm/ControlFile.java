@@ -115,9 +115,25 @@ public final class ControlFile implements AutoCloseable {
 
     /**
      * Declares {@code rank} failed; waiters that depend on it will throw {@link PeerFailedException}.
+     * A rank already recorded as {@link RankState#ABORTED} stays so.
      */
     public void markFailed(final int rank) {
-        setState(rank, RankState.FAILED);
+        checkRank(rank);
+        final long state = ControlLayout.rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET;
+        int current;
+        do {
+            current = Words.getIntVolatile(segment, state);
+        } while (current != RankState.ABORTED.ordinal()
+            && !Words.compareAndSetInt(segment, state, current, RankState.FAILED.ordinal()));
+        WaitWords.wakeAll(segment, state);
+    }
+
+    /**
+     * Records that {@code rank} stopped because another rank failed. Waiters that depend on it throw
+     * {@link PeerFailedException}, naming a rank that failed first when they can see one.
+     */
+    public void markAborted(final int rank) {
+        setState(rank, RankState.ABORTED);
     }
 
     public RankState state(final int rank) {
@@ -167,6 +183,7 @@ public final class ControlFile implements AutoCloseable {
         final RankState state = RankState.of(Words.getIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET));
         switch (state) {
             case FAILED -> throw new PeerFailedException(rank, "declared failed by the job's launcher or runner");
+            case ABORTED -> throw new PeerFailedException(rank, "it stopped after another rank failed");
             case FINISHED -> {
                 if (leavingIsFailure) {
                     throw new PeerFailedException(rank, "it has already left the job");
@@ -186,6 +203,14 @@ public final class ControlFile implements AutoCloseable {
     }
 
     private void checkPeers(final int self, final boolean leavingIsFailure) {
+        // NOTE: two passes, so that a rank that failed is named ahead of ranks that only stopped or left
+        // because of it.
+        for (int rank = 0; rank < ranks; rank++) {
+            final RankState state = state(rank);
+            if (rank != self && state != RankState.ABORTED && state != RankState.FINISHED) {
+                checkPeer(rank, leavingIsFailure);
+            }
+        }
         for (int rank = 0; rank < ranks; rank++) {
             if (rank != self) {
                 checkPeer(rank, leavingIsFailure);

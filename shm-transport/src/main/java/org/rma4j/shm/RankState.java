@@ -13,7 +13,9 @@ public enum RankState {
     /** Died or was declared failed by the launcher or the thread runner. */
     FAILED,
     /** Claimed by a process that is writing its pid and start time; treated like EMPTY by readers. */
-    JOINING;
+    JOINING,
+    /** Stopped because another rank failed: a consequence, never reported ahead of the failure itself. */
+    ABORTED;
 
     private static final RankState[] VALUES = values();
 

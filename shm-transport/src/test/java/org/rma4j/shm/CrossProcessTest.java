@@ -184,7 +184,8 @@ class CrossProcessTest {
     private void awaitJoined(final ControlFile control, final int rank, final Process child) {
         final long stateWord = ControlLayout.rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET;
         new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0).awaitInt(control.segment(), stateWord,
-            state -> state != RankState.EMPTY.ordinal(), () -> checkAlive(child, rank));
+            state -> state != RankState.EMPTY.ordinal() && state != RankState.JOINING.ordinal(),
+            () -> checkAlive(child, rank));
         assertEquals(RankState.JOINED, control.state(rank));
     }
 

@@ -1,0 +1,312 @@
+package org.rma4j;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.rma4j.AccumulateScenarios.assertBytes;
+import static org.rma4j.AccumulateScenarios.bytesOf;
+import static org.rma4j.AccumulateScenarios.expect;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.function.Consumer;
+
+/**
+ * The programs of the typed put/get tests ({@link DatatypeTransferContractTest}): each runs at every
+ * rank of a job and fails by throwing. Expected window contents are computed here, byte by byte,
+ * from element offsets written out with the MPI definitions of vector and indexed (not from
+ * {@link Datatype}'s own block lists).
+ */
+final class DatatypeScenarios {
+    private static final byte SENTINEL = 0x77;
+    private static final int WINDOW_BYTES = 512;
+
+    private DatatypeScenarios() {
+    }
+
+    /** Runs the scenario of that name at this rank. */
+    static void run(final String name, final RmaJob job) throws Throwable {
+        final Method method = DatatypeScenarios.class.getDeclaredMethod(name, RmaJob.class);
+        try {
+            method.invoke(null, job);
+        } catch (final InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    static Consumer<RmaJob> named(final String name) {
+        return job -> {
+            try {
+                run(name, job);
+            } catch (final RuntimeException | Error e) {
+                throw e;
+            } catch (final Throwable t) {
+                throw new IllegalStateException(t);
+            }
+        };
+    }
+
+    /**
+     * Each rank puts to its right neighbour and gets back, with a vector on one side and an indexed
+     * type on the other, in both directions and for int, short and double elements; then every
+     * misuse raises its class and changes nothing.
+     */
+    static void typedTransfers(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        final int right = (me + 1) % n;
+        final int left = (me + n - 1) % n;
+        try (Arena arena = Arena.ofConfined(); Window window = job.allocate(WINDOW_BYTES, 4)) {
+            window.segment().fill(SENTINEL);
+            final byte[] mine = sentinelImage();
+            final byte[] rights = sentinelImage();
+            job.barrier();
+
+            // Round 1, int: vector(4, 2, 3) x 2 at the origin -> indexed x 2 at byte 16 of the target.
+            final Datatype vectorInts = Datatype.vector(4, 2, 3, Datatype.INT);
+            final long[] vectorIntOffsets = vectorOffsets(4, 2, 3, 4, 2, vectorInts);
+            final int[] lengths = {2, 1, 3, 2};
+            final int[] displacements = {7, 0, 3, 12};
+            final Datatype indexedInts = Datatype.indexed(lengths, displacements, Datatype.INT);
+            final long[] indexedIntOffsets = indexedOffsets(lengths, displacements, 4, 2, indexedInts);
+            final MemorySegment origin1 = origin(arena, me, 1, vectorInts.span(2));
+            window.fence(Rma.MODE_NOPRECEDE);
+            window.put(origin1, 2, vectorInts, right, 4, 2, indexedInts);
+            window.fence(0);
+            scatter(mine, 16, indexedIntOffsets, pattern(left, 1, vectorInts.span(2)), 0, vectorIntOffsets, 4);
+            scatter(rights, 16, indexedIntOffsets, bytesOf(origin1), 0, vectorIntOffsets, 4);
+            assertBytes(mine, bytesOf(window.segment()), "after put vector -> indexed");
+
+            // ... and back: indexed x 2 at the origin <- vector x 2 at byte 16 of the target.
+            final MemorySegment back1 = filled(arena, indexedInts.span(2), (byte)0x33);
+            final byte[] expectedBack1 = bytesOf(back1);
+            window.get(back1, 2, indexedInts, right, 4, 2, vectorInts);
+            scatter(expectedBack1, 0, indexedIntOffsets, rights, 16, vectorIntOffsets, 4);
+            assertBytes(expectedBack1, bytesOf(back1), "get indexed <- vector");
+            window.fence(0);
+
+            // Round 2, short: indexed x 2 at the origin -> vector(6, 2, 5) x 1 at byte 256 of the target.
+            final int[] shortLengths = {3, 1, 2};
+            final int[] shortDisplacements = {5, 0, 9};
+            final Datatype indexedShorts = Datatype.indexed(shortLengths, shortDisplacements, Datatype.SHORT);
+            final long[] indexedShortOffsets = indexedOffsets(shortLengths, shortDisplacements, 2, 2, indexedShorts);
+            final Datatype vectorShorts = Datatype.vector(6, 2, 5, Datatype.SHORT);
+            final long[] vectorShortOffsets = vectorOffsets(6, 2, 5, 2, 1, vectorShorts);
+            final MemorySegment origin2 = origin(arena, me, 2, indexedShorts.span(2));
+            window.put(origin2, 2, indexedShorts, right, 64, 1, vectorShorts);
+            window.fence(0);
+            scatter(mine, 256, vectorShortOffsets, pattern(left, 2, indexedShorts.span(2)), 0, indexedShortOffsets, 2);
+            scatter(rights, 256, vectorShortOffsets, bytesOf(origin2), 0, indexedShortOffsets, 2);
+            assertBytes(mine, bytesOf(window.segment()), "after put indexed -> vector");
+
+            // ... and back: vector x 1 at the origin <- indexed x 2 at byte 256 of the target.
+            final MemorySegment back2 = filled(arena, vectorShorts.span(1), (byte)0x44);
+            final byte[] expectedBack2 = bytesOf(back2);
+            window.get(back2, 1, vectorShorts, right, 64, 2, indexedShorts);
+            scatter(expectedBack2, 0, vectorShortOffsets, rights, 256, indexedShortOffsets, 2);
+            assertBytes(expectedBack2, bytesOf(back2), "get vector <- indexed");
+            window.fence(Rma.MODE_NOSUCCEED);
+
+            // Round 3, double in lock_all: 6 contiguous doubles -> vector(3, 1, 2, contiguous(2)) at byte 384.
+            final Datatype pairs = Datatype.vector(3, 1, 2, Datatype.contiguous(2, Datatype.DOUBLE));
+            final long[] pairOffsets = {0, 8, 32, 40, 64, 72};
+            final long[] contiguousOffsets = {0, 8, 16, 24, 32, 40};
+            assertEquals(80, pairs.extent());
+            final MemorySegment origin3 = origin(arena, me, 3, 48);
+            window.lockAll();
+            window.put(origin3, 6, Datatype.DOUBLE, right, 96, 1, pairs);
+            window.flush(right);
+            window.unlockAll();
+            job.barrier();
+            scatter(mine, 384, pairOffsets, pattern(left, 3, 48), 0, contiguousOffsets, 8);
+            scatter(rights, 384, pairOffsets, bytesOf(origin3), 0, contiguousOffsets, 8);
+            assertBytes(mine, bytesOf(window.segment()), "after put contiguous -> vector of contiguous");
+            job.barrier();
+
+            // Misuse: every call raises its class and changes neither side.
+            window.lockAll();
+            final MemorySegment ints = origin(arena, me, 4, 64);
+            final byte[] intsBefore = bytesOf(ints);
+            expect(ErrorClass.TYPE, () -> window.put(ints, 4, Datatype.INT, right, 0, 4, Datatype.FLOAT),
+                "type signatures differ");
+            expect(ErrorClass.TYPE, () -> window.put(ints, 3, Datatype.INT, right, 0, 4, Datatype.INT),
+                "type signatures differ");
+            expect(ErrorClass.TYPE, () -> window.put(origin1, 2, vectorInts, right, 4, 2, indexedShorts),
+                "type signatures differ");
+            expect(ErrorClass.TYPE, () -> window.get(ints, 2, vectorInts, right, 0, 1, indexedInts),
+                "type signatures differ");
+            expect(ErrorClass.TYPE, () -> window.get(ints, 2, Datatype.LONG, right, 0, 2, Datatype.DOUBLE),
+                "type signatures differ");
+            expect(ErrorClass.TYPE, () -> window.put(ints, 1, null, right, 0, 1, Datatype.INT), "null");
+            expect(ErrorClass.TYPE, () -> window.get(ints, 1, Datatype.INT, right, 0, 1, null), "null");
+            expect(ErrorClass.COUNT, () -> window.put(origin1.asSlice(0, 80), 2, vectorInts, right, 4, 2, indexedInts),
+                "smaller than");
+            expect(ErrorClass.COUNT, () -> window.get(ints.asSlice(0, 60), 2, Datatype.contiguous(8, Datatype.INT),
+                right, 0, 16, Datatype.INT), "smaller than");
+            expect(ErrorClass.COUNT, () -> window.put(ints, -1, Datatype.INT, right, 0, -1, Datatype.INT),
+                "must be >= 0");
+            expect(ErrorClass.RMA_RANGE, () -> window.put(origin1, 2, vectorInts, right, 101, 2, indexedInts),
+                "exceeds window size 512");
+            expect(ErrorClass.RMA_RANGE, () -> window.get(back1, 2, indexedInts, right, 110, 2, vectorInts),
+                "exceeds window size 512");
+            expect(ErrorClass.RMA_RANGE, () -> window.rput(origin1, 2, vectorInts, right, 101, 2, indexedInts),
+                "exceeds window size 512");
+            assertBytes(intsBefore, bytesOf(ints), "origin after failed calls");
+            assertBytes(expectedBack1, bytesOf(back1), "destination after a failed get");
+            window.unlockAll();
+            job.barrier();
+            assertBytes(mine, bytesOf(window.segment()), "window after failed calls");
+        }
+    }
+
+    /**
+     * The halo exchange of a 2-D stencil: each rank owns a rows x cols row-major matrix of doubles
+     * whose first and last columns are halos, and fills its neighbours' halos with a column type
+     * {@code vector(rows, 1, cols, DOUBLE)} on both sides: first with put in a fence epoch, then with
+     * get in a lock_all epoch.
+     */
+    static void haloExchange(final RmaJob job) {
+        final int rows = 6;
+        final int cols = 5;
+        final int n = job.size();
+        final int me = job.rank();
+        final int right = (me + 1) % n;
+        final int left = (me + n - 1) % n;
+        final Datatype column = Datatype.vector(rows, 1, cols, Datatype.DOUBLE);
+        try (Arena arena = Arena.ofConfined(); Window window = job.allocate(8L * rows * cols, 8)) {
+            final MemorySegment matrix = window.segment();
+            final MemorySegment local = arena.allocate(8L * rows * cols, 8);
+            for (int r = 0; r < rows; r++) {
+                for (int c = 0; c < cols; c++) {
+                    final double value = c == 0 || c == cols - 1 ? -1.0 : cell(me, r, c);
+                    matrix.setAtIndex(ValueLayout.JAVA_DOUBLE, (long)r * cols + c, value);
+                    local.setAtIndex(ValueLayout.JAVA_DOUBLE, (long)r * cols + c, value);
+                }
+            }
+            window.fence(Rma.MODE_NOPRECEDE);
+            // My first interior column becomes left's right halo, my last interior column right's left halo.
+            window.put(local.asSlice(8), 1, column, left, cols - 1, 1, column);
+            window.put(local.asSlice(8L * (cols - 2)), 1, column, right, 0, 1, column);
+            window.fence(Rma.MODE_NOSUCCEED);
+            for (int r = 0; r < rows; r++) {
+                for (int c = 0; c < cols; c++) {
+                    final double expected = c == 0 ? cell(left, r, cols - 2) : c == cols - 1 ? cell(right, r, 1)
+                        : cell(me, r, c);
+                    assertEquals(expected, matrix.getAtIndex(ValueLayout.JAVA_DOUBLE, (long)r * cols + c),
+                        "put halo: row " + r + " column " + c);
+                }
+            }
+            job.barrier();
+
+            // The same halos pulled with get into the local copy, whose halos are still -1.
+            window.lockAll();
+            window.get(local, 1, column, left, cols - 2, 1, column);
+            window.get(local.asSlice(8L * (cols - 1)), 1, column, right, 1, 1, column);
+            window.unlockAll();
+            for (int r = 0; r < rows; r++) {
+                for (int c = 0; c < cols; c++) {
+                    assertEquals(matrix.getAtIndex(ValueLayout.JAVA_DOUBLE, (long)r * cols + c),
+                        local.getAtIndex(ValueLayout.JAVA_DOUBLE, (long)r * cols + c),
+                        "get halo: row " + r + " column " + c);
+                }
+            }
+        }
+    }
+
+    private static double cell(final int rank, final int row, final int col) {
+        return rank * 1000.0 + row * 10.0 + col + 0.25;
+    }
+
+    // ---------------------------------------------------------------- reference layouts
+
+    /**
+     * Byte offsets of the elements of {@code instances} x MPI_TYPE_VECTOR(count, blocklength, stride)
+     * in type-map order, checking the type's extent against the definition.
+     */
+    static long[] vectorOffsets(
+        final int count, final int blocklength, final int stride, final int bytes, final int instances,
+        final Datatype type) {
+        final long extent = ((long)(count - 1) * stride + blocklength) * bytes;
+        assertEquals(extent, type.extent(), type + " extent");
+        final long[] offsets = new long[instances * count * blocklength];
+        int k = 0;
+        for (int instance = 0; instance < instances; instance++) {
+            for (int block = 0; block < count; block++) {
+                for (int j = 0; j < blocklength; j++) {
+                    offsets[k++] = instance * extent + ((long)block * stride + j) * bytes;
+                }
+            }
+        }
+        return offsets;
+    }
+
+    /**
+     * Byte offsets of the elements of {@code instances} x MPI_TYPE_INDEXED(lengths, displacements) in
+     * type-map order, checking the type's extent against the definition.
+     */
+    static long[] indexedOffsets(
+        final int[] lengths, final int[] displacements, final int bytes, final int instances, final Datatype type) {
+        long extent = 0;
+        int elements = 0;
+        for (int b = 0; b < lengths.length; b++) {
+            if (lengths[b] > 0) {
+                extent = Math.max(extent, (long)(displacements[b] + lengths[b]) * bytes);
+            }
+            elements += lengths[b];
+        }
+        assertEquals(extent, type.extent(), type + " extent");
+        final long[] offsets = new long[instances * elements];
+        int k = 0;
+        for (int instance = 0; instance < instances; instance++) {
+            for (int b = 0; b < lengths.length; b++) {
+                for (int j = 0; j < lengths[b]; j++) {
+                    offsets[k++] = instance * extent + (long)(displacements[b] + j) * bytes;
+                }
+            }
+        }
+        return offsets;
+    }
+
+    /**
+     * Copies element k of the source (at sourceBase + sourceOffsets[k]) to the destination at
+     * destinationBase + destinationOffsets[k], for every k.
+     */
+    static void scatter(
+        final byte[] destination, final long destinationBase, final long[] destinationOffsets, final byte[] source,
+        final long sourceBase, final long[] sourceOffsets, final int bytes) {
+        assertEquals(destinationOffsets.length, sourceOffsets.length, "element counts of the reference");
+        for (int k = 0; k < sourceOffsets.length; k++) {
+            System.arraycopy(source, (int)(sourceBase + sourceOffsets[k]), destination,
+                (int)(destinationBase + destinationOffsets[k]), bytes);
+        }
+    }
+
+    private static byte[] sentinelImage() {
+        final byte[] image = new byte[WINDOW_BYTES];
+        Arrays.fill(image, SENTINEL);
+        return image;
+    }
+
+    /** A rank's origin bytes for one round: distinct per rank, round and position. */
+    private static byte[] pattern(final int rank, final int round, final long size) {
+        final byte[] bytes = new byte[(int)size];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte)(rank * 64 + round * 16 + i * 7 + 1);
+        }
+        return bytes;
+    }
+
+    private static MemorySegment origin(final Arena arena, final int rank, final int round, final long size) {
+        final MemorySegment segment = arena.allocate(size, 8);
+        segment.copyFrom(MemorySegment.ofArray(pattern(rank, round, size)));
+        return segment;
+    }
+
+    private static MemorySegment filled(final Arena arena, final long size, final byte value) {
+        final MemorySegment segment = arena.allocate(size, 8);
+        segment.fill(value);
+        return segment;
+    }
+}

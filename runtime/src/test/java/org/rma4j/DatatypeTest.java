@@ -1,0 +1,208 @@
+package org.rma4j;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * Sizes, extents, block layout and argument errors of {@link Datatype} constructors (MPI-3.1 chapter
+ * 4 as used by section 11.3, lower bound 0).
+ */
+class DatatypeTest {
+    @Test
+    void shouldDescribeBasicTypesAsOneElementOfTheirSize() {
+        final Datatype[] types = {Datatype.BYTE, Datatype.SHORT, Datatype.CHAR, Datatype.INT, Datatype.LONG,
+            Datatype.FLOAT, Datatype.DOUBLE};
+        final int[] sizes = {1, 2, 2, 4, 8, 4, 8};
+        for (int i = 0; i < types.length; i++) {
+            final Datatype type = types[i];
+            assertEquals(Datatype.Basic.values()[i], type.basic());
+            assertEquals(sizes[i], type.basic().bytes());
+            assertEquals(1, type.elements());
+            assertEquals(sizes[i], type.size());
+            assertEquals(sizes[i], type.extent());
+            assertTrue(type.isBasic());
+            assertTrue(type.isContiguous());
+            assertBlocks(type, new long[] {0}, new long[] {1});
+            assertEquals(type.basic().name(), type.toString());
+        }
+        assertFalse(Datatype.Basic.FLOAT.isInteger());
+        assertFalse(Datatype.Basic.DOUBLE.isInteger());
+        assertTrue(Datatype.Basic.CHAR.isInteger());
+        assertTrue(Datatype.Basic.BYTE.isInteger());
+    }
+
+    @Test
+    void shouldMergeContiguousCopiesIntoOneBlock() {
+        final Datatype type = Datatype.contiguous(3, Datatype.INT);
+        assertEquals(Datatype.Basic.INT, type.basic());
+        assertEquals(3, type.elements());
+        assertEquals(12, type.size());
+        assertEquals(12, type.extent());
+        assertTrue(type.isContiguous());
+        assertFalse(type.isBasic(), "a derived type is not basic even when it has one element");
+        assertFalse(Datatype.contiguous(1, Datatype.INT).isBasic());
+        assertBlocks(type, new long[] {0}, new long[] {3});
+        assertEquals("contiguous(3, INT)", type.toString());
+    }
+
+    @Test
+    void shouldPlaceVectorBlocksStrideExtentsApart() {
+        final Datatype type = Datatype.vector(3, 2, 4, Datatype.DOUBLE);
+        assertEquals(6, type.elements());
+        assertEquals(48, type.size());
+        // Last block starts at 2 * 4 doubles and holds 2: the extent ends at 10 doubles.
+        assertEquals(80, type.extent());
+        assertFalse(type.isContiguous());
+        assertBlocks(type, new long[] {0, 32, 64}, new long[] {2, 2, 2});
+        assertEquals(2 * 80 + 80, type.span(3));
+        assertEquals(0, type.span(0));
+        assertEquals(80, type.span(1));
+    }
+
+    @Test
+    void shouldMergeVectorBlocksWhenStrideEqualsBlocklength() {
+        final Datatype type = Datatype.vector(4, 3, 3, Datatype.SHORT);
+        assertEquals(12, type.elements());
+        assertEquals(24, type.extent());
+        assertTrue(type.isContiguous());
+        assertBlocks(type, new long[] {0}, new long[] {12});
+    }
+
+    @Test
+    void shouldDescribeAColumnOfARowMajorMatrix() {
+        final int rows = 5;
+        final int cols = 7;
+        final Datatype column = Datatype.vector(rows, 1, cols, Datatype.DOUBLE);
+        assertEquals(rows, column.elements());
+        assertEquals(8L * rows, column.size());
+        assertEquals(8L * ((rows - 1) * cols + 1), column.extent());
+        assertBlocks(column, new long[] {0, 56, 112, 168, 224}, new long[] {1, 1, 1, 1, 1});
+    }
+
+    @Test
+    void shouldKeepIndexedBlockDisplacementsInTheGivenOrder() {
+        final Datatype type = Datatype.indexedBlock(2, new int[] {5, 1}, Datatype.INT);
+        assertEquals(4, type.elements());
+        assertEquals(16, type.size());
+        assertEquals(28, type.extent(), "the extent ends after the block at 5 + 2 ints");
+        assertBlocks(type, new long[] {20, 4}, new long[] {2, 2});
+        assertFalse(type.isContiguous());
+    }
+
+    @Test
+    void shouldSkipEmptyBlocksOfIndexedAndMergeTouchingOnes() {
+        final Datatype type = Datatype.indexed(new int[] {1, 3, 0, 2, 1}, new int[] {0, 2, 9, 6, 8}, Datatype.SHORT);
+        assertEquals(7, type.elements());
+        assertEquals(14, type.size());
+        // The empty block at 9 adds no element, so the extent ends at short 9 (after the block at 8).
+        assertEquals(18, type.extent());
+        // Blocks at 6 (2 shorts) and 8 (1 short) touch and merge.
+        assertBlocks(type, new long[] {0, 4, 12}, new long[] {1, 3, 3});
+    }
+
+    @Test
+    void shouldNestAVectorOfContiguousTypes() {
+        final Datatype pair = Datatype.contiguous(2, Datatype.INT);
+        final Datatype type = Datatype.vector(2, 1, 3, pair);
+        assertEquals(4, type.elements());
+        assertEquals(16, type.size());
+        assertEquals(32, type.extent(), "second pair starts at 3 pair extents = 24 bytes");
+        assertBlocks(type, new long[] {0, 24}, new long[] {2, 2});
+    }
+
+    @Test
+    void shouldNestVectorsAndMergeBlocksAcrossCopies() {
+        final Datatype inner = Datatype.vector(2, 1, 2, Datatype.INT);
+        assertEquals(12, inner.extent());
+        assertBlocks(inner, new long[] {0, 8}, new long[] {1, 1});
+
+        final Datatype outer = Datatype.vector(2, 1, 2, inner);
+        assertEquals(4, outer.elements());
+        assertEquals(36, outer.extent());
+        assertBlocks(outer, new long[] {0, 8, 24, 32}, new long[] {1, 1, 1, 1});
+
+        // The second copy starts at 12, right after the first copy's last int at 8.
+        final Datatype copies = Datatype.contiguous(2, inner);
+        assertEquals(4, copies.elements());
+        assertEquals(24, copies.extent());
+        assertBlocks(copies, new long[] {0, 8, 20}, new long[] {1, 2, 1});
+
+        final Datatype indexedOfVectors = Datatype.indexed(new int[] {1, 2}, new int[] {3, 0}, inner);
+        assertEquals(6, indexedOfVectors.elements());
+        assertEquals(48, indexedOfVectors.extent());
+        assertBlocks(indexedOfVectors, new long[] {36, 44, 0, 8, 20}, new long[] {1, 1, 1, 2, 1});
+    }
+
+    @Test
+    void shouldAllowEmptyTypes() {
+        for (final Datatype type : new Datatype[] {Datatype.contiguous(0, Datatype.LONG),
+            Datatype.vector(0, 4, 2, Datatype.LONG), Datatype.vector(3, 0, 2, Datatype.LONG),
+            Datatype.indexedBlock(1, new int[0], Datatype.LONG), Datatype.indexed(new int[] {0, 0}, new int[] {1, 5},
+                Datatype.LONG)}) {
+            assertEquals(0, type.elements(), type.toString());
+            assertEquals(0, type.size(), type.toString());
+            assertEquals(0, type.extent(), type.toString());
+            assertEquals(0, type.span(4), type.toString());
+            assertSame(Datatype.Basic.LONG, type.basic());
+        }
+    }
+
+    @Test
+    void shouldRaiseCountForNegativeCountsAndLengths() {
+        expect(ErrorClass.COUNT, "contiguous count=-1", () -> Datatype.contiguous(-1, Datatype.INT));
+        expect(ErrorClass.COUNT, "vector count=-2", () -> Datatype.vector(-2, 1, 1, Datatype.INT));
+        expect(ErrorClass.COUNT, "vector blocklength=-1", () -> Datatype.vector(2, -1, 1, Datatype.INT));
+        expect(ErrorClass.COUNT, "indexedBlock blocklength=-3", () -> Datatype.indexedBlock(-3, new int[] {0},
+            Datatype.INT));
+        expect(ErrorClass.COUNT, "indexed blocklengths[1]=-1", () -> Datatype.indexed(new int[] {1, -1},
+            new int[] {0, 4}, Datatype.INT));
+    }
+
+    @Test
+    void shouldRaiseCountWhenBlocklengthsAndDisplacementsDifferInLength() {
+        expect(ErrorClass.COUNT, "2 blocklengths but 1 displacements",
+            () -> Datatype.indexed(new int[] {1, 2}, new int[] {0}, Datatype.INT));
+        expect(ErrorClass.COUNT, "1 blocklengths but 3 displacements",
+            () -> Datatype.indexed(new int[] {1}, new int[] {0, 1, 2}, Datatype.INT));
+    }
+
+    @Test
+    void shouldRaiseTypeForNegativeDisplacements() {
+        expect(ErrorClass.TYPE, "displacement -1", () -> Datatype.indexedBlock(1, new int[] {0, -1}, Datatype.INT));
+        expect(ErrorClass.TYPE, "displacement -4", () -> Datatype.indexed(new int[] {1}, new int[] {-4}, Datatype.INT));
+        expect(ErrorClass.TYPE, "displacement -3", () -> Datatype.vector(2, 1, -3, Datatype.INT));
+    }
+
+    @Test
+    void shouldRaiseTypeForANullOldType() {
+        expect(ErrorClass.TYPE, "contiguous old type is null", () -> Datatype.contiguous(1, null));
+        expect(ErrorClass.TYPE, "vector old type is null", () -> Datatype.vector(1, 1, 1, null));
+        expect(ErrorClass.TYPE, "indexedBlock old type is null", () -> Datatype.indexedBlock(1, new int[] {0}, null));
+        expect(ErrorClass.TYPE, "indexed old type is null", () -> Datatype.indexed(new int[] {1}, new int[] {0}, null));
+    }
+
+    static void assertBlocks(final Datatype type, final long[] offsets, final long[] elements) {
+        final long[] actualOffsets = new long[type.blocks()];
+        final long[] actualElements = new long[type.blocks()];
+        for (int b = 0; b < type.blocks(); b++) {
+            actualOffsets[b] = type.blockOffset(b);
+            actualElements[b] = type.blockElements(b);
+        }
+        assertArrayEquals(offsets, actualOffsets, type + " block offsets");
+        assertArrayEquals(elements, actualElements, type + " block elements");
+    }
+
+    private static void expect(final ErrorClass errorClass, final String detail, final Executable call) {
+        final RmaException e = assertThrows(RmaException.class, call);
+        assertEquals(errorClass, e.errorClass(), e.getMessage());
+        assertTrue(e.getMessage().startsWith(errorClass.mpiName() + ": "), e.getMessage());
+        assertTrue(e.getMessage().contains(detail), () -> "\"" + e.getMessage() + "\" should name " + detail);
+    }
+}

@@ -1,0 +1,52 @@
+package org.rma4j;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Typed put and get between ranks (MPI-3.1 section 11.3 with derived datatypes), run by a subclass
+ * per job mode. Each test runs a program of {@link DatatypeScenarios} at every rank of a job.
+ */
+@Timeout(300)
+abstract class DatatypeTransferContractTest {
+    protected ShmTestDirectory base;
+
+    @BeforeEach
+    void createBase() {
+        base = new ShmTestDirectory();
+    }
+
+    @AfterEach
+    void removeBase() {
+        try {
+            assertEquals(List.of(), base.entries(), "the job left files behind");
+        } finally {
+            base.close();
+        }
+    }
+
+    /**
+     * Runs the scenario at each of {@code ranks} ranks and fails if any rank fails.
+     */
+    abstract void run(int ranks, String scenario) throws Exception;
+
+    @Test
+    void shouldMoveVectorAndIndexedLayoutsByteExactAndRejectMismatches() throws Exception {
+        run(3, "typedTransfers");
+    }
+
+    @Test
+    void shouldExchangeColumnHalosWithAVectorTypeOnBothSides() throws Exception {
+        run(3, "haloExchange");
+    }
+
+    @Test
+    void shouldTransferTypedDataToItselfAsSingleRank() throws Exception {
+        run(1, "typedTransfers");
+    }
+}
