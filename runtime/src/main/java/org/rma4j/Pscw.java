@@ -48,6 +48,22 @@ final class Pscw {
     }
 
     /**
+     * Records whether this rank's window is exposed in a post epoch, for lockers' conflict check.
+     */
+    void setExposed(final boolean exposed) {
+        Words.putIntVolatile(mapping, WindowLayout.syncLinesOffset(syncTable, rank) + WindowLayout.EXPOSED_OFFSET,
+            exposed ? 1 : 0);
+    }
+
+    /**
+     * @return whether {@code target} has a post epoch open.
+     */
+    boolean isExposed(final int target) {
+        return Words.getIntVolatile(mapping,
+            WindowLayout.syncLinesOffset(syncTable, target) + WindowLayout.EXPOSED_OFFSET) != 0;
+    }
+
+    /**
      * Sends a post to every origin of the group.
      */
     void post(final Group origins) {

@@ -281,6 +281,10 @@ public final class RmaJob implements AutoCloseable {
         return waitStrategy;
     }
 
+    int windowSequence() {
+        return windowSequence;
+    }
+
     String nextWindowName() {
         return "win-" + windowSequence++;
     }

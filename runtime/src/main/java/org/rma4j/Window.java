@@ -9,6 +9,7 @@ import org.rma4j.internal.WindowLayout;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappedFile;
 import org.rma4j.shm.ShmBarrier;
+import org.rma4j.shm.Words;
 
 /**
  * A window: memory that every rank of a job exposes to the others' one-sided operations
@@ -573,6 +574,12 @@ public final class Window implements AutoCloseable {
         Checks.checkAssertions("post", assertions, Rma.MODE_NOCHECK | Rma.MODE_NOSTORE | Rma.MODE_NOPUT);
         checkGroup("post", group);
         epochs.checkPost();
+        final int lockWord = Words.getIntVolatile(mapping, WindowLayout.lockWordOffset(lockTable, rank));
+        if (lockWord != 0) {
+            throw new RmaException(ErrorClass.RMA_CONFLICT, "post while this rank's window is locked ("
+                + LockWord.describe(lockWord) + "); a window may not be locked and exposed concurrently (11.5.3)");
+        }
+        pscw.setExposed(true);
         if ((assertions & Rma.MODE_NOCHECK) == 0) {
             pscw.post(group);
         }
@@ -622,6 +629,7 @@ public final class Window implements AutoCloseable {
         checkOpen("wait");
         final Group group = epochs.checkWait("wait");
         pscw.awaitCompletes(group);
+        pscw.setExposed(false);
         epochs.waited();
     }
 
@@ -637,6 +645,7 @@ public final class Window implements AutoCloseable {
         if (!pscw.testCompletes(group)) {
             return false;
         }
+        pscw.setExposed(false);
         epochs.waited();
         return true;
     }
@@ -668,11 +677,13 @@ public final class Window implements AutoCloseable {
         if (lockType == LockType.EXCLUSIVE) {
             if (!nocheck) {
                 LockWord.acquireExclusive(mapping, word, rank, job.waitStrategy(), lockLiveness);
+                checkNotExposed("lock", target, () -> LockWord.releaseExclusive(mapping, word, rank));
             }
             epochs.locked(target, Epochs.EXCLUSIVE | (nocheck ? Epochs.NOCHECK : 0));
         } else {
             if (!nocheck) {
                 LockWord.acquireShared(mapping, word, job.waitStrategy(), lockLiveness);
+                checkNotExposed("lock", target, () -> LockWord.releaseShared(mapping, word));
             }
             epochs.locked(target, Epochs.SHARED | (nocheck ? Epochs.NOCHECK : 0));
         }
@@ -716,6 +727,13 @@ public final class Window implements AutoCloseable {
             for (int target = 0; target < sizes.length; target++) {
                 LockWord.acquireShared(mapping, WindowLayout.lockWordOffset(lockTable, target), job.waitStrategy(),
                     lockLiveness);
+            }
+            for (int target = 0; target < sizes.length; target++) {
+                checkNotExposed("lockAll", target, () -> {
+                    for (int held = 0; held < sizes.length; held++) {
+                        LockWord.releaseShared(mapping, WindowLayout.lockWordOffset(lockTable, held));
+                    }
+                });
             }
         }
         epochs.lockedAll(Epochs.SHARED | (nocheck ? Epochs.NOCHECK : 0));
@@ -968,6 +986,18 @@ public final class Window implements AutoCloseable {
             throw new RmaException(ErrorClass.WIN, call + " on a freed window");
         }
         job.checkOpen(call);
+    }
+
+    /**
+     * MPI-3.1 section 11.5.3: a window may not be locked and exposed in a post epoch concurrently. A
+     * best-effort check after acquisition: a post that races with the lock is not always seen.
+     */
+    private void checkNotExposed(final String call, final int target, final Runnable release) {
+        if (pscw.isExposed(target)) {
+            release.run();
+            throw new RmaException(ErrorClass.RMA_CONFLICT, call + " of rank " + target + " while it exposes its"
+                + " window in a post epoch; a window may not be locked and exposed concurrently (11.5.3)");
+        }
     }
 
     private void checkGroup(final String call, final Group group) {

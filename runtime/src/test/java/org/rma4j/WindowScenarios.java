@@ -471,6 +471,57 @@ final class WindowScenarios {
             unchecked.put(new long[] {7}, 0, 1, me, 0);
             assertEquals(7L, unchecked.segment().get(ValueLayout.JAVA_LONG, 0));
         }
+        // RMA_CONFLICT: a window may not be locked and exposed in a post epoch at once (11.5.3).
+        final int last = n - 1;
+        try (Window conflict = job.allocateShared(8, 8)) {
+            if (me == 0) {
+                conflict.post(Group.EMPTY, 0);
+            }
+            job.barrier();
+            if (me == last) {
+                expect(ErrorClass.RMA_CONFLICT, () -> conflict.lock(LockType.EXCLUSIVE, 0));
+                expect(ErrorClass.RMA_CONFLICT, conflict::lockAll);
+            }
+            job.barrier();
+            if (me == 0) {
+                conflict.await();
+            }
+            job.barrier();
+            if (me == last) {
+                conflict.lock(LockType.EXCLUSIVE, 0);
+            }
+            job.barrier();
+            if (me == 0) {
+                expect(ErrorClass.RMA_CONFLICT, () -> conflict.post(Group.EMPTY, 0));
+            }
+            job.barrier();
+            if (me == last) {
+                conflict.unlock(0);
+            }
+            job.barrier();
+        }
+
+        // RMA_SHARED: the window file cannot be created, so no rank gets shared memory.
+        final java.nio.file.Path blocker = job.directory().file("win-" + job.windowSequence());
+        if (me == 0) {
+            try {
+                java.nio.file.Files.createFile(blocker);
+            } catch (final java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        job.barrier();
+        expect(ErrorClass.RMA_SHARED, () -> job.allocateShared(8, 8));
+        if (me == 0) {
+            try {
+                java.nio.file.Files.delete(blocker);
+            } catch (final java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        try (Window after = job.allocateShared(8, 8)) {
+            assertEquals(8, after.size());
+        }
         job.barrier();
         assertFalse(job.isClosed());
     }

@@ -24,7 +24,8 @@ import org.rma4j.shm.FileHeader;
  *   |   0 lock word (wait word: int value, int sleepers)                       |
  *   +-------------------------------------------------------------------------+
  *   | sync table: ranks x 256 B, two lines per rank:                           |
- *   |   0 post signal (wait word)    128 complete signal (wait word)          |
+ *   |   0 post signal (wait word)  64 exposed flag (int, written by the rank) |
+ *   |   128 complete signal (wait word)                                       |
  *   +-------------------------------------------------------------------------+
  *   | post matrix: ranks rows (128-aligned) of ranks ints:                     |
  *   |   row o, column t = posts target t has made to origin o (written by t)   |
@@ -75,6 +76,8 @@ public final class WindowLayout {
     public static final int LOCK_LINE_LENGTH = Align.PAD;
     public static final int SYNC_LINES_LENGTH = 2 * Align.PAD;
     public static final int POST_SIGNAL_OFFSET = 0;
+    /** 1 while the rank has a post epoch open; checked by lockers (MPI-3.1 section 11.5.3). */
+    public static final int EXPOSED_OFFSET = Align.CACHE_LINE;
     public static final int COMPLETE_SIGNAL_OFFSET = Align.PAD;
 
     /** Regions one rank may have attached to a dynamic window at once. */
