@@ -1,0 +1,173 @@
+package org.rma4j.notify;
+
+import static org.rma4j.notify.NotifyRingLayout.DISPLACEMENT_OFFSET;
+import static org.rma4j.notify.NotifyRingLayout.ENTRY_LENGTH;
+import static org.rma4j.notify.NotifyRingLayout.FLAGS_OFFSET;
+import static org.rma4j.notify.NotifyRingLayout.INLINE_LENGTH_SHIFT;
+import static org.rma4j.notify.NotifyRingLayout.INLINE_OFFSET;
+import static org.rma4j.notify.NotifyRingLayout.LENGTH_OFFSET;
+import static org.rma4j.notify.NotifyRingLayout.SOURCE_OFFSET;
+import static org.rma4j.notify.NotifyRingLayout.TAG_OFFSET;
+import static org.rma4j.notify.NotifyRingLayout.USER_FLAGS_MASK;
+
+import java.lang.foreign.MemorySegment;
+
+import org.rma4j.shm.Words;
+
+/**
+ * One notification: source, tag, target displacement, length, the caller's flags and up to
+ * {@link NotifyRingLayout#INLINE_CAPACITY} bytes of inline payload.
+ *
+ * <p>Two kinds of instance exist. A <em>view</em> is what {@link NotifyRing#poll} hands to a
+ * {@link NotificationHandler}: it reads the ring slot in place, is reused for the next entry and is valid
+ * only during the handler call, because the slot is handed back to the producers afterwards. A
+ * <em>detached</em> notification ({@link #copy()}, {@link #of}) owns a private copy of the 64-byte entry
+ * and is immutable; keep only detached notifications beyond a handler call.
+ */
+public final class Notification {
+    private MemorySegment segment;
+    private long offset;
+    private final boolean detached;
+
+    private Notification(final MemorySegment segment, final long offset, final boolean detached) {
+        this.segment = segment;
+        this.offset = offset;
+        this.detached = detached;
+    }
+
+    /**
+     * @return a view to be pointed at ring slots with {@link #wrap}.
+     */
+    static Notification view() {
+        return new Notification(MemorySegment.NULL, 0, false);
+    }
+
+    /**
+     * Points this view at the entry at {@code entryOffset} of {@code ringSegment}.
+     */
+    void wrap(final MemorySegment ringSegment, final long entryOffset) {
+        this.segment = ringSegment;
+        this.offset = entryOffset;
+    }
+
+    /**
+     * Makes a detached notification, e.g. for a target that notifies itself without a ring.
+     *
+     * @param inlinePayload up to {@link NotifyRingLayout#INLINE_CAPACITY} bytes, or null for none.
+     * @throws IllegalArgumentException as {@link NotifyRing#offer} does.
+     */
+    public static Notification of(
+        final int source, final int tag, final long displacement, final int length, final int flags,
+        final MemorySegment inlinePayload) {
+        final long inlineLength = inlinePayload == null ? 0 : inlinePayload.byteSize();
+        NotifyRingLayout.checkEntry(source, tag, length, flags, inlineLength);
+        final MemorySegment entry = newEntry();
+        writeFields(entry, 0, source, tag, displacement, length, flags, inlinePayload);
+        return new Notification(entry, 0, true);
+    }
+
+    /**
+     * Writes the fields and inline payload of an entry with plain stores; the sequence word is not touched.
+     * The arguments must have passed {@link NotifyRingLayout#checkEntry}.
+     */
+    static void writeFields(
+        final MemorySegment segment, final long entryOffset, final int source, final int tag,
+        final long displacement, final int length, final int flags, final MemorySegment inlinePayload) {
+        final int inlineLength = inlinePayload == null ? 0 : (int)inlinePayload.byteSize();
+        Words.putInt(segment, entryOffset + SOURCE_OFFSET, source);
+        Words.putInt(segment, entryOffset + TAG_OFFSET, tag);
+        Words.putLong(segment, entryOffset + DISPLACEMENT_OFFSET, displacement);
+        Words.putInt(segment, entryOffset + LENGTH_OFFSET, length);
+        Words.putInt(segment, entryOffset + FLAGS_OFFSET, flags | inlineLength << INLINE_LENGTH_SHIFT);
+        if (inlineLength > 0) {
+            MemorySegment.copy(inlinePayload, 0, segment, entryOffset + INLINE_OFFSET, inlineLength);
+        }
+    }
+
+    public int source() {
+        return Words.getInt(segment, offset + SOURCE_OFFSET);
+    }
+
+    public int tag() {
+        return Words.getInt(segment, offset + TAG_OFFSET);
+    }
+
+    /**
+     * @return where the notified access went in the target's memory, as the producer described it.
+     */
+    public long displacement() {
+        return Words.getLong(segment, offset + DISPLACEMENT_OFFSET);
+    }
+
+    /**
+     * @return bytes of the notified access (which may exceed the inline payload).
+     */
+    public int length() {
+        return Words.getInt(segment, offset + LENGTH_OFFSET);
+    }
+
+    /**
+     * @return the caller's flags (bits of {@link NotifyRingLayout#USER_FLAGS_MASK}).
+     */
+    public int flags() {
+        return Words.getInt(segment, offset + FLAGS_OFFSET) & USER_FLAGS_MASK;
+    }
+
+    /**
+     * @return bytes of inline payload, 0..{@link NotifyRingLayout#INLINE_CAPACITY}.
+     */
+    public int inlineLength() {
+        return Words.getInt(segment, offset + FLAGS_OFFSET) >>> INLINE_LENGTH_SHIFT;
+    }
+
+    /**
+     * @return a read-only view of the inline payload; for a ring view, valid only during the handler call.
+     */
+    public MemorySegment inlinePayload() {
+        return segment.asSlice(offset + INLINE_OFFSET, inlineLength()).asReadOnly();
+    }
+
+    /**
+     * Copies the inline payload to {@code target} at {@code targetOffset}.
+     *
+     * @return bytes copied ({@link #inlineLength()}).
+     * @throws IndexOutOfBoundsException if the payload does not fit in {@code target}.
+     */
+    public int copyInlinePayloadTo(final MemorySegment target, final long targetOffset) {
+        final int inlineLength = inlineLength();
+        MemorySegment.copy(segment, offset + INLINE_OFFSET, target, targetOffset, inlineLength);
+        return inlineLength;
+    }
+
+    /**
+     * @return whether this notification owns its entry (true) or is a view of a ring slot (false).
+     */
+    public boolean isDetached() {
+        return detached;
+    }
+
+    /**
+     * @return a detached copy of this notification, inline payload included; a detached notification
+     *         returns itself.
+     */
+    public Notification copy() {
+        if (detached) {
+            return this;
+        }
+        final MemorySegment entry = newEntry();
+        MemorySegment.copy(segment, offset, entry, 0, ENTRY_LENGTH);
+        return new Notification(entry, 0, true);
+    }
+
+    private static MemorySegment newEntry() {
+        // A long[] backing keeps the 8-byte alignment the word accessors need.
+        return MemorySegment.ofArray(new long[ENTRY_LENGTH / Long.BYTES]);
+    }
+
+    @Override
+    public String toString() {
+        return "Notification{source=" + source() + ", tag=" + tag() + ", displacement=" + displacement()
+            + ", length=" + length() + ", flags=0x" + Integer.toHexString(flags()) + ", inline=" + inlineLength()
+            + (detached ? "" : ", view") + '}';
+    }
+}

@@ -1,0 +1,76 @@
+package org.rma4j.notify;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class NotificationTest {
+    private RingFiles files;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        files = new RingFiles();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        files.close();
+    }
+
+    @Test
+    void shouldBuildADetachedNotificationWithEveryField() {
+        final byte[] payload = {1, 2, 3, 4, 5};
+        final Notification n = Notification.of(3, 9, 4096, 5, 0x123, MemorySegment.ofArray(payload));
+        assertTrue(n.isDetached());
+        assertEquals(3, n.source());
+        assertEquals(9, n.tag());
+        assertEquals(4096, n.displacement());
+        assertEquals(5, n.length());
+        assertEquals(0x123, n.flags());
+        assertEquals(5, n.inlineLength());
+        assertArrayEquals(payload, n.inlinePayload().toArray(ValueLayout.JAVA_BYTE));
+        assertSame(n, n.copy(), "a detached notification is immutable and its own copy");
+        assertTrue(n.toString().contains("source=3"), n.toString());
+    }
+
+    @Test
+    void shouldRejectInvalidFieldsLikeAnOffer() {
+        assertThrows(IllegalArgumentException.class, () -> Notification.of(-1, 0, 0, 0, 0, null));
+        assertThrows(IllegalArgumentException.class,
+            () -> Notification.of(0, 0, 0, 0, 0, MemorySegment.ofArray(new byte[33])));
+    }
+
+    @Test
+    void shouldKeepACopysPayloadAfterTheRingSlotIsReused() {
+        final NotifyRing ring = new NotifyRing(files.createRing("ring", 1), RingFiles.RING_OFFSET, 1, 0);
+        final Notification[] kept = new Notification[2];
+        assertTrue(ring.offer(1, 1, 1, 2, 0, MemorySegment.ofArray(new byte[] {10, 11})));
+        ring.poll(n -> {
+            kept[0] = n;
+            kept[1] = n.copy();
+        });
+        assertTrue(ring.offer(2, 2, 2, 3, 0, MemorySegment.ofArray(new byte[] {20, 21, 22})));
+
+        assertFalse(kept[0].isDetached());
+        assertEquals(2, kept[0].source(), "a view reads whatever the slot holds now");
+        assertEquals(1, kept[1].source());
+        assertEquals(1, kept[1].displacement());
+        assertArrayEquals(new byte[] {10, 11}, kept[1].inlinePayload().toArray(ValueLayout.JAVA_BYTE));
+    }
+
+    @Test
+    void shouldRefuseToWriteThroughItsPayloadView() {
+        final Notification n = Notification.of(0, 0, 0, 1, 0, MemorySegment.ofArray(new byte[] {7}));
+        assertTrue(n.inlinePayload().isReadOnly());
+    }
+}
