@@ -5,10 +5,11 @@ import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The arithmetic of the Jacobi example, shared by the parallel {@link JacobiFence} and the sequential
- * reference {@link #sequential}: both run the same {@link #relaxRow} kernel on rows of doubles laid
- * out row after row ({@code nx} doubles per row) in a {@link MemorySegment}, so a parallel run and the
- * sequential one add the same numbers in the same order and agree bit for bit.
+ * The arithmetic of the Jacobi examples, shared by the parallel stencils ({@link JacobiFence},
+ * {@link JacobiPscw}, {@link JacobiPassive}, {@link JacobiColumns}) and the sequential reference
+ * {@link #sequential}: all run the same {@link #relaxRow} kernel on rows of doubles laid out row after
+ * row in a {@link MemorySegment}, so a parallel run and the sequential one add the same numbers in the
+ * same order and agree bit for bit.
  *
  * <p>The problem: Laplace's equation on a grid of {@code nx} columns by {@code ny} rows. The border is
  * fixed, {@link #TOP} on the top row (y = 0, corners included) and {@link #EDGE} on the other three
@@ -53,7 +54,8 @@ public final class Jacobi {
     /**
      * Stores the initial values of grid row {@code y} into row {@code row} of {@code grid}.
      */
-    public static void initializeRow(final MemorySegment grid, final long row, final int y, final int nx, final int ny) {
+    public static void initializeRow(
+        final MemorySegment grid, final long row, final int y, final int nx, final int ny) {
         final long base = row * nx * DOUBLE;
         for (int x = 0; x < nx; x++) {
             grid.set(JAVA_DOUBLE, base + x * DOUBLE, initialValue(x, y, nx, ny));
@@ -66,9 +68,23 @@ public final class Jacobi {
      * {@code nx} doubles; the border columns of {@code dst} are left as they are.
      */
     public static void relaxRow(final MemorySegment src, final MemorySegment dst, final long row, final int nx) {
-        final long stride = nx * DOUBLE;
+        relaxRow(src, dst, row, nx, 1, nx - 1);
+    }
+
+    /**
+     * The kernel on part of a row: computes points {@code fromX .. toX - 1} of row {@code row} of
+     * {@code dst} from rows {@code row - 1}, {@code row}, {@code row + 1} of {@code src}, where both
+     * segments hold rows of {@code rowLength} doubles. The caller keeps the range one point inside the
+     * row ({@code 1 <= fromX}, {@code toX <= rowLength - 1}); an empty range computes nothing. Each point
+     * is computed exactly as by {@link #relaxRow(MemorySegment, MemorySegment, long, int)}, so a block
+     * of columns agrees bit for bit with the whole row.
+     */
+    public static void relaxRow(
+        final MemorySegment src, final MemorySegment dst, final long row, final int rowLength, final int fromX,
+        final int toX) {
+        final long stride = rowLength * DOUBLE;
         final long base = row * stride;
-        for (int x = 1; x < nx - 1; x++) {
+        for (int x = fromX; x < toX; x++) {
             final long at = base + x * DOUBLE;
             final double up = src.get(JAVA_DOUBLE, at - stride);
             final double down = src.get(JAVA_DOUBLE, at + stride);

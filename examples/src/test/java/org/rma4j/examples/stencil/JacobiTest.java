@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.MemorySegment;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,6 +49,23 @@ class JacobiTest {
             }
         }
         assertTrue(grid[nx + nx / 2] > grid[2 * nx + nx / 2], "values decrease away from the hot top row");
+    }
+
+    @Test
+    void relaxingARowInPiecesEqualsRelaxingItWhole() {
+        final int nx = 11;
+        final double[] src = new double[3 * nx];
+        for (int i = 0; i < src.length; i++) {
+            src[i] = Math.sin(i) + i / 7.0;
+        }
+        final double[] whole = new double[3 * nx];
+        final double[] pieces = new double[3 * nx];
+        Jacobi.relaxRow(MemorySegment.ofArray(src), MemorySegment.ofArray(whole), 1, nx);
+        Jacobi.relaxRow(MemorySegment.ofArray(src), MemorySegment.ofArray(pieces), 1, nx, 1, 4);
+        Jacobi.relaxRow(MemorySegment.ofArray(src), MemorySegment.ofArray(pieces), 1, nx, 4, 4);
+        Jacobi.relaxRow(MemorySegment.ofArray(src), MemorySegment.ofArray(pieces), 1, nx, 4, nx - 1);
+        assertArrayEquals(whole, pieces);
+        assertEquals(0.0, pieces[nx], "the border column is not computed");
     }
 
     @Test
