@@ -1,13 +1,5 @@
 package org.rma4j;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
-import org.rma4j.launch.JobResult;
-import org.rma4j.launch.Launcher;
-
 /**
  * The accumulate contract with ranks as real JVM processes started through the launcher, with
  * 100,000 operations per rank in the races.
@@ -17,20 +9,6 @@ class AccumulateProcessModeTest extends AccumulateContractTest {
 
     @Override
     void run(final int ranks, final String scenario) throws Exception {
-        final List<String> lines = Collections.synchronizedList(new ArrayList<>());
-        final JobResult result = Launcher.builder()
-            .ranks(ranks)
-            .mainClass(AccumulateScenarioMain.class.getName())
-            .args(scenario)
-            .jvmOption("-D" + AccumulateScenarios.INCREMENTS_PROP_NAME + "=" + INCREMENTS)
-            .jvmOption("-XX:TieredStopAtLevel=1")
-            .baseDirectory(base.path())
-            .output(lines::add)
-            .errorOutput(lines::add)
-            .build()
-            .run();
-        assertEquals(0, result.exitCode(), () -> "job failed:\n" + String.join("\n", lines));
-        assertEquals(ranks, lines.stream().filter(line -> line.contains("scenario " + scenario + " passed")).count(),
-            () -> String.join("\n", lines));
+        Scenarios.runProcesses(base, ranks, AccumulateScenarios.class, scenario, "-D" + AccumulateScenarios.INCREMENTS_PROP_NAME + "=" + INCREMENTS);
     }
 }

@@ -29,25 +29,9 @@ final class AccumulateScenarios {
 
     /** Runs the scenario of that name at this rank. */
     static void run(final String name, final RmaJob job) throws Throwable {
-        final Method method = AccumulateScenarios.class.getDeclaredMethod(name, RmaJob.class);
-        try {
-            method.invoke(null, job);
-        } catch (final InvocationTargetException e) {
-            throw e.getCause();
-        }
+        Scenarios.invoke(AccumulateScenarios.class, name, job);
     }
 
-    static Consumer<RmaJob> named(final String name) {
-        return job -> {
-            try {
-                run(name, job);
-            } catch (final RuntimeException | Error e) {
-                throw e;
-            } catch (final Throwable t) {
-                throw new IllegalStateException(t);
-            }
-        };
-    }
 
     private static int increments() {
         return Integer.getInteger(INCREMENTS_PROP_NAME, INCREMENTS_DEFAULT);

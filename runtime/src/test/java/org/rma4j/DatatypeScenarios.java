@@ -28,25 +28,9 @@ final class DatatypeScenarios {
 
     /** Runs the scenario of that name at this rank. */
     static void run(final String name, final RmaJob job) throws Throwable {
-        final Method method = DatatypeScenarios.class.getDeclaredMethod(name, RmaJob.class);
-        try {
-            method.invoke(null, job);
-        } catch (final InvocationTargetException e) {
-            throw e.getCause();
-        }
+        Scenarios.invoke(DatatypeScenarios.class, name, job);
     }
 
-    static Consumer<RmaJob> named(final String name) {
-        return job -> {
-            try {
-                run(name, job);
-            } catch (final RuntimeException | Error e) {
-                throw e;
-            } catch (final Throwable t) {
-                throw new IllegalStateException(t);
-            }
-        };
-    }
 
     /**
      * Each rank puts to its right neighbour and gets back, with a vector on one side and an indexed

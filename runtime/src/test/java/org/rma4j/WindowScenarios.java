@@ -25,12 +25,7 @@ final class WindowScenarios {
 
     /** Runs the scenario of that name at this rank. */
     static void run(final String name, final RmaJob job) throws Throwable {
-        final Method method = WindowScenarios.class.getDeclaredMethod(name, RmaJob.class);
-        try {
-            method.invoke(null, job);
-        } catch (final InvocationTargetException e) {
-            throw e.getCause();
-        }
+        Scenarios.invoke(WindowScenarios.class, name, job);
     }
 
     /** Sizes differ per rank (rank 0 exposes nothing), contiguous layout, attributes, sharedQuery. */
@@ -537,15 +532,4 @@ final class WindowScenarios {
         void run() throws Throwable;
     }
 
-    static Consumer<RmaJob> named(final String name) {
-        return job -> {
-            try {
-                run(name, job);
-            } catch (final RuntimeException | Error e) {
-                throw e;
-            } catch (final Throwable t) {
-                throw new IllegalStateException(t);
-            }
-        };
-    }
 }

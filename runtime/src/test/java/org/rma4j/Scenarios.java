@@ -1,0 +1,75 @@
+package org.rma4j;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.rma4j.launch.JobResult;
+import org.rma4j.launch.Launcher;
+import org.rma4j.shm.WaitStrategy;
+
+/**
+ * Runs scenario programs (static methods taking an {@link RmaJob}, grouped in holder classes such as
+ * {@link WindowScenarios}) at every rank of a job: in thread mode, or as real processes through the
+ * launcher with {@link ScenarioMain}.
+ */
+final class Scenarios {
+    private Scenarios() {
+    }
+
+    /**
+     * Calls {@code holder.name(job)}, rethrowing what it throws.
+     */
+    static void invoke(final Class<?> holder, final String name, final RmaJob job) throws Throwable {
+        final Method method = holder.getDeclaredMethod(name, RmaJob.class);
+        method.setAccessible(true);
+        try {
+            method.invoke(null, job);
+        } catch (final InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    /**
+     * Runs the scenario at {@code ranks} threads of this JVM.
+     */
+    static void runThreads(final ShmTestDirectory base, final int ranks, final Class<?> holder, final String name) {
+        Rma.callThreads(ranks, base.path(), WaitStrategy.defaultStrategy(), job -> {
+            try {
+                invoke(holder, name, job);
+            } catch (final Exception | Error e) {
+                throw e;
+            } catch (final Throwable t) {
+                throw new IllegalStateException(t);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Runs the scenario at {@code ranks} JVM processes and asserts that every rank passed it.
+     */
+    static void runProcesses(
+        final ShmTestDirectory base, final int ranks, final Class<?> holder, final String name,
+        final String... jvmOptions) throws Exception {
+        final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        final Launcher.Builder builder = Launcher.builder()
+            .ranks(ranks)
+            .mainClass(ScenarioMain.class.getName())
+            .args(holder.getName(), name)
+            .jvmOption("-XX:TieredStopAtLevel=1")
+            .baseDirectory(base.path())
+            .output(lines::add)
+            .errorOutput(lines::add);
+        for (final String option : jvmOptions) {
+            builder.jvmOption(option);
+        }
+        final JobResult result = builder.build().run();
+        assertEquals(0, result.exitCode(), () -> "job failed:\n" + String.join("\n", lines));
+        assertEquals(ranks, lines.stream().filter(line -> line.contains("scenario " + name + " passed")).count(),
+            () -> String.join("\n", lines));
+    }
+}
