@@ -13,6 +13,8 @@ public enum ErrorClass {
     TYPE("MPI_ERR_TYPE", "invalid datatype argument"),
     /** Invalid operation for the datatype. */
     OP("MPI_ERR_OP", "invalid reduction operation"),
+    /** Invalid tag. */
+    TAG("MPI_ERR_TAG", "invalid tag argument"),
     /** Invalid rank. */
     RANK("MPI_ERR_RANK", "invalid rank"),
     /** Invalid group argument. */

@@ -26,6 +26,11 @@ public final class Rma {
     /** MPI_PROC_NULL: as a target, operations on it do nothing; in sharedQuery, the lowest non-empty rank. */
     public static final int PROC_NULL = -1;
 
+    /** MPI_ANY_SOURCE: a notification request that matches notifications from every rank. */
+    public static final int ANY_SOURCE = -2;
+    /** MPI_ANY_TAG: a notification request that matches every tag. */
+    public static final int ANY_TAG = -1;
+
     /** MPI_MODE_NOCHECK (lock, lock_all, post, start). */
     public static final int MODE_NOCHECK = 1;
     /** MPI_MODE_NOSTORE (fence, post): the local window was not updated by stores since the last sync. */
@@ -173,8 +178,14 @@ public final class Rma {
                     threads.add(thread);
                     thread.start();
                 }
+                boolean interrupted = false;
                 for (final Thread thread : threads) {
-                    joinUninterruptibly(thread);
+                    interrupted |= joinCancellingOnInterrupt(thread, control, ranks);
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                    failures.add(0, new RmaException(ErrorClass.OTHER, "the thread-mode job of " + ranks
+                        + " ranks was cancelled: its runner was interrupted"));
                 }
             } finally {
                 directory.delete();
@@ -195,18 +206,27 @@ public final class Rma {
             return results;
         }
 
-        private static void joinUninterruptibly(final Thread thread) {
+        /**
+         * Joins a rank thread. An interrupt of the runner cancels the job: every rank still running is
+         * declared failed, so each blocked call of the job throws PeerFailedException within the
+         * liveness period and its thread ends.
+         *
+         * @return whether the runner was interrupted.
+         */
+        private static boolean joinCancellingOnInterrupt(final Thread thread, final ControlFile control, final int ranks) {
             boolean interrupted = false;
             while (true) {
                 try {
                     thread.join();
-                    break;
+                    return interrupted;
                 } catch (final InterruptedException e) {
                     interrupted = true;
+                    for (int rank = 0; rank < ranks; rank++) {
+                        if (control.state(rank) != org.rma4j.shm.RankState.FINISHED) {
+                            control.markFailed(rank);
+                        }
+                    }
                 }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
             }
         }
     }

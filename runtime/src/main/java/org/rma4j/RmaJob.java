@@ -25,6 +25,12 @@ public final class RmaJob implements AutoCloseable {
      */
     public static final String EPOCH_CHECKS_INFO_KEY = "rma4j_epoch_checks";
 
+    /**
+     * Info key (rma4j-specific): entries of each rank's notification ring in the window, a power of
+     * two (default 256). A full ring makes notifying origins wait, never deadlock.
+     */
+    public static final String NOTIFY_CAPACITY_INFO_KEY = "rma4j_notify_capacity";
+
     /** Largest window part one rank may allocate. */
     public static final long MAX_WINDOW_BYTES = 1L << 40;
 

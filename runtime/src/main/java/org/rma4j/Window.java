@@ -51,13 +51,15 @@ public final class Window implements AutoCloseable {
     private final Liveness lockLiveness;
     private final Epochs epochs;
     private final Pscw pscw;
+    private final Notifications notifications;
     private final boolean noLocks;
     private final MemorySegment localSegment;
     private boolean freed;
 
     Window(
         final RmaJob job, final MappedFile file, final WindowFlavor flavor, final TargetMemory memory,
-        final MemorySegment localSegment, final long[] sizes, final int[] dispUnits, final Info info) {
+        final MemorySegment localSegment, final long[] sizes, final int[] dispUnits, final Info info,
+        final int notifyCapacity) {
         this.job = job;
         this.file = file;
         this.mapping = file.segment();
@@ -75,6 +77,8 @@ public final class Window implements AutoCloseable {
         this.epochs = new Epochs(ranks, !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         this.noLocks = info.flag(Info.NO_LOCKS);
         this.pscw = new Pscw(mapping, rank, ranks, job.waitStrategy(), job.control().liveness(rank, true));
+        this.notifications = new Notifications(this, memory, mapping, rank, ranks, notifyCapacity, job.control(),
+            job.waitStrategy());
         this.localSegment = localSegment;
     }
 
@@ -541,6 +545,199 @@ public final class Window implements AutoCloseable {
         return RmaRequest.completed("rgetAccumulate");
     }
 
+    // ---------------------------------------------------------------- notified access (Belli and Hoefler, section III)
+
+    /**
+     * Notified put: {@link #put(MemorySegment, int, long) put} of {@code origin} that also hands
+     * {@code target} a notification with {@code tag}, matched by its {@link NotifyRequest}s. A put of
+     * up to 32 bytes travels inside the notification and is copied into the target window when the
+     * target drains it; a larger one is copied first and the notification published after it (release).
+     * Either way its data is in the target window no later than when a request of the target matches it.
+     * Allowed in any epoch and outside all epochs (a notified access is its own epoch, section III); a
+     * zero-length put only notifies.
+     *
+     * @throws RmaException TAG for a negative tag, and WIN, RANK, DISP, RMA_RANGE as {@link #put}.
+     */
+    public void putNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
+        Objects.requireNonNull(origin, "origin");
+        checkTag("putNotify", tag);
+        final long length = origin.byteSize();
+        final MemorySegment destination = notifiedSlice("putNotify", target, targetDisp, length);
+        if (destination == null) {
+            return;
+        }
+        if (length <= Notifications.INLINE_CAPACITY) {
+            notifications.notify("putNotify", target, tag, targetDisp, (int)length,
+                Notifications.KIND_PUT | Notifications.FLAG_INLINE, origin);
+        } else {
+            MemorySegment.copy(origin, 0, destination, 0, length);
+            notifications.notify("putNotify", target, tag, targetDisp, (int)Math.min(length, Integer.MAX_VALUE),
+                Notifications.KIND_PUT, null);
+        }
+    }
+
+    /** {@link #putNotify(MemorySegment, int, long, int)} of {@code length} longs of {@code origin} from {@code offset}. */
+    public void putNotify(
+        final long[] origin, final int offset, final int length, final int target, final long targetDisp, final int tag) {
+        putNotify(Checks.slice(MemorySegment.ofArray(origin), offset, length, Long.BYTES), target, targetDisp, tag);
+    }
+
+    /** {@link #putNotify(MemorySegment, int, long, int)} of {@code length} doubles of {@code origin} from {@code offset}. */
+    public void putNotify(
+        final double[] origin, final int offset, final int length, final int target, final long targetDisp, final int tag) {
+        putNotify(Checks.slice(MemorySegment.ofArray(origin), offset, length, Double.BYTES), target, targetDisp, tag);
+    }
+
+    /**
+     * Notified put with datatypes: {@link #put(MemorySegment, long, Datatype, int, long, long, Datatype)}
+     * followed by a notification with {@code tag} (never inline).
+     */
+    public void putNotify(
+        final MemorySegment origin, final long originCount, final Datatype originType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType, final int tag) {
+        checkTag("putNotify", tag);
+        Objects.requireNonNull(origin, "origin");
+        Checks.checkTypes("putNotify", originCount, originType, targetCount, targetType);
+        Checks.checkBuffer("putNotify", "origin", origin, originCount, originType);
+        final MemorySegment destination = notifiedSlice("putNotify", target, targetDisp, targetType.span(targetCount));
+        if (destination == null) {
+            return;
+        }
+        final int bytes = originType.basic().bytes();
+        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, targetCount, targetType),
+            (originOffset, targetOffset, elements) ->
+                MemorySegment.copy(origin, originOffset, destination, targetOffset, elements * bytes));
+        notifications.notify("putNotify", target, tag, targetDisp,
+            (int)Math.min(targetCount * targetType.size(), Integer.MAX_VALUE), Notifications.KIND_PUT, null);
+    }
+
+    /**
+     * Notified get: {@link #get(MemorySegment, int, long) get} into {@code destination}, then a
+     * notification with {@code tag} to {@code target}, which tells it that the data has been read.
+     *
+     * @throws RmaException as {@link #putNotify(MemorySegment, int, long, int)}.
+     */
+    public void getNotify(final MemorySegment destination, final int target, final long targetDisp, final int tag) {
+        Objects.requireNonNull(destination, "destination");
+        checkTag("getNotify", tag);
+        final long length = destination.byteSize();
+        final MemorySegment source = notifiedSlice("getNotify", target, targetDisp, length);
+        if (source == null) {
+            return;
+        }
+        MemorySegment.copy(source, 0, destination, 0, length);
+        notifications.notify("getNotify", target, tag, targetDisp, (int)Math.min(length, Integer.MAX_VALUE),
+            Notifications.KIND_GET, null);
+    }
+
+    /**
+     * Notified accumulate: {@link #accumulate} of {@code count} elements of {@code type} (contiguous on
+     * both sides), then a notification with {@code tag}.
+     *
+     * @throws RmaException as {@link #accumulate} and TAG.
+     */
+    public void accumulateNotify(
+        final MemorySegment origin, final long count, final Datatype type, final int target, final long targetDisp,
+        final Op op, final int tag) {
+        checkTag("accumulateNotify", tag);
+        Checks.checkOp("accumulateNotify", op, type);
+        Checks.checkNotNoOp("accumulateNotify", op);
+        Objects.requireNonNull(origin, "origin");
+        Checks.checkTypes("accumulateNotify", count, type, count, type);
+        Checks.checkBuffer("accumulateNotify", "origin", origin, count, type);
+        final TargetMemory.Place place = notifiedPlace("accumulateNotify", target, targetDisp, type.span(count));
+        if (place == null) {
+            return;
+        }
+        final Datatype.Basic basic = type.basic();
+        Checks.checkAligned("accumulateNotify", target, place.address(), basic);
+        final MemorySegment mapping = place.mapping();
+        TypeCursor.zip(new TypeCursor(0, count, type), new TypeCursor(place.offset(), count, type),
+            (originOffset, targetOffset, elements) ->
+                AtomicElements.accumulate(op, basic, origin, originOffset, mapping, targetOffset, elements));
+        notifications.notify("accumulateNotify", target, tag, targetDisp,
+            (int)Math.min(count * type.size(), Integer.MAX_VALUE), Notifications.KIND_ACCUMULATE, null);
+    }
+
+    /**
+     * Notified fetch-and-op on a long: {@link #fetchAndOp(long, int, long, Op)}, then a notification.
+     *
+     * @return the target's previous value.
+     */
+    public long fetchAndOpNotify(final long operand, final int target, final long targetDisp, final Op op, final int tag) {
+        checkTag("fetchAndOpNotify", tag);
+        Checks.checkOp("fetchAndOpNotify", op, Datatype.LONG);
+        final TargetMemory.Place place = notifiedPlace("fetchAndOpNotify", target, targetDisp, Long.BYTES);
+        if (place == null) {
+            return 0;
+        }
+        Checks.checkAligned("fetchAndOpNotify", target, place.address(), Datatype.Basic.LONG);
+        final long previous = AtomicElements.getAndApply(op, Datatype.Basic.LONG, place.mapping(), place.offset(),
+            operand);
+        notifications.notify("fetchAndOpNotify", target, tag, targetDisp, Long.BYTES, Notifications.KIND_ACCUMULATE,
+            null);
+        return previous;
+    }
+
+    /**
+     * MPI_NOTIFY_INIT: a persistent request that completes after {@code expectedCount} notified
+     * accesses to this rank's part of the window from {@code source} ({@link Rma#ANY_SOURCE}: any) with
+     * {@code tag} ({@link Rma#ANY_TAG}: any).
+     *
+     * @throws RmaException RANK for a bad source, TAG for a bad tag, COUNT for a negative count.
+     */
+    public NotifyRequest notifyInit(final int source, final int tag, final int expectedCount) {
+        checkOpen("notifyInit");
+        if (source != Rma.ANY_SOURCE) {
+            checkRank(source, "notifyInit source");
+        }
+        if (tag != Rma.ANY_TAG) {
+            checkTag("notifyInit", tag);
+        }
+        if (expectedCount < 0) {
+            throw new RmaException(ErrorClass.COUNT, "notifyInit expected_count=" + expectedCount + " is negative");
+        }
+        return new NotifyRequest(notifications, source, tag, expectedCount);
+    }
+
+    /**
+     * @return notifications that arrived at this rank and wait for a matching request.
+     */
+    public int unexpectedNotifications() {
+        checkOpen("unexpectedNotifications");
+        return notifications.unexpectedCount();
+    }
+
+    private MemorySegment notifiedSlice(final String call, final int target, final long targetDisp, final long length) {
+        final TargetMemory.Place place = notifiedPlace(call, target, targetDisp, length);
+        return place == null ? null : place.mapping().asSlice(place.offset(), length);
+    }
+
+    /**
+     * Checks a notified access (no epoch needed) and returns its place, or null for PROC_NULL.
+     */
+    private TargetMemory.Place notifiedPlace(final String call, final int target, final long targetDisp, final long length) {
+        checkOpen(call);
+        if (target == Rma.PROC_NULL) {
+            return null;
+        }
+        checkRank(target, call);
+        if (targetDisp < 0) {
+            throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
+        }
+        if (length > Integer.MAX_VALUE) {
+            throw new RmaException(ErrorClass.COUNT, call + " length=" + length + " exceeds " + Integer.MAX_VALUE
+                + " bytes, the most one notification describes");
+        }
+        return memory.resolveInMapping(call, target, targetDisp, length);
+    }
+
+    private static void checkTag(final String call, final int tag) {
+        if (tag < 0) {
+            throw new RmaException(ErrorClass.TAG, call + " tag=" + tag + " is negative");
+        }
+    }
+
     // ---------------------------------------------------------------- active target: fence (section 11.5.1)
 
     /**
@@ -979,6 +1176,10 @@ public final class Window implements AutoCloseable {
         if (noLocks) {
             throw new RmaException(ErrorClass.RMA_SYNC, call + " on a window created with info no_locks=true");
         }
+    }
+
+    void checkOpenFor(final String call) {
+        checkOpen(call);
     }
 
     private void checkOpen(final String call) {

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Set;
 import org.rma4j.internal.WindowLayout;
+import org.rma4j.notify.NotifyRing;
 import org.rma4j.shm.FileHeader;
 import org.rma4j.shm.MappedFile;
 import org.rma4j.shm.Words;
@@ -32,6 +33,10 @@ final class WindowCreation {
     private static final int SLOT_CREATE_STATUS = 20;
     private static final int SLOT_MEMORY_SEQUENCE = 24;
     private static final int SLOT_MEMORY_OFFSET = 32;
+    private static final int SLOT_NOTIFY_CAPACITY = 40;
+
+    /** Entries of each notification ring when the info gives none. */
+    static final int NOTIFY_CAPACITY_DEFAULT = 256;
 
     private static final Set<String> ORDERINGS = Set.of("rar", "raw", "war", "waw");
 
@@ -70,6 +75,8 @@ final class WindowCreation {
         }
         Words.putInt(own, SLOT_MEMORY_SEQUENCE, location == null ? -1 : location.sequence());
         Words.putLong(own, SLOT_MEMORY_OFFSET, location == null ? 0 : location.fileOffset());
+        Words.putInt(own, SLOT_NOTIFY_CAPACITY, effective == null ? NOTIFY_CAPACITY_DEFAULT
+            : Integer.parseInt(effective.get(RmaJob.NOTIFY_CAPACITY_INFO_KEY).orElseThrow()));
         Words.putLong(own, SLOT_SIZE, sizeBytes);
         Words.putInt(own, SLOT_DISP_UNIT, dispUnit);
         Words.putInt(own, SLOT_STATUS, ownError == null ? 0 : ownError.errorClass().ordinal() + 1);
@@ -97,13 +104,14 @@ final class WindowCreation {
                 badClass = status - 1;
             }
         }
+        final int notifyCapacity = Words.getInt(job.control().scratch(0), SLOT_NOTIFY_CAPACITY);
         final String name = job.nextWindowName();
         MappedFile file = null;
         String createProblem = null;
         if (rank == 0 && badRank < 0) {
             try {
                 file = createFile(job, name, flavor, flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE
-                    ? sizes : new long[ranks], dispUnits, noncontig);
+                    ? sizes : new long[ranks], dispUnits, notifyCapacity, noncontig);
             } catch (final RuntimeException e) {
                 createProblem = String.valueOf(e.getMessage());
                 Words.putInt(own, SLOT_CREATE_STATUS, 1);
@@ -185,17 +193,18 @@ final class WindowCreation {
                 local = fixed.part(rank);
             }
         }
-        final Window window = new Window(job, file, flavor, memory, local, sizes, dispUnits, effective);
+        final Window window = new Window(job, file, flavor, memory, local, sizes, dispUnits, effective,
+            Words.getInt(file.segment(), WindowLayout.NOTIFY_CAPACITY_OFFSET));
         job.remember(window);
         return window;
     }
 
     private static MappedFile createFile(
         final RmaJob job, final String name, final WindowFlavor flavor, final long[] sizes, final int[] dispUnits,
-        final boolean noncontig) {
+        final int notifyCapacity, final boolean noncontig) {
         final int ranks = sizes.length;
         final long[] dataOffsets = new long[ranks];
-        final long length = WindowLayout.placeSegments(sizes, noncontig, dataOffsets);
+        final long length = WindowLayout.placeSegments(sizes, notifyCapacity, noncontig, dataOffsets);
         final MappedFile file = MappedFile.create(job.directory().file(name), length);
         final MemorySegment segment = file.segment();
         Words.putInt(segment, WindowLayout.RANKS_OFFSET, ranks);
@@ -204,7 +213,12 @@ final class WindowCreation {
         Words.putLong(segment, WindowLayout.BARRIER_SECTION_OFFSET, WindowLayout.barrierOffset(ranks));
         Words.putLong(segment, WindowLayout.LOCK_SECTION_OFFSET, WindowLayout.lockTableOffset(ranks));
         Words.putLong(segment, WindowLayout.SYNC_SECTION_OFFSET, WindowLayout.syncTableOffset(ranks));
-        Words.putLong(segment, WindowLayout.DATA_SECTION_OFFSET, WindowLayout.dataSectionOffset(ranks));
+        Words.putLong(segment, WindowLayout.DATA_SECTION_OFFSET, WindowLayout.dataSectionOffset(ranks, notifyCapacity));
+        Words.putInt(segment, WindowLayout.NOTIFY_CAPACITY_OFFSET, notifyCapacity);
+        Words.putLong(segment, WindowLayout.NOTIFY_SECTION_OFFSET, WindowLayout.notifyRingsOffset(ranks));
+        for (int r = 0; r < ranks; r++) {
+            NotifyRing.format(segment, WindowLayout.notifyRingOffset(ranks, notifyCapacity, r), notifyCapacity);
+        }
         Words.putLong(segment, WindowLayout.POST_SECTION_OFFSET, WindowLayout.postMatrixOffset(ranks));
         Words.putLong(segment, WindowLayout.COMPLETE_SECTION_OFFSET, WindowLayout.completeMatrixOffset(ranks));
         for (int r = 0; r < ranks; r++) {
@@ -244,6 +258,20 @@ final class WindowCreation {
         for (final String key : new String[] {Info.NO_LOCKS, Info.SAME_SIZE, Info.ALLOC_SHARED_NONCONTIG}) {
             effective.flag(key);
         }
+        final String capacityValue = info.get(RmaJob.NOTIFY_CAPACITY_INFO_KEY)
+            .orElse(Integer.toString(NOTIFY_CAPACITY_DEFAULT)).trim();
+        final int capacity;
+        try {
+            capacity = Integer.parseInt(capacityValue);
+        } catch (final NumberFormatException e) {
+            throw new RmaException(ErrorClass.INFO_VALUE, "info " + RmaJob.NOTIFY_CAPACITY_INFO_KEY + "="
+                + capacityValue + " is not a number");
+        }
+        if (capacity < 2 || capacity > 1 << 20 || Integer.bitCount(capacity) != 1) {
+            throw new RmaException(ErrorClass.INFO_VALUE, "info " + RmaJob.NOTIFY_CAPACITY_INFO_KEY + "="
+                + capacityValue + " is not a power of two in 2..1048576");
+        }
+        effective.set(RmaJob.NOTIFY_CAPACITY_INFO_KEY, Integer.toString(capacity));
         final String ops = effective.get(Info.ACCUMULATE_OPS).orElseThrow();
         if (!ops.equals("same_op") && !ops.equals("same_op_no_op")) {
             throw new RmaException(ErrorClass.INFO_VALUE, "info accumulate_ops=" + ops

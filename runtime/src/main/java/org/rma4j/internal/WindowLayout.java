@@ -2,6 +2,7 @@ package org.rma4j.internal;
 
 import org.rma4j.shm.Align;
 import org.rma4j.shm.BarrierLayout;
+import org.rma4j.notify.NotifyRingLayout;
 import org.rma4j.shm.FileHeader;
 
 /**
@@ -37,6 +38,9 @@ import org.rma4j.shm.FileHeader;
  *   |   0 version (long) | pad to 128 | ATTACH_SLOTS x 32 B entries:           |
  *   |   0 address (long) 8 length (long) 16 fileOffset (long)                  |
  *   |   24 allocation sequence (int) 28 state (int: 0 free, 1 attached)        |
+ *   +-------------------------------------------------------------------------+
+ *   | notification rings: per target rank, one NotifyRingLayout ring of        |
+ *   |   notifyCapacity 64-byte entries (header at 88), 128-aligned             |
  *   +------------------------------------------------ aligned to 4096 --------+
  *   | data: the ranks' segments, contiguous in rank order, or each page-      |
  *   |   aligned and padded when FLAG_NONCONTIG is set                          |
@@ -66,6 +70,8 @@ public final class WindowLayout {
     public static final int DATA_SECTION_OFFSET = 64;
     public static final int POST_SECTION_OFFSET = 72;
     public static final int COMPLETE_SECTION_OFFSET = 80;
+    public static final int NOTIFY_CAPACITY_OFFSET = 88;
+    public static final int NOTIFY_SECTION_OFFSET = 96;
 
     public static final int RANK_TABLE_OFFSET = Align.PAD;
     public static final int RANK_ENTRY_LENGTH = 32;
@@ -158,20 +164,37 @@ public final class WindowLayout {
         return attachBlock + ATTACH_HEADER_LENGTH + (long)slot * ATTACH_ENTRY_LENGTH;
     }
 
-    public static long dataSectionOffset(final int ranks) {
-        return Align.up(attachTableOffset(ranks) + (long)ranks * ATTACH_BLOCK_LENGTH, DATA_ALIGNMENT);
+    public static long notifyRingsOffset(final int ranks) {
+        return Align.up(attachTableOffset(ranks) + (long)ranks * ATTACH_BLOCK_LENGTH, Align.PAD);
+    }
+
+    public static long notifyRingLength(final int capacity) {
+        return Align.up(NotifyRingLayout.lengthFor(capacity), Align.PAD);
+    }
+
+    /**
+     * @return offset of the notification ring that {@code target} consumes.
+     */
+    public static long notifyRingOffset(final int ranks, final int capacity, final int target) {
+        return notifyRingsOffset(ranks) + target * notifyRingLength(capacity);
+    }
+
+    public static long dataSectionOffset(final int ranks, final int notifyCapacity) {
+        return Align.up(notifyRingOffset(ranks, notifyCapacity, ranks), DATA_ALIGNMENT);
     }
 
     /**
      * Computes where each rank's segment starts.
      *
      * @param sizes       the ranks' sizes in bytes.
+     * @param notifyCapacity entries of each notification ring.
      * @param noncontig   whether to page-align each segment.
      * @param dataOffsets receives each rank's data offset.
      * @return the file length.
      */
-    public static long placeSegments(final long[] sizes, final boolean noncontig, final long[] dataOffsets) {
-        long cursor = dataSectionOffset(sizes.length);
+    public static long placeSegments(
+        final long[] sizes, final int notifyCapacity, final boolean noncontig, final long[] dataOffsets) {
+        long cursor = dataSectionOffset(sizes.length, notifyCapacity);
         for (int rank = 0; rank < sizes.length; rank++) {
             if (noncontig) {
                 cursor = Align.up(cursor, DATA_ALIGNMENT);

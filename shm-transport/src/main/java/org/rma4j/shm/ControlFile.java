@@ -202,7 +202,25 @@ public final class ControlFile implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether {@code rank} can no longer store anything: it failed, aborted, or its process is gone.
+     * A rank that left normally, or has not joined yet, is not dead.
+     */
+    public boolean isDead(final int rank) {
+        checkRank(rank);
+        final long row = ControlLayout.rowOffset(rank);
+        return switch (RankState.of(Words.getIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET))) {
+            case FAILED, ABORTED -> true;
+            case JOINED -> !isAlive(Words.getLong(segment, row + ControlLayout.ROW_PID_OFFSET),
+                Words.getLong(segment, row + ControlLayout.ROW_START_MILLIS_OFFSET));
+            default -> false;
+        };
+    }
+
     private void checkPeers(final int self, final boolean leavingIsFailure) {
+        if (self >= 0 && state(self) == RankState.FAILED) {
+            throw new PeerFailedException(self, "this rank was declared failed: its job was cancelled or stopped");
+        }
         // NOTE: two passes, so that a rank that failed is named ahead of ranks that only stopped or left
         // because of it.
         for (int rank = 0; rank < ranks; rank++) {

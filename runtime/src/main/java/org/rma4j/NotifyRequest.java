@@ -1,0 +1,263 @@
+package org.rma4j;
+
+import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A persistent notification request (Notified Access, Belli and Hoefler, IPDPS 2015, section III):
+ * made by {@link Window#notifyInit}, it completes after {@code expectedCount} notified accesses to
+ * this rank's part of the window that match its source and tag ({@link Rma#ANY_SOURCE} and
+ * {@link Rma#ANY_TAG} match any). Matching is in arrival order; notifications that arrive while no
+ * started request matches them wait in the window's unexpected queue for a later request.
+ *
+ * <p>Lifecycle ({@link State}): {@link #start()} activates it (and matches waiting notifications
+ * first); {@link #test()} / {@link #await()} complete it, after which it may be started again;
+ * {@link #close()} frees it. Completion means every matched operation's data is in this rank's
+ * window (a notified get's data has been read from it). A request is used by one thread at a time.
+ *
+ * <p>Unlike the requests of {@link Window#rput} and friends, these are persistent: the standard's
+ * rules for RMA request handles do not apply (see DESIGN.md, "Decisions").
+ */
+public final class NotifyRequest implements AutoCloseable {
+    /** Lifecycle of a request. */
+    public enum State {
+        /** Made by notifyInit or completed: may be started. */
+        INACTIVE,
+        /** Started, matching notifications. */
+        ACTIVE,
+        /** Freed by close: every call raises REQUEST. */
+        FREED
+    }
+
+    /**
+     * What completed a request: the source and tag of the last matching notification and how many
+     * matched (MPI_Status of the paper's interface).
+     */
+    public record Status(int source, int tag, int count) {
+    }
+
+    private final Notifications endpoint;
+    private final int source;
+    private final int tag;
+    private final int expectedCount;
+    private State state = State.INACTIVE;
+    private int matched;
+    private int lastSource = -1;
+    private int lastTag = -1;
+    private boolean complete;
+
+    NotifyRequest(final Notifications endpoint, final int source, final int tag, final int expectedCount) {
+        this.endpoint = endpoint;
+        this.source = source;
+        this.tag = tag;
+        this.expectedCount = expectedCount;
+    }
+
+    /**
+     * MPI_START: activates the request; notifications already waiting in the unexpected queue are
+     * matched first, oldest first.
+     *
+     * @throws RmaException REQUEST if the request is active or freed, WIN if its window was freed.
+     */
+    public void start() {
+        check("start");
+        if (state == State.ACTIVE) {
+            throw new RmaException(ErrorClass.REQUEST, "start of an active notification request " + this);
+        }
+        state = State.ACTIVE;
+        matched = 0;
+        complete = expectedCount == 0;
+        endpoint.start(this);
+    }
+
+    /**
+     * MPI_TEST: makes progress on the window's notifications and returns whether the request has
+     * completed; a completed request becomes inactive.
+     *
+     * @throws RmaException REQUEST if the request is not active or freed, WIN if its window was freed.
+     */
+    public boolean test() {
+        checkActive("test");
+        endpoint.progress();
+        return finishIfComplete();
+    }
+
+    /**
+     * MPI_WAIT: blocks until the request completes (sleeping on the window's notification ring when
+     * idle) and returns its status; the request becomes inactive.
+     *
+     * @throws RmaException REQUEST if the request is not active or freed, WIN if its window was freed.
+     * @throws org.rma4j.shm.PeerFailedException if a rank of the job dies meanwhile.
+     */
+    public Status await() {
+        checkActive("await");
+        while (true) {
+            endpoint.progress();
+            if (finishIfComplete()) {
+                return status();
+            }
+            endpoint.awaitArrival();
+        }
+    }
+
+    /**
+     * @return the source, tag and count of the last completion (source and tag -1 before any match).
+     */
+    public Status status() {
+        return new Status(lastSource, lastTag, matched);
+    }
+
+    /**
+     * @return the lifecycle state.
+     */
+    public State state() {
+        return state;
+    }
+
+    /**
+     * MPI_REQUEST_FREE: frees the request; an active request stops matching. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (state == State.ACTIVE) {
+            endpoint.cancel(this);
+        }
+        state = State.FREED;
+    }
+
+    /**
+     * Returns the index of a request that completed, or -1 if none did, after one round of progress.
+     * Inactive and freed requests and nulls are skipped (MPI_TESTANY).
+     */
+    public static int testAny(final NotifyRequest... requests) {
+        for (int i = 0; i < requests.length; i++) {
+            final NotifyRequest request = requests[i];
+            if (request != null && request.state == State.ACTIVE && request.test()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * MPI_WAITANY: blocks until one active request completes and returns its index, or -1 if none is
+     * active.
+     */
+    public static int waitAny(final NotifyRequest... requests) {
+        final Notifications shared = sharedEndpoint(requests);
+        int idle = 0;
+        while (true) {
+            boolean anyActive = false;
+            for (int i = 0; i < requests.length; i++) {
+                final NotifyRequest request = requests[i];
+                if (request != null && request.state == State.ACTIVE) {
+                    anyActive = true;
+                    if (request.test()) {
+                        return i;
+                    }
+                }
+            }
+            if (!anyActive) {
+                return -1;
+            }
+            if (shared != null) {
+                shared.awaitArrival();
+            } else {
+                idle = backOff(idle);
+            }
+        }
+    }
+
+    /**
+     * MPI_WAITALL: blocks until every active request has completed.
+     */
+    public static void waitAll(final NotifyRequest... requests) {
+        while (waitAny(requests) >= 0) {
+            // each completed request becomes inactive; loop until none is active
+        }
+    }
+
+    boolean matches(final int notificationSource, final int notificationTag) {
+        return (source == Rma.ANY_SOURCE || source == notificationSource)
+            && (tag == Rma.ANY_TAG || tag == notificationTag);
+    }
+
+    /**
+     * Counts one matching notification.
+     *
+     * @return whether the request is complete now.
+     */
+    boolean matched(final int notificationSource, final int notificationTag) {
+        matched++;
+        lastSource = notificationSource;
+        lastTag = notificationTag;
+        complete = matched >= expectedCount;
+        return complete;
+    }
+
+    int source() {
+        return source;
+    }
+
+    int tag() {
+        return tag;
+    }
+
+    boolean isComplete() {
+        return complete;
+    }
+
+    private boolean finishIfComplete() {
+        if (!complete) {
+            return false;
+        }
+        state = State.INACTIVE;
+        return true;
+    }
+
+    private void check(final String call) {
+        if (state == State.FREED) {
+            throw new RmaException(ErrorClass.REQUEST, call + " of a freed notification request " + this);
+        }
+        endpoint.checkOpen(call);
+    }
+
+    private void checkActive(final String call) {
+        check(call);
+        if (state != State.ACTIVE) {
+            throw new RmaException(ErrorClass.REQUEST, call + " of an inactive notification request " + this
+                + " (start it first)");
+        }
+    }
+
+    private static Notifications sharedEndpoint(final NotifyRequest... requests) {
+        Notifications shared = null;
+        for (final NotifyRequest request : requests) {
+            if (request != null) {
+                if (shared != null && shared != request.endpoint) {
+                    return null;
+                }
+                shared = request.endpoint;
+            }
+        }
+        return shared;
+    }
+
+    private static int backOff(final int idle) {
+        if (idle < 100) {
+            Thread.onSpinWait();
+        } else if (idle < 200) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(50_000);
+        }
+        return idle + 1;
+    }
+
+    @Override
+    public String toString() {
+        return "NotifyRequest{source=" + (source == Rma.ANY_SOURCE ? "ANY" : Objects.toString(source)) + ", tag="
+            + (tag == Rma.ANY_TAG ? "ANY" : Objects.toString(tag)) + ", expected=" + expectedCount + ", matched="
+            + matched + ", " + state + '}';
+    }
+}

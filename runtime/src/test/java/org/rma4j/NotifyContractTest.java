@@ -1,0 +1,63 @@
+package org.rma4j;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The notified-access contract, run by a subclass per job mode.
+ */
+@Timeout(300)
+abstract class NotifyContractTest {
+    protected ShmTestDirectory base;
+
+    @BeforeEach
+    void createBase() {
+        base = new ShmTestDirectory();
+    }
+
+    @AfterEach
+    void removeBase() {
+        try {
+            assertEquals(List.of(), base.entries(), "the job left files behind");
+        } finally {
+            base.close();
+        }
+    }
+
+    abstract void run(int ranks, String scenario) throws Exception;
+
+    @Test
+    void shouldMatchInArrivalOrderWithWildcardsCountsAndUnexpectedQueue() throws Exception {
+        run(4, "matching");
+    }
+
+    @Test
+    void shouldDeliverInlineAndNonInlinePutsAndNotifyGets() throws Exception {
+        run(3, "transfers");
+    }
+
+    @Test
+    void shouldRaiseErrorClassesOfNotifiedAccess() throws Exception {
+        run(2, "errors");
+    }
+
+    @Test
+    void shouldFinishWhenTwoRanksFloodEachOthersSmallRings() throws Exception {
+        run(2, "flood");
+    }
+
+    @Test
+    void shouldLoseAndDuplicateNothingFromThreeProducers() throws Exception {
+        run(4, "soak");
+    }
+
+    @Test
+    void shouldPassTokenAroundEightRanksAndSleepWhileWaiting() throws Exception {
+        run(8, "tokenRing");
+    }
+}

@@ -1,0 +1,326 @@
+package org.rma4j;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+
+/**
+ * The programs of the notified-access contract tests, run at every rank in thread mode and as real
+ * processes ({@link NotifyContractTest}).
+ */
+final class NotifyScenarios {
+    private NotifyScenarios() {
+    }
+
+    static void run(final String name, final RmaJob job) throws Throwable {
+        final Method method = NotifyScenarios.class.getDeclaredMethod(name, RmaJob.class);
+        try {
+            method.invoke(null, job);
+        } catch (final InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** Arrival order, wildcards, counting, status, arrivals before start, several active requests. */
+    static void matching(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        try (Window window = job.allocateShared(8L * n, 8)) {
+            if (me != 0) {
+                // Every other rank sends tags 1, 2, 3 to rank 0 before rank 0 starts any request.
+                for (int tag = 1; tag <= 3; tag++) {
+                    window.putNotify(MemorySegment.ofArray(new long[] {me * 10L + tag}), 0, me, tag);
+                }
+            }
+            job.barrier();
+            if (me == 0) {
+                assertEquals(3 * (n - 1), window.unexpectedNotifications());
+                // Exact (source, tag): the data of the matched put is in the window.
+                if (n > 1) {
+                    try (NotifyRequest exact = window.notifyInit(n - 1, 2, 1)) {
+                        exact.start();
+                        final NotifyRequest.Status status = exact.await();
+                        assertEquals(new NotifyRequest.Status(n - 1, 2, 1), status);
+                    }
+                }
+                // Any source, tag 1: one per sender, in arrival order.
+                try (NotifyRequest tagOne = window.notifyInit(Rma.ANY_SOURCE, 1, n - 1)) {
+                    tagOne.start();
+                    final NotifyRequest.Status status = tagOne.await();
+                    assertEquals(n - 1, status.count());
+                    assertEquals(1, status.tag());
+                }
+                // The rest, any source and any tag: the count completes the request.
+                final int rest = 3 * (n - 1) - (n - 1) - (n > 1 ? 1 : 0);
+                try (NotifyRequest any = window.notifyInit(Rma.ANY_SOURCE, Rma.ANY_TAG, rest)) {
+                    any.start();
+                    assertEquals(rest, any.await().count());
+                    assertEquals(0, window.unexpectedNotifications());
+                    // Persistent: the same request is started again.
+                    if (n > 1) {
+                        any.start();
+                        assertFalse(any.test());
+                    }
+                }
+            }
+            job.barrier();
+
+            // Several active requests: each arrival goes to the oldest matching started request.
+            if (me == 0) {
+                final NotifyRequest first = window.notifyInit(Rma.ANY_SOURCE, 7, 1);
+                final NotifyRequest second = window.notifyInit(Rma.ANY_SOURCE, 7, 1);
+                final NotifyRequest other = window.notifyInit(Rma.ANY_SOURCE, 8, n);
+                first.start();
+                second.start();
+                other.start();
+                job.barrier();
+                sendMatchingRound(window, job);
+                final NotifyRequest[] all = {first, second, other};
+                NotifyRequest.waitAll(all);
+                assertEquals(7, first.status().tag());
+                assertEquals(7, second.status().tag());
+                assertEquals(n, other.status().count());
+                assertEquals(-1, NotifyRequest.waitAny(all));
+                for (final NotifyRequest request : all) {
+                    request.close();
+                    assertEquals(NotifyRequest.State.FREED, request.state());
+                }
+            } else {
+                job.barrier();
+                sendMatchingRound(window, job);
+            }
+            job.barrier();
+        }
+    }
+
+    private static void sendMatchingRound(final Window window, final RmaJob job) {
+        if (job.rank() == 1 || job.size() == 1) {
+            window.putNotify(MemorySegment.ofArray(new long[0]), 0, 0, 7);
+            window.putNotify(MemorySegment.ofArray(new long[0]), 0, 0, 7);
+        }
+        window.putNotify(MemorySegment.NULL, 0, 0, 8);
+    }
+
+    /** Inline and non-inline puts byte-exact; a notified get tells the target its data was read. */
+    static void transfers(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        final int right = (me + 1) % n;
+        final int left = (me + n - 1) % n;
+        final int[] sizes = {0, 1, 7, 8, 31, 32, 33, 64, 1000, 65536};
+        long total = 0;
+        for (final int size : sizes) {
+            total += size;
+        }
+        try (Window window = job.allocateShared(total, 1)) {
+            final NotifyRequest request = window.notifyInit(left, Rma.ANY_TAG, 1);
+            long disp = 0;
+            for (final int size : sizes) {
+                request.start();
+                final byte[] data = pattern(me, size);
+                window.putNotify(MemorySegment.ofArray(data), right, disp, size);
+                final NotifyRequest.Status status = request.await();
+                assertEquals(new NotifyRequest.Status(left, size, 1), status);
+                final byte[] seen = new byte[size];
+                MemorySegment.copy(window.segment(), ValueLayout.JAVA_BYTE, disp, seen, 0, size);
+                assertArrayEquals(pattern(left, size), seen, "put of " + size + " bytes from rank " + left);
+                disp += size;
+            }
+            job.barrier();
+            // Notified get: rank right reads my first 8 bytes and notifies me; then I may overwrite them.
+            final MemorySegment mine = window.segment();
+            mine.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, 1234L + me);
+            job.barrier();
+            request.start();
+            final MemorySegment read = MemorySegment.ofArray(new long[1]);
+            window.getNotify(read, left, 0, 99);
+            assertEquals(1234L + left, read.get(ValueLayout.JAVA_LONG, 0));
+            final NotifyRequest readBy = window.notifyInit(right, 99, 1);
+            readBy.start();
+            readBy.await();
+            mine.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, -1);
+            request.close();
+            readBy.close();
+            job.barrier();
+        }
+        // Typed and accumulate variants.
+        try (Window window = job.allocateShared(8L * 4 * n, 8)) {
+            final NotifyRequest request = window.notifyInit(Rma.ANY_SOURCE, 5, n);
+            request.start();
+            job.barrier();
+            window.accumulateNotify(MemorySegment.ofArray(new long[] {1, 2}), 2, Datatype.LONG, 0, 0, Op.SUM, 5);
+            if (me == 0) {
+                request.await();
+                assertEquals(n, window.segment().get(ValueLayout.JAVA_LONG, 0));
+                assertEquals(2L * n, window.segment().get(ValueLayout.JAVA_LONG, 8));
+            }
+            job.barrier();
+            request.close();
+            final NotifyRequest fetched = window.notifyInit(Rma.ANY_SOURCE, 6, n);
+            fetched.start();
+            job.barrier();
+            window.fetchAndOpNotify(1, 0, 2, Op.SUM, 6);
+            final MemorySegment column = MemorySegment.ofArray(new long[] {me, me});
+            window.putNotify(column, 2, Datatype.LONG, 0, 4, 1, Datatype.vector(2, 1, 2 * n, Datatype.LONG), 9);
+            if (me == 0) {
+                fetched.await();
+                assertEquals(n, window.segment().get(ValueLayout.JAVA_LONG, 16));
+            }
+            job.barrier();
+            fetched.close();
+        }
+    }
+
+    /** Every misuse raises its error class. */
+    static void errors(final RmaJob job) {
+        try (Window window = job.allocateShared(64, 8)) {
+            final MemorySegment eight = MemorySegment.ofArray(new long[1]);
+            expect(ErrorClass.TAG, () -> window.putNotify(eight, 0, 0, -3));
+            expect(ErrorClass.RANK, () -> window.putNotify(eight, job.size(), 0, 1));
+            expect(ErrorClass.RMA_RANGE, () -> window.putNotify(eight, 0, 8, 1));
+            expect(ErrorClass.DISP, () -> window.getNotify(eight, 0, -1, 1));
+            expect(ErrorClass.RANK, () -> window.notifyInit(job.size(), 1, 1));
+            expect(ErrorClass.TAG, () -> window.notifyInit(0, -5, 1));
+            expect(ErrorClass.COUNT, () -> window.notifyInit(0, 1, -1));
+            expect(ErrorClass.OP, () -> window.accumulateNotify(eight, 1, Datatype.LONG, 0, 0, Op.NO_OP, 1));
+            final NotifyRequest request = window.notifyInit(0, 1, 1);
+            expect(ErrorClass.REQUEST, request::test);
+            expect(ErrorClass.REQUEST, request::await);
+            request.start();
+            expect(ErrorClass.REQUEST, request::start);
+            request.close();
+            expect(ErrorClass.REQUEST, request::start);
+            expect(ErrorClass.REQUEST, request::test);
+            final NotifyRequest orphan = window.notifyInit(0, 1, 1);
+            window.putNotify(eight, Rma.PROC_NULL, 0, 1);
+            job.barrier();
+            window.free();
+            expect(ErrorClass.WIN, orphan::start);
+            expect(ErrorClass.WIN, () -> window.putNotify(eight, 0, 0, 1));
+        }
+    }
+
+    /** Two ranks flood each other's 4-entry rings at once; both finish. */
+    static void flood(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        final int partner = me ^ 1;
+        final int count = Integer.getInteger("rma4j.test.flood", 20_000);
+        try (Window window = job.allocateShared(8, 8, Info.of(RmaJob.NOTIFY_CAPACITY_INFO_KEY, "4"))) {
+            if (partner < n) {
+                for (int i = 0; i < count; i++) {
+                    window.putNotify(MemorySegment.NULL, partner, 0, 3);
+                }
+                try (NotifyRequest all = window.notifyInit(partner, 3, count)) {
+                    all.start();
+                    assertEquals(count, all.await().count());
+                }
+            }
+            job.barrier();
+        }
+    }
+
+    /** Three producers into one consumer: none lost, none duplicated, per-source order kept. */
+    static void soak(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        final int count = Integer.getInteger("rma4j.test.soak", 100_000);
+        try (Window window = job.allocateShared(me == 0 ? 8L * n : 0, 8)) {
+            if (me == 0) {
+                final NotifyRequest one = window.notifyInit(Rma.ANY_SOURCE, Rma.ANY_TAG, 1);
+                final int[] next = new int[n];
+                for (long received = 0; received < (long)count * (n - 1); received++) {
+                    one.start();
+                    final NotifyRequest.Status status = one.await();
+                    assertEquals(next[status.source()], status.tag(), "order of rank " + status.source());
+                    next[status.source()] = (status.tag() + 1) % 1_000_000_000;
+                }
+                for (int source = 1; source < n; source++) {
+                    assertEquals(count, next[source], "notifications from rank " + source);
+                }
+                assertEquals(0, window.unexpectedNotifications());
+            } else {
+                for (int i = 0; i < count; i++) {
+                    window.putNotify(MemorySegment.NULL, 0, 0, i);
+                }
+            }
+            job.barrier();
+        }
+    }
+
+    /**
+     * A ring of ranks passing a token by notification, with more ranks than cores. Each waiter's CPU
+     * time while it sleeps for the token is far below the time it waits (thread mode measures it).
+     */
+    static void tokenRing(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        final int rounds = 20;
+        try (Window window = job.allocateShared(8, 8)) {
+            final NotifyRequest token = window.notifyInit((me + n - 1) % n, 1, 1);
+            for (int round = 0; round < rounds; round++) {
+                token.start();
+                if (me == 0) {
+                    window.putNotify(MemorySegment.ofArray(new long[] {round}), (me + 1) % n, 0, 1);
+                    token.await();
+                } else {
+                    token.await();
+                    window.putNotify(MemorySegment.ofArray(new long[] {round}), (me + 1) % n, 0, 1);
+                }
+                assertEquals(round, window.segment().get(ValueLayout.JAVA_LONG, 0));
+            }
+            job.barrier();
+            // Rank 0 holds the token back for a while; the others wait for it asleep.
+            final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            token.start();
+            final long cpuBefore = threads.getCurrentThreadCpuTime();
+            if (me == 0) {
+                sleepMillis(1500);
+                window.putNotify(MemorySegment.ofArray(new long[] {-1}), 1 % n, 0, 1);
+                token.await();
+            } else {
+                token.await();
+                window.putNotify(MemorySegment.ofArray(new long[] {-1}), (me + 1) % n, 0, 1);
+            }
+            final long cpuNs = threads.getCurrentThreadCpuTime() - cpuBefore;
+            if (me == n - 1 && n > 1) {
+                System.out.println("rank " + me + " waited for the token with " + cpuNs / 1_000_000 + " ms of CPU");
+                assertTrue(cpuNs < 500_000_000L, "a rank waiting 1.5 s for a notification used " + cpuNs / 1_000_000
+                    + " ms of CPU: it must sleep, not spin");
+            }
+            token.close();
+            job.barrier();
+        }
+    }
+
+    private static void sleepMillis(final long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static byte[] pattern(final int rank, final int size) {
+        final byte[] data = new byte[size];
+        for (int i = 0; i < size; i++) {
+            data[i] = (byte)(rank * 31 + i * 7 + size);
+        }
+        return data;
+    }
+
+    private static void expect(final ErrorClass errorClass, final WindowScenarios.ThrowingRunnable call) {
+        final RmaException e = assertThrows(RmaException.class, call::run);
+        assertEquals(errorClass, e.errorClass(), e.getMessage());
+    }
+}
