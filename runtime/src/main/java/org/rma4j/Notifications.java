@@ -124,7 +124,8 @@ final class Notifications {
             if (waiting.isEmpty()) {
                 break;
             }
-            request.matched(waiting.get().source(), waiting.get().tag());
+            final Notification n = waiting.get();
+            request.matched(n.source(), n.tag(), n.displacement(), n.length());
         }
         if (!request.isComplete()) {
             active.add(request);
@@ -171,7 +172,8 @@ final class Notifications {
         while (requests.hasNext()) {
             final NotifyRequest request = requests.next();
             if (request.matches(notification.source(), notification.tag())) {
-                if (request.matched(notification.source(), notification.tag())) {
+                if (request.matched(notification.source(), notification.tag(), notification.displacement(),
+                    notification.length())) {
                     requests.remove();
                 }
                 return;

@@ -31,9 +31,10 @@ public final class NotifyRequest implements AutoCloseable {
 
     /**
      * What completed a request: the source and tag of the last matching notification and how many
-     * matched (MPI_Status of the paper's interface).
+     * matched (MPI_Status of the paper's interface), plus the target displacement and byte length of
+     * that last notified access, so a consumer can tell which buffer it filled.
      */
-    public record Status(int source, int tag, int count) {
+    public record Status(int source, int tag, int count, long displacement, int length) {
     }
 
     private final Notifications endpoint;
@@ -44,6 +45,8 @@ public final class NotifyRequest implements AutoCloseable {
     private int matched;
     private int lastSource = -1;
     private int lastTag = -1;
+    private long lastDisplacement = -1;
+    private int lastLength = -1;
     private boolean complete;
 
     NotifyRequest(final Notifications endpoint, final int source, final int tag, final int expectedCount) {
@@ -101,10 +104,10 @@ public final class NotifyRequest implements AutoCloseable {
     }
 
     /**
-     * @return the source, tag and count of the last completion (source and tag -1 before any match).
+     * @return the source, tag, count, displacement and length of the last match (-1 before any).
      */
     public Status status() {
-        return new Status(lastSource, lastTag, matched);
+        return new Status(lastSource, lastTag, matched, lastDisplacement, lastLength);
     }
 
     /**
@@ -187,10 +190,13 @@ public final class NotifyRequest implements AutoCloseable {
      *
      * @return whether the request is complete now.
      */
-    boolean matched(final int notificationSource, final int notificationTag) {
+    boolean matched(
+        final int notificationSource, final int notificationTag, final long displacement, final int length) {
         matched++;
         lastSource = notificationSource;
         lastTag = notificationTag;
+        lastDisplacement = displacement;
+        lastLength = length;
         complete = matched >= expectedCount;
         return complete;
     }

@@ -49,7 +49,7 @@ final class NotifyScenarios {
                     try (NotifyRequest exact = window.notifyInit(n - 1, 2, 1)) {
                         exact.start();
                         final NotifyRequest.Status status = exact.await();
-                        assertEquals(new NotifyRequest.Status(n - 1, 2, 1), status);
+                        assertEquals(new NotifyRequest.Status(n - 1, 2, 1, n - 1, 8), status);
                     }
                 }
                 // Any source, tag 1: one per sender, in arrival order.
@@ -129,7 +129,7 @@ final class NotifyScenarios {
                 final byte[] data = pattern(me, size);
                 window.putNotify(MemorySegment.ofArray(data), right, disp, size);
                 final NotifyRequest.Status status = request.await();
-                assertEquals(new NotifyRequest.Status(left, size, 1), status);
+                assertEquals(new NotifyRequest.Status(left, size, 1, disp, size), status);
                 final byte[] seen = new byte[size];
                 MemorySegment.copy(window.segment(), ValueLayout.JAVA_BYTE, disp, seen, 0, size);
                 assertArrayEquals(pattern(left, size), seen, "put of " + size + " bytes from rank " + left);

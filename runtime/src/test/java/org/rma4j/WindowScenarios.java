@@ -317,6 +317,8 @@ final class WindowScenarios {
             window.put(new long[] {me + 1}, 0, 1, right, me);
             window.fence(0);
             assertEquals(left + 1, memory.get(ValueLayout.JAVA_LONG, 8 + 8L * left));
+            // NOTE: every rank reads before any rank adds to rank 0's last word below.
+            job.barrier();
             window.lockAll();
             window.fetchAndOp(1L, 0, n - 1, Op.SUM);
             window.unlockAll();

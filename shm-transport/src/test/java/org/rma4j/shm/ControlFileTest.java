@@ -222,13 +222,18 @@ class ControlFileTest {
     }
 
     @Test
-    void shouldNotReportTheCheckingRankItself() {
+    void shouldNotReportTheCheckingRankItselfUnlessItWasDeclaredFailed() {
         final ControlFile control = create();
-        control.markFailed(2);
-        control.markFinished(3);
+        control.markFinished(2);
 
-        assertDoesNotThrow(() -> control.liveness(2, false).check());
-        assertThrows(PeerFailedException.class, () -> control.liveness(3, false).check());
+        assertDoesNotThrow(() -> control.liveness(2, true).check());
+        assertThrows(PeerFailedException.class, () -> control.liveness(3, true).check());
+
+        // A rank declared failed (its job cancelled) fails its own waits.
+        control.markFailed(3);
+        final PeerFailedException thrown = assertThrows(PeerFailedException.class,
+            () -> control.liveness(3, false).check());
+        assertEquals(3, thrown.rank());
     }
 
     @Test
