@@ -77,6 +77,10 @@ public final class RmaJob implements AutoCloseable {
             control.join(rank);
             final RmaJob job = new RmaJob(rank, directory, control, waitStrategy, ownsDirectory);
             job.barrier();
+            if (rank == 0) {
+                // Every rank has mapped the control file: its name can go, so a job killed later leaves less.
+                control.unlink();
+            }
             return job;
         } catch (final RuntimeException e) {
             control.close();

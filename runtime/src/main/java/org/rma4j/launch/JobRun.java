@@ -69,6 +69,8 @@ final class JobRun {
         final Thread hook = Thread.ofPlatform().name("rmarun-shutdown").unstarted(this::onShutdown);
         Runtime.getRuntime().addShutdownHook(hook);
         try {
+            // Jobs whose launcher died (SIGKILL leaves no chance to clean up) are removed first.
+            JobDirectory.sweepStale(launcher.baseDirectory());
             final JobDirectory directory = JobDirectory.create(launcher.baseDirectory());
             synchronized (this) {
                 jobDirectory = directory;

@@ -45,13 +45,18 @@ public final class RmaRun implements Callable<Integer> {
     public static final int EXIT_USAGE = CommandLine.ExitCode.USAGE;
 
     private static final String USAGE =
-        "rmarun -n N [-cp CLASSPATH] [--jvm-opt OPT]... [--grace-ms MS] [--shm-dir DIR] MainClass [args...]";
+        "rmarun -n N [-cp CLASSPATH] [--jvm-opt OPT]... [--grace-ms MS] [--shm-dir DIR] MainClass [args...]"
+            + " | rmarun --clean [--shm-dir DIR]";
 
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "-n", required = true, paramLabel = "N", description = "Number of ranks (1..4096).")
+    @Option(names = "-n", paramLabel = "N", description = "Number of ranks (1..4096).")
     private int ranks;
+
+    @Option(names = "--clean", description = "Remove the job directories whose launcher is gone, and exit. "
+        + "A live job's files are never touched (every launch also does this first).")
+    private boolean clean;
 
     @Option(names = {"-cp", "-classpath", "--class-path"}, paramLabel = "CLASSPATH",
         description = "Class path of the program (default: $CLASSPATH). The runtime's own jars are appended.")
@@ -70,7 +75,7 @@ public final class RmaRun implements Callable<Integer> {
         description = "Directory in which the job directory is created (default: /dev/shm, or -Drma4j.shm.dir).")
     private Path shmDir;
 
-    @Parameters(index = "0", paramLabel = "MainClass", description = "Main class every rank runs.")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "MainClass", description = "Main class every rank runs.")
     private String mainClass;
 
     @Parameters(index = "1..*", paramLabel = "args", description = "Arguments of the program.")
@@ -124,6 +129,17 @@ public final class RmaRun implements Callable<Integer> {
      */
     @Override
     public Integer call() throws InterruptedException {
+        if (clean) {
+            final Path base = shmDir != null ? shmDir : JobDirectory.defaultBase();
+            final List<Path> removed = JobDirectory.sweepStale(base);
+            err.println(Launcher.MESSAGE_PREFIX + "removed " + removed.size() + " stale job director"
+                + (removed.size() == 1 ? "y" : "ies") + " under " + base);
+            removed.forEach(dir -> err.println(Launcher.MESSAGE_PREFIX + "  " + dir));
+            return 0;
+        }
+        if (mainClass == null) {
+            throw new ParameterException(spec.commandLine(), "Missing required parameter: 'MainClass'");
+        }
         if (ranks < 1 || ranks > ControlLayout.MAX_RANKS) {
             throw new ParameterException(spec.commandLine(),
                 "-n must be between 1 and " + ControlLayout.MAX_RANKS + ", got " + ranks);

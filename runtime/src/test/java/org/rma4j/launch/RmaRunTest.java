@@ -68,6 +68,23 @@ class RmaRunTest {
     }
 
     @Test
+    void shouldCleanStaleJobDirectoriesAndKeepLiveOnes() throws Exception {
+        final Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        final java.nio.file.Path stale = java.nio.file.Files.createDirectory(
+            base.path().resolve("rma4j-" + gone.pid() + "-" + "0".repeat(32)));
+        final java.nio.file.Path live = org.rma4j.shm.JobDirectory.create(base.path()).path();
+
+        assertEquals(0, run("--clean", "--shm-dir", base.path().toString()));
+
+        assertTrue(err().contains("removed 1 stale job directory"), this::err);
+        assertTrue(err().contains(stale.toString()), this::err);
+        assertTrue(java.nio.file.Files.notExists(stale));
+        assertTrue(java.nio.file.Files.isDirectory(live));
+        org.rma4j.shm.JobDirectory.open(live).delete();
+    }
+
+    @Test
     void shouldRejectANegativeGracePeriod() {
         assertEquals(2, run("-n", "2", "--grace-ms", "-1", "Main"));
         assertTrue(err().contains("--grace-ms"), this::err);

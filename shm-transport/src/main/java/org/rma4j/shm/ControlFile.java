@@ -269,6 +269,13 @@ public final class ControlFile implements AutoCloseable {
     }
 
     /**
+     * Removes the file's name; every mapping of it stays valid.
+     */
+    public void unlink() {
+        file.unlink();
+    }
+
+    /**
      * Unmaps the file (the file itself stays until its job directory is deleted).
      */
     @Override

@@ -1,5 +1,7 @@
 package org.rma4j.shm;
 
+import java.util.List;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -37,13 +39,14 @@ class JobDirectoryTest {
     }
 
     @Test
-    void shouldCreateOwnerOnlyDirectoryWithRandomHexName() throws Exception {
+    void shouldCreateOwnerOnlyDirectoryNamedForItsOwnerWithRandomHex() throws Exception {
         final JobDirectory job = JobDirectory.create(base);
 
         final Path dir = job.path();
         assertEquals(base, dir.getParent());
         assertTrue(Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS));
-        assertTrue(dir.getFileName().toString().matches("rma4j-[0-9a-f]{32}"), dir.getFileName().toString());
+        assertTrue(dir.getFileName().toString().matches("rma4j-" + ProcessHandle.current().pid() + "-[0-9a-f]{32}"),
+            dir.getFileName().toString());
         assertEquals(PosixFilePermissions.fromString("rwx------"),
             Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS));
         assertEquals(dir.toString(), job.toString());
@@ -200,5 +203,42 @@ class JobDirectoryTest {
                 System.setProperty(JobDirectory.BASE_DIR_PROP_NAME, saved);
             }
         }
+    }
+
+    @Test
+    void shouldSweepDirectoriesOfDeadOwnersOnly() throws Exception {
+        final Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        final Path stale = Files.createDirectory(base.resolve("rma4j-" + gone.pid() + "-" + "0".repeat(32)));
+        Files.createFile(stale.resolve("mem-0-0"));
+        final Path live = JobDirectory.create(base).path();
+        final Path foreign = Files.createDirectory(base.resolve("unrelated"));
+        final Path unnamed = Files.createDirectory(base.resolve("rma4j-" + "f".repeat(32)));
+
+        final List<Path> removed = JobDirectory.sweepStale(base);
+
+        assertEquals(List.of(stale), removed);
+        assertFalse(Files.exists(stale));
+        assertTrue(Files.isDirectory(live));
+        assertTrue(Files.isDirectory(foreign));
+        assertTrue(Files.isDirectory(unnamed));
+    }
+
+    @Test
+    void shouldJudgeAPidStartedAfterTheDirectoryChangedAsReused() {
+        final long self = ProcessHandle.current().pid();
+        assertFalse(JobDirectory.isStale("rma4j-" + self + "-x", System.currentTimeMillis()));
+        assertTrue(JobDirectory.isStale("rma4j-" + self + "-x", 0));
+        assertFalse(JobDirectory.isStale("rma4j-notapid-x", 0));
+    }
+
+    @Test
+    void shouldRefuseToOpenADirectoryOthersMayEnter() throws Exception {
+        final Path open = Files.createDirectory(base.resolve("rma4j-1-" + "a".repeat(32)),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxr-x---"));
+
+        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> JobDirectory.open(open));
+        assertTrue(thrown.getMessage().contains("rwxr-x---"), thrown.getMessage());
     }
 }
