@@ -17,6 +17,7 @@ import org.rma4j.notify.ProducerLiveness;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.WaitStrategy;
+import org.rma4j.shm.WaitTimeoutException;
 
 /**
  * One rank's notification endpoint of one window (Notified Access, Belli and Hoefler, sections III and
@@ -85,7 +86,8 @@ final class Notifications {
         final int flags, final MemorySegment inline) {
         final NotifyRing ring = outgoing(target);
         int idle = 0;
-        long lastCheckNs = System.nanoTime();
+        final long startNs = System.nanoTime();
+        long lastCheckNs = startNs;
         while (!ring.offer(rank, tag, displacement, length, flags, inline)) {
             // NOTE: drain our own ring while the target's is full: the target may be waiting for room in ours.
             progress();
@@ -100,6 +102,10 @@ final class Notifications {
                 window.checkOpenFor(call);
                 control.checkPeer(target, true);
                 lastCheckNs = now;
+                if (waitStrategy.timeoutNs() > 0 && now - startNs >= waitStrategy.timeoutNs()) {
+                    throw new WaitTimeoutException(call + ": room in the full notification ring of rank " + target,
+                        now - startNs);
+                }
             }
         }
     }

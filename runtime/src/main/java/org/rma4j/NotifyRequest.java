@@ -2,6 +2,7 @@ package org.rma4j;
 
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
+import org.rma4j.shm.WaitTimeoutException;
 
 /**
  * A persistent notification request (Notified Access, Belli and Hoefler, IPDPS 2015, section III):
@@ -94,12 +95,16 @@ public final class NotifyRequest implements AutoCloseable {
      */
     public Status await() {
         checkActive("await");
-        while (true) {
-            endpoint.progress();
-            if (finishIfComplete()) {
-                return status();
+        try {
+            while (true) {
+                endpoint.progress();
+                if (finishIfComplete()) {
+                    return status();
+                }
+                endpoint.awaitArrival();
             }
-            endpoint.awaitArrival();
+        } catch (final WaitTimeoutException e) {
+            throw new WaitTimeoutException(this.toString(), e.waitedNs());
         }
     }
 

@@ -8,6 +8,7 @@ import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.ShmBarrier;
 import org.rma4j.shm.WaitStrategy;
+import org.rma4j.shm.WaitTimeoutException;
 
 /**
  * One rank's membership in a job: its rank, the job size, the job's collective calls and the
@@ -116,7 +117,11 @@ public final class RmaJob implements AutoCloseable {
      */
     public void barrier() {
         checkOpen("barrier");
-        barrier.await();
+        try {
+            barrier.await();
+        } catch (final WaitTimeoutException e) {
+            throw new WaitTimeoutException("barrier at rank " + rank + " of " + size, e.waitedNs());
+        }
     }
 
     /**

@@ -9,6 +9,7 @@ import org.rma4j.internal.WindowLayout;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappedFile;
 import org.rma4j.shm.ShmBarrier;
+import org.rma4j.shm.WaitTimeoutException;
 import org.rma4j.shm.Words;
 
 /**
@@ -751,7 +752,11 @@ public final class Window implements AutoCloseable {
         checkOpen("fence");
         Checks.checkAssertions("fence", assertions, Rma.MODE_NOSTORE | Rma.MODE_NOPUT | Rma.MODE_NOPRECEDE | Rma.MODE_NOSUCCEED);
         epochs.beforeFence(assertions);
-        fenceBarrier.await();
+        try {
+            fenceBarrier.await();
+        } catch (final WaitTimeoutException e) {
+            throw new WaitTimeoutException("fence at rank " + rank + " of " + sizes.length, e.waitedNs());
+        }
         epochs.afterFence(assertions);
     }
 
@@ -797,7 +802,11 @@ public final class Window implements AutoCloseable {
         checkGroup("start", group);
         epochs.checkStart();
         if ((assertions & Rma.MODE_NOCHECK) == 0) {
-            pscw.awaitPosts(group);
+            try {
+                pscw.awaitPosts(group);
+            } catch (final WaitTimeoutException e) {
+                throw new WaitTimeoutException("start: the posts of " + group, e.waitedNs());
+            }
         }
         epochs.started(group);
     }
@@ -825,7 +834,11 @@ public final class Window implements AutoCloseable {
     public void await() {
         checkOpen("wait");
         final Group group = epochs.checkWait("wait");
-        pscw.awaitCompletes(group);
+        try {
+            pscw.awaitCompletes(group);
+        } catch (final WaitTimeoutException e) {
+            throw new WaitTimeoutException("wait: the completes of " + group, e.waitedNs());
+        }
         pscw.setExposed(false);
         epochs.waited();
     }
@@ -873,13 +886,15 @@ public final class Window implements AutoCloseable {
         final boolean nocheck = (assertions & Rma.MODE_NOCHECK) != 0;
         if (lockType == LockType.EXCLUSIVE) {
             if (!nocheck) {
-                LockWord.acquireExclusive(mapping, word, rank, job.waitStrategy(), lockLiveness);
+                acquire(() -> LockWord.acquireExclusive(mapping, word, rank, job.waitStrategy(), lockLiveness),
+                    "lock(EXCLUSIVE, " + target + ")", word);
                 checkNotExposed("lock", target, () -> LockWord.releaseExclusive(mapping, word, rank));
             }
             epochs.locked(target, Epochs.EXCLUSIVE | (nocheck ? Epochs.NOCHECK : 0));
         } else {
             if (!nocheck) {
-                LockWord.acquireShared(mapping, word, job.waitStrategy(), lockLiveness);
+                acquire(() -> LockWord.acquireShared(mapping, word, job.waitStrategy(), lockLiveness),
+                    "lock(SHARED, " + target + ")", word);
                 checkNotExposed("lock", target, () -> LockWord.releaseShared(mapping, word));
             }
             epochs.locked(target, Epochs.SHARED | (nocheck ? Epochs.NOCHECK : 0));
@@ -922,8 +937,17 @@ public final class Window implements AutoCloseable {
         final boolean nocheck = (assertions & Rma.MODE_NOCHECK) != 0;
         if (!nocheck) {
             for (int target = 0; target < sizes.length; target++) {
-                LockWord.acquireShared(mapping, WindowLayout.lockWordOffset(lockTable, target), job.waitStrategy(),
-                    lockLiveness);
+                final long word = WindowLayout.lockWordOffset(lockTable, target);
+                final int acquired = target;
+                try {
+                    acquire(() -> LockWord.acquireShared(mapping, word, job.waitStrategy(), lockLiveness),
+                        "lockAll: the lock of rank " + target, word);
+                } catch (final WaitTimeoutException e) {
+                    for (int held = 0; held < acquired; held++) {
+                        LockWord.releaseShared(mapping, WindowLayout.lockWordOffset(lockTable, held));
+                    }
+                    throw e;
+                }
             }
             for (int target = 0; target < sizes.length; target++) {
                 checkNotExposed("lockAll", target, () -> {
@@ -1187,6 +1211,15 @@ public final class Window implements AutoCloseable {
             throw new RmaException(ErrorClass.WIN, call + " on a freed window");
         }
         job.checkOpen(call);
+    }
+
+    private void acquire(final Runnable acquisition, final String what, final long word) {
+        try {
+            acquisition.run();
+        } catch (final WaitTimeoutException e) {
+            throw new WaitTimeoutException(what + " (lock word " + LockWord.describe(Words.getIntVolatile(mapping, word))
+                + ")", e.waitedNs());
+        }
     }
 
     /**

@@ -15,6 +15,10 @@ import java.util.function.IntPredicate;
  * scheduled. {@link Kind#BUSY_SPIN} never sleeps (lowest latency, one core per waiter) and runs the
  * liveness check on the same period.
  *
+ * <p>A strategy may carry a timeout ({@link #TIMEOUT_PROP_NAME} job-wide, or {@link #withTimeout}):
+ * a wait that lasts longer throws {@link WaitTimeoutException}. The timeout is checked with the
+ * liveness checks, so it is honoured to within {@link #LIVENESS_PERIOD_NS}.
+ *
  * <p>Instances are immutable and thread-safe.
  */
 public final class WaitStrategy {
@@ -30,6 +34,11 @@ public final class WaitStrategy {
     public static final String YIELDS_PROP_NAME = "rma4j.wait.yields";
     /** Default yields before sleeping. */
     public static final int YIELDS_DEFAULT = 50;
+
+    /** System property: job-wide timeout of every blocking call in milliseconds (0: none). */
+    public static final String TIMEOUT_PROP_NAME = "rma4j.wait.timeout.ms";
+    /** Default timeout: none. */
+    public static final long TIMEOUT_DEFAULT = 0;
 
     /** Longest a waiter goes without checking its peers' liveness. */
     public static final long LIVENESS_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -47,6 +56,7 @@ public final class WaitStrategy {
     private final Kind kind;
     private final int spins;
     private final int yields;
+    private final long timeoutNs;
 
     /**
      * @param kind   the policy.
@@ -54,12 +64,38 @@ public final class WaitStrategy {
      * @param yields yields before sleeping (BACKOFF).
      */
     public WaitStrategy(final Kind kind, final int spins, final int yields) {
-        if (spins < 0 || yields < 0) {
-            throw new IllegalArgumentException("spins=" + spins + " and yields=" + yields + " must be >= 0");
+        this(kind, spins, yields, 0);
+    }
+
+    /**
+     * @param kind      the policy.
+     * @param spins     spins before yielding (BACKOFF) or between time checks (BUSY_SPIN).
+     * @param yields    yields before sleeping (BACKOFF).
+     * @param timeoutNs longest wait before {@link WaitTimeoutException}; 0 for none.
+     */
+    public WaitStrategy(final Kind kind, final int spins, final int yields, final long timeoutNs) {
+        if (spins < 0 || yields < 0 || timeoutNs < 0) {
+            throw new IllegalArgumentException("spins=" + spins + ", yields=" + yields + " and timeoutNs=" + timeoutNs
+                + " must be >= 0");
         }
         this.kind = kind;
         this.spins = spins;
         this.yields = yields;
+        this.timeoutNs = timeoutNs;
+    }
+
+    /**
+     * @return the same strategy with a timeout (0: none).
+     */
+    public WaitStrategy withTimeout(final long timeoutNs) {
+        return new WaitStrategy(kind, spins, yields, timeoutNs);
+    }
+
+    /**
+     * @return the longest a wait may take before {@link WaitTimeoutException}, 0 for no limit.
+     */
+    public long timeoutNs() {
+        return timeoutNs;
     }
 
     /**
@@ -105,7 +141,8 @@ public final class WaitStrategy {
         if (done.test(value)) {
             return value;
         }
-        long lastCheckNs = System.nanoTime();
+        final long startNs = System.nanoTime();
+        long lastCheckNs = startNs;
         long iteration = 0;
         while (true) {
             if (kind == Kind.BUSY_SPIN || iteration < spins) {
@@ -145,6 +182,13 @@ public final class WaitStrategy {
                         throw e;
                     }
                     lastCheckNs = now;
+                    if (timedOut(startNs, now)) {
+                        value = Words.getIntVolatile(segment, offset);
+                        if (done.test(value)) {
+                            return value;
+                        }
+                        throw timeout(startNs, now, offset);
+                    }
                 }
             }
         }
@@ -167,7 +211,8 @@ public final class WaitStrategy {
         if (done.getAsBoolean()) {
             return;
         }
-        long lastCheckNs = System.nanoTime();
+        final long startNs = System.nanoTime();
+        long lastCheckNs = startNs;
         long iteration = 0;
         while (true) {
             if (kind == Kind.BUSY_SPIN || iteration < spins) {
@@ -204,18 +249,34 @@ public final class WaitStrategy {
                         throw e;
                     }
                     lastCheckNs = now;
+                    if (timedOut(startNs, now)) {
+                        if (done.getAsBoolean()) {
+                            return;
+                        }
+                        throw timeout(startNs, now, signalOffset);
+                    }
                 }
             }
         }
+    }
+
+    private boolean timedOut(final long startNs, final long nowNs) {
+        return timeoutNs > 0 && nowNs - startNs >= timeoutNs;
+    }
+
+    private static WaitTimeoutException timeout(final long startNs, final long nowNs, final long offset) {
+        return new WaitTimeoutException("the word at offset " + offset + " of a shared mapping to change",
+            nowNs - startNs);
     }
 
     private static WaitStrategy fromSystemProperties() {
         final String kind = System.getProperty(KIND_PROP_NAME, KIND_DEFAULT).trim().toLowerCase(Locale.ROOT);
         final int spins = Integer.getInteger(SPINS_PROP_NAME, SPINS_DEFAULT);
         final int yields = Integer.getInteger(YIELDS_PROP_NAME, YIELDS_DEFAULT);
+        final long timeoutNs = Long.getLong(TIMEOUT_PROP_NAME, TIMEOUT_DEFAULT) * 1_000_000L;
         return switch (kind) {
-            case "backoff" -> new WaitStrategy(Kind.BACKOFF, spins, yields);
-            case "busy-spin", "busyspin", "spin" -> new WaitStrategy(Kind.BUSY_SPIN, spins, 0);
+            case "backoff" -> new WaitStrategy(Kind.BACKOFF, spins, yields, timeoutNs);
+            case "busy-spin", "busyspin", "spin" -> new WaitStrategy(Kind.BUSY_SPIN, spins, 0, timeoutNs);
             default -> throw new IllegalArgumentException(
                 KIND_PROP_NAME + "=" + kind + " is not one of backoff, busy-spin");
         };
@@ -223,6 +284,7 @@ public final class WaitStrategy {
 
     @Override
     public String toString() {
-        return "WaitStrategy{" + kind + ", spins=" + spins + ", yields=" + yields + '}';
+        return "WaitStrategy{" + kind + ", spins=" + spins + ", yields=" + yields
+            + (timeoutNs > 0 ? ", timeout=" + timeoutNs / 1_000_000 + " ms" : "") + '}';
     }
 }
