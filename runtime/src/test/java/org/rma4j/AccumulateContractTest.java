@@ -1,12 +1,8 @@
 package org.rma4j;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The contract of the accumulate family (MPI-3.1 sections 11.3.4 and 11.7.1: per-element atomicity
@@ -15,21 +11,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(300)
 abstract class AccumulateContractTest {
-    protected ShmTestDirectory base;
-
-    @BeforeEach
-    void createBase() {
-        base = new ShmTestDirectory();
-    }
-
-    @AfterEach
-    void removeBase() {
-        try {
-            assertEquals(List.of(), base.entries(), "the job left files behind");
-        } finally {
-            base.close();
-        }
-    }
+    @RegisterExtension
+    final ShmTestDirectory base = new ShmTestDirectory();
 
     /**
      * Runs the scenario at each of {@code ranks} ranks and fails if any rank fails.

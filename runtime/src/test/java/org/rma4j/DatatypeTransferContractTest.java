@@ -1,12 +1,8 @@
 package org.rma4j;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Typed put and get between ranks (MPI-3.1 section 11.3 with derived datatypes), run by a subclass
@@ -14,21 +10,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(300)
 abstract class DatatypeTransferContractTest {
-    protected ShmTestDirectory base;
-
-    @BeforeEach
-    void createBase() {
-        base = new ShmTestDirectory();
-    }
-
-    @AfterEach
-    void removeBase() {
-        try {
-            assertEquals(List.of(), base.entries(), "the job left files behind");
-        } finally {
-            base.close();
-        }
-    }
+    @RegisterExtension
+    final ShmTestDirectory base = new ShmTestDirectory();
 
     /**
      * Runs the scenario at each of {@code ranks} ranks and fails if any rank fails.

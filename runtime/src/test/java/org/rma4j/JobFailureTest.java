@@ -11,10 +11,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.rma4j.launch.JobResult;
 import org.rma4j.launch.Launcher;
 import org.rma4j.shm.PeerFailedException;
@@ -25,21 +24,8 @@ import org.rma4j.shm.WaitStrategy;
  */
 @Timeout(120)
 class JobFailureTest {
-    private ShmTestDirectory base;
-
-    @BeforeEach
-    void createBase() {
-        base = new ShmTestDirectory();
-    }
-
-    @AfterEach
-    void removeBase() {
-        try {
-            assertEquals(List.of(), base.entries(), "the job left files behind");
-        } finally {
-            base.close();
-        }
-    }
+    @RegisterExtension
+    final ShmTestDirectory base = new ShmTestDirectory();
 
     @Test
     void shouldStopJobWithStatusOfRankThatExitedWithThree() throws Exception {

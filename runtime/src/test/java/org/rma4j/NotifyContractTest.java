@@ -1,33 +1,16 @@
 package org.rma4j;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The notified-access contract, run by a subclass per job mode.
  */
 @Timeout(300)
 abstract class NotifyContractTest {
-    protected ShmTestDirectory base;
-
-    @BeforeEach
-    void createBase() {
-        base = new ShmTestDirectory();
-    }
-
-    @AfterEach
-    void removeBase() {
-        try {
-            assertEquals(List.of(), base.entries(), "the job left files behind");
-        } finally {
-            base.close();
-        }
-    }
+    @RegisterExtension
+    final ShmTestDirectory base = new ShmTestDirectory();
 
     abstract void run(int ranks, String scenario) throws Exception;
 

@@ -7,10 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.rma4j.shm.WaitStrategy;
 import org.rma4j.shm.WaitTimeoutException;
 
@@ -22,21 +21,8 @@ import org.rma4j.shm.WaitTimeoutException;
 class TimeoutTest {
     private static final WaitStrategy SHORT = WaitStrategy.defaultStrategy().withTimeout(TimeUnit.MILLISECONDS.toNanos(300));
 
-    private ShmTestDirectory base;
-
-    @BeforeEach
-    void createBase() {
-        base = new ShmTestDirectory();
-    }
-
-    @AfterEach
-    void removeBase() {
-        try {
-            assertEquals(List.of(), base.entries());
-        } finally {
-            base.close();
-        }
-    }
+    @RegisterExtension
+    final ShmTestDirectory base = new ShmTestDirectory();
 
     @Test
     void shouldTimeOutALockHeldByAnotherRankAndSucceedOnRetry() {

@@ -1,11 +1,8 @@
 package org.rma4j;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The window contract, run by a subclass per job mode: thread mode and real processes. Each test
@@ -13,21 +10,8 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(300)
 abstract class WindowContractTest {
-    protected ShmTestDirectory base;
-
-    @BeforeEach
-    void createBase() {
-        base = new ShmTestDirectory();
-    }
-
-    @AfterEach
-    void removeBase() {
-        try {
-            assertEquals(java.util.List.of(), base.entries(), "the job left files behind");
-        } finally {
-            base.close();
-        }
-    }
+    @RegisterExtension
+    final ShmTestDirectory base = new ShmTestDirectory();
 
     /**
      * Runs the scenario at each of {@code ranks} ranks and fails if any rank fails.

@@ -137,61 +137,19 @@ public final class WaitStrategy {
      */
     public int awaitInt(
         final MemorySegment segment, final long offset, final IntPredicate done, final Liveness liveness) {
-        int value = Words.getIntVolatile(segment, offset);
-        if (done.test(value)) {
-            return value;
+        final int first = Words.getIntVolatile(segment, offset);
+        if (done.test(first)) {
+            return first;
         }
-        final long startNs = System.nanoTime();
-        long lastCheckNs = startNs;
-        long iteration = 0;
-        while (true) {
-            if (kind == Kind.BUSY_SPIN || iteration < spins) {
-                Thread.onSpinWait();
-            } else if (iteration < (long)spins + yields) {
-                Thread.yield();
-            } else {
-                WaitWords.addSleeper(segment, offset);
-                try {
-                    // NOTE: the sleeper count must be visible before the value is re-read, so that a
-                    // writer that changed the value after this read sees the sleeper and wakes it.
-                    value = Words.getIntVolatile(segment, offset);
-                    if (done.test(value)) {
-                        return value;
-                    }
-                    Futex.wait(segment, offset, value, LIVENESS_PERIOD_NS);
-                } finally {
-                    WaitWords.removeSleeper(segment, offset);
-                }
-            }
-            value = Words.getIntVolatile(segment, offset);
-            if (done.test(value)) {
-                return value;
-            }
-            iteration++;
-            if ((iteration & 63) == 0 || iteration > (long)spins + yields) {
-                final long now = System.nanoTime();
-                if (now - lastCheckNs >= LIVENESS_PERIOD_NS) {
-                    try {
-                        liveness.check();
-                    } catch (final PeerFailedException e) {
-                        // A peer may publish the awaited value and then leave or die: the wait succeeded.
-                        value = Words.getIntVolatile(segment, offset);
-                        if (done.test(value)) {
-                            return value;
-                        }
-                        throw e;
-                    }
-                    lastCheckNs = now;
-                    if (timedOut(startNs, now)) {
-                        value = Words.getIntVolatile(segment, offset);
-                        if (done.test(value)) {
-                            return value;
-                        }
-                        throw timeout(startNs, now, offset);
-                    }
-                }
-            }
-        }
+        // NOTE: the awaited word is its own signal word: a writer changes it, then wakes announced
+        // sleepers (WaitWords.wakeAll), and a sleeper's futex wait returns at once if it changed since read.
+        final int[] accepted = {first};
+        awaitCondition(segment, offset, () -> {
+            final int value = Words.getIntVolatile(segment, offset);
+            accepted[0] = value;
+            return done.test(value);
+        }, liveness);
+        return accepted[0];
     }
 
     /**
