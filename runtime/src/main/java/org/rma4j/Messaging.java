@@ -1,0 +1,416 @@
+package org.rma4j;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * Two-sided message passing over one window: blocking and nonblocking send and receive with
+ * (source, tag) matching and wildcards, plus barrier, broadcast and reduce. Small and correct, not a
+ * full MPI: one communicator (the job), contiguous bytes, no probe, cancel, ready or synchronous mode.
+ * It serves as the message-passing baseline that Notified Access is compared with (Belli and Hoefler,
+ * "Notified Access", IPDPS 2015, section V) and as external synchronization for one-sided programs.
+ *
+ * <h2>Semantics</h2>
+ * <ul>
+ *   <li>Matching (MPI-3.1 section 3.5): a receive takes the oldest arrived message that matches its
+ *   source ({@link Rma#ANY_SOURCE} matches any) and tag ({@link Rma#ANY_TAG} matches any); an arriving
+ *   message goes to the oldest posted receive that matches it. Messages from one rank to another are
+ *   non-overtaking: with matching tags they are received in the order they were sent, whatever their
+ *   sizes and whether sent blocking or not.</li>
+ *   <li>A send completes when its buffer may be reused; it never waits for a receive to be posted,
+ *   only for the receiver to make progress (any call of its Messaging object does), so two ranks may
+ *   both send before they receive, at any size.</li>
+ *   <li>A message longer than the receive buffer fails the receive with {@link ErrorClass#COUNT} (the
+ *   standard's MPI_ERR_TRUNCATE) naming both sizes; the message is consumed and the buffer is left
+ *   unchanged. Tags are 0..{@link #TAG_UB} ({@link ErrorClass#TAG} otherwise); ranks outside the job
+ *   raise {@link ErrorClass#RANK}; {@link Rma#PROC_NULL} as destination or source completes at once.
+ *   A call that throws for a bad argument changes nothing: the object stays usable.</li>
+ *   <li>Messages are 0 to {@link #MAX_MESSAGE_BYTES} bytes. Buffers may be any memory (heap arrays
+ *   included); they are copied, never exposed.</li>
+ * </ul>
+ *
+ * <h2>Protocol</h2>
+ * {@link #create} allocates one shared window ({@link MessagingLayout}: per rank a bounce ring for each
+ * sender, a staging pair for each receiver, a credit and a rendezvous word per peer). Every message and
+ * every control signal is a notified access on it ({@link Window#putNotify}, {@link Window#getNotify}),
+ * so it travels through the receiver's notification ring, in the order the sender issued it; the
+ * receiver drains its ring through one persistent {@link NotifyRequest} that matches anything, and
+ * tells the kinds apart by the displacement that {@link NotifyRequest.Status} reports (Notified
+ * Access, section IV: the notification names the target region it announces). No other shared-memory
+ * protocol is added below the runtime.
+ * <ul>
+ *   <li><b>Eager</b> (length &lt;= bounceBytesPerPeer): the sender reserves the next free bytes of its
+ *   ring at the receiver (64-byte aligned, skipping to the start when the payload does not fit before
+ *   the end) and does a notified put of the payload there with the message's tag. Up to 32 bytes travel
+ *   inside the notification and land in the ring when the receiver drains it; larger ones are copied at
+ *   the call. The notification's displacement and length locate the payload. On arrival the receiver
+ *   copies it into the oldest matching posted receive, or into a private buffer as an unexpected
+ *   message, so ring bytes are always freed in arrival order.</li>
+ *   <li><b>Credit</b>: the sender may have at most one ring's worth of bytes unconsumed at a receiver.
+ *   After each round of progress the receiver reports, per sender whose payloads it consumed, the total
+ *   consumed so far with an 8-byte inline notified put into the sender's credit word; the sender's
+ *   drain writes it there, and the sender resumes its queued sends to that receiver.</li>
+ *   <li><b>Rendezvous</b> (longer messages): the sender copies the first two chunks (chunk size: the
+ *   ring size clamped to 64 KiB .. 1 MiB) into the two halves of its staging pair for the receiver and
+ *   announces the message with an 8-byte inline notified put of its length into the receiver's
+ *   rendezvous word, with the message's tag. The receiver matches the announcement like an eager
+ *   message and reads each chunk with a notified get from the sender's staging half straight into the
+ *   matched receive's buffer (or into a private buffer, if no receive matches yet: the sender is never
+ *   held up by a missing receive). The get's notification acknowledges the chunk; the sender refills
+ *   that half with the chunk after next and signals it with an empty notified put to the receiver's
+ *   chunk-signal address. One rendezvous per ordered pair is in flight at a time; later messages to the
+ *   same receiver keep their order because a send queue per destination lets only its head go out.</li>
+ *   <li><b>Collectives</b> ({@link #barrier}, {@link #bcast}, {@link #reduce}, {@link #allreduce})
+ *   are point-to-point messages with a context bit in the tag that user receives never match:
+ *   dissemination barrier, binomial-tree broadcast and reduce, reduce then broadcast for allreduce.</li>
+ * </ul>
+ *
+ * <h2>Progress and waiting</h2>
+ * Every call makes progress: it handles all arrived notifications (matching messages, reading
+ * rendezvous chunks, refilling staging halves, sending queued messages as credit returns) and then
+ * returns the credit it owes, so a rank never blocks while a peer waits on it. A blocked call (a send
+ * waiting for credit or a receive waiting for a message) keeps doing this and otherwise sleeps in
+ * {@link NotifyRequest#await} on its notification ring, where everything it can wait for arrives;
+ * two ranks that send large messages to each other before receiving both finish. A rank that computes
+ * without calling its Messaging object makes no progress (as in MPI without an asynchronous progress
+ * thread): its senders wait for it once its ring is full.
+ *
+ * <h2>Threads and lifecycle</h2>
+ * A Messaging object and its requests are used by one thread of their rank. {@link #create} and
+ * {@link #close} are collective. Unexpected messages are kept in private memory until received, so a
+ * program that sends much more than it receives grows this rank's heap.
+ */
+public final class Messaging implements AutoCloseable {
+    /** Largest tag (MPI_TAG_UB); the bit above it separates the collectives' messages. */
+    public static final int TAG_UB = MessagingEngine.TAG_UB;
+    /** Longest message in bytes (the largest Java array, as an unexpected message may need one). */
+    public static final int MAX_MESSAGE_BYTES = Integer.MAX_VALUE - 8;
+    /** System property giving the bounceBytesPerPeer of {@link #create(RmaJob)}. */
+    public static final String BOUNCE_BYTES_PER_PEER_PROP_NAME = "rma4j.messaging.bounceBytesPerPeer";
+    /** Default bounceBytesPerPeer: messages up to 64 KiB go eagerly. */
+    public static final long BOUNCE_BYTES_PER_PEER_DEFAULT = 64 * 1024;
+    /** Notification ring entries per rank of the window (a power of two). */
+    static final int NOTIFY_CAPACITY = 1024;
+
+    private final RmaJob job;
+    private final Window window;
+    private final MessagingEngine engine;
+    private final MessagingCollectives collectives;
+    private final int rank;
+    private final int size;
+
+    private Messaging(final RmaJob job, final Window window, final MessagingLayout layout) {
+        this.job = job;
+        this.window = window;
+        this.engine = new MessagingEngine(window, layout);
+        this.rank = job.rank();
+        this.size = job.size();
+        this.collectives = new MessagingCollectives(engine, rank, size);
+    }
+
+    /**
+     * Collective: {@link #create(RmaJob, long)} with the bounceBytesPerPeer of system property
+     * {@value #BOUNCE_BYTES_PER_PEER_PROP_NAME}, or {@link #BOUNCE_BYTES_PER_PEER_DEFAULT}.
+     */
+    public static Messaging create(final RmaJob job) {
+        return create(job, Long.getLong(BOUNCE_BYTES_PER_PEER_PROP_NAME, BOUNCE_BYTES_PER_PEER_DEFAULT));
+    }
+
+    /**
+     * Collective: creates the messaging layer of {@code job}, with a bounce ring of
+     * {@code bounceBytesPerPeer} bytes (rounded up to 128) per ordered pair of ranks: messages up to that
+     * length go eagerly, longer ones by rendezvous. Every rank must pass the same value.
+     *
+     * @throws RmaException SIZE at every rank if a rank's value is outside 0..1 GiB; ARG at every rank if
+     *                      the ranks' values differ.
+     */
+    public static Messaging create(final RmaJob job, final long bounceBytesPerPeer) {
+        Objects.requireNonNull(job, "job");
+        job.checkOpen("Messaging.create");
+        final boolean valid = bounceBytesPerPeer >= 0 && bounceBytesPerPeer <= MessagingLayout.BOUNCE_BYTES_MAX;
+        final MessagingLayout layout = new MessagingLayout(job.size(), valid ? bounceBytesPerPeer : 0);
+        final Window window = job.allocateShared(layout.partBytes(), 1, Info.of(Info.ALLOC_SHARED_NONCONTIG, "true")
+            .set(RmaJob.NOTIFY_CAPACITY_INFO_KEY, Integer.toString(NOTIFY_CAPACITY)));
+        layout.writeHeader(window.segment(), bounceBytesPerPeer);
+        job.barrier();
+        // Every rank checks every rank's value, so all throw or none does.
+        RmaException problem = null;
+        final long first = MessagingLayout.requestedBounceBytes(window.sharedQuery(0).segment(), 0);
+        for (int r = 0; r < job.size() && problem == null; r++) {
+            final long theirs = MessagingLayout.requestedBounceBytes(window.sharedQuery(r).segment(), r);
+            if (theirs < 0 || theirs > MessagingLayout.BOUNCE_BYTES_MAX) {
+                problem = new RmaException(ErrorClass.SIZE, "Messaging.create bounceBytesPerPeer=" + theirs
+                    + " at rank " + r + " is outside 0.." + MessagingLayout.BOUNCE_BYTES_MAX);
+            } else if (theirs != first) {
+                problem = new RmaException(ErrorClass.ARG, "Messaging.create bounceBytesPerPeer differs between"
+                    + " ranks: " + first + " at rank 0, " + theirs + " at rank " + r + "; it must be the same at"
+                    + " every rank");
+            }
+        }
+        if (problem != null) {
+            window.free();
+            throw problem;
+        }
+        return new Messaging(job, window, layout);
+    }
+
+    /**
+     * @return this process's rank in the job.
+     */
+    public int rank() {
+        return rank;
+    }
+
+    /**
+     * @return the number of ranks.
+     */
+    public int size() {
+        return size;
+    }
+
+    // ---------------------------------------------------------------- point to point
+
+    /**
+     * MPI_SEND: sends {@code buffer} to {@code dest} with {@code tag} and returns when the buffer may be
+     * reused, making progress (and receiving into posted or private buffers) meanwhile.
+     *
+     * @throws RmaException RANK, TAG, COUNT for bad arguments; OTHER after {@link #close()}.
+     */
+    public void send(final MemorySegment buffer, final int dest, final int tag) {
+        isend(buffer, dest, tag).await();
+    }
+
+    /**
+     * MPI_RECV: receives the oldest matching message into {@code buffer}.
+     *
+     * @param source a rank, {@link Rma#ANY_SOURCE} or {@link Rma#PROC_NULL}.
+     * @param tag    0..{@link #TAG_UB} or {@link Rma#ANY_TAG}.
+     * @throws RmaException COUNT if the message is longer than the buffer (the message is consumed, the
+     *                      buffer unchanged); RANK, TAG for bad arguments; OTHER after {@link #close()}.
+     */
+    public MessageStatus recv(final MemorySegment buffer, final int source, final int tag) {
+        return irecv(buffer, source, tag).await();
+    }
+
+    /**
+     * MPI_ISEND: starts a send; the buffer must not change until the request completes.
+     *
+     * @throws RmaException as {@link #send(MemorySegment, int, int)}.
+     */
+    public MessageRequest isend(final MemorySegment buffer, final int dest, final int tag) {
+        checkOpen("isend");
+        Objects.requireNonNull(buffer, "buffer");
+        if (dest != Rma.PROC_NULL) {
+            checkRank("isend dest", dest);
+        }
+        if (tag < 0 || tag > TAG_UB) {
+            throw new RmaException(ErrorClass.TAG, "isend tag=" + tag + " is outside 0.." + TAG_UB);
+        }
+        if (buffer.byteSize() > MAX_MESSAGE_BYTES) {
+            throw new RmaException(ErrorClass.COUNT, "isend of " + buffer.byteSize() + " bytes exceeds the longest"
+                + " message, " + MAX_MESSAGE_BYTES + " bytes");
+        }
+        if (dest == Rma.PROC_NULL) {
+            final MessageRequest request = MessageRequest.send(engine, buffer, dest, MessagingEngine.USER_CONTEXT, tag);
+            request.completeSend(rank, 0);
+            return request;
+        }
+        return engine.isend(buffer, dest, MessagingEngine.USER_CONTEXT, tag);
+    }
+
+    /**
+     * MPI_IRECV: posts a receive; the buffer must not be touched until the request completes.
+     *
+     * @throws RmaException RANK, TAG for bad arguments; OTHER after {@link #close()}. A message too long
+     *                      for the buffer fails the request (COUNT, thrown when its completion is
+     *                      reported).
+     */
+    public MessageRequest irecv(final MemorySegment buffer, final int source, final int tag) {
+        checkOpen("irecv");
+        Objects.requireNonNull(buffer, "buffer");
+        if (source != Rma.ANY_SOURCE && source != Rma.PROC_NULL) {
+            checkRank("irecv source", source);
+        }
+        if (tag != Rma.ANY_TAG && (tag < 0 || tag > TAG_UB)) {
+            throw new RmaException(ErrorClass.TAG, "irecv tag=" + tag + " is neither ANY_TAG nor in 0.." + TAG_UB);
+        }
+        if (source == Rma.PROC_NULL) {
+            final MessageRequest request = MessageRequest.recv(engine, buffer, source, MessagingEngine.USER_CONTEXT,
+                tag);
+            request.complete(new MessageStatus(Rma.PROC_NULL, Rma.ANY_TAG, 0));
+            return request;
+        }
+        return engine.irecv(buffer, source, MessagingEngine.USER_CONTEXT, tag);
+    }
+
+    /** {@link #send(MemorySegment, int, int)} of {@code len} longs of {@code a} from {@code off}. */
+    public void send(final long[] a, final int off, final int len, final int dest, final int tag) {
+        send(Checks.slice(MemorySegment.ofArray(a), off, len, Long.BYTES), dest, tag);
+    }
+
+    /**
+     * {@link #recv(MemorySegment, int, int)} into {@code len} longs of {@code a} from {@code off}; the
+     * status length is in bytes.
+     */
+    public MessageStatus recv(final long[] a, final int off, final int len, final int source, final int tag) {
+        return recv(Checks.slice(MemorySegment.ofArray(a), off, len, Long.BYTES), source, tag);
+    }
+
+    /** {@link #send(MemorySegment, int, int)} of {@code len} doubles of {@code a} from {@code off}. */
+    public void send(final double[] a, final int off, final int len, final int dest, final int tag) {
+        send(Checks.slice(MemorySegment.ofArray(a), off, len, Double.BYTES), dest, tag);
+    }
+
+    /**
+     * {@link #recv(MemorySegment, int, int)} into {@code len} doubles of {@code a} from {@code off}; the
+     * status length is in bytes.
+     */
+    public MessageStatus recv(final double[] a, final int off, final int len, final int source, final int tag) {
+        return recv(Checks.slice(MemorySegment.ofArray(a), off, len, Double.BYTES), source, tag);
+    }
+
+    // ---------------------------------------------------------------- collectives
+
+    /**
+     * MPI_BARRIER, collective: returns after every rank has called it; stores before it at any rank are
+     * seen by loads after it at every rank (the messages' notifications order them).
+     */
+    public void barrier() {
+        checkOpen("barrier");
+        collectives.barrier();
+    }
+
+    /**
+     * MPI_BCAST, collective: the root's {@code buffer} is copied into every other rank's, along a
+     * binomial tree. Every rank passes a buffer of the same size.
+     *
+     * @throws RmaException RANK for a bad root; COUNT at a rank whose buffer is smaller than the root's.
+     */
+    public void bcast(final MemorySegment buffer, final int root) {
+        checkOpen("bcast");
+        Objects.requireNonNull(buffer, "buffer");
+        checkRank("bcast root", root);
+        if (buffer.byteSize() > MAX_MESSAGE_BYTES) {
+            throw new RmaException(ErrorClass.COUNT, "bcast of " + buffer.byteSize() + " bytes exceeds the longest"
+                + " message, " + MAX_MESSAGE_BYTES + " bytes");
+        }
+        collectives.bcast(buffer, root);
+    }
+
+    /**
+     * MPI_REDUCE, collective: combines the {@code count} elements of {@code type} in every rank's
+     * {@code send} with {@code op}, element by element, into the root's {@code recv} (ignored, and may
+     * be null, at other ranks), along a binomial tree. The predefined ops are treated as commutative, so
+     * floating-point sums may differ in their last bits from a left-to-right sum in rank order.
+     *
+     * @param type a basic type or a contiguous type built from one.
+     * @throws RmaException TYPE for a null or non-contiguous type; OP for REPLACE, NO_OP or an op the
+     *                      type does not accept; COUNT for a negative count or a buffer too small; RANK
+     *                      for a bad root.
+     */
+    public void reduce(
+        final MemorySegment send, final MemorySegment recv, final long count, final Datatype type, final Op op,
+        final int root) {
+        checkOpen("reduce");
+        checkRank("reduce root", root);
+        final long bytes = checkReduction("reduce", send, count, type, op);
+        if (rank == root) {
+            checkResultBuffer("reduce", recv, bytes);
+        }
+        collectives.reduce(send, recv, bytes, type, op, root);
+    }
+
+    /**
+     * MPI_ALLREDUCE, collective: {@link #reduce} whose result arrives in every rank's {@code recv}.
+     *
+     * @throws RmaException as {@link #reduce}.
+     */
+    public void allreduce(
+        final MemorySegment send, final MemorySegment recv, final long count, final Datatype type, final Op op) {
+        checkOpen("allreduce");
+        final long bytes = checkReduction("allreduce", send, count, type, op);
+        checkResultBuffer("allreduce", recv, bytes);
+        collectives.allreduce(send, recv, bytes, type, op);
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    /**
+     * Collective: waits until this rank's sends have finished (their data read by the receivers), passes
+     * a barrier, then frees the window. Pending receives fail, unreceived messages are dropped; every
+     * later call raises OTHER. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (engine.isClosed()) {
+            return;
+        }
+        if (job.isClosed()) {
+            engine.close();
+            return;
+        }
+        engine.waitUntil(engine::sendsFinished);
+        collectives.barrier();
+        engine.close();
+        window.free();
+    }
+
+    @Override
+    public String toString() {
+        return "Messaging{rank=" + rank + "/" + size + (engine.isClosed() ? ", closed" : "") + '}';
+    }
+
+    // ---------------------------------------------------------------- checks
+
+    private void checkOpen(final String call) {
+        engine.checkOpen(call);
+    }
+
+    private void checkRank(final String what, final int value) {
+        if (value < 0 || value >= size) {
+            throw new RmaException(ErrorClass.RANK, what + "=" + value + " is outside 0.." + (size - 1));
+        }
+    }
+
+    /**
+     * @return the bytes of {@code count} elements of {@code type}.
+     */
+    private static long checkReduction(
+        final String call, final MemorySegment send, final long count, final Datatype type, final Op op) {
+        if (type == null || !type.isContiguous()) {
+            throw new RmaException(ErrorClass.TYPE, call + " datatype " + type + " must be a basic or contiguous type");
+        }
+        Checks.checkOp(call, op, type);
+        if (op == Op.REPLACE || op == Op.NO_OP) {
+            throw new RmaException(ErrorClass.OP, call + " op " + op.mpiName() + " is valid only in one-sided"
+                + " accumulates");
+        }
+        if (count < 0) {
+            throw new RmaException(ErrorClass.COUNT, call + " count=" + count + " is negative");
+        }
+        final long bytes;
+        try {
+            bytes = Math.multiplyExact(count, type.size());
+        } catch (final ArithmeticException e) {
+            throw new RmaException(ErrorClass.COUNT, call + " count=" + count + " x " + type + " overflows a long");
+        }
+        if (bytes > MAX_MESSAGE_BYTES) {
+            throw new RmaException(ErrorClass.COUNT, call + " of " + bytes + " bytes exceeds the longest message, "
+                + MAX_MESSAGE_BYTES + " bytes");
+        }
+        Objects.requireNonNull(send, "send");
+        if (send.byteSize() < bytes) {
+            throw new RmaException(ErrorClass.COUNT, call + " send buffer of " + send.byteSize() + " bytes is smaller"
+                + " than " + count + " x " + type + " (" + bytes + " bytes)");
+        }
+        return bytes;
+    }
+
+    private static void checkResultBuffer(final String call, final MemorySegment recv, final long bytes) {
+        Objects.requireNonNull(recv, "recv");
+        if (recv.byteSize() < bytes) {
+            throw new RmaException(ErrorClass.COUNT, call + " recv buffer of " + recv.byteSize() + " bytes is smaller"
+                + " than the " + bytes + " bytes reduced");
+        }
+    }
+}

@@ -1,0 +1,515 @@
+package org.rma4j;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.rma4j.MessagingTransfers.Inbound;
+import org.rma4j.MessagingTransfers.Outbound;
+import org.rma4j.MessagingTransfers.Unexpected;
+
+/**
+ * The protocol engine of {@link Messaging} (see its class comment for the protocol): matching of
+ * receives to arrivals, eager sends with credits, the chunked rendezvous, and progress. One per
+ * Messaging object; not thread-safe (the object's one thread calls it).
+ */
+final class MessagingEngine {
+    /** Context bits of the tags of user messages. */
+    static final int USER_CONTEXT = 0;
+    /** Context bit of the tags of the collectives' messages: user receives never match them. */
+    static final int COLLECTIVE_CONTEXT = 1 << 30;
+    /** Largest user tag (MPI_TAG_UB); the bits above are the context. */
+    static final int TAG_UB = COLLECTIVE_CONTEXT - 1;
+    /** Tag of credit, chunk and acknowledgement notifications: they are told apart by displacement. */
+    private static final int CONTROL_TAG = 0;
+
+    /*
+     * Invariants (at every return to the caller):
+     * - consumed[s] is the end (in bytes since creation, wrap padding included) of the last payload of
+     *   s's ring that this rank has copied out; reported[s] == consumed[s] after progress() returns, so a
+     *   rank never blocks while owing credit.
+     * - This rank never writes a payload over ring bytes at d whose earlier payload d has not copied
+     *   out: the credit word d covers every payload written one lap before the new one's bytes (wrap
+     *   padding holds no payload and needs no credit).
+     * - At most one rendezvous per (sender, receiver) pair is in flight: outbound[d] at the sender,
+     *   inbound[s] at the receiver; its chunks alternate between the two staging halves, and the
+     *   sender refills a half only after the acknowledgement of the chunk that was in it.
+     * - sendQueue[d] holds, in call order, the sends to d whose first notification is not out yet;
+     *   only its head may go out, so messages to one destination leave in call order.
+     * - posted holds pending receives in call order, unexpected the unmatched arrivals in arrival
+     *   order; an arrival never sits in unexpected while a posted receive matches it.
+     * Non-invariants: the credit word d may lag behind d's consumed bytes (the credit notification is
+     * in flight); an unexpected rendezvous message may still be arriving (its inbound is not null).
+     * Where things take effect: a send when its data has left its buffer (eager: the notified put;
+     * rendezvous: staging of its last chunk), a receive when its last byte has been copied into it.
+     */
+
+    private final Window window;
+    private final MessagingLayout layout;
+    private final MemorySegment local;
+    private final int rank;
+    private final NotifyRequest arrivals;
+    private boolean armed;
+    private final MemorySegment word = MemorySegment.ofArray(new long[1]);
+    private boolean closed;
+
+    private final List<MessageRequest> posted = new ArrayList<>();
+    private final List<Unexpected> unexpected = new ArrayList<>();
+    private final long[] consumed;
+    private final long[] reported;
+    private boolean creditOwed;
+    private final Inbound[] inbound;
+
+    private final long[] reserved;
+    private final ArrayDeque<MessageRequest>[] sendQueue;
+    private final Outbound[] outbound;
+    private int queuedSends;
+    private int activeRendezvous;
+
+    @SuppressWarnings("unchecked")
+    MessagingEngine(final Window window, final MessagingLayout layout) {
+        this.window = window;
+        this.layout = layout;
+        this.local = window.segment();
+        this.rank = window.rank();
+        final int ranks = layout.ranks();
+        this.arrivals = window.notifyInit(Rma.ANY_SOURCE, Rma.ANY_TAG, 1);
+        this.consumed = new long[ranks];
+        this.reported = new long[ranks];
+        this.inbound = new Inbound[ranks];
+        this.reserved = new long[ranks];
+        this.sendQueue = new ArrayDeque[ranks];
+        for (int d = 0; d < ranks; d++) {
+            sendQueue[d] = new ArrayDeque<>();
+        }
+        this.outbound = new Outbound[ranks];
+    }
+
+    // ---------------------------------------------------------------- calls
+
+    /**
+     * Starts a send of {@code buffer} to {@code dest} (a rank, checked by the caller).
+     */
+    MessageRequest isend(final MemorySegment buffer, final int dest, final int context, final int tag) {
+        final MessageRequest request = MessageRequest.send(this, buffer, dest, context, tag);
+        sendQueue[dest].addLast(request);
+        queuedSends++;
+        pump(dest);
+        return request;
+    }
+
+    /**
+     * Posts a receive: takes the oldest matching unexpected message, or waits in the posted queue.
+     */
+    MessageRequest irecv(final MemorySegment buffer, final int source, final int context, final int tag) {
+        final MessageRequest request = MessageRequest.recv(this, buffer, source, context, tag);
+        final Iterator<Unexpected> waiting = unexpected.iterator();
+        while (waiting.hasNext()) {
+            final Unexpected message = waiting.next();
+            if (matches(request, message.source, message.wireTag)) {
+                waiting.remove();
+                takeUnexpected(request, message);
+                return request;
+            }
+        }
+        posted.add(request);
+        return request;
+    }
+
+    /**
+     * Handles every notification that has arrived, then returns the credit owed. Never blocks for an
+     * arrival (it may wait for room in a peer's notification ring, draining its own meanwhile).
+     */
+    void progress() {
+        while (true) {
+            arm();
+            if (!arrivals.test()) {
+                break;
+            }
+            armed = false;
+            dispatch(arrivals.status());
+        }
+        returnCredit();
+    }
+
+    /**
+     * Makes progress until {@code done}, sleeping on this rank's notification ring whenever nothing is
+     * left to do: everything this rank waits for (credit, acknowledgements, messages) arrives there.
+     */
+    void waitUntil(final BooleanSupplier done) {
+        while (true) {
+            progress();
+            if (done.getAsBoolean()) {
+                return;
+            }
+            arm();
+            final NotifyRequest.Status status = arrivals.await();
+            armed = false;
+            dispatch(status);
+        }
+    }
+
+    /**
+     * Makes progress on several engines (of different Messaging objects of this thread) until
+     * {@code done}, backing off to short sleeps while nothing happens.
+     */
+    static void waitUntil(final List<MessagingEngine> engines, final BooleanSupplier done) {
+        int idle = 0;
+        while (true) {
+            for (final MessagingEngine engine : engines) {
+                engine.progress();
+            }
+            if (done.getAsBoolean()) {
+                return;
+            }
+            if (idle < 50) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(Math.min(1_000_000L, 10_000L * (idle - 49)));
+            }
+            idle++;
+        }
+    }
+
+    /**
+     * @return whether every send of this rank has finished, rendezvous acknowledgements included.
+     */
+    boolean sendsFinished() {
+        return queuedSends == 0 && activeRendezvous == 0;
+    }
+
+    /**
+     * Ends the engine: pending receives fail, unmatched arrivals are dropped.
+     */
+    void close() {
+        closed = true;
+        for (final MessageRequest request : posted) {
+            request.fail(ErrorClass.OTHER, "the Messaging object of rank " + rank + " was closed before "
+                + request + " matched a message");
+        }
+        posted.clear();
+        unexpected.clear();
+        arrivals.close();
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    void checkOpen(final String call) {
+        if (closed) {
+            throw new RmaException(ErrorClass.OTHER, call + " on a closed Messaging object (rank " + rank + ")");
+        }
+    }
+
+    // ---------------------------------------------------------------- sending
+
+    /**
+     * Sends what can go to {@code dest} now, in call order.
+     */
+    private void pump(final int dest) {
+        final ArrayDeque<MessageRequest> queue = sendQueue[dest];
+        while (!queue.isEmpty()) {
+            final MessageRequest request = queue.peekFirst();
+            if (request.buffer().byteSize() <= layout.bounceBytes()) {
+                if (!sendEager(request, dest)) {
+                    return;
+                }
+            } else {
+                if (outbound[dest] != null) {
+                    return;
+                }
+                startRendezvous(request, dest);
+            }
+            queue.pollFirst();
+            queuedSends--;
+        }
+    }
+
+    /**
+     * Puts the message into this rank's bounce ring at {@code dest}, if the credit allows.
+     *
+     * @return false if the ring lacks room (the request stays queued until credit returns).
+     */
+    private boolean sendEager(final MessageRequest request, final int dest) {
+        final long length = request.buffer().byteSize();
+        final long size = MessagingLayout.recordBytes(length);
+        final long capacity = layout.ringBytes();
+        final long written = reserved[dest];
+        final long position = written % capacity;
+        final long start = position + size > capacity ? written + capacity - position : written;
+        // The payload's ring bytes were last used one lap earlier, at [start - capacity, start + size - capacity);
+        // the part of that range at or after `written` is the padding just skipped, which holds no payload.
+        final long mustBeConsumed = Math.min(written, start + size - capacity);
+        final long credit = local.get(ValueLayout.JAVA_LONG, layout.creditOffset(dest));
+        if (credit < mustBeConsumed) {
+            return false;
+        }
+        reserved[dest] = start + size;
+        window.putNotify(request.buffer(), dest, layout.ringOffset(rank) + start % capacity,
+            request.context() | request.tag());
+        request.completeSend(rank, length);
+        return true;
+    }
+
+    /**
+     * Stages the first two chunks and announces the message with its length.
+     */
+    private void startRendezvous(final MessageRequest request, final int dest) {
+        final long length = request.buffer().byteSize();
+        final Outbound message = new Outbound(request, layout.chunks(length));
+        outbound[dest] = message;
+        activeRendezvous++;
+        stage(message, dest);
+        if (message.staged < message.chunks) {
+            stage(message, dest);
+        }
+        word.set(ValueLayout.JAVA_LONG, 0, length);
+        // NOTE: the staged chunks are stored before this notification is published (release), so the
+        // receiver's getNotify after draining it (acquire) reads them.
+        window.putNotify(word, dest, layout.rtsOffset(rank), request.context() | request.tag());
+        if (message.staged == message.chunks) {
+            request.completeSend(rank, length);
+        }
+    }
+
+    /**
+     * Copies the next chunk of an outbound message into its staging half.
+     */
+    private void stage(final Outbound message, final int dest) {
+        final long chunk = message.staged;
+        final long offset = chunk * layout.chunkBytes();
+        final long bytes = Math.min(layout.chunkBytes(), message.request.buffer().byteSize() - offset);
+        MemorySegment.copy(message.request.buffer(), offset, local, layout.stagingOffset(dest, chunk), bytes);
+        message.staged++;
+    }
+
+    /**
+     * {@code dest} has read a chunk: refill its half with the next one, or finish the message.
+     */
+    private void onAcknowledgement(final int dest) {
+        final Outbound message = outbound[dest];
+        if (message == null) {
+            throw new IllegalStateException("rank " + rank + " got a rendezvous acknowledgement from rank " + dest
+                + " with no rendezvous in flight");
+        }
+        message.acknowledged++;
+        if (message.staged < message.chunks) {
+            stage(message, dest);
+            // NOTE: the chunk is stored before the signal is published (release).
+            window.putNotify(MemorySegment.NULL, dest, MessagingLayout.CHUNK_SIGNAL_OFFSET, CONTROL_TAG);
+            if (message.staged == message.chunks) {
+                message.request.completeSend(rank, message.request.buffer().byteSize());
+            }
+        }
+        if (message.acknowledged == message.chunks) {
+            outbound[dest] = null;
+            activeRendezvous--;
+            pump(dest);
+        }
+    }
+
+    // ---------------------------------------------------------------- receiving
+
+    private void dispatch(final NotifyRequest.Status arrival) {
+        final int source = arrival.source();
+        final long disp = arrival.displacement();
+        final MessagingLayout.Region region = layout.regionOf(disp);
+        if (region != MessagingLayout.Region.CHUNK_SIGNAL && layout.ownerOf(region, disp) != source) {
+            throw new IllegalStateException("rank " + rank + " got a notification from rank " + source + " in the "
+                + region + " slot of rank " + layout.ownerOf(region, disp) + " at displacement " + disp);
+        }
+        switch (region) {
+            case BOUNCE -> onEager(source, arrival.tag(), disp, arrival.length());
+            case RENDEZVOUS -> onRendezvous(source, arrival.tag());
+            case CHUNK_SIGNAL -> pull(inboundFrom(source));
+            case STAGING -> onAcknowledgement(source);
+            case CREDIT -> pump(source);
+        }
+    }
+
+    /**
+     * An eager message from {@code source}: copies it out of the ring (into the matching receive or
+     * into an unexpected copy), which frees its ring bytes.
+     */
+    private void onEager(final int source, final int wireTag, final long disp, final int length) {
+        final long size = MessagingLayout.recordBytes(length);
+        if (size > 0) {
+            final long capacity = layout.ringBytes();
+            final long tail = consumed[source];
+            final long position = disp - layout.ringOffset(source);
+            // The sender skips to the ring's start when a payload does not fit before its end.
+            consumed[source] = (position == tail % capacity ? tail : tail + capacity - tail % capacity) + size;
+            creditOwed = true;
+        }
+        final MemorySegment payload = local.asSlice(disp, length);
+        final MessageRequest request = takePosted(source, wireTag);
+        if (request != null) {
+            if (fits(request, source, wireTag, length)) {
+                MemorySegment.copy(payload, 0, request.buffer(), 0, length);
+                request.complete(status(source, wireTag, length));
+            }
+        } else {
+            final MemorySegment copy = MemorySegment.ofArray(new byte[length]);
+            MemorySegment.copy(payload, 0, copy, 0, length);
+            unexpected.add(new Unexpected(source, wireTag, length, copy, null));
+        }
+    }
+
+    /**
+     * A rendezvous message from {@code source}: matches it, then reads its first two chunks. An
+     * unmatched one is read into a private buffer, so its sender never waits for a receive to be posted.
+     */
+    private void onRendezvous(final int source, final int wireTag) {
+        if (inbound[source] != null) {
+            throw new IllegalStateException("rank " + rank + " got a second rendezvous from rank " + source
+                + " while one is in flight");
+        }
+        final long length = local.get(ValueLayout.JAVA_LONG, layout.rtsOffset(source));
+        final Inbound message = new Inbound(source, wireTag, length, layout.chunks(length));
+        inbound[source] = message;
+        final MessageRequest request = takePosted(source, wireTag);
+        if (request != null) {
+            attach(message, request);
+        } else {
+            final Unexpected parked = new Unexpected(source, wireTag, (int)length,
+                MemorySegment.ofArray(new byte[(int)length]), message);
+            message.target = parked.data;
+            message.parked = parked;
+            unexpected.add(parked);
+        }
+        pull(message);
+        if (message.pulled < message.chunks) {
+            pull(message);
+        }
+    }
+
+    /**
+     * Reads the next chunk of an inbound rendezvous message from the sender's staging half into its
+     * target (nothing, when the message is being discarded); the notified get tells the sender.
+     */
+    private void pull(final Inbound message) {
+        final long chunk = message.pulled;
+        final long offset = chunk * layout.chunkBytes();
+        final long bytes = Math.min(layout.chunkBytes(), message.length - offset);
+        final MemorySegment into = message.target == null ? MemorySegment.NULL : message.target.asSlice(offset, bytes);
+        window.getNotify(into, message.source, layout.stagingOffset(rank, chunk), CONTROL_TAG);
+        message.pulled++;
+        if (message.pulled == message.chunks) {
+            inbound[message.source] = null;
+            if (message.request != null) {
+                message.request.complete(status(message.source, message.wireTag, message.length));
+            }
+            if (message.parked != null) {
+                message.parked.inbound = null;
+            }
+        }
+    }
+
+    /**
+     * Lets {@code request} receive the rest of an inbound rendezvous message (or discards the rest if
+     * the message does not fit, failing the request).
+     */
+    private void attach(final Inbound message, final MessageRequest request) {
+        message.parked = null;
+        if (fits(request, message.source, message.wireTag, message.length)) {
+            message.request = request;
+            message.target = request.buffer();
+        } else {
+            message.target = null;
+        }
+    }
+
+    /**
+     * A posted receive takes an unexpected message: the part that has arrived is copied from the
+     * private buffer; the rest of a rendezvous message still arriving goes straight to the receive.
+     */
+    private void takeUnexpected(final MessageRequest request, final Unexpected message) {
+        final Inbound arriving = message.inbound;
+        if (arriving != null) {
+            final long arrived = Math.min(arriving.pulled * layout.chunkBytes(), message.length);
+            attach(arriving, request);
+            if (arriving.target != null) {
+                MemorySegment.copy(message.data, 0, request.buffer(), 0, arrived);
+            }
+        } else if (fits(request, message.source, message.wireTag, message.length)) {
+            MemorySegment.copy(message.data, 0, request.buffer(), 0, message.length);
+            request.complete(status(message.source, message.wireTag, message.length));
+        }
+    }
+
+    /**
+     * @return whether the message fits the receive's buffer; if not, fails the receive (MPI_ERR_TRUNCATE
+     *         is reported as COUNT) without writing to its buffer.
+     */
+    private boolean fits(final MessageRequest request, final int source, final int wireTag, final long length) {
+        final long capacity = request.buffer().byteSize();
+        if (length <= capacity) {
+            return true;
+        }
+        request.fail(ErrorClass.COUNT, "message truncated: recv buffer of " + capacity + " bytes is smaller than the "
+            + length + "-byte message from rank " + source + " with tag " + (wireTag & TAG_UB)
+            + "; the message was discarded and the buffer left unchanged");
+        return false;
+    }
+
+    private MessageRequest takePosted(final int source, final int wireTag) {
+        final Iterator<MessageRequest> requests = posted.iterator();
+        while (requests.hasNext()) {
+            final MessageRequest request = requests.next();
+            if (matches(request, source, wireTag)) {
+                requests.remove();
+                return request;
+            }
+        }
+        return null;
+    }
+
+    private Inbound inboundFrom(final int source) {
+        final Inbound message = inbound[source];
+        if (message == null) {
+            throw new IllegalStateException("rank " + rank + " got a rendezvous chunk from rank " + source
+                + " with no rendezvous in flight");
+        }
+        return message;
+    }
+
+    /**
+     * Tells each sender how far this rank has consumed its ring, with one inline notified put of the
+     * total into the sender's credit word.
+     */
+    private void returnCredit() {
+        if (!creditOwed) {
+            return;
+        }
+        creditOwed = false;
+        for (int source = 0; source < consumed.length; source++) {
+            if (consumed[source] != reported[source]) {
+                reported[source] = consumed[source];
+                word.set(ValueLayout.JAVA_LONG, 0, consumed[source]);
+                window.putNotify(word, source, layout.creditOffset(rank), CONTROL_TAG);
+            }
+        }
+    }
+
+    private void arm() {
+        if (!armed) {
+            arrivals.start();
+            armed = true;
+        }
+    }
+
+    private static boolean matches(final MessageRequest request, final int source, final int wireTag) {
+        return (wireTag & COLLECTIVE_CONTEXT) == request.context()
+            && (request.tag() == Rma.ANY_TAG || request.tag() == (wireTag & TAG_UB))
+            && (request.peer() == Rma.ANY_SOURCE || request.peer() == source);
+    }
+
+    private static MessageStatus status(final int source, final int wireTag, final long length) {
+        return new MessageStatus(source, wireTag & TAG_UB, (int)length);
+    }
+}

@@ -1,0 +1,229 @@
+package org.rma4j;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.rma4j.shm.Align;
+
+/**
+ * Layout of one rank's part of the window of a {@link Messaging} object (displacement unit 1). Every
+ * rank's part has the same layout; offsets below are from the start of the part.
+ *
+ * <pre>
+ *   0                                                                          128
+ *   +-------------------------------------------------------------------------+
+ *   | header: 0 magic (long) | 8 version (int) | 12 ranks (int)                |
+ *   |   16 bounceBytesPerPeer as requested (long) | 24 ring bytes (long)       |
+ *   |   32 chunk bytes (long) | pad to 128   (written once by the owner before |
+ *   |   the creation barrier, read-only afterwards)                            |
+ *   +-------------------------------------------------------------------------+ 128
+ *   | chunk signal: 128 B, never written: the target of zero-length            |
+ *   |   "next rendezvous chunk staged" notifications                           |
+ *   +-------------------------------------------------------------------------+ 256
+ *   | credit table: ranks x 8 B (long), padded to 128:                         |
+ *   |   word d = bytes of this rank's bounce ring at d that d has consumed     |
+ *   |   (written only by the owner: inline payloads copied at its own drains)  |
+ *   +-------------------------------------------------------------------------+
+ *   | rendezvous table: ranks x 8 B (long), padded to 128:                     |
+ *   |   word s = length of the rendezvous message rank s announced             |
+ *   |   (written only by the owner: inline payloads copied at its own drains)  |
+ *   +-------------------------------------------------------------------------+
+ *   | bounce rings: ranks x ringBytes (multiple of 128):                       |
+ *   |   ring s holds rank s's eager payloads, each at a 64-byte boundary       |
+ *   |   (written by rank s, or by the owner's drain for inline payloads)      |
+ *   +-------------------------------------------------------------------------+
+ *   | staging: ranks x 2 x chunkBytes (multiple of 128):                       |
+ *   |   pair d holds this rank's rendezvous chunks to d, chunk k in half k & 1 |
+ *   |   (written by the owner, read by d)                                      |
+ *   +-------------------------------------------------------------------------+
+ * </pre>
+ *
+ * Publication: every region is filled before the notification that announces it is offered (the
+ * ring's release store), and read only after that notification was drained (acquire); a region is
+ * reused only after the notification that frees it (credit or acknowledgement) was drained. Regions
+ * written by different processes start 128 bytes apart (two cache lines, for the adjacent-line
+ * prefetcher); within a ring, eager payloads of one sender start on 64-byte boundaries.
+ */
+final class MessagingLayout {
+    /** "RMA4JMSG" in ASCII. */
+    static final long MAGIC = 0x524D_4134_4A4D_5347L;
+    static final int VERSION = 1;
+
+    static final int MAGIC_OFFSET = 0;
+    static final int VERSION_OFFSET = 8;
+    static final int RANKS_OFFSET = 12;
+    static final int BOUNCE_BYTES_OFFSET = 16;
+    static final int RING_BYTES_OFFSET = 24;
+    static final int CHUNK_BYTES_OFFSET = 32;
+    static final int HEADER_LENGTH = Align.PAD;
+
+    static final int CHUNK_SIGNAL_OFFSET = HEADER_LENGTH;
+    static final int CREDIT_TABLE_OFFSET = CHUNK_SIGNAL_OFFSET + Align.PAD;
+
+    /** Alignment of each eager payload in a bounce ring. */
+    static final int RECORD_ALIGNMENT = Align.CACHE_LINE;
+    /** Alignment of regions written by different processes. */
+    static final int REGION_ALIGNMENT = Align.PAD;
+
+    /** Smallest rendezvous chunk (the chunk is the ring size clamped to [MIN, MAX]). */
+    static final long CHUNK_BYTES_MIN = 64 * 1024;
+    /** Largest rendezvous chunk. */
+    static final long CHUNK_BYTES_MAX = 1024 * 1024;
+    /** Largest bounceBytesPerPeer accepted. */
+    static final long BOUNCE_BYTES_MAX = 1L << 30;
+
+    private final int ranks;
+    private final long bounceBytes;
+    private final long ringBytes;
+    private final long chunkBytes;
+    private final long rtsTableOffset;
+    private final long ringsOffset;
+    private final long stagingOffset;
+    private final long partBytes;
+
+    /**
+     * @param ranks       ranks of the job.
+     * @param bounceBytes the eager limit, 0..{@link #BOUNCE_BYTES_MAX}.
+     */
+    MessagingLayout(final int ranks, final long bounceBytes) {
+        this.ranks = ranks;
+        this.bounceBytes = bounceBytes;
+        this.ringBytes = Math.max(REGION_ALIGNMENT, Align.up(bounceBytes, REGION_ALIGNMENT));
+        this.chunkBytes = Math.min(Math.max(ringBytes, CHUNK_BYTES_MIN), CHUNK_BYTES_MAX);
+        final long table = Align.up(8L * ranks, REGION_ALIGNMENT);
+        this.rtsTableOffset = CREDIT_TABLE_OFFSET + table;
+        this.ringsOffset = rtsTableOffset + table;
+        this.stagingOffset = Math.addExact(ringsOffset, Math.multiplyExact(ringBytes, ranks));
+        this.partBytes = Math.addExact(stagingOffset, Math.multiplyExact(2 * chunkBytes, ranks));
+    }
+
+    /**
+     * @return bytes a ring slot takes for an eager payload of {@code lengthBytes}: 0 for an empty
+     *         message, else the length rounded up to {@link #RECORD_ALIGNMENT}.
+     */
+    static long recordBytes(final long lengthBytes) {
+        return Align.up(lengthBytes, RECORD_ALIGNMENT);
+    }
+
+    int ranks() {
+        return ranks;
+    }
+
+    /** @return the largest message sent eagerly (bounceBytesPerPeer). */
+    long bounceBytes() {
+        return bounceBytes;
+    }
+
+    /** @return the capacity of one bounce ring. */
+    long ringBytes() {
+        return ringBytes;
+    }
+
+    /** @return the bytes of one rendezvous chunk (half of a staging pair). */
+    long chunkBytes() {
+        return chunkBytes;
+    }
+
+    /** @return the size of one rank's part of the window. */
+    long partBytes() {
+        return partBytes;
+    }
+
+    /** @return chunks of a rendezvous message of {@code lengthBytes}. */
+    long chunks(final long lengthBytes) {
+        return (lengthBytes + chunkBytes - 1) / chunkBytes;
+    }
+
+    /** @return where the word of the credit that {@code receiver} returns to the owner is. */
+    long creditOffset(final int receiver) {
+        return CREDIT_TABLE_OFFSET + 8L * receiver;
+    }
+
+    /** @return where the length of a rendezvous message announced by {@code sender} is. */
+    long rtsOffset(final int sender) {
+        return rtsTableOffset + 8L * sender;
+    }
+
+    /** @return where the bounce ring of {@code sender} starts. */
+    long ringOffset(final int sender) {
+        return ringsOffset + ringBytes * sender;
+    }
+
+    /** @return where the owner stages chunk {@code chunk} of a rendezvous message to {@code receiver}. */
+    long stagingOffset(final int receiver, final long chunk) {
+        return stagingOffset + 2 * chunkBytes * receiver + (chunk & 1) * chunkBytes;
+    }
+
+    /** What a notification's displacement in this layout announces. */
+    enum Region { CHUNK_SIGNAL, CREDIT, RENDEZVOUS, BOUNCE, STAGING }
+
+    /**
+     * @return the region holding displacement {@code disp}.
+     * @throws IllegalStateException if {@code disp} is in none (a protocol error).
+     */
+    Region regionOf(final long disp) {
+        if (disp >= stagingOffset && disp < partBytes) {
+            return Region.STAGING;
+        }
+        if (disp >= ringsOffset && disp < stagingOffset) {
+            return Region.BOUNCE;
+        }
+        if (disp >= rtsTableOffset && disp < rtsTableOffset + 8L * ranks) {
+            return Region.RENDEZVOUS;
+        }
+        if (disp >= CREDIT_TABLE_OFFSET && disp < CREDIT_TABLE_OFFSET + 8L * ranks) {
+            return Region.CREDIT;
+        }
+        if (disp == CHUNK_SIGNAL_OFFSET) {
+            return Region.CHUNK_SIGNAL;
+        }
+        throw new IllegalStateException("messaging notification at displacement " + disp + " is in no region of "
+            + this);
+    }
+
+    /**
+     * @return the rank whose slot of {@code region} holds displacement {@code disp}.
+     */
+    int ownerOf(final Region region, final long disp) {
+        return (int)switch (region) {
+            case CREDIT -> (disp - CREDIT_TABLE_OFFSET) / 8;
+            case RENDEZVOUS -> (disp - rtsTableOffset) / 8;
+            case BOUNCE -> (disp - ringsOffset) / ringBytes;
+            case STAGING -> (disp - stagingOffset) / (2 * chunkBytes);
+            case CHUNK_SIGNAL -> -1;
+        };
+    }
+
+    /**
+     * Writes the header of the owner's part; {@code requestedBounceBytes} is recorded as the caller
+     * gave it, so that every rank can check every other's value.
+     */
+    void writeHeader(final MemorySegment part, final long requestedBounceBytes) {
+        part.set(ValueLayout.JAVA_LONG, MAGIC_OFFSET, MAGIC);
+        part.set(ValueLayout.JAVA_INT, VERSION_OFFSET, VERSION);
+        part.set(ValueLayout.JAVA_INT, RANKS_OFFSET, ranks);
+        part.set(ValueLayout.JAVA_LONG, BOUNCE_BYTES_OFFSET, requestedBounceBytes);
+        part.set(ValueLayout.JAVA_LONG, RING_BYTES_OFFSET, ringBytes);
+        part.set(ValueLayout.JAVA_LONG, CHUNK_BYTES_OFFSET, chunkBytes);
+        part.asSlice(CREDIT_TABLE_OFFSET, ringsOffset - CREDIT_TABLE_OFFSET).fill((byte)0);
+    }
+
+    /**
+     * @return the bounceBytesPerPeer that {@code owner} requested, read from its header.
+     * @throws IllegalStateException if the header is not a messaging header of this version.
+     */
+    static long requestedBounceBytes(final MemorySegment part, final int owner) {
+        final long magic = part.get(ValueLayout.JAVA_LONG, MAGIC_OFFSET);
+        final int version = part.get(ValueLayout.JAVA_INT, VERSION_OFFSET);
+        if (magic != MAGIC || version != VERSION) {
+            throw new IllegalStateException("part of rank " + owner + " has no messaging header of version "
+                + VERSION + " (magic 0x" + Long.toHexString(magic) + ", version " + version + ")");
+        }
+        return part.get(ValueLayout.JAVA_LONG, BOUNCE_BYTES_OFFSET);
+    }
+
+    @Override
+    public String toString() {
+        return "MessagingLayout{ranks=" + ranks + ", bounceBytes=" + bounceBytes + ", ringBytes=" + ringBytes
+            + ", chunkBytes=" + chunkBytes + ", partBytes=" + partBytes + '}';
+    }
+}
