@@ -1,0 +1,247 @@
+package org.rma4j.stress;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import java.lang.foreign.MemorySegment;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.JJJ_Result;
+import org.openjdk.jcstress.infra.results.JJ_Result;
+import org.rma4j.NotifyRequest;
+import org.rma4j.Window;
+import org.rma4j.stress.RankPair.Epoch;
+import org.rma4j.stress.RankPair.WindowSpec;
+
+/**
+ * Notified Access (Belli and Hoefler, IPDPS 2015): a notified put's data is in the target window no later
+ * than when a request of the target matches its notification, whether the data travels inline in the
+ * notification (up to 32 bytes, copied when the target drains its ring) or is copied first (larger puts);
+ * a notified get's notification arrives after the origin has read the data, so the target may overwrite
+ * it once notified.
+ *
+ * <p>Setup: one window under lock_all at both ranks (notified calls need no epoch; lock_all is there for the
+ * flush of the ladder rungs), 128-byte slots; rank 0 (actor 1) is the origin, rank 1 (actor 2) the target.
+ * Each test has one persistent request at rank 1, {@code notifyInit(0, TAG, 1)}, which actor 2 starts and
+ * waits for once per state.
+ *
+ * <p>How a blocking wait runs once per state: rank 0 sends exactly one notification per state and rank 1
+ * waits for exactly one per state; matching is in arrival order, and jcstress 0.16 runs both actors over
+ * the same states in the same order (see {@link FenceOrdering}), so the k-th match is state k's
+ * notification. Each test checks that too: the matched notification's displacement must be the state's
+ * slot (r3 or r2 = 1). Actor 2 blocks until actor 1 has sent, which only narrows the interleavings to those
+ * where the wait returns after the send; actor 1 never waits for actor 2 (a full ring makes the sender
+ * drain its own ring, not wait for the target).
+ */
+public final class NotifiedAccess {
+    static final int TAG = 5;
+    static final long DATA = 0;
+    static final int LARGE_LONGS = 8;
+    static final MemorySegment NOTHING = MemorySegment.ofArray(new byte[0]);
+    static final long[] ONE = {1};
+
+    private NotifiedAccess() {
+    }
+
+    private static RankPair start(final String name) {
+        return RankPair.start(name, WindowSpec.of(128, Epoch.LOCK_ALL));
+    }
+
+    /** One state's slot: DATA (up to 64 bytes) in rank 1's part. */
+    abstract static class Slot {
+        final Window origin;
+        final Window target;
+        final MemorySegment targetMemory;
+        final long base;
+
+        Slot(final RankPair pair) {
+            origin = pair.window(0, 0);
+            target = pair.window(0, 1);
+            targetMemory = pair.local(0, 1);
+            base = pair.offset(0, pair.nextSlot());
+            targetMemory.asSlice(base, 128).fill((byte)0);
+        }
+
+        final long matched(final NotifyRequest request) {
+            request.start();
+            return request.await().displacement() == base ? 1 : 0;
+        }
+    }
+
+    @JCStressTest
+    @Description("Inline notified put: rank 0 putNotify(8 bytes = 1). Rank 1 loads DATA (r1), starts and waits for "
+        + "its request, loads DATA again (r2); r3 = 1 if the match named this state's slot.")
+    @Outcome(id = "0, 1, 1", expect = ACCEPTABLE,
+        desc = "The inline payload was copied in when rank 1 drained the notification, before the match.")
+    @Outcome(id = "1, 1, 1", expect = ACCEPTABLE,
+        desc = "Rank 1 had already drained this notification (while waiting for an earlier state) before it looked.")
+    @Outcome(id = ".*, 0, 1", expect = FORBIDDEN, desc = "Matched, but the data was not in the window.")
+    @Outcome(expect = FORBIDDEN, desc = "The match named another slot, or a value nobody wrote.")
+    @State
+    public static class PutNotifyInline extends Slot {
+        private static final class Job {
+            static final RankPair PAIR = start("NotifiedAccess.PutNotifyInline");
+            static final NotifyRequest REQUEST = PAIR.window(0, 1).notifyInit(0, TAG, 1);
+        }
+
+        public PutNotifyInline() {
+            super(Job.PAIR);
+        }
+
+        @Actor
+        public void rank0() {
+            origin.putNotify(MemorySegment.ofArray(ONE), 1, base + DATA, TAG);
+        }
+
+        @Actor
+        public void rank1(final JJJ_Result r) {
+            r.r1 = Local.getLong(targetMemory, base + DATA);
+            r.r3 = matched(Job.REQUEST);
+            r.r2 = Local.getLong(targetMemory, base + DATA);
+        }
+    }
+
+    @JCStressTest
+    @Description("Notified put of 64 bytes (not inline): rank 0 putNotify(8 longs = 1). Rank 1 counts the longs "
+        + "already 1 (r1), waits for its request, counts again (r2); r3 = 1 if the match named this slot.")
+    @Outcome(id = "0, 8, 1", expect = ACCEPTABLE, desc = "Rank 1 looked before the copy started.")
+    @Outcome(id = "[1-7], 8, 1", expect = ACCEPTABLE,
+        desc = "Rank 1 looked while the origin was copying (a put is not atomic); complete at the match.")
+    @Outcome(id = "8, 8, 1", expect = ACCEPTABLE, desc = "The copy had finished before rank 1 looked.")
+    @Outcome(id = ".*, [0-7], 1", expect = FORBIDDEN, desc = "Matched, but some of the data was not in the window.")
+    @Outcome(expect = FORBIDDEN, desc = "The match named another slot, or a value nobody wrote.")
+    @State
+    public static class PutNotifyLarge extends Slot {
+        private static final class Job {
+            static final RankPair PAIR = start("NotifiedAccess.PutNotifyLarge");
+            static final NotifyRequest REQUEST = PAIR.window(0, 1).notifyInit(0, TAG, 1);
+        }
+
+        private static final long[] ONES = {1, 1, 1, 1, 1, 1, 1, 1};
+
+        public PutNotifyLarge() {
+            super(Job.PAIR);
+        }
+
+        @Actor
+        public void rank0() {
+            origin.putNotify(ONES, 0, LARGE_LONGS, 1, base + DATA, TAG);
+        }
+
+        @Actor
+        public void rank1(final JJJ_Result r) {
+            r.r1 = ones();
+            r.r3 = matched(Job.REQUEST);
+            r.r2 = ones();
+        }
+
+        private long ones() {
+            long count = 0;
+            for (int i = 0; i < LARGE_LONGS; i++) {
+                count += Local.getLong(targetMemory, base + DATA + 8L * i) == 1 ? 1 : 0;
+            }
+            return count;
+        }
+    }
+
+    @JCStressTest
+    @Description("Notified get: DATA is 1. Rank 0 getNotify(DATA) (r1 = what it read). Rank 1 waits for its request, "
+        + "then stores DATA = 2; r2 = 1 if the match named this slot.")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE,
+        desc = "The get read the old value, then notified; rank 1 overwrote after.")
+    @Outcome(id = "2, 1", expect = FORBIDDEN,
+        desc = "The get read rank 1's later store: the notification arrived before the data was read.")
+    @Outcome(expect = FORBIDDEN, desc = "The match named another slot, or a value nobody wrote.")
+    @State
+    public static class GetNotify extends Slot {
+        private static final class Job {
+            static final RankPair PAIR = start("NotifiedAccess.GetNotify");
+            static final NotifyRequest REQUEST = PAIR.window(0, 1).notifyInit(0, TAG, 1);
+        }
+
+        public GetNotify() {
+            super(Job.PAIR);
+            Local.putLong(targetMemory, base + DATA, 1);
+        }
+
+        @Actor
+        public void rank0(final JJ_Result r) {
+            final long[] value = new long[1];
+            origin.getNotify(MemorySegment.ofArray(value), 1, base + DATA, TAG);
+            r.r1 = value[0];
+        }
+
+        @Actor
+        public void rank1(final JJ_Result r) {
+            r.r2 = matched(Job.REQUEST);
+            Local.putLong(targetMemory, base + DATA, 2);
+        }
+    }
+
+    @JCStressTest
+    @Description("Broken rung: rank 0 puts DATA = 1 with a plain put, then sends a zero-byte notified put, no flush. "
+        + "Rank 1 waits for its request, then loads DATA (r1); r2 = 1 if the match named this slot.")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The plain put was complete before the notification.")
+    @Outcome(id = "0, 1", expect = ACCEPTABLE_INTERESTING,
+        desc = "Notified, data missing: a notified access is its own epoch and does not complete earlier plain "
+            + "puts (MPI and NA); rma4j's plain put is complete at its call, so this needs the CPU or JIT.")
+    @Outcome(expect = FORBIDDEN, desc = "The match named another slot, or a value nobody wrote.")
+    @State
+    public static class PutThenNotifyNoFlush extends Slot {
+        private static final class Job {
+            static final RankPair PAIR = start("NotifiedAccess.PutThenNotifyNoFlush");
+            static final NotifyRequest REQUEST = PAIR.window(0, 1).notifyInit(0, TAG, 1);
+        }
+
+        public PutThenNotifyNoFlush() {
+            super(Job.PAIR);
+        }
+
+        @Actor
+        public void rank0() {
+            origin.put(ONE, 0, 1, 1, base + DATA);
+            origin.putNotify(NOTHING, 1, base, TAG);
+        }
+
+        @Actor
+        public void rank1(final JJ_Result r) {
+            r.r2 = matched(Job.REQUEST);
+            r.r1 = Local.getLong(targetMemory, base + DATA);
+        }
+    }
+
+    @JCStressTest
+    @Description("Fixed rung: rank 0 puts DATA = 1, flushes, then sends a zero-byte notified put. Rank 1 waits for "
+        + "its request, then loads DATA (r1); r2 = 1 if the match named this slot.")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The flushed put was complete before the notification.")
+    @Outcome(id = "0, 1", expect = FORBIDDEN, desc = "Notified after a flush, yet the flushed put's data was missing.")
+    @Outcome(expect = FORBIDDEN, desc = "The match named another slot, or a value nobody wrote.")
+    @State
+    public static class PutFlushThenNotify extends Slot {
+        private static final class Job {
+            static final RankPair PAIR = start("NotifiedAccess.PutFlushThenNotify");
+            static final NotifyRequest REQUEST = PAIR.window(0, 1).notifyInit(0, TAG, 1);
+        }
+
+        public PutFlushThenNotify() {
+            super(Job.PAIR);
+        }
+
+        @Actor
+        public void rank0() {
+            origin.put(ONE, 0, 1, 1, base + DATA);
+            origin.flush(1);
+            origin.putNotify(NOTHING, 1, base, TAG);
+        }
+
+        @Actor
+        public void rank1(final JJ_Result r) {
+            r.r2 = matched(Job.REQUEST);
+            r.r1 = Local.getLong(targetMemory, base + DATA);
+        }
+    }
+}
