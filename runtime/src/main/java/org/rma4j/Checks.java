@@ -21,8 +21,15 @@ final class Checks {
             throw new RmaException(ErrorClass.COUNT, call + " origin_count=" + originCount + " target_count="
                 + targetCount + ": counts must be >= 0");
         }
-        final long originElements = originCount * originType.elements();
-        final long targetElements = targetCount * targetType.elements();
+        final long originElements;
+        final long targetElements;
+        try {
+            originElements = Math.multiplyExact(originCount, originType.elements());
+            targetElements = Math.multiplyExact(targetCount, targetType.elements());
+        } catch (final ArithmeticException e) {
+            throw new RmaException(ErrorClass.COUNT, call + " origin_count=" + originCount + " target_count="
+                + targetCount + " overflow the element count");
+        }
         if (originElements > 0 && targetElements > 0 && originType.basic() != targetType.basic()
             || originElements != targetElements) {
             throw new RmaException(ErrorClass.TYPE, call + " type signatures differ: origin " + originCount + " x "

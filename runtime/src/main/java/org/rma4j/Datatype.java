@@ -89,11 +89,7 @@ public final class Datatype {
     public static Datatype contiguous(final int count, final Datatype old) {
         checkOld(old, "contiguous");
         checkCount(count, "contiguous count");
-        final long[] displacements = new long[count];
-        for (int i = 0; i < count; i++) {
-            displacements[i] = i;
-        }
-        return replicate(old, displacements, filled(count, 1), "contiguous(" + count + ", " + old + ")");
+        return replicate(old, new long[] {0}, new long[] {count}, "contiguous(" + count + ", " + old + ")");
     }
 
     /**
@@ -152,36 +148,72 @@ public final class Datatype {
 
     private static Datatype replicate(
         final Datatype old, final long[] displacements, final long[] lengths, final String description) {
-        int blocks = 0;
-        for (final long length : lengths) {
-            blocks += (int)(length * old.blockOffsets.length);
-        }
-        final long[] offsets = new long[blocks];
-        final long[] counts = new long[blocks];
-        int b = 0;
+        final Blocks blocks = new Blocks(old.basic.bytes());
         long end = 0;
         for (int i = 0; i < displacements.length; i++) {
             if (displacements[i] < 0) {
                 throw new RmaException(ErrorClass.TYPE, description + ": displacement " + displacements[i]
                     + " is negative; rma4j datatypes have lower bound 0");
             }
-            for (long copy = 0; copy < lengths[i]; copy++) {
-                final long base = (displacements[i] + copy) * old.extent;
-                for (int k = 0; k < old.blockOffsets.length; k++) {
-                    final long offset = base + old.blockOffsets[k];
-                    // Merge with the previous block when this one continues it.
-                    if (b > 0 && offsets[b - 1] + counts[b - 1] * old.basic.bytes() == offset) {
-                        counts[b - 1] += old.blockElements[k];
-                    } else {
-                        offsets[b] = offset;
-                        counts[b] = old.blockElements[k];
-                        b++;
-                    }
-                    end = Math.max(end, offset + old.blockElements[k] * old.basic.bytes());
+            if (lengths[i] == 0) {
+                continue;
+            }
+            try {
+                final long start = Math.multiplyExact(displacements[i], old.extent);
+                if (old.isContiguous()) {
+                    // One run of lengths[i] copies: no loop over the copies, so huge counts cost nothing.
+                    final long elements = Math.multiplyExact(lengths[i], old.elements);
+                    blocks.add(start, elements);
+                    end = Math.max(end, Math.addExact(start, Math.multiplyExact(elements, old.basic.bytes())));
+                    continue;
                 }
+                for (long copy = 0; copy < lengths[i]; copy++) {
+                    final long base = Math.addExact(start, Math.multiplyExact(copy, old.extent));
+                    for (int k = 0; k < old.blockOffsets.length; k++) {
+                        final long offset = base + old.blockOffsets[k];
+                        blocks.add(offset, old.blockElements[k]);
+                        end = Math.max(end, offset + old.blockElements[k] * old.basic.bytes());
+                    }
+                }
+            } catch (final ArithmeticException e) {
+                throw new RmaException(ErrorClass.COUNT, description + " spans more than " + Long.MAX_VALUE + " bytes");
             }
         }
-        return new Datatype(old.basic, Arrays.copyOf(offsets, b), Arrays.copyOf(counts, b), end, description);
+        return new Datatype(old.basic, blocks.offsets(), blocks.counts(), end, description);
+    }
+
+    /** A growing list of blocks that merges a block into the previous one when it continues it. */
+    private static final class Blocks {
+        private final int elementBytes;
+        private long[] offsets = new long[8];
+        private long[] counts = new long[8];
+        private int size;
+
+        Blocks(final int elementBytes) {
+            this.elementBytes = elementBytes;
+        }
+
+        void add(final long offset, final long elements) {
+            if (size > 0 && offsets[size - 1] + counts[size - 1] * elementBytes == offset) {
+                counts[size - 1] += elements;
+                return;
+            }
+            if (size == offsets.length) {
+                offsets = Arrays.copyOf(offsets, size * 2);
+                counts = Arrays.copyOf(counts, size * 2);
+            }
+            offsets[size] = offset;
+            counts[size] = elements;
+            size++;
+        }
+
+        long[] offsets() {
+            return Arrays.copyOf(offsets, size);
+        }
+
+        long[] counts() {
+            return Arrays.copyOf(counts, size);
+        }
     }
 
     /**
@@ -245,7 +277,12 @@ public final class Datatype {
      * @return bytes spanned by {@code count} instances (0 for count 0).
      */
     long span(final long count) {
-        return count == 0 ? 0 : Math.multiplyExact(count - 1, extent) + extent;
+        try {
+            return count == 0 ? 0 : Math.addExact(Math.multiplyExact(count - 1, extent), extent);
+        } catch (final ArithmeticException e) {
+            throw new RmaException(ErrorClass.COUNT, count + " x " + description + " spans more than " + Long.MAX_VALUE
+                + " bytes");
+        }
     }
 
     private static void checkOld(final Datatype old, final String call) {

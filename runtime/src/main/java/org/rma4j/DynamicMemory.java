@@ -104,6 +104,9 @@ final class DynamicMemory extends TargetMemory {
 
     @Override
     Place resolveInMapping(final String call, final int target, final long targetDisp, final long lengthBytes) {
+        if (lengthBytes < 0) {
+            throw new RmaException(ErrorClass.COUNT, call + " length=" + lengthBytes + " is negative");
+        }
         final long block = attachBlockOffset(attachTable, target);
         for (int slot = 0; slot < ATTACH_SLOTS; slot++) {
             final long entry = attachEntryOffset(block, slot);

@@ -44,6 +44,9 @@ public final class Group {
      * @return the group of ranks 0..size-1 (the group of a job or window).
      */
     public static Group range(final int size) {
+        if (size < 0) {
+            throw new RmaException(ErrorClass.ARG, "group range size=" + size + " is negative");
+        }
         final int[] ranks = new int[size];
         for (int i = 0; i < size; i++) {
             ranks[i] = i;

@@ -83,6 +83,9 @@ abstract class TargetMemory {
         private long checkRange(final String call, final int target, final long targetDisp, final long lengthBytes) {
             final MemorySegment part = parts[target];
             final long size = part.byteSize();
+            if (lengthBytes < 0) {
+                throw new RmaException(ErrorClass.COUNT, call + " length=" + lengthBytes + " is negative");
+            }
             final int unit = dispUnits[target];
             final long start = targetDisp > Long.MAX_VALUE / unit ? Long.MAX_VALUE : targetDisp * unit;
             if (start > size || lengthBytes > size - start) {

@@ -176,12 +176,14 @@ final class JobRun {
      */
     private void signalAll(final boolean forcibly) {
         for (final Process process : snapshot()) {
+            // NOTE: through the handle, not Process.destroy*, which also closes the pipes and would lose what the
+            // rank prints while it stops.
             if (forcibly) {
                 final List<ProcessHandle> descendants = process.descendants().toList();
-                process.destroyForcibly();
+                process.toHandle().destroyForcibly();
                 descendants.forEach(ProcessHandle::destroyForcibly);
             } else {
-                process.destroy();
+                process.toHandle().destroy();
             }
         }
     }
@@ -224,7 +226,7 @@ final class JobRun {
         }
         if (!alive.isEmpty()) {
             errorLine(Launcher.MESSAGE_PREFIX + "shutting down; stopping " + alive.size() + " rank(s)");
-            alive.forEach(Process::destroy);
+            alive.forEach(process -> process.toHandle().destroy());
             awaitExit(alive, System.nanoTime() + Launcher.KILL_DELAY.toNanos());
             signalAll(true);
             awaitExit(alive, System.nanoTime() + Launcher.KILL_DELAY.toNanos());

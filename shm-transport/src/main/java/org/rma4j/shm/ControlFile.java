@@ -197,7 +197,12 @@ public final class ControlFile implements AutoCloseable {
                 }
             }
             case EMPTY, JOINING -> {
-                // Not joined yet: the launcher declares it failed if its process ends before joining.
+                // Not joined yet: the launcher declares it failed if its process ends before joining, unless the
+                // launcher itself is gone.
+                if (launcherGone()) {
+                    throw new PeerFailedException(rank, "it never joined and the job's launcher (process "
+                        + launcherPid() + ") is gone");
+                }
             }
         }
     }
@@ -215,6 +220,23 @@ public final class ControlFile implements AutoCloseable {
                 Words.getLong(segment, row + ControlLayout.ROW_START_MILLIS_OFFSET));
             default -> false;
         };
+    }
+
+    /**
+     * Whether the process that created the job is gone: not running, or its pid now belongs to a
+     * process that started after the job was created.
+     */
+    boolean launcherGone() {
+        final long pid = launcherPid();
+        if (pid == 0 || pid == ProcessHandle.current().pid()) {
+            return false;
+        }
+        final ProcessHandle launcher = ProcessHandle.of(pid).orElse(null);
+        if (launcher == null || !launcher.isAlive()) {
+            return true;
+        }
+        final long started = startMillis(launcher);
+        return started != 0 && started > Words.getLong(segment, ControlLayout.CREATED_MILLIS_OFFSET) + 1000;
     }
 
     private void checkPeers(final int self, final boolean leavingIsFailure) {
