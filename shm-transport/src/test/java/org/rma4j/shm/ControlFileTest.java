@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ControlFileTest {
     private static final int RANKS = 4;
-    private static final long LAUNCHER_PID = 31_337L;
+    /** A live process, so that ranks not joined yet are not judged orphaned by a dead launcher. */
+    private static final long LAUNCHER_PID = ProcessHandle.current().pid();
 
     private TestShm shm;
     private Path path;
@@ -458,5 +459,18 @@ class ControlFileTest {
         Words.putLong(segment, row + ControlLayout.ROW_PID_OFFSET, pid);
         Words.putLong(segment, row + ControlLayout.ROW_START_MILLIS_OFFSET, startMillis);
         Words.putIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET, state.ordinal());
+    }
+
+    @Test
+    void shouldReportARankThatNeverJoinedOnceTheLauncherIsGone() throws Exception {
+        final Process launcher = new ProcessBuilder("true").start();
+        launcher.waitFor();
+        final ControlFile control = shm.track(ControlFile.create(path, 2, launcher.pid()));
+        control.join(0);
+
+        final PeerFailedException thrown = assertThrows(PeerFailedException.class,
+            () -> control.liveness(0, false).check());
+        assertEquals(1, thrown.rank());
+        assertTrue(thrown.getMessage().contains("launcher"), thrown.getMessage());
     }
 }
