@@ -1,0 +1,138 @@
+package org.rma4j.litmus.model;
+
+import org.rma4j.litmus.syntax.Stmt;
+
+/**
+ * The hb edges between two statements a, b of one process with a before b in program order: LO,
+ * IR, F1-F3 (coreRMA Figure 4) and the MPI-3 synchronization rules SY, FE, BAR, LK, UL, FL, WSY,
+ * NA (see {@link Rule} for each rule's source). Notified puts form their own epoch: flush, unlock
+ * and fence complete them at the origin only, and IR does not order them.
+ */
+final class OrderRules {
+    private final ActionGraph g;
+
+    OrderRules(final ActionGraph g) {
+        this.g = g;
+    }
+
+    void pair(final int p, final ActionGraph.Entry a, final ActionGraph.Entry b) {
+        final Stmt.SyncKind sa = a.stmt() instanceof Stmt.Sync s ? s.kind() : null;
+        final Stmt.SyncKind sb = b.stmt() instanceof Stmt.Sync s ? s.kind() : null;
+        final int ta = a.stmt() instanceof Stmt.Sync s ? s.target() : -1;
+        final int tb = b.stmt() instanceof Stmt.Sync s ? s.target() : -1;
+        final Action ra = remoteAction(a);
+        final Action rb = remoteAction(b);
+        // LO: a local action precedes every later action of its process.
+        forEach(a, Action.Kind::local, l -> forEach(b, k -> true, x -> g.edge(l, x, Rule.LO)));
+        // IR: Remote actions to one other process keep program order (notified puts excluded: own epoch).
+        if (ra != null && rb != null && !ra.notified && !rb.notified && ra.dst == rb.dst && ra.dst != p) {
+            g.edge(ra.id, rb.id, Rule.IR);
+        }
+        // SY: synchronization calls of one process are ordered (blocking calls issued in program order).
+        if (isSync(a) && isSync(b)) {
+            g.edge(a.actions()[0], b.actions()[0], Rule.SY);
+        }
+        final boolean bLocal = b.actions().length == 1 && g.actions.get(b.actions()[0]).kind.local();
+        // F2: the actions of a remote statement to dst are hb-before a later flush(dst) (flush_all: every dst).
+        if (sb == Stmt.SyncKind.FLUSH || sb == Stmt.SyncKind.FLUSH_ALL) {
+            completes(a, ra, sb == Stmt.SyncKind.FLUSH_ALL ? -1 : tb, b.actions()[0], Rule.F2);
+        }
+        // F1: a flush is hb-before later local actions; F3: and before the actions of later remote statements to dst.
+        if (sa == Stmt.SyncKind.FLUSH || sa == Stmt.SyncKind.FLUSH_ALL) {
+            if (bLocal) {
+                g.edge(a.actions()[0], b.actions()[0], Rule.F1);
+            }
+            if (rb != null && !rb.notified && (sa == Stmt.SyncKind.FLUSH_ALL || rb.dst == ta)) {
+                forEach(b, k -> true, x -> g.edge(a.actions()[0], x, Rule.F3));
+            }
+        }
+        // FL, MPI-3 eq. (16), (17): flush_local completes the origin-side actions (a put's read of its source,
+        // a get's write of its result, which PG puts after the remote read), and precedes later local actions.
+        if ((sb == Stmt.SyncKind.FLUSH_LOCAL || sb == Stmt.SyncKind.FLUSH_LOCAL_ALL) && ra != null
+            && (sb == Stmt.SyncKind.FLUSH_LOCAL_ALL || ra.dst == tb)) {
+            forEach(a, k -> true, x -> {
+                if (g.actions.get(x).originSide()) {
+                    g.edge(x, b.actions()[0], Rule.FL);
+                }
+            });
+        }
+        if ((sa == Stmt.SyncKind.FLUSH_LOCAL || sa == Stmt.SyncKind.FLUSH_LOCAL_ALL) && bLocal) {
+            g.edge(a.actions()[0], b.actions()[0], Rule.FL);
+        }
+        if (sb == Stmt.SyncKind.FENCE) {
+            // FE, eq. (9): everything before the fence completes at it (a notified put only locally).
+            forEach(a, k -> true, x -> {
+                if (!g.actions.get(x).notified || g.actions.get(x).originSide()) {
+                    g.edge(x, b.actions()[0], Rule.FE);
+                }
+            });
+        }
+        // FE (eq. 9): a fence precedes every later action of every process. BAR: so does a barrier (ses, process
+        // synchronization; it completes nothing). NA: a wait returns after its notified puts, so it precedes later actions.
+        if (sa == Stmt.SyncKind.FENCE || sa == Stmt.SyncKind.BARRIER || a.stmt() instanceof Stmt.Wait) {
+            final Rule rule = sa == Stmt.SyncKind.FENCE ? Rule.FE : sa == Stmt.SyncKind.BARRIER ? Rule.BAR : Rule.NA;
+            forEach(b, k -> true, x -> g.edge(a.actions()[0], x, rule));
+        }
+        // LK, eq. (10): a lock precedes later local actions and the actions of the epoch's remote statements to its
+        // target (lock_all: to every target); the lock may return early, so other targets are not ordered.
+        if (sa == Stmt.SyncKind.LOCK || sa == Stmt.SyncKind.LOCK_ALL) {
+            if (bLocal) {
+                g.edge(a.actions()[0], b.actions()[0], Rule.LK);
+            }
+            if (rb != null && !rb.notified && (sa == Stmt.SyncKind.LOCK_ALL || rb.dst == ta)) {
+                forEach(b, k -> true, x -> g.edge(a.actions()[0], x, Rule.LK));
+            }
+        }
+        // UL, eq. (12)-(15) and MPI C4: unlock completes remote statements to its target at origin and target ...
+        if (sb == Stmt.SyncKind.UNLOCK || sb == Stmt.SyncKind.UNLOCK_ALL) {
+            completes(a, ra, sb == Stmt.SyncKind.UNLOCK_ALL ? -1 : tb, b.actions()[0], Rule.UL);
+        }
+        // ... and, eq. (13), precedes later local actions.
+        if ((sa == Stmt.SyncKind.UNLOCK || sa == Stmt.SyncKind.UNLOCK_ALL) && bLocal) {
+            g.edge(a.actions()[0], b.actions()[0], Rule.UL);
+        }
+        // WSY, eq. (18): win_sync precedes later local actions (local actions before it precede it by LO).
+        if (sa == Stmt.SyncKind.WIN_SYNC && bLocal) {
+            g.edge(a.actions()[0], b.actions()[0], Rule.WSY);
+        }
+    }
+
+    /**
+     * F2 / UL: the actions of remote statement {@code a} to {@code target} (-1: any) are hb-before
+     * {@code node}; a notified put completes only at the origin (rule NA).
+     */
+    private void completes(final ActionGraph.Entry a, final Action ra, final int target, final int node, final Rule rule) {
+        if (ra == null || (target >= 0 && ra.dst != target)) {
+            return;
+        }
+        forEach(a, k -> true, x -> {
+            if (!ra.notified) {
+                g.edge(x, node, rule);
+            } else if (g.actions.get(x).originSide()) {
+                g.edge(x, node, Rule.NA);
+            }
+        });
+    }
+
+    private static boolean isSync(final ActionGraph.Entry e) {
+        return e.stmt() instanceof Stmt.Sync || e.stmt() instanceof Stmt.Wait;
+    }
+
+    private Action remoteAction(final ActionGraph.Entry e) {
+        for (final int id : e.actions()) {
+            if (g.actions.get(id).remote) {
+                return g.actions.get(id);
+            }
+        }
+        return null;
+    }
+
+    private void forEach(final ActionGraph.Entry e, final java.util.function.Predicate<Action.Kind> kind,
+        final java.util.function.IntConsumer body) {
+        for (final int id : e.actions()) {
+            if (kind.test(g.actions.get(id).kind)) {
+                body.accept(id);
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package org.rma4j.litmus.run;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.LongConsumer;
+
+import org.rma4j.RmaJob;
+import org.rma4j.Window;
+import org.rma4j.litmus.syntax.Program;
+
+/**
+ * What one rank does in a litmus run, in thread and process mode alike: create the window, then for
+ * each iteration run its process's statements with random delays, meet the others at a barrier,
+ * record its registers and the final values of the variables it owns, reset them to their initial
+ * values and meet again. A coreRMA program (no fence, lock or lock_all) runs inside one lock_all
+ * epoch so that its flushes are legal MPI.
+ *
+ * <p>A row of the result is {@code [registers of the rank (Program.registersOf order), variables it
+ * owns (declaration order)]}.
+ */
+final class RankProgram {
+    /** Rank 0 reports progress every this many iterations. */
+    static final int PROGRESS_EVERY = 1000;
+
+    private RankProgram() {
+    }
+
+    /**
+     * @param progress called by rank 0 with the number of finished iterations, or null.
+     * @return one row per iteration.
+     */
+    static long[][] run(final Program program, final RmaJob job, final RunConfig config, final LongConsumer progress) {
+        final int rank = job.rank();
+        final VariableLayout layout = new VariableLayout(program);
+        final List<Program.Variable> owned = VariableLayout.owned(program, rank);
+        final int registerCount = program.registersOf(rank).size();
+        final long[][] rows = new long[config.iterations()][registerCount + owned.size()];
+        final SplittableRandom random = new SplittableRandom(config.seed() * 1_000_003L + rank);
+        final int spins = config.maxDelaySpins();
+        final Runnable delay = spins == 0 ? () -> { } : () -> {
+            if (random.nextBoolean()) {
+                spin(random.nextInt(spins + 1));
+            }
+        };
+        final boolean implicitEpoch = !program.hasExplicitEpochs();
+        try (Window window = job.allocateShared(layout.windowBytes(rank), Long.BYTES)) {
+            final MemorySegment own = window.segment();
+            final Interpreter interpreter = new Interpreter(program, rank, job, window, layout);
+            try {
+                if (implicitEpoch) {
+                    window.lockAll();
+                }
+                reset(own, owned, layout);
+                job.barrier();
+                for (int it = 0; it < config.iterations(); it++) {
+                    if (spins > 0) {
+                        spin(random.nextInt(4 * spins + 1));
+                    }
+                    final long[] row = rows[it];
+                    interpreter.run(row, delay);
+                    job.barrier();
+                    for (int v = 0; v < owned.size(); v++) {
+                        row[registerCount + v] = own.get(ValueLayout.JAVA_LONG, layout.offset(owned.get(v).name()));
+                    }
+                    reset(own, owned, layout);
+                    job.barrier();
+                    if (progress != null && rank == 0 && (it + 1) % PROGRESS_EVERY == 0) {
+                        progress.accept(it + 1);
+                    }
+                }
+                if (implicitEpoch) {
+                    window.unlockAll();
+                }
+            } finally {
+                interpreter.close();
+            }
+        }
+        return rows;
+    }
+
+    private static void reset(final MemorySegment own, final List<Program.Variable> owned, final VariableLayout layout) {
+        for (final Program.Variable v : owned) {
+            own.set(ValueLayout.JAVA_LONG, layout.offset(v.name()), v.init());
+        }
+    }
+
+    private static void spin(final int times) {
+        for (int i = 0; i < times; i++) {
+            Thread.onSpinWait();
+        }
+    }
+}
