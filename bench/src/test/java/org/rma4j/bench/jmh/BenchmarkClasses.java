@@ -12,7 +12,11 @@ final class BenchmarkClasses {
         AtomicsBenchmark.class,
         LockBenchmark.class,
         FenceBenchmark.class,
-        PscwBenchmark.class);
+        PscwBenchmark.class,
+        NotifyBenchmark.class,
+        NotifyPutBenchmark.class,
+        RingOfferPollBenchmark.class,
+        RingThroughputBenchmark.class);
 
     private BenchmarkClasses() {
     }

@@ -1,6 +1,9 @@
 package org.rma4j.bench.jmh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,6 +23,8 @@ import org.rma4j.shm.JobDirectory;
  */
 class BenchmarksSmokeTest {
     private static final int CALLS = 3;
+    private static final List<String> RING_IMPLS =
+        List.of(RingChannel.NOTIFY_RING, RingChannel.AGRONA, RingChannel.JCTOOLS);
 
     private List<Path> before;
 
@@ -130,6 +135,107 @@ class BenchmarksSmokeTest {
             benchmark.teardown();
         }
         assertEquals(2 * CALLS + 1, benchmark.cycles(), "the calls and teardown's last cycle");
+    }
+
+    @Test
+    void shouldRunEachNotifyRequestCall() {
+        final NotifyBenchmark benchmark = new NotifyBenchmark();
+        benchmark.setup();
+        try {
+            for (int i = 0; i < CALLS; i++) {
+                assertNotNull(benchmark.initClose());
+                assertTrue(benchmark.startTestZeroCount(), "a request for 0 notifications completes at once");
+                assertFalse(benchmark.testMiss(), "nothing is sent to the missing request");
+                assertTrue(benchmark.startPutNotifyTestHit8(), "the notification to self is there when tested");
+            }
+        } finally {
+            benchmark.teardown();
+        }
+    }
+
+    @Test
+    void shouldPutNotifyWhileThePartnerConsumes() {
+        final NotifyPutBenchmark benchmark = new NotifyPutBenchmark();
+        benchmark.setup();
+        try {
+            for (int i = 0; i < CALLS; i++) {
+                benchmark.putNotify8();
+            }
+        } finally {
+            benchmark.teardown();
+        }
+        assertTrue(benchmark.consumed() <= CALLS, "consumed " + benchmark.consumed());
+    }
+
+    @Test
+    void shouldOfferAndPollThroughEveryRing() {
+        for (final String impl : RING_IMPLS) {
+            final RingOfferPollBenchmark benchmark = new RingOfferPollBenchmark();
+            benchmark.impl = impl;
+            benchmark.setup();
+            try {
+                for (int i = 0; i < CALLS; i++) {
+                    assertEquals(1, benchmark.offerPoll(), impl);
+                }
+                assertEquals(CALLS, benchmark.sum(), impl);
+            } finally {
+                benchmark.teardown();
+            }
+        }
+    }
+
+    @Test
+    void shouldRunEveryRingThroughputGroupOnOneThread() {
+        for (final String impl : RING_IMPLS) {
+            final RingThroughputBenchmark benchmark = new RingThroughputBenchmark();
+            final RingThroughputBenchmark.Shared shared = new RingThroughputBenchmark.Shared();
+            shared.impl = impl;
+            shared.setup();
+            try {
+                final RingThroughputBenchmark.ProducerHandle first = new RingThroughputBenchmark.ProducerHandle();
+                first.setup(shared);
+                final RingThroughputBenchmark.ProducerHandle second = new RingThroughputBenchmark.ProducerHandle();
+                second.setup(shared);
+                final RingThroughputBenchmark.Counters producers = new RingThroughputBenchmark.Counters();
+                final RingThroughputBenchmark.Counters consumer = new RingThroughputBenchmark.Counters();
+                for (int i = 0; i < CALLS; i++) {
+                    benchmark.offer1(first, producers);
+                    benchmark.poll1(shared, consumer);
+                    benchmark.offer2(first, producers);
+                    benchmark.offer2(second, producers);
+                    benchmark.poll2(shared, consumer);
+                    benchmark.poll2(shared, consumer);
+                }
+                benchmark.poll1(shared, consumer);
+                assertEquals(3 * CALLS, producers.offersMade, impl);
+                assertEquals(3 * CALLS, consumer.pollsMade, impl);
+                assertEquals(1, consumer.pollsFailed, impl + ": the last poll finds the ring empty");
+                producers.reset();
+                assertEquals(0, producers.offersMade);
+            } finally {
+                shared.teardown();
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseOffersToAFullRing() {
+        for (final String impl : RING_IMPLS) {
+            try (RingChannel channel = RingChannel.of(impl)) {
+                final RingChannel.Producer producer = channel.producer();
+                int offered = 0;
+                while (producer.offer(2L)) {
+                    offered++;
+                }
+                assertEquals(RingChannel.CAPACITY, offered, impl);
+                int polled = 0;
+                while (channel.poll() == 1) {
+                    polled++;
+                }
+                assertEquals(RingChannel.CAPACITY, polled, impl);
+                assertEquals(2L * RingChannel.CAPACITY, channel.sum(), impl);
+            }
+        }
     }
 
     @Test

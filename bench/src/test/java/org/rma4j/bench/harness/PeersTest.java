@@ -1,0 +1,116 @@
+package org.rma4j.bench.harness;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Detection of the peer tools, and the peers themselves with tiny counts where their tools exist; a
+ * test whose tool is missing is skipped, with the reason, rather than failed.
+ */
+class PeersTest {
+    private static final long[] SIZES = {8, 1024};
+    private static final int ITERATIONS = 20;
+
+    @TempDir
+    Path work;
+
+    @Test
+    void shouldSkipEveryPeerWithANoteWhenNoToolIsFound() throws IOException {
+        final Path emptyBin = Files.createDirectory(work.resolve("bin"));
+        final Peers.Detection detection = Peers.detect(emptyBin.toString());
+        assertTrue(detection.gcc().isEmpty());
+        assertFalse(detection.openMpi().present());
+        assertFalse(detection.mpich().present());
+        final List<String> notes = new ArrayList<>();
+        final List<Measurement> measurements = new Peers(work, line -> { }, notes).runAll(detection, SIZES,
+            ITERATIONS, 5, 2);
+        assertEquals(List.of(), measurements);
+        assertEquals(3, notes.size(), notes.toString());
+        assertTrue(notes.get(1).startsWith("Open MPI columns skipped: mpicc.openmpi mpirun.openmpi not found"),
+            notes.get(1));
+        assertTrue(notes.get(2).contains("apt-get install mpich libmpich-dev"), notes.get(2));
+    }
+
+    @Test
+    void shouldFindExecutablesOnThePath() throws IOException {
+        final Path bin = Files.createDirectory(work.resolve("bin"));
+        final Path tool = Files.createFile(bin.resolve("mpicc.openmpi"));
+        assertEquals(Optional.empty(), Processes.which("mpicc.openmpi", bin.toString()), "not executable yet");
+        assertTrue(tool.toFile().setExecutable(true));
+        assertEquals(Optional.of(tool), Processes.which("mpicc.openmpi", "/nonexistent:" + bin));
+        assertFalse(Peers.detect(bin.toString()).openMpi().present(), "mpirun.openmpi is still missing");
+    }
+
+    @Test
+    void shouldExtractTheCSources() {
+        new Peers(work, line -> { }, new ArrayList<>()).extractSources();
+        for (final String name : Peers.SOURCES) {
+            assertTrue(Files.isRegularFile(work.resolve(name)), name);
+        }
+    }
+
+    @Test
+    void shouldRunTheC11FloorWhereGccExists() {
+        final Peers.Detection found = Peers.detect(System.getenv("PATH"));
+        assumeTrue(found.gcc().isPresent(), "gcc not found on the PATH: C11 floor not tested");
+        final Peers.Detection onlyGcc = new Peers.Detection(found.gcc(), absent(found.openMpi()),
+            absent(found.mpich()));
+        final List<String> notes = new ArrayList<>();
+        final Peers peers = new Peers(work, line -> { }, notes);
+        final List<Measurement> measurements = peers.runAll(onlyGcc, SIZES, ITERATIONS, 5, 2);
+        assertEquals(Set.of("c11 floor 8", "c11 floor 1024", "c11 memcpy-bw 8", "c11 memcpy-bw 1024"),
+            keys(measurements));
+        assertEquals(2, notes.size(), "the two MPI libraries are skipped: " + notes);
+        assertEquals(List.of(Peers.label(Rows.C11)), List.copyOf(peers.probes().keySet()), "probed before the run");
+    }
+
+    @Test
+    void shouldRunTheOpenMpiPeerWhereItIsInstalled() {
+        runMpi(Rows.OPENMPI);
+    }
+
+    @Test
+    void shouldRunTheMpichPeerWhereItIsInstalled() {
+        runMpi(Rows.MPICH);
+    }
+
+    private void runMpi(final String impl) {
+        final Peers.Detection found = Peers.detect(System.getenv("PATH"));
+        final Peers.MpiTool mpi = impl.equals(Rows.OPENMPI) ? found.openMpi() : found.mpich();
+        assumeTrue(mpi.present(), mpi.missing() + " not found on the PATH: " + impl + " peer not tested");
+        final Peers.Detection only = impl.equals(Rows.OPENMPI)
+            ? new Peers.Detection(Optional.empty(), mpi, absent(found.mpich()))
+            : new Peers.Detection(Optional.empty(), absent(found.openMpi()), mpi);
+        final List<String> notes = new ArrayList<>();
+        final List<Measurement> measurements = new Peers(work, line -> { }, notes).runAll(only, SIZES, ITERATIONS, 5,
+            2);
+        final Set<String> expected = Set.of(impl + " send-recv 8", impl + " send-recv 1024", impl + " put-flush-flag 8",
+            impl + " put-flush-flag 1024", impl + " load-store 8", impl + " load-store 1024", impl + " pscw 8",
+            impl + " pscw 1024", impl + " fence 8", impl + " fence 1024", impl + " fetch-and-op 8",
+            impl + " compare-and-swap 8", impl + " get 8", impl + " accumulate 8", impl + " lock-unlock 8",
+            impl + " barrier 8", impl + " put-bw 8", impl + " put-bw 1024");
+        assertEquals(expected, keys(measurements), notes.toString());
+    }
+
+    private static Peers.MpiTool absent(final Peers.MpiTool tool) {
+        return new Peers.MpiTool(tool.impl(), tool.compiler(), tool.launcher(), Optional.empty(), Optional.empty());
+    }
+
+    private static Set<String> keys(final List<Measurement> measurements) {
+        return measurements.stream().map(m -> m.impl() + " " + m.row() + " " + m.sizeBytes())
+            .collect(Collectors.toSet());
+    }
+}
