@@ -76,7 +76,8 @@ class ControlFileTest {
         final MemorySegment segment = created.segment();
 
         final long createdMillis = Words.getLong(segment, ControlLayout.CREATED_MILLIS_OFFSET);
-        assertTrue(createdMillis >= before && createdMillis <= System.currentTimeMillis(), "created " + createdMillis);
+        final long after = System.currentTimeMillis();
+        assertTrue(createdMillis >= before && createdMillis <= after, "created " + createdMillis);
         assertEquals(ControlLayout.MAGIC, Words.getLong(segment, FileHeader.MAGIC_OFFSET));
         assertEquals(ControlLayout.VERSION, Words.getInt(segment, FileHeader.VERSION_OFFSET));
         assertEquals(1, Words.getIntAcquire(segment, FileHeader.READY_OFFSET));

@@ -227,7 +227,8 @@ class JobDirectoryTest {
     @Test
     void shouldJudgeAPidStartedAfterTheDirectoryChangedAsReused() {
         final long self = ProcessHandle.current().pid();
-        assertFalse(JobDirectory.isStale("rma4j-" + self + "-x", System.currentTimeMillis()));
+        final long changedNow = System.currentTimeMillis();
+        assertFalse(JobDirectory.isStale("rma4j-" + self + "-x", changedNow));
         assertTrue(JobDirectory.isStale("rma4j-" + self + "-x", 0));
         assertFalse(JobDirectory.isStale("rma4j-notapid-x", 0));
     }
