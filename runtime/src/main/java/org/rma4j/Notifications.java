@@ -194,6 +194,14 @@ final class Notifications {
             + ", which died before publishing it");
     }
 
+    /**
+     * @return this rank's producer handle on {@code target}'s ring (for fault-injection tests, which
+     *         claim a slot and stop before publishing it).
+     */
+    NotifyRing outgoingRing(final int target) {
+        return outgoing(target);
+    }
+
     private synchronized NotifyRing outgoing(final int target) {
         NotifyRing ring = outgoing[target];
         if (ring == null) {

@@ -1202,6 +1202,13 @@ public final class Window implements AutoCloseable {
         }
     }
 
+    /**
+     * @return this window's notification endpoint (package-private: for tests in this package).
+     */
+    Notifications notifications() {
+        return notifications;
+    }
+
     void checkOpenFor(final String call) {
         checkOpen(call);
     }
