@@ -76,6 +76,10 @@ final class Notifications {
             ProducerLiveness.of(control::isDead, () -> IntStream.range(0, ranks).anyMatch(control::isDead)),
             (index, producer) -> skipped(producer), NotifyRing.STUCK_CHECK_INTERVAL_NS_DEFAULT);
         this.outgoing = new NotifyRing[ranks];
+        for (int target = 0; target < ranks; target++) {
+            outgoing[target] = new NotifyRing(mapping, WindowLayout.notifyRingOffset(ranks, capacity, target), capacity,
+                rank);
+        }
     }
 
     /**
@@ -85,6 +89,9 @@ final class Notifications {
         final String call, final int target, final int tag, final long displacement, final int length,
         final int flags, final MemorySegment inline) {
         final NotifyRing ring = outgoing(target);
+        if (ring.offer(rank, tag, displacement, length, flags, inline)) {
+            return;
+        }
         int idle = 0;
         final long startNs = System.nanoTime();
         long lastCheckNs = startNs;
@@ -114,8 +121,8 @@ final class Notifications {
      * Drains the ring: copies inline payloads into the window and matches each arrival.
      */
     synchronized void progress() {
-        while (own.drain(handler, capacity) > 0) {
-            // drain until the ring is empty
+        while (own.drain(handler, capacity) == capacity) {
+            // a full drain may have left entries published meanwhile; a short one found the ring empty
         }
     }
 
@@ -123,7 +130,9 @@ final class Notifications {
      * Matches waiting notifications to a starting request, then lists it as active if it is not done.
      */
     synchronized void start(final NotifyRequest request) {
-        progress();
+        // NOTE: no drain here: entries still in the ring arrived after everything in the unexpected
+        // queue, and the next drain offers them to the active requests in start order, which is the
+        // matching a drain before the start would give.
         while (!request.isComplete()) {
             final Optional<Notification> waiting = unexpected.takeOldest(matcherSource(request.source()),
                 matcherTag(request.tag()));
@@ -170,9 +179,9 @@ final class Notifications {
 
     private void arrived(final Notification notification) {
         if ((notification.flags() & FLAG_INLINE) != 0 && notification.inlineLength() > 0) {
-            final MemorySegment destination = memory.resolve("putNotify", rank, notification.displacement(),
-                notification.inlineLength());
-            notification.copyInlinePayloadTo(destination, 0);
+            final TargetMemory.Place destination = memory.resolveInMapping("putNotify", rank,
+                notification.displacement(), notification.inlineLength());
+            notification.copyInlinePayloadTo(destination.mapping(), destination.offset());
         }
         final Iterator<NotifyRequest> requests = active.iterator();
         while (requests.hasNext()) {
@@ -202,13 +211,8 @@ final class Notifications {
         return outgoing(target);
     }
 
-    private synchronized NotifyRing outgoing(final int target) {
-        NotifyRing ring = outgoing[target];
-        if (ring == null) {
-            ring = new NotifyRing(mapping, WindowLayout.notifyRingOffset(ranks, capacity, target), capacity, rank);
-            outgoing[target] = ring;
-        }
-        return ring;
+    private NotifyRing outgoing(final int target) {
+        return outgoing[target];
     }
 
     private static int matcherSource(final int source) {

@@ -6,9 +6,9 @@ import java.util.Objects;
 import org.rma4j.internal.AtomicElements;
 import org.rma4j.internal.LockWord;
 import org.rma4j.internal.WindowLayout;
+import org.rma4j.shm.DisseminationBarrier;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappedFile;
-import org.rma4j.shm.ShmBarrier;
 import org.rma4j.shm.WaitTimeoutException;
 import org.rma4j.shm.Words;
 
@@ -48,7 +48,7 @@ public final class Window implements AutoCloseable {
     private final int[] dispUnits;
     private final Info info;
     private final long lockTable;
-    private final ShmBarrier fenceBarrier;
+    private final DisseminationBarrier fenceBarrier;
     private final Liveness lockLiveness;
     private final Epochs epochs;
     private final Pscw pscw;
@@ -72,8 +72,8 @@ public final class Window implements AutoCloseable {
         this.info = info;
         final int ranks = sizes.length;
         this.lockTable = WindowLayout.lockTableOffset(ranks);
-        this.fenceBarrier = new ShmBarrier(mapping, WindowLayout.barrierOffset(ranks), ranks, job.waitStrategy(),
-            job.control().liveness(rank, true));
+        this.fenceBarrier = new DisseminationBarrier(mapping, WindowLayout.barrierOffset(ranks), ranks, rank,
+            job.waitStrategy(), job.control().liveness(rank, true));
         this.lockLiveness = job.control().liveness(rank, false);
         this.epochs = new Epochs(ranks, !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         this.noLocks = info.flag(Info.NO_LOCKS);
@@ -563,7 +563,7 @@ public final class Window implements AutoCloseable {
         Objects.requireNonNull(origin, "origin");
         checkTag("putNotify", tag);
         final long length = origin.byteSize();
-        final MemorySegment destination = notifiedSlice("putNotify", target, targetDisp, length);
+        final TargetMemory.Place destination = notifiedPlace("putNotify", target, targetDisp, length);
         if (destination == null) {
             return;
         }
@@ -571,7 +571,7 @@ public final class Window implements AutoCloseable {
             notifications.notify("putNotify", target, tag, targetDisp, (int)length,
                 Notifications.KIND_PUT | Notifications.FLAG_INLINE, origin);
         } else {
-            MemorySegment.copy(origin, 0, destination, 0, length);
+            MemorySegment.copy(origin, 0, destination.mapping(), destination.offset(), length);
             notifications.notify("putNotify", target, tag, targetDisp, (int)Math.min(length, Integer.MAX_VALUE),
                 Notifications.KIND_PUT, null);
         }

@@ -76,6 +76,9 @@ public final class NotifyRing {
     private final StuckSlots stuckSlots;
     private final Notification view = Notification.view();
     private final BooleanSupplier headReady = this::headReady;
+    /** The waiter's periodic check: also has the next poll judge a stuck slot by the clock. */
+    private final Liveness awaitLiveness = this::checkWhileAwaiting;
+    private Liveness awaitPeers = Liveness.NONE;
     private boolean consuming;
 
     /**
@@ -290,7 +293,8 @@ public final class NotifyRing {
     public void awaitNotEmpty(final WaitStrategy strategy, final Liveness peers) {
         enterConsumer();
         try {
-            strategy.awaitCondition(segment, signalOffset, headReady, peers);
+            awaitPeers = peers;
+            strategy.awaitCondition(segment, signalOffset, headReady, awaitLiveness);
         } finally {
             consuming = false;
         }
@@ -336,6 +340,11 @@ public final class NotifyRing {
     /** Offset in the segment of the consumer's signal wait word. */
     long signalOffset() {
         return signalOffset;
+    }
+
+    private void checkWhileAwaiting() {
+        stuckSlots.requestClockRead();
+        awaitPeers.check();
     }
 
     private boolean headReady() {

@@ -17,6 +17,9 @@ import org.rma4j.shm.Words;
  * sees the skip mark in its own recording CAS and claims again.
  */
 final class StuckSlots {
+    /** Polls of one unpublished slot between two reads of the clock. */
+    static final int POLLS_PER_CLOCK_READ = 64;
+
     private final MemorySegment segment;
     private final long producerIndexOffset;
     private final ProducerLiveness liveness;
@@ -24,6 +27,9 @@ final class StuckSlots {
     private final long checkIntervalNs;
     private long watchedIndex = -1;
     private long nextCheckNs;
+    private boolean watchTimed;
+    private int pollsUntilClockRead;
+    private boolean clockReadRequested;
     private volatile long skipped;
 
     StuckSlots(
@@ -81,10 +87,35 @@ final class StuckSlots {
         return skipped;
     }
 
+    /**
+     * Makes the next poll of an unpublished slot read the clock, whatever the poll count. A waiter calls
+     * this from its periodic liveness check, so that a sleeping consumer, which polls only when woken,
+     * still judges a stuck slot within a few liveness periods.
+     */
+    void requestClockRead() {
+        clockReadRequested = true;
+    }
+
+    /**
+     * Whether the slot at {@code index} has been watched for {@code checkIntervalNs}. The clock is read
+     * once every {@link #POLLS_PER_CLOCK_READ} polls of an unpublished slot (or when
+     * {@link #requestClockRead requested}), not on every poll: an empty ring is polled in every drain and
+     * every spin of a waiter, and a clock read costs more than the rest of such a poll.
+     */
     private boolean checkDue(final long index) {
-        final long now = System.nanoTime();
         if (index != watchedIndex) {
             watchedIndex = index;
+            watchTimed = false;
+            pollsUntilClockRead = 0;
+        }
+        if (checkIntervalNs > 0 && --pollsUntilClockRead > 0 && !clockReadRequested) {
+            return false;
+        }
+        pollsUntilClockRead = POLLS_PER_CLOCK_READ;
+        clockReadRequested = false;
+        final long now = System.nanoTime();
+        if (!watchTimed) {
+            watchTimed = true;
             nextCheckNs = now + checkIntervalNs;
         }
         if (now - nextCheckNs < 0) {

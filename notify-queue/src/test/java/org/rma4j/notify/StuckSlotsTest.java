@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
@@ -187,6 +188,44 @@ class StuckSlotsTest {
         assertTrue(producer(ALIVE).offer(ALIVE, 0, 1, 0, 0, null));
 
         consumer.awaitNotEmpty(new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0), Liveness.NONE);
+
+        assertEquals(1, consumer.skippedSlots());
+        assertEquals(List.of(1L), drainDisplacements(consumer));
+    }
+
+    @Test
+    void shouldGiveUpADeadClaimersSlotByPollingOnceTheIntervalHasPassed() throws Exception {
+        final NotifyRing dead = producer(DEAD);
+        final NotifyRing consumer = consumer(ProducerLiveness.of(id -> id == DEAD, () -> true),
+            TimeUnit.MILLISECONDS.toNanos(1));
+        assertTrue(dead.recordClaim(dead.claimIndex()));
+        assertTrue(producer(ALIVE).offer(ALIVE, 0, 1, 0, 0, null));
+
+        // The clock is read once every POLLS_PER_CLOCK_READ polls: keep polling until the slot is given up.
+        final List<Long> got = new ArrayList<>();
+        for (int poll = 0; got.isEmpty(); poll++) {
+            assertTrue(poll < 10_000_000, "the stuck slot was never given up");
+            consumer.drain(n -> got.add(n.displacement()), Integer.MAX_VALUE);
+        }
+
+        assertEquals(List.of(1L), got);
+        assertEquals(1, consumer.skippedSlots());
+    }
+
+    @Test
+    void shouldGiveUpADeadClaimersSlotWhileSleepingWithTheDefaultInterval() {
+        final NotifyRing dead = producer(DEAD);
+        final NotifyRing consumer = consumer(ProducerLiveness.of(id -> id == DEAD, () -> true),
+            NotifyRing.STUCK_CHECK_INTERVAL_NS_DEFAULT);
+        assertTrue(dead.recordClaim(dead.claimIndex()));
+        assertTrue(producer(ALIVE).offer(ALIVE, 0, 1, 0, 0, null));
+
+        // A futex sleeper polls only when woken (here: by its liveness period), far fewer times than
+        // POLLS_PER_CLOCK_READ; its periodic check asks for a clock read.
+        final long startNs = System.nanoTime();
+        consumer.awaitNotEmpty(new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0), Liveness.NONE);
+        System.out.printf("stuck slot given up by a sleeping consumer after %d ms%n",
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs));
 
         assertEquals(1, consumer.skippedSlots());
         assertEquals(List.of(1L), drainDisplacements(consumer));

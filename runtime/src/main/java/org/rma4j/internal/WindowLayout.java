@@ -1,7 +1,7 @@
 package org.rma4j.internal;
 
 import org.rma4j.shm.Align;
-import org.rma4j.shm.BarrierLayout;
+import org.rma4j.shm.DisseminationBarrierLayout;
 import org.rma4j.notify.NotifyRingLayout;
 import org.rma4j.shm.FileHeader;
 
@@ -19,7 +19,8 @@ import org.rma4j.shm.FileHeader;
  *   | rank table: ranks x 32 B: dataOffset (long) | size (long) | dispUnit     |
  *   |   (written by the creator before publication, read-only afterwards)      |
  *   +------------------------------------------------ aligned to 128 ---------+
- *   | fence barrier: BarrierLayout (256 B, two lines)                          |
+ *   | fence barrier: DisseminationBarrierLayout, ranks x ceil(log2 ranks)      |
+ *   |   flags of 128 B (at least one)                                          |
  *   +-------------------------------------------------------------------------+
  *   | lock table: ranks x 128 B, one line per target:                          |
  *   |   0 lock word (wait word: int value, int sleepers)                       |
@@ -59,7 +60,7 @@ import org.rma4j.shm.FileHeader;
 public final class WindowLayout {
     /** "RMA4JWIN" in ASCII. */
     public static final long MAGIC = 0x524D41344A57494EL;
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     public static final int RANKS_OFFSET = FileHeader.LENGTH;
     public static final int FLAVOR_OFFSET = 28;
@@ -115,7 +116,7 @@ public final class WindowLayout {
     }
 
     public static long lockTableOffset(final int ranks) {
-        return barrierOffset(ranks) + BarrierLayout.LENGTH;
+        return barrierOffset(ranks) + DisseminationBarrierLayout.length(ranks);
     }
 
     public static long lockWordOffset(final long lockTable, final int target) {

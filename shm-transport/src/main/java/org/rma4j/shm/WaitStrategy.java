@@ -169,8 +169,11 @@ public final class WaitStrategy {
         if (done.getAsBoolean()) {
             return;
         }
-        final long startNs = System.nanoTime();
-        long lastCheckNs = startNs;
+        // NOTE: the clock is first read at the first periodic check, not here: a wait that ends within a
+        // few spins, the common case of a latency-bound exchange, then reads no clock at all.
+        long startNs = 0;
+        long lastCheckNs = 0;
+        boolean clockStarted = false;
         long iteration = 0;
         while (true) {
             if (kind == Kind.BUSY_SPIN || iteration < spins) {
@@ -197,6 +200,12 @@ public final class WaitStrategy {
             iteration++;
             if ((iteration & 63) == 0 || iteration > (long)spins + yields) {
                 final long now = System.nanoTime();
+                if (!clockStarted) {
+                    clockStarted = true;
+                    startNs = now;
+                    // a waiter that already slept a period checks at once, as before its first sleep
+                    lastCheckNs = iteration > (long)spins + yields ? now - LIVENESS_PERIOD_NS : now;
+                }
                 if (now - lastCheckNs >= LIVENESS_PERIOD_NS) {
                     try {
                         liveness.check();

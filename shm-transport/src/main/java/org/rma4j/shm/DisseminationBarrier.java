@@ -1,0 +1,81 @@
+package org.rma4j.shm;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A dissemination barrier over a {@link DisseminationBarrierLayout} in a shared mapping: ceil(log2 n)
+ * rounds in which each party signals one party and waits for another, every flag with a single writer.
+ * Two parties meet after one exchange of flags in each direction, which overlap: about one cache-line
+ * transfer, where a central counter barrier needs the counter's line to travel and then the release's.
+ *
+ * <p>Each party (a thread or process) uses its own instance, created before the first {@link #await()}
+ * of any party and used by one thread at a time; every party must call {@code await()} the same number
+ * of times (a collective). Every store a party made before {@code await()} is visible to every load
+ * another party makes after its own {@code await()} returns: the call begins and ends with a full fence.
+ */
+public final class DisseminationBarrier {
+    private final MemorySegment segment;
+    private final long offset;
+    private final int parties;
+    private final int party;
+    private final int rounds;
+    private final WaitStrategy waitStrategy;
+    private final Liveness liveness;
+    private final BooleanSupplier flagReached = this::flagReached;
+    private int episode;
+    private long waitedFlag;
+
+    /**
+     * @param segment      mapping that holds the barrier (zeroed before any party's first await).
+     * @param offset       offset of the {@link DisseminationBarrierLayout}, 128-byte aligned.
+     * @param parties      number of parties, >= 1.
+     * @param party        this party, 0 .. parties - 1.
+     * @param waitStrategy how to wait.
+     * @param liveness     check of the other parties while waiting.
+     */
+    public DisseminationBarrier(
+        final MemorySegment segment, final long offset, final int parties, final int party,
+        final WaitStrategy waitStrategy, final Liveness liveness) {
+        this.rounds = DisseminationBarrierLayout.rounds(parties);
+        if (party < 0 || party >= parties) {
+            throw new IllegalArgumentException("party=" + party + " is outside 0.." + (parties - 1));
+        }
+        this.segment = segment;
+        this.offset = offset;
+        this.parties = parties;
+        this.party = party;
+        this.waitStrategy = waitStrategy;
+        this.liveness = liveness;
+    }
+
+    /**
+     * Waits until every party has arrived.
+     *
+     * @throws PeerFailedException when a party is found dead while waiting.
+     * @throws WaitTimeoutException when the wait strategy's timeout passes.
+     */
+    public void await() {
+        VarHandle.fullFence();
+        final int current = ++episode;
+        int distance = 1;
+        for (int round = 0; round < rounds; round++) {
+            final int partner = (party + distance) % parties;
+            WaitWords.putIntVolatileAndWake(segment,
+                offset + DisseminationBarrierLayout.flagOffset(parties, partner, round), current);
+            waitedFlag = offset + DisseminationBarrierLayout.flagOffset(parties, party, round);
+            waitStrategy.awaitCondition(segment, waitedFlag, flagReached, liveness);
+            distance <<= 1;
+        }
+        VarHandle.fullFence();
+    }
+
+    public int parties() {
+        return parties;
+    }
+
+    private boolean flagReached() {
+        return Words.getIntVolatile(segment, waitedFlag) - episode >= 0;
+    }
+}

@@ -1,0 +1,184 @@
+package org.rma4j.shm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+@Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class DisseminationBarrierTest {
+    /** The barrier sits after the parties' slots, to exercise a non-zero offset. */
+    private static final long BARRIER = 16 * Align.PAD;
+
+    private TestShm shm;
+    private MemorySegment segment;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        shm = new TestShm();
+        segment = shm.create("barrier", BARRIER + DisseminationBarrierLayout.length(16)).segment();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        shm.close();
+    }
+
+    private static long slot(final int party) {
+        return (long)party * Align.PAD;
+    }
+
+    @Test
+    void shouldLayOutOneFlagPerPartyAndRound() {
+        assertEquals(0, DisseminationBarrierLayout.rounds(1));
+        assertEquals(1, DisseminationBarrierLayout.rounds(2));
+        assertEquals(2, DisseminationBarrierLayout.rounds(3));
+        assertEquals(2, DisseminationBarrierLayout.rounds(4));
+        assertEquals(3, DisseminationBarrierLayout.rounds(5));
+        assertEquals(4, DisseminationBarrierLayout.rounds(16));
+        assertEquals(5, DisseminationBarrierLayout.rounds(17));
+        assertEquals(Align.PAD, DisseminationBarrierLayout.length(1), "one block even without rounds");
+        assertEquals(6L * 3 * Align.PAD, DisseminationBarrierLayout.length(6));
+        assertEquals(5L * Align.PAD, DisseminationBarrierLayout.flagOffset(6, 1, 2));
+        assertThrows(IllegalArgumentException.class, () -> DisseminationBarrierLayout.rounds(0));
+    }
+
+    static Stream<Arguments> cases() {
+        return Stream.of(
+            Arguments.of("2 parties, busy spin", 2, WaitStrategy.busySpin(), 2_000),
+            Arguments.of("3 parties, default backoff", 3, WaitStrategy.defaultStrategy(), 300),
+            Arguments.of("5 parties, futex on every wait", 5, new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0), 150),
+            Arguments.of("6 parties, default backoff", 6, WaitStrategy.defaultStrategy(), 150),
+            Arguments.of("8 parties, default backoff", 8, WaitStrategy.defaultStrategy(), 100));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void shouldKeepEveryPartyInLockstep(final String name, final int parties, final WaitStrategy strategy,
+        final int rounds) throws Exception {
+        final Queue<String> violations = new ConcurrentLinkedQueue<>();
+        final AtomicBoolean aborted = new AtomicBoolean();
+        final Liveness abortWhenAPartyFailed = () -> {
+            if (aborted.get()) {
+                throw new PeerFailedException(-1, "another party of the test failed");
+            }
+        };
+        final List<Future<Void>> futures = new ArrayList<>();
+        for (int p = 0; p < parties; p++) {
+            final int party = p;
+            // Each party maps the file itself, as a process would.
+            final MemorySegment mine = shm.open("barrier").segment();
+            futures.add(shm.submit(() -> {
+                final DisseminationBarrier barrier =
+                    new DisseminationBarrier(mine, BARRIER, parties, party, strategy, abortWhenAPartyFailed);
+                try {
+                    for (int round = 1; round <= rounds; round++) {
+                        // A plain store: the barrier alone must make it visible.
+                        Words.putInt(mine, slot(party), round);
+                        barrier.await();
+                        for (int other = 0; other < parties; other++) {
+                            final int seen = Words.getInt(mine, slot(other));
+                            if (seen != round) {
+                                violations.add("party " + party + " in round " + round + " saw " + seen
+                                    + " in the slot of party " + other);
+                            }
+                        }
+                        // Nobody may write the next round's value before everybody has checked this one.
+                        barrier.await();
+                    }
+                    return null;
+                } catch (final RuntimeException | Error e) {
+                    aborted.set(true);
+                    throw e;
+                }
+            }));
+        }
+        for (final Future<Void> future : futures) {
+            future.get(TestShm.EVENT_TIMEOUT_SECONDS * 4, TimeUnit.SECONDS);
+        }
+
+        assertEquals(List.of(), List.copyOf(violations));
+        final int barrierRounds = DisseminationBarrierLayout.rounds(parties);
+        for (int party = 0; party < parties; party++) {
+            for (int round = 0; round < barrierRounds; round++) {
+                final long flag = BARRIER + DisseminationBarrierLayout.flagOffset(parties, party, round);
+                assertEquals(2 * rounds, Words.getIntVolatile(segment, flag), "episode of flag " + party + "/" + round);
+                assertEquals(0, Words.getIntVolatile(segment, flag + WaitWords.SLEEPERS_OFFSET), "no sleeper left");
+            }
+        }
+    }
+
+    @Test
+    void shouldNotReleaseAPartyBeforeEveryOtherArrived() throws Exception {
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
+        final int parties = 3;
+        final AtomicBoolean released = new AtomicBoolean();
+        final Future<Void> first = shm.submit(() -> {
+            new DisseminationBarrier(shm.open("barrier").segment(), BARRIER, parties, 0, strategy, Liveness.NONE)
+                .await();
+            released.set(true);
+            return null;
+        });
+        final Future<Void> second = shm.submit(() -> {
+            new DisseminationBarrier(shm.open("barrier").segment(), BARRIER, parties, 1, strategy, Liveness.NONE)
+                .await();
+            return null;
+        });
+        // Party 2 has not arrived: parties 0 and 1 must still be waiting after several sleep periods.
+        Thread.sleep(300);
+        assertFalse(released.get(), "party 0 left before party 2 arrived");
+        assertFalse(first.isDone() || second.isDone());
+        new DisseminationBarrier(segment, BARRIER, parties, 2, strategy, Liveness.NONE).await();
+        first.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        second.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertTrue(released.get());
+    }
+
+    @Test
+    void shouldEndAWaitWhenLivenessReportsAFailedParty() {
+        final Liveness partyOneDied = () -> {
+            throw new PeerFailedException(1, "rank 1 died");
+        };
+        final DisseminationBarrier barrier = new DisseminationBarrier(segment, BARRIER, 2, 0,
+            new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0), partyOneDied);
+        final PeerFailedException e = assertThrows(PeerFailedException.class, barrier::await);
+        assertEquals(1, e.rank());
+    }
+
+    @Test
+    void shouldEndAWaitWithATimeout() {
+        final DisseminationBarrier barrier = new DisseminationBarrier(segment, BARRIER, 2, 1,
+            WaitStrategy.defaultStrategy().withTimeout(TimeUnit.MILLISECONDS.toNanos(200)), Liveness.NONE);
+        final WaitTimeoutException e = assertThrows(WaitTimeoutException.class, barrier::await);
+        assertTrue(e.waitedNs() >= TimeUnit.MILLISECONDS.toNanos(200), e.getMessage());
+    }
+
+    @Test
+    void shouldPassAloneAndRejectABadParty() {
+        new DisseminationBarrier(segment, BARRIER, 1, 0, WaitStrategy.busySpin(), Liveness.NONE).await();
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> new DisseminationBarrier(segment, BARRIER, 2, 2, WaitStrategy.busySpin(), Liveness.NONE));
+        assertTrue(e.getMessage().contains("party=2"), e.getMessage());
+        assertInstanceOf(IllegalArgumentException.class, assertThrows(IllegalArgumentException.class,
+            () -> new DisseminationBarrier(segment, BARRIER, 0, 0, WaitStrategy.busySpin(), Liveness.NONE)));
+    }
+}
