@@ -72,6 +72,10 @@ public final class Matcher {
      * @throws IllegalArgumentException if source or tag is negative and not the wildcard.
      */
     public Optional<Notification> takeOldest(final int source, final int tag) {
+        checkPattern(source, tag);
+        if (all.live == 0) {
+            return Optional.empty(); // the common case of a request started before its notifications arrive
+        }
         final Node node = oldest(source, tag);
         if (node == null) {
             return Optional.empty();
