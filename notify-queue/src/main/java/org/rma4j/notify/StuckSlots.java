@@ -106,7 +106,7 @@ final class StuckSlots {
         if (index != watchedIndex) {
             watchedIndex = index;
             watchTimed = false;
-            pollsUntilClockRead = 0;
+            pollsUntilClockRead = POLLS_PER_CLOCK_READ; // the next slot is usually just not published yet
         }
         if (checkIntervalNs > 0 && --pollsUntilClockRead > 0 && !clockReadRequested) {
             return false;
