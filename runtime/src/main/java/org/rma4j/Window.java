@@ -899,7 +899,11 @@ public final class Window implements AutoCloseable {
             }
             epochs.locked(target, Epochs.SHARED | (nocheck ? Epochs.NOCHECK : 0));
         }
-        VarHandle.fullFence();
+        if (nocheck) {
+            // NOTE: only without an acquisition: the acquiring CAS is itself a two-way barrier (volatile
+            // read and write), so no access of the epoch moves before it.
+            VarHandle.fullFence();
+        }
     }
 
     /** {@link #lock(LockType, int, int)} with no assertions. */
@@ -958,7 +962,9 @@ public final class Window implements AutoCloseable {
             }
         }
         epochs.lockedAll(Epochs.SHARED | (nocheck ? Epochs.NOCHECK : 0));
-        VarHandle.fullFence();
+        if (nocheck) {
+            VarHandle.fullFence(); // as in lock: the acquiring CASes are barriers themselves
+        }
     }
 
     /** {@link #lockAll(int)} with no assertions. */

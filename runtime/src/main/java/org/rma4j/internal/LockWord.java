@@ -1,7 +1,6 @@
 package org.rma4j.internal;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.VarHandle;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.WaitStrategy;
 import org.rma4j.shm.WaitWords;
@@ -62,7 +61,8 @@ public final class LockWord {
      * Releases one shared hold.
      */
     public static void releaseShared(final MemorySegment segment, final long offset) {
-        VarHandle.fullFence();
+        // NOTE: no fence before the release: an atomic read-modify-write has volatile read and write
+        // semantics, so no access of the epoch moves past it (a lock-prefixed instruction on x86).
         final int previous = Words.getAndAddInt(segment, offset, -1);
         if (previous == 1) {
             WaitWords.wakeAll(segment, offset);
@@ -75,7 +75,7 @@ public final class LockWord {
      * @throws IllegalStateException if origin does not hold it exclusively.
      */
     public static void releaseExclusive(final MemorySegment segment, final long offset, final int origin) {
-        VarHandle.fullFence();
+        // NOTE: no fence before the release CAS, for the reason given in releaseShared.
         if (!Words.compareAndSetInt(segment, offset, EXCLUSIVE + origin, 0)) {
             throw new IllegalStateException("lock word " + describe(Words.getIntVolatile(segment, offset))
                 + " is not held exclusively by rank " + origin);
