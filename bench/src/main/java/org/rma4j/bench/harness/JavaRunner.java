@@ -30,21 +30,29 @@ final class JavaRunner {
     private final List<String> jvmOptions;
     private final Consumer<String> log;
     private final Duration timeout;
+    private final Path shmBase;
 
     JavaRunner(final Path workDirectory, final List<String> jvmOptions, final Consumer<String> log) {
         this(workDirectory, jvmOptions, log, TIMEOUT_DEFAULT);
     }
 
+    JavaRunner(final Path workDirectory, final List<String> jvmOptions, final Consumer<String> log,
+        final Duration timeout) {
+        this(workDirectory, jvmOptions, log, timeout, null);
+    }
+
     /**
      * @param timeout longest time one scenario may take; then the launcher is interrupted, which kills
      *                the ranks, and the scenario fails.
+     * @param shmBase where the jobs' directories are made; null for the launcher's default (/dev/shm).
      */
     JavaRunner(final Path workDirectory, final List<String> jvmOptions, final Consumer<String> log,
-        final Duration timeout) {
+        final Duration timeout, final Path shmBase) {
         this.workDirectory = workDirectory;
         this.jvmOptions = List.copyOf(jvmOptions);
         this.log = log;
         this.timeout = timeout;
+        this.shmBase = shmBase;
     }
 
     /**
@@ -62,7 +70,7 @@ final class JavaRunner {
             throw new java.io.UncheckedIOException(e);
         }
         final List<String> lines = new CopyOnWriteArrayList<>();
-        final Launcher launcher = Launcher.builder()
+        final Launcher.Builder builder = Launcher.builder()
             .ranks(2)
             .mainClass(RankMain.class.getName())
             .args(scenario.id, out.toString(), Arrays.stream(sizes).mapToObj(Long::toString)
@@ -72,13 +80,15 @@ final class JavaRunner {
             .output(line -> {
                 lines.add(line);
                 log.accept(line);
-            })
-            .build();
-        final JobResult result = runWithin(launcher, scenario, lines);
+            });
+        if (shmBase != null) {
+            builder.baseDirectory(shmBase);
+        }
+        final Launcher launcher = builder.build();
+        final JobResult result = runWithin(launcher, "java scenario " + scenario.id, lines, timeout);
         if (!result.succeeded()) {
             throw new IllegalStateException("java scenario " + scenario.id + " failed: "
-                + result.failureMessage().orElse("exit " + result.exitCode()) + "\n"
-                + String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size())));
+                + result.failureMessage().orElse("exit " + result.exitCode()) + "\n" + tail(lines));
         }
         if (!Files.exists(out)) {
             throw new IllegalStateException("java scenario " + scenario.id + " wrote no samples to " + out);
@@ -88,12 +98,16 @@ final class JavaRunner {
 
     /**
      * Runs the launcher on its own thread and interrupts it (the launcher then kills the ranks) if the
-     * job outlives {@link #timeout}.
+     * job outlives {@code timeout}.
+     *
+     * @param label names the job in exception messages, e.g. {@code java scenario floor}.
+     * @param lines the job's output so far, whose tail goes into the messages.
+     * @throws IllegalStateException if the job outlives {@code timeout} or cannot start.
      */
-    private JobResult runWithin(final Launcher launcher, final RankMain.Scenario scenario, final List<String> lines)
-        throws InterruptedException {
+    static JobResult runWithin(final Launcher launcher, final String label, final List<String> lines,
+        final Duration timeout) throws InterruptedException {
         final CompletableFuture<JobResult> result = new CompletableFuture<>();
-        final Thread runner = Thread.ofPlatform().name("rma4j-bench-" + scenario.id).start(() -> {
+        final Thread runner = Thread.ofPlatform().name("rma4j-bench-job").start(() -> {
             try {
                 result.complete(launcher.run());
             } catch (final Throwable t) {
@@ -105,15 +119,20 @@ final class JavaRunner {
         } catch (final TimeoutException e) {
             runner.interrupt();
             runner.join(TimeUnit.SECONDS.toMillis(30));
-            throw new IllegalStateException("java scenario " + scenario.id + " did not finish within "
-                + timeout.toSeconds() + " s; its ranks were killed\n"
-                + String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size())));
+            throw new IllegalStateException(label + " did not finish within " + timeout.toSeconds()
+                + " s; its ranks were killed\n" + tail(lines));
         } catch (final ExecutionException e) {
-            throw new IllegalStateException("java scenario " + scenario.id + " could not run: " + e.getCause(),
-                e.getCause());
+            throw new IllegalStateException(label + " could not run: " + e.getCause(), e.getCause());
         } catch (final InterruptedException e) {
             runner.interrupt();
             throw e;
         }
+    }
+
+    /**
+     * @return the last 15 of {@code lines}, one per line.
+     */
+    static String tail(final List<String> lines) {
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
     }
 }

@@ -72,6 +72,7 @@ final class Peers {
     private final Path workDirectory;
     private final Consumer<String> log;
     private final List<String> notes;
+    private final Consumer<String> onPeer;
     private final Map<String, Double> probes = new LinkedHashMap<>();
     private Path probeBinary;
     private boolean probeBuilt;
@@ -81,9 +82,18 @@ final class Peers {
      * @param notes         receives a note for each peer skipped or failed.
      */
     Peers(final Path workDirectory, final Consumer<String> log, final List<String> notes) {
+        this(workDirectory, log, notes, label -> log.accept("== " + label));
+    }
+
+    /**
+     * @param onPeer told the label of each peer ({@link #label}) before {@link #runAll} runs it.
+     */
+    Peers(final Path workDirectory, final Consumer<String> log, final List<String> notes,
+        final Consumer<String> onPeer) {
         this.workDirectory = workDirectory;
         this.log = log;
         this.notes = notes;
+        this.onPeer = onPeer;
     }
 
     /**
@@ -109,6 +119,7 @@ final class Peers {
         final List<Measurement> measurements = new ArrayList<>();
         extractSources();
         if (detection.gcc().isPresent()) {
+            onPeer.accept(label(Rows.C11));
             probe(detection.gcc(), label(Rows.C11));
             measurements.addAll(runC11(detection.gcc().get(), sizes, iterations, warmup, bwSamples));
         } else {
@@ -116,6 +127,7 @@ final class Peers {
         }
         for (final MpiTool mpi : List.of(detection.openMpi(), detection.mpich())) {
             if (mpi.present()) {
+                onPeer.accept(label(mpi.impl()));
                 probe(detection.gcc(), label(mpi.impl()));
                 measurements.addAll(runMpi(mpi, sizes, iterations, warmup, bwSamples));
             } else {

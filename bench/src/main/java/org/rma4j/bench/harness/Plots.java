@@ -1,22 +1,26 @@
 package org.rma4j.bench.harness;
 
 import java.awt.BasicStroke;
+import java.awt.Color;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
+import org.rma4j.examples.notified.Sync;
 
 /**
  * Plots of a harness run with XChart, as PNG: median half round trip against payload size (log-log),
- * and bandwidth against size.
+ * bandwidth against size, and per application the median throughput against problem size, one line
+ * per variant and rank count (as the Notified Access paper's figures plot throughput per variant).
  */
 public final class Plots {
     private static final int WIDTH = 1200;
@@ -44,7 +48,25 @@ public final class Plots {
         new String[] {Rows.OPENMPI, "put-bw", "Open MPI put"},
         new String[] {Rows.MPICH, "put-bw", "MPICH put"});
 
+    /** Line colour of each application variant, the same in every application plot. */
+    static final Map<String, Color> VARIANT_COLORS = Map.of(
+        Sync.NOTIFIED.label(), new Color(0xD62728),
+        Sync.PUT_FLUSH.label(), new Color(0xFF7F0E),
+        Sync.SEND_RECV.label(), new Color(0x1F77B4),
+        Sync.PSCW.label(), new Color(0x2CA02C),
+        Sync.FENCE.label(), new Color(0x9467BD));
+
+    /** What every application plot's file name has between the prefix and the application id. */
+    static final String APPLICATION_INFIX = "-app-";
+
     private Plots() {
+    }
+
+    /**
+     * @return whether {@code fileName} is one of the application plots.
+     */
+    static boolean isApplicationPlot(final String fileName) {
+        return fileName.contains(APPLICATION_INFIX);
     }
 
     /**
@@ -65,7 +87,50 @@ public final class Plots {
         if (addSeries(bandwidth, results, BANDWIDTH_SERIES, true) > 0) {
             written.add(save(bandwidth, directory, prefix + "-bandwidth.png"));
         }
+        for (final Application app : Application.values()) {
+            final List<AppMeasurement> ms = results.applications(app.id);
+            if (!ms.isEmpty()) {
+                written.add(save(application(app, ms), directory, prefix + APPLICATION_INFIX + app.id + ".png"));
+            }
+        }
         return written;
+    }
+
+    /**
+     * @return the chart of one application: median throughput against problem size, a line per variant
+     *         and rank count; the largest rank count solid, the others dashed. The x axis is logarithmic
+     *         when the sizes span more than a factor of 20 (a log axis labels only powers of ten).
+     */
+    private static XYChart application(final Application app, final List<AppMeasurement> ms) {
+        final XYChart chart = chart(app.title + ": throughput (median) vs problem size", app.xAxis, app.unit, false);
+        final double minX = ms.stream().mapToDouble(m -> app.plotX(m.size(), m.work())).min().orElse(1);
+        final double maxX = ms.stream().mapToDouble(m -> app.plotX(m.size(), m.work())).max().orElse(1);
+        chart.getStyler().setXAxisLogarithmic(maxX > 20 * minX).setYAxisDecimalPattern("#,##0.###")
+            .setXAxisDecimalPattern("#,##0");
+        final int maxRanks = ms.stream().mapToInt(AppMeasurement::ranks).max().orElse(0);
+        final List<Integer> rankCounts = ms.stream().map(AppMeasurement::ranks).distinct().sorted().toList();
+        for (final Sync sync : app.variants) {
+            for (final int ranks : rankCounts) {
+                final List<AppMeasurement> points = ms.stream()
+                    .filter(m -> m.variant().equals(sync.label()) && m.ranks() == ranks)
+                    .sorted(Comparator.comparingDouble(m -> app.plotX(m.size(), m.work()))).toList();
+                if (points.isEmpty()) {
+                    continue;
+                }
+                final XYSeries line = chart.addSeries(sync.label() + ", " + ranks + " ranks",
+                    points.stream().mapToDouble(m -> app.plotX(m.size(), m.work())).toArray(),
+                    points.stream().mapToDouble(AppMeasurement::medianThroughput).toArray());
+                final Color color = VARIANT_COLORS.getOrDefault(sync.label(), Color.GRAY);
+                line.setLineColor(color);
+                line.setMarkerColor(color);
+                line.setMarker(ranks == maxRanks ? SeriesMarkers.CIRCLE : SeriesMarkers.SQUARE);
+                if (ranks != maxRanks) {
+                    line.setLineStyle(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f,
+                        new float[] {6f, 4f}, 0f));
+                }
+            }
+        }
+        return chart;
     }
 
     private static XYChart chart(final String title, final String x, final String y, final boolean logY) {

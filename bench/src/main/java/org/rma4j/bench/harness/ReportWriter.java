@@ -12,7 +12,9 @@ import java.util.TreeSet;
 /**
  * Writes a harness run as markdown: the run's circumstances, the side-by-side half-round-trip table
  * (rma4j against the floors, Open MPI and MPICH, with ratios against the Java floor and against Open
- * MPI), the single operations, the bandwidth, every percentile, what each row measures, and the notes.
+ * MPI), the single operations, the bandwidth, the applications (throughput per variant, with ratios of
+ * the notified variant against each other variant), every percentile, what each row measures, and the
+ * notes.
  */
 public final class ReportWriter {
     /** Shown where a cell has no measurement. */
@@ -35,7 +37,10 @@ public final class ReportWriter {
     public static String markdown(final Results results, final List<String> plots) {
         final StringBuilder md = new StringBuilder();
         final Results.RunInfo info = results.info();
-        md.append("# rma4j harness: half round trip, single operations, bandwidth\n\n");
+        md.append("# rma4j harness: half round trip, single operations, bandwidth, applications\n\n");
+        if (info.profile() != null) {
+            md.append("- profile: ").append(info.profile()).append('\n');
+        }
         md.append("- date: ").append(info.date()).append('\n');
         md.append("- machine: ").append(info.machine()).append('\n');
         md.append("- Java: ").append(info.javaVersion()).append('\n');
@@ -57,8 +62,11 @@ public final class ReportWriter {
         singleOps(md, results);
         bandwidth(md, results);
         for (final String plot : plots) {
-            md.append("![").append(plot).append("](").append(plot).append(")\n\n");
+            if (!Plots.isApplicationPlot(plot)) {
+                md.append("![").append(plot).append("](").append(plot).append(")\n\n");
+            }
         }
+        ApplicationReport.write(md, results, plots.stream().filter(Plots::isApplicationPlot).toList());
         percentiles(md, results);
         rows(md);
         md.append("## Notes\n\n");
@@ -232,6 +240,43 @@ public final class ReportWriter {
 
     private static String gbps(final Optional<Measurement> m) {
         return m.map(x -> String.format(Locale.ROOT, "%.2f", x.gbPerSecond())).orElse(NONE);
+    }
+
+    /**
+     * @return a throughput with about three significant digits: {@code 12 345}, {@code 45.6},
+     *         {@code 1.23}, {@code 0.075}.
+     */
+    static String throughput(final double value) {
+        if (value >= 1000) {
+            return String.format(Locale.ROOT, "%,.0f", value).replace(',', ' ');
+        }
+        if (value >= 10) {
+            return String.format(Locale.ROOT, "%.1f", value);
+        }
+        if (value >= 1) {
+            return String.format(Locale.ROOT, "%.2f", value);
+        }
+        if (value >= 0.01 || value == 0) {
+            return String.format(Locale.ROOT, "%.3f", value);
+        }
+        return String.format(Locale.ROOT, "%.2g", value);
+    }
+
+    /**
+     * @return a duration in the unit that keeps it readable: {@code 850 ns}, {@code 12.3 us},
+     *         {@code 45.6 ms}, {@code 1.23 s}.
+     */
+    static String duration(final double ns) {
+        if (ns >= 1e9) {
+            return String.format(Locale.ROOT, "%.2f s", ns / 1e9);
+        }
+        if (ns >= 1e6) {
+            return String.format(Locale.ROOT, "%.1f ms", ns / 1e6);
+        }
+        if (ns >= 1e3) {
+            return String.format(Locale.ROOT, "%.1f us", ns / 1e3);
+        }
+        return String.format(Locale.ROOT, "%.0f ns", ns);
     }
 
     static String ratio(final Optional<Measurement> numerator, final Optional<Measurement> denominator) {

@@ -1,5 +1,6 @@
 package org.rma4j.bench.harness;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,29 +8,63 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.rma4j.shm.JobDirectory;
 import picocli.CommandLine;
 
 /**
- * The command end to end with one Java scenario and no peers, then re-rendering from its JSON.
+ * The command end to end with one Java scenario and no peers, then re-rendering from its JSON; and the
+ * quick profile with every application at tiny sizes. The jobs' files go to a private directory under
+ * /dev/shm, removed after each test whatever its outcome.
  */
 class HarnessTest {
+    private static final byte[] PNG_SIGNATURE = {(byte)0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+
     @TempDir
     Path out;
+
+    private Path shm;
+
+    @BeforeEach
+    void makeShmDirectory() throws IOException {
+        shm = Files.createTempDirectory(JobDirectory.defaultBase(), "rma4j-test-bench-");
+    }
+
+    @AfterEach
+    void removeShmDirectory() throws IOException {
+        final List<Path> left;
+        try (Stream<Path> entries = Files.list(shm)) {
+            left = entries.toList();
+        } finally {
+            Processes.deleteTree(shm);
+        }
+        assertEquals(List.of(), left, "the harness left job files under " + shm);
+    }
 
     @Test
     void shouldWriteJsonMarkdownAndPlotsThenRerenderFromJson() throws IOException {
         final List<String> log = new ArrayList<>();
         final int exit = new CommandLine(new Harness(log::add)).execute("--out", out.toString(), "--name", "t",
-            "--java", "floor", "--peers", "none", "--sizes", "8,64", "-n", "50", "-w", "10", "--bw-samples", "2");
+            "--shm-dir", shm.toString(), "--java", "floor", "--peers", "none", "--apps", "none", "--sizes", "8,64",
+            "-n", "50", "-w", "10", "--bw-samples", "2");
         assertEquals(0, exit, String.join("\n", log));
         final Results results = Results.read(out.resolve("t.json"));
         assertEquals(2, results.measurements().size());
+        assertEquals("full", results.info().profile());
         assertTrue(results.notes().stream().anyMatch(n -> n.startsWith("rma4j send-recv")), results.notes().toString());
         assertTrue(results.notes().contains("C peers not run (--peers none)."));
         assertTrue(results.floorProbesNs().isEmpty(), "no probes without peers");
+        assertEquals(List.of(), results.applications());
         final String md = Files.readString(out.resolve("t.md"));
         assertTrue(md.contains("| 8 B |"), md);
         assertTrue(Files.size(out.resolve("t-latency.png")) > 0);
@@ -41,9 +76,75 @@ class HarnessTest {
     }
 
     @Test
-    void shouldRejectAnUnknownScenario() {
-        final int exit = new CommandLine(new Harness(line -> { })).execute("--out", out.toString(), "--java", "nope",
-            "--peers", "none");
-        assertTrue(exit != 0);
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void shouldRunTheQuickProfileWithEveryApplicationAndRerenderItFromJson() throws IOException {
+        final List<String> log = Collections.synchronizedList(new ArrayList<>());
+        final int exit = new CommandLine(new Harness(log::add)).execute("--profile", "quick", "--out", out.toString(),
+            "--name", "q", "--shm-dir", shm.toString(), "--java", "floor", "--peers", "none", "--sizes", "8",
+            "-n", "50", "-w", "10", "--app-ranks", "2", "--app-repeats", "2", "--stencil-grids", "40,80",
+            "--stencil-passes", "2", "--tree-lengths", "8", "--tree-rounds", "20", "--cholesky-tiles", "2",
+            "--cholesky-tile-size", "8");
+        final String transcript = String.join("\n", log);
+        assertEquals(0, exit, transcript);
+        // 1 Java scenario + 4 application jobs (stencil at two sizes, tree reduction, Cholesky)
+        assertTrue(log.contains("== [1/5] java floor (elapsed 0:00)"), transcript);
+        assertTrue(log.stream().anyMatch(l -> l.startsWith("== [5/5] application cholesky, 2 ranks, 2x2 tiles of 8")),
+            transcript);
+
+        final Results results = Results.read(out.resolve("q.json"));
+        assertEquals("quick", results.info().profile());
+        assertEquals(50, results.info().iterations(), "an explicit option overrides the profile");
+        assertEquals(Profile.QUICK.bwSamples(), results.info().bwSamples(), "the profile's value where none is given");
+        assertEquals(5 * 2 + 4 + 3, results.applications().size(), results.applications().toString());
+        for (final AppMeasurement m : results.applications()) {
+            assertTrue(m.verified(), m.toString());
+            assertEquals(2, m.throughputs().size(), m.toString());
+            assertTrue(m.medianThroughput() > 0, m.toString());
+        }
+
+        final String md = Files.readString(out.resolve("q.md"));
+        assertTrue(md.contains("## Applications"), md);
+        final String number = "[0-9][0-9 .]*";
+        for (final String table : List.of(
+            "### Pipelined stencil \\(PRK Sync_p2p\\): GMOPS, 2 timed passes[\\s\\S]*\\| 2 \\| 80x80 \\| ("
+                + number + " \\|\\s?){5}(" + number + " \\|\\s?){4}",
+            "### 16-ary tree reduction: reductions/s, 20 timed rounds[\\s\\S]*\\| 2 \\| 8 longs \\| ("
+                + number + " \\|\\s?){4}(" + number + " \\|\\s?){3}",
+            "### Tile Cholesky: GFLOP/s, tiles of 8x8[\\s\\S]*\\| 2 \\| 2x2 tiles of 8 \\(N=16\\) \\| ("
+                + number + " \\|\\s?){3}(" + number + " \\|\\s?){2}")) {
+            assertTrue(Pattern.compile(table).matcher(md).find(), table + "\n" + md);
+        }
+        final List<String> plots = List.of("q-latency.png", "q-app-stencil.png", "q-app-tree-reduction.png",
+            "q-app-cholesky.png");
+        for (final String plot : plots) {
+            final byte[] head = Arrays.copyOf(Files.readAllBytes(out.resolve(plot)), PNG_SIGNATURE.length);
+            assertArrayEquals(PNG_SIGNATURE, head, plot + " is not a PNG");
+            assertTrue(md.contains("![" + plot + "](" + plot + ")"), plot + "\n" + md);
+        }
+
+        final Path copy = out.resolve("copy.json");
+        results.write(copy);
+        assertEquals(results, Results.read(copy));
+        for (final String file : List.of("q.md", "q-app-stencil.png", "q-app-tree-reduction.png",
+            "q-app-cholesky.png")) {
+            Files.delete(out.resolve(file));
+        }
+        final int rerender = new CommandLine(new Harness(log::add)).execute("--from-json",
+            out.resolve("q.json").toString());
+        assertEquals(0, rerender, String.join("\n", log));
+        assertEquals(md, Files.readString(out.resolve("q.md")));
+        plots.forEach(plot -> assertTrue(Files.exists(out.resolve(plot)), plot));
+    }
+
+    @Test
+    void shouldRejectAnUnknownScenarioApplicationOrProfile() {
+        for (final List<String> args : List.of(List.of("--java", "nope"), List.of("--apps", "nope"),
+            List.of("--app-variants", "nope"), List.of("--profile", "nope"), List.of("--stencil-grids", "3"))) {
+            final List<String> all = new ArrayList<>(List.of("--out", out.toString(), "--peers", "none", "--shm-dir",
+                shm.toString()));
+            all.addAll(args);
+            final int exit = new CommandLine(new Harness(line -> { })).execute(all.toArray(String[]::new));
+            assertEquals(2, exit, args.toString());
+        }
     }
 }

@@ -62,7 +62,8 @@ public final class PipelinedStencil {
     /** PRK's relative tolerance of the corner check. */
     static final double EPSILON = 1e-8;
     /** The variants, in the order {@code all} runs them. */
-    static final List<Sync> VARIANTS = List.of(Sync.NOTIFIED, Sync.PUT_FLUSH, Sync.SEND_RECV, Sync.PSCW, Sync.FENCE);
+    public static final List<Sync> VARIANTS =
+        List.of(Sync.NOTIFIED, Sync.PUT_FLUSH, Sync.SEND_RECV, Sync.PSCW, Sync.FENCE);
 
     private static final String PROGRAM = "PipelinedStencil";
 
@@ -142,7 +143,7 @@ public final class PipelinedStencil {
     /**
      * @return whether {@code corner} passes PRK's check (relative error below {@link #EPSILON}).
      */
-    static boolean verified(final double corner, final int columns, final int rows, final int iterations) {
+    public static boolean verified(final double corner, final int columns, final int rows, final int iterations) {
         final double expected = expectedCorner(columns, rows, iterations);
         return Math.abs(corner - expected) / expected < EPSILON;
     }
@@ -150,7 +151,7 @@ public final class PipelinedStencil {
     /**
      * @return billions of point updates per second: PRK's rate 2 (m - 1) (n - 1) / (average pass time).
      */
-    static double gmops(final int columns, final int rows, final int iterations, final long elapsedNanos) {
+    public static double gmops(final int columns, final int rows, final int iterations, final long elapsedNanos) {
         return 2.0 * (columns - 1) * (rows - 1) * iterations / elapsedNanos;
     }
 

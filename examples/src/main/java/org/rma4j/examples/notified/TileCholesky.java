@@ -56,7 +56,7 @@ public final class TileCholesky {
     /** Largest accepted ||L L^T - A||_F / ||A||_F. */
     public static final double TOLERANCE = 1e-10;
     /** The variants, in the order {@code all} runs them. */
-    static final List<Sync> VARIANTS = List.of(Sync.NOTIFIED, Sync.PUT_FLUSH, Sync.SEND_RECV);
+    public static final List<Sync> VARIANTS = List.of(Sync.NOTIFIED, Sync.PUT_FLUSH, Sync.SEND_RECV);
 
     private static final String PROGRAM = "TileCholesky";
     /** Tiles per side of the warm-up matrix. */
@@ -165,19 +165,27 @@ public final class TileCholesky {
     /**
      * @return whether a residual passes ({@code <} {@link #TOLERANCE}; NaN fails).
      */
-    static boolean verified(final double residual) {
+    public static boolean verified(final double residual) {
         return residual < TOLERANCE;
+    }
+
+    /**
+     * @return billions of floating-point operations per second of a factorization of T x T tiles of b x b
+     *         that took {@code elapsedNanos}, counting N^3 / 3 operations for N = T b.
+     */
+    public static double gflops(final int tiles, final int tileSize, final long elapsedNanos) {
+        final double order = (double)tiles * tileSize;
+        return order * order * order / 3 / Math.max(1, elapsedNanos);
     }
 
     /**
      * @return the line rank 0 prints for one variant.
      */
     static String summary(final Sync sync, final int tiles, final int tileSize, final int ranks, final Result result) {
-        final double order = (double)tiles * tileSize;
         return String.format(Locale.ROOT, "cholesky %s: %dx%d tiles of %dx%d (N=%d), %d %s, %.1f ms, %.2f GFLOPS, "
             + "residual %.1e: %s", sync.label(), tiles, tiles, tileSize, tileSize, tiles * tileSize, ranks,
             ranks == 1 ? "rank" : "ranks", result.elapsedNanos() / 1e6,
-            order * order * order / 3 / Math.max(1, result.elapsedNanos()), result.residual(),
+            gflops(tiles, tileSize, result.elapsedNanos()), result.residual(),
             verified(result.residual()) ? "VERIFIED" : "FAILED");
     }
 

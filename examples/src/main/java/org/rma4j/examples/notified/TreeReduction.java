@@ -46,7 +46,7 @@ public final class TreeReduction {
     /** Default number of timed rounds. */
     public static final int DEFAULT_ROUNDS = 1000;
     /** The variants, in the order {@code all} runs them. */
-    static final List<Sync> VARIANTS = List.of(Sync.NOTIFIED, Sync.PUT_FLUSH, Sync.SEND_RECV, Sync.PSCW);
+    public static final List<Sync> VARIANTS = List.of(Sync.NOTIFIED, Sync.PUT_FLUSH, Sync.SEND_RECV, Sync.PSCW);
 
     private static final String PROGRAM = "TreeReduction";
 

@@ -1,0 +1,50 @@
+package org.rma4j.bench.harness;
+
+import java.util.List;
+
+/**
+ * The harness's two profiles: the values every option takes that the command line does not set.
+ *
+ * <ul>
+ *   <li>{@link #QUICK}: a few minutes on 2 cores. Three payload sizes, a tenth of the warmup, fewer
+ *   timed round trips and batches; the applications at two small sizes each, 3 repetitions.</li>
+ *   <li>{@link #FULL}: the paper's counts (1000 timed round trips after up to 20 000 untimed ones, 8 B
+ *   to 1 MiB) and the applications at three sizes each, 5 repetitions.</li>
+ * </ul>
+ * Both run every Java scenario, every C peer found and every application at 2 and 4 ranks.
+ *
+ * @param id                the name on the command line.
+ * @param sizes             payload sizes in bytes.
+ * @param iterations        timed round trips (or op batches) per size.
+ * @param warmup            untimed ones before them.
+ * @param bwSamples         timed batches per bandwidth size.
+ * @param appRanks          rank counts of the application jobs.
+ * @param appRepeats        timed repetitions of each application run (the median is kept).
+ * @param stencilGrids      grid sides m of the pipelined stencil (m x m grids).
+ * @param stencilPasses     timed passes of each stencil run.
+ * @param treeLengths       vector lengths (longs) of the tree reduction.
+ * @param treeRounds        timed rounds of each tree reduction run.
+ * @param choleskyTiles     tiles per side of the Cholesky factorization.
+ * @param choleskyTileSize  tile side of the Cholesky factorization.
+ */
+record Profile(String id, List<Long> sizes, int iterations, int warmup, int bwSamples, List<Integer> appRanks,
+    int appRepeats, List<Integer> stencilGrids, int stencilPasses, List<Integer> treeLengths, int treeRounds,
+    List<Integer> choleskyTiles, int choleskyTileSize) {
+
+    static final Profile QUICK = new Profile("quick", List.of(8L, 1024L, 65536L), 300, 2000, 20, List.of(2, 4), 3,
+        List.of(500, 1000), 5, List.of(8, 1024), 300, List.of(4, 8), 32);
+
+    static final Profile FULL = new Profile("full", List.of(8L, 64L, 1024L, 65536L, 1048576L), 1000, 20_000, 100,
+        List.of(2, 4), 5, List.of(1000, 2000, 4000), 5, List.of(8, 1024, 16384), 1000, List.of(8, 16, 32), 32);
+
+    /**
+     * @throws IllegalArgumentException for an unknown profile.
+     */
+    static Profile of(final String id) {
+        return switch (id) {
+            case "quick" -> QUICK;
+            case "full" -> FULL;
+            default -> throw new IllegalArgumentException("unknown profile " + id + "; known: quick, full");
+        };
+    }
+}
