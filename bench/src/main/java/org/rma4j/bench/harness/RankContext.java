@@ -96,10 +96,21 @@ final class RankContext {
         }
     }
 
-    /** One call of a single-operation row. */
+    /** One call (a bandwidth row's finishing flush). */
     @FunctionalInterface
     interface Call {
         void run() throws Exception;
+    }
+
+    /**
+     * A batch of {@code calls} calls of a single-operation row. Each row writes its own loop: a loop
+     * here over a shared {@code Runnable}-like call would be one call site for every row, megamorphic
+     * after three rows, and its calls would not be inlined (nor their temporary objects removed), as
+     * they are at an application's monomorphic call site.
+     */
+    @FunctionalInterface
+    interface Batch {
+        void run(int calls) throws Exception;
     }
 
     /**
@@ -107,16 +118,14 @@ final class RankContext {
      * batches) and records the time per call; rank 1 waits in the job's barrier, unless
      * {@code bothRanks}, when it makes the same calls (barrier row).
      */
-    void singleOp(final String row, final Call call, final boolean bothRanks) throws Exception {
+    void singleOp(final String row, final Batch batch, final boolean bothRanks) throws Exception {
         if (isClient() || bothRanks) {
-            for (int i = 0; i < warmup * OP_BATCH; i++) {
-                call.run();
+            for (int i = 0; i < warmup; i++) {
+                batch.run(OP_BATCH);
             }
             for (int i = 0; i < iterations; i++) {
                 final long t0 = System.nanoTime();
-                for (int k = 0; k < OP_BATCH; k++) {
-                    call.run();
-                }
+                batch.run(OP_BATCH);
                 samples[i] = (System.nanoTime() - t0) / (double)OP_BATCH;
             }
         }

@@ -175,30 +175,44 @@ final class RmaScenarios {
         final MemorySegment eight = arena.allocate(ValueLayout.JAVA_LONG);
         eight.set(ValueLayout.JAVA_LONG, 0, 1L);
         window.lockAll();
-        context.singleOp("fetch-and-op", () -> {
-            window.fetchAndOp(1L, target, FETCH_OFFSET, Op.SUM);
-            window.flush(target);
+        context.singleOp("fetch-and-op", calls -> {
+            for (int k = 0; k < calls; k++) {
+                window.fetchAndOp(1L, target, FETCH_OFFSET, Op.SUM);
+                window.flush(target);
+            }
         }, false);
         final long[] expected = {0};
-        context.singleOp("compare-and-swap", () -> {
-            final long previous = window.compareAndSwap(expected[0], expected[0] + 1, target, CAS_OFFSET);
-            window.flush(target);
-            expected[0] = previous == expected[0] ? previous + 1 : previous;
+        context.singleOp("compare-and-swap", calls -> {
+            for (int k = 0; k < calls; k++) {
+                final long previous = window.compareAndSwap(expected[0], expected[0] + 1, target, CAS_OFFSET);
+                window.flush(target);
+                expected[0] = previous == expected[0] ? previous + 1 : previous;
+            }
         }, false);
-        context.singleOp("get", () -> {
-            window.get(eight, target, GET_OFFSET);
-            window.flush(target);
+        context.singleOp("get", calls -> {
+            for (int k = 0; k < calls; k++) {
+                window.get(eight, target, GET_OFFSET);
+                window.flush(target);
+            }
         }, false);
-        context.singleOp("accumulate", () -> {
-            window.accumulate(eight, 1, Datatype.LONG, target, ACCUMULATE_OFFSET, 1, Datatype.LONG, Op.SUM);
-            window.flush(target);
+        context.singleOp("accumulate", calls -> {
+            for (int k = 0; k < calls; k++) {
+                window.accumulate(eight, 1, Datatype.LONG, target, ACCUMULATE_OFFSET, 1, Datatype.LONG, Op.SUM);
+                window.flush(target);
+            }
         }, false);
         window.unlockAll();
-        context.singleOp("lock-unlock", () -> {
-            window.lock(LockType.EXCLUSIVE, target);
-            window.unlock(target);
+        context.singleOp("lock-unlock", calls -> {
+            for (int k = 0; k < calls; k++) {
+                window.lock(LockType.EXCLUSIVE, target);
+                window.unlock(target);
+            }
         }, false);
-        context.singleOp("barrier", context.job::barrier, true);
+        context.singleOp("barrier", calls -> {
+            for (int k = 0; k < calls; k++) {
+                context.job.barrier();
+            }
+        }, true);
     }
 
     /**
