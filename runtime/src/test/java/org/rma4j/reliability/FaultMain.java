@@ -44,10 +44,14 @@ import org.rma4j.shm.PeerFailedException;
  *   notifications in order with their data ({@code CONSUMED received=N skipped=S ms=T}, T from the death
  *   to the last one), and then detect the victim in its await for one more. An await that ends with
  *   PeerFailedException before the slot was given up is the detection, and rank 0 waits again. Rank 2
- *   waits in a barrier.</li>
+ *   waits in a barrier. (Rank 0 detects in its await, not in a barrier: rank 2's arrival at the barrier it
+ *   left with PeerFailedException stays counted, mode {@code barrier-again}.)</li>
  *   <li>{@code claim-unrecorded} (3 ranks): as {@code claim}, but the victim dies after the claim's CAS of
  *   the producer index and before recording itself in the slot ({@link StuckClaims#claimOnly}), so the
  *   consumer cannot tell whose claim it is.</li>
+ *   <li>{@code barrier-again} (3 ranks): the victim dies before a barrier; rank 2 detects it there
+ *   ({@code LEFT ...}) and enters another barrier; rank 0 enters its first barrier only after that. Both must
+ *   end with PeerFailedException.</li>
  *   <li>{@code create} (3 ranks): the victim dies before a collective window creation the others are
  *   inside.</li>
  *   <li>{@code linger} (2 ranks): rank 1 exits with status 3 while rank 0 sleeps outside rma4j, so the
@@ -84,6 +88,7 @@ public final class FaultMain {
                 case "ring" -> ring(job, clock);
                 case "claim" -> claim(job, clock, true);
                 case "claim-unrecorded" -> claim(job, clock, false);
+                case "barrier-again" -> barrierAgain(job, clock);
                 case "create" -> create(job, clock);
                 case "linger" -> linger(job);
                 default -> throw new IllegalArgumentException("unknown mode " + mode);
@@ -287,6 +292,31 @@ public final class FaultMain {
             System.out.println("UNCONSUMED received=" + received + " skipped=" + NotifyFaults.skippedSlots(window));
         }
         close(job);
+    }
+
+    private static void barrierAgain(final RmaJob job, final Window clock) {
+        job.barrier();
+        switch (job.rank()) {
+            case 0 -> {
+                awaitProgress(clock, 2, 1);
+                survive(job, clock, "barrier", job::barrier);
+            }
+            case VICTIM -> {
+                RankSupport.sleep(SETTLE_MS);
+                RankSupport.die(clock);
+            }
+            default -> {
+                try {
+                    job.barrier();
+                    System.out.println("NOT_STOPPED first barrier");
+                    System.exit(5);
+                } catch (final PeerFailedException e) {
+                    System.out.println("LEFT rank=" + e.rank() + " message=" + e.getMessage());
+                }
+                RankSupport.progress(clock, 1);
+                survive(job, clock, "barrier", job::barrier);
+            }
+        }
     }
 
     /**
