@@ -111,19 +111,33 @@ final class Notifications {
     }
 
     /**
-     * Drains the ring: copies inline payloads into the window and matches each arrival.
+     * Drains the ring, one lap at most: copies inline payloads into the window and matches each arrival.
+     * One lap (every entry published when the call began) so that producers refilling the ring as fast as
+     * it drains cannot keep one call moving their notifications into the unbounded unexpected queue.
      */
     synchronized void progress() {
-        while (own.drain(handler, capacity) > 0) {
-            // drain until the ring is empty
-        }
+        own.drain(handler, capacity);
     }
 
     /**
-     * Matches waiting notifications to a starting request, then lists it as active if it is not done.
+     * Matches waiting notifications to a starting request, then lists it as active if it is not done. The
+     * unexpected queue is searched before the ring is drained, and the ring only if that did not complete
+     * the request: a consumer with a backlog leaves new notifications in the ring, whose being full holds
+     * the producers back. Arrival order is kept: everything queued arrived before anything in the ring, and
+     * no active request matches a queued notification.
      */
     synchronized void start(final NotifyRequest request) {
-        progress();
+        takeUnexpected(request);
+        if (!request.isComplete()) {
+            progress();
+            takeUnexpected(request);
+        }
+        if (!request.isComplete()) {
+            active.add(request);
+        }
+    }
+
+    private void takeUnexpected(final NotifyRequest request) {
         while (!request.isComplete()) {
             final Optional<Notification> waiting = unexpected.takeOldest(matcherSource(request.source()),
                 matcherTag(request.tag()));
@@ -132,9 +146,6 @@ final class Notifications {
             }
             final Notification n = waiting.get();
             request.matched(n.source(), n.tag(), n.displacement(), n.length());
-        }
-        if (!request.isComplete()) {
-            active.add(request);
         }
     }
 
