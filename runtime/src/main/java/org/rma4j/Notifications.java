@@ -118,21 +118,30 @@ final class Notifications {
     }
 
     /**
-     * Drains the ring: copies inline payloads into the window and matches each arrival.
+     * Drains the ring, one lap at most: copies inline payloads into the window and matches each arrival.
+     * One lap (every entry published when the call began) so that producers refilling the ring as fast as
+     * it drains cannot keep one call moving their notifications into the unbounded unexpected queue.
      */
     synchronized void progress() {
-        while (own.drain(handler, capacity) == capacity) {
-            // a full drain may have left entries published meanwhile; a short one found the ring empty
-        }
+        own.drain(handler, capacity);
     }
 
     /**
-     * Matches waiting notifications to a starting request, then lists it as active if it is not done.
+     * Matches waiting notifications to a starting request, then lists it as active if it is not done. Only
+     * the unexpected queue is searched; the ring is left to the next test or await. Arrival order is kept:
+     * everything queued arrived before anything still in the ring, no active request matches a queued
+     * notification, and the next drain offers the ring's entries to the active requests in start order,
+     * the matching a drain before the start would give. A consumer with a backlog thus leaves new
+     * notifications in the ring, whose being full holds the producers back.
      */
     synchronized void start(final NotifyRequest request) {
-        // NOTE: no drain here: entries still in the ring arrived after everything in the unexpected
-        // queue, and the next drain offers them to the active requests in start order, which is the
-        // matching a drain before the start would give.
+        takeUnexpected(request);
+        if (!request.isComplete()) {
+            active.add(request);
+        }
+    }
+
+    private void takeUnexpected(final NotifyRequest request) {
         while (!request.isComplete()) {
             final Optional<Notification> waiting = unexpected.takeOldest(matcherSource(request.source()),
                 matcherTag(request.tag()));
@@ -141,9 +150,6 @@ final class Notifications {
             }
             final Notification n = waiting.get();
             request.matched(n.source(), n.tag(), n.displacement(), n.length());
-        }
-        if (!request.isComplete()) {
-            active.add(request);
         }
     }
 

@@ -82,7 +82,9 @@ public final class NotifyRequest implements AutoCloseable {
      */
     public boolean test() {
         checkActive("test");
-        endpoint.progress();
+        if (!complete) {
+            endpoint.progress(); // NOTE: not when complete: it would only move arrivals to the unexpected queue
+        }
         return finishIfComplete();
     }
 
@@ -97,7 +99,9 @@ public final class NotifyRequest implements AutoCloseable {
         checkActive("await");
         try {
             while (true) {
-                endpoint.progress();
+                if (!complete) {
+                    endpoint.progress();
+                }
                 if (finishIfComplete()) {
                     return status();
                 }

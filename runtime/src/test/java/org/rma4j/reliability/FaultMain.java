@@ -5,10 +5,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.rma4j.Group;
 import org.rma4j.Info;
 import org.rma4j.LockType;
+import org.rma4j.NotifyFaults;
 import org.rma4j.NotifyRequest;
 import org.rma4j.Rma;
 import org.rma4j.RmaJob;
 import org.rma4j.Window;
+import org.rma4j.notify.NotifyRing;
+import org.rma4j.notify.StuckClaims;
 import org.rma4j.shm.PeerFailedException;
 
 /**
@@ -33,6 +36,22 @@ import org.rma4j.shm.PeerFailedException;
  *   not drain (it waits in a barrier), and is killed by its own second thread while it waits for room.
  *   Rank 0 then drains: it must receive every notification the victim published, in order and with
  *   its data, and then end with PeerFailedException ({@code DRAINED received=N offered=M}).</li>
+ *   <li>{@code claim} (3 ranks): the victim claims a slot of rank 0's notification ring and records
+ *   itself in it ({@link StuckClaims#claimAndRecord}), never publishes it, and dies after rank 2 published
+ *   {@value #BEHIND_STUCK} notifications behind that slot. Rank 0 waits for notifications from any source
+ *   in {@code NotifyRequest.await}: while the victim lives it must get none of them ({@code HELD early=0});
+ *   once the victim is dead the ring gives its slot up, and rank 0 must receive all of rank 2's
+ *   notifications in order with their data ({@code CONSUMED received=N skipped=S ms=T}, T from the death
+ *   to the last one), and then detect the victim in its await for one more. An await that ends with
+ *   PeerFailedException before the slot was given up is the detection, and rank 0 waits again. Rank 2
+ *   waits in a barrier. (Rank 0 detects in its await, not in a barrier: rank 2's arrival at the barrier it
+ *   left with PeerFailedException stays counted, mode {@code barrier-again}.)</li>
+ *   <li>{@code claim-unrecorded} (3 ranks): as {@code claim}, but the victim dies after the claim's CAS of
+ *   the producer index and before recording itself in the slot ({@link StuckClaims#claimOnly}), so the
+ *   consumer cannot tell whose claim it is.</li>
+ *   <li>{@code barrier-again} (3 ranks): the victim dies before a barrier; rank 2 detects it there
+ *   ({@code LEFT ...}) and enters another barrier; rank 0 enters its first barrier only after that. Both must
+ *   end with PeerFailedException.</li>
  *   <li>{@code create} (3 ranks): the victim dies before a collective window creation the others are
  *   inside.</li>
  *   <li>{@code linger} (2 ranks): rank 1 exits with status 3 while rank 0 sleeps outside rma4j, so the
@@ -46,6 +65,12 @@ public final class FaultMain {
     private static final long SETTLE_MS = 300;
     private static final int RING_SLOTS = 16;
     private static final int RING_CAPACITY = 4;
+    /** Rank that keeps notifying rank 0 in the {@code claim} modes. */
+    private static final int LIVE_PRODUCER = 2;
+    /** Notifications the live producer publishes behind the victim's unpublished slot. */
+    static final int BEHIND_STUCK = 8;
+    /** Awaits of rank 0 in the {@code claim} modes that may end with PeerFailedException before it stops. */
+    private static final int CLAIM_AWAIT_ATTEMPTS = 20;
 
     private FaultMain() {
     }
@@ -61,6 +86,9 @@ public final class FaultMain {
                 case "pscw" -> pscw(job, clock);
                 case "pscw-post" -> pscwPost(job, clock);
                 case "ring" -> ring(job, clock);
+                case "claim" -> claim(job, clock, true);
+                case "claim-unrecorded" -> claim(job, clock, false);
+                case "barrier-again" -> barrierAgain(job, clock);
                 case "create" -> create(job, clock);
                 case "linger" -> linger(job);
                 default -> throw new IllegalArgumentException("unknown mode " + mode);
@@ -177,6 +205,128 @@ public final class FaultMain {
             received++;
         }
         close(job);
+    }
+
+    private static void claim(final RmaJob job, final Window clock, final boolean record) {
+        final Window window = job.allocateShared(RING_SLOTS * 8, 8,
+            Info.of(RmaJob.NOTIFY_CAPACITY_INFO_KEY, Integer.toString(RING_SLOTS)));
+        if (job.rank() == VICTIM) {
+            final NotifyRing ring = NotifyFaults.outgoingRing(window, 0);
+            final long index = record ? StuckClaims.claimAndRecord(ring) : StuckClaims.claimOnly(ring);
+            if (index < 0) {
+                throw new IllegalStateException("rank 0's empty ring is full: " + ring);
+            }
+        }
+        job.barrier(); // the victim's claim is now the head of rank 0's ring
+        switch (job.rank()) {
+            case 0 -> consumeBehindStuckSlot(job, clock, window);
+            case VICTIM -> {
+                awaitProgress(clock, LIVE_PRODUCER, BEHIND_STUCK);
+                RankSupport.sleep(SETTLE_MS); // rank 0 now waits in await behind the unpublished slot
+                RankSupport.die(clock);
+            }
+            default -> {
+                for (int i = 0; i < BEHIND_STUCK; i++) {
+                    window.putNotify(new long[] {2000 + i}, 0, 1, 0, i, i);
+                }
+                RankSupport.progress(clock, BEHIND_STUCK);
+                survive(job, clock, "barrier", job::barrier);
+            }
+        }
+    }
+
+    /**
+     * Rank 0 of the {@code claim} modes: nothing behind the victim's slot while it lives; then, one at a time,
+     * every notification of rank 2 and the one the victim never published, whose await must end with
+     * PeerFailedException. An await that ends so earlier, before the ring gave the slot up, is the reported
+     * detection, and rank 0 waits again.
+     */
+    private static void consumeBehindStuckSlot(final RmaJob job, final Window clock, final Window window) {
+        awaitProgress(clock, LIVE_PRODUCER, BEHIND_STUCK);
+        final int early = window.unexpectedNotifications(); // drains the ring
+        final boolean victimAlive = Double.isNaN(RankSupport.millisSinceDeath(clock, VICTIM));
+        System.out.println("HELD early=" + early + " victimAlive=" + victimAlive);
+        if (early != 0 && victimAlive) {
+            System.out.println("WRONG_NOTIFICATION delivered past the slot of a live claimer");
+            System.exit(7);
+        }
+        final NotifyRequest request = window.notifyInit(Rma.ANY_SOURCE, Rma.ANY_TAG, 1);
+        boolean detected = false;
+        int failures = 0;
+        int received = 0;
+        while (failures < CLAIM_AWAIT_ATTEMPTS) {
+            if (request.state() != NotifyRequest.State.ACTIVE) {
+                request.start();
+            }
+            final NotifyRequest.Status status;
+            try {
+                status = request.await();
+            } catch (final PeerFailedException e) {
+                if (!detected) {
+                    report(clock, "await", e);
+                    detected = true;
+                }
+                failures++;
+                if (received == BEHIND_STUCK) {
+                    break;
+                }
+                continue; // the request stays active; the ring may give the dead claimer's slot up meanwhile
+            }
+            final long data = window.segment().get(ValueLayout.JAVA_LONG, status.displacement() * 8);
+            if (status.tag() != received || status.source() != LIVE_PRODUCER || data != 2000 + received) {
+                System.out.println("WRONG_NOTIFICATION expected=" + received + " status=" + status + " data=" + data);
+                System.exit(7);
+            }
+            received++;
+            if (received == BEHIND_STUCK) {
+                System.out.println("CONSUMED received=" + received + " skipped=" + NotifyFaults.skippedSlots(window)
+                    + " ms=" + RankSupport.millis(RankSupport.millisSinceDeath(clock, VICTIM))
+                    + " awaitFailures=" + failures);
+            }
+        }
+        if (!detected) {
+            System.out.println("NOT_STOPPED await");
+            System.exit(5);
+        }
+        if (received < BEHIND_STUCK) {
+            System.out.println("UNCONSUMED received=" + received + " skipped=" + NotifyFaults.skippedSlots(window));
+        }
+        close(job);
+    }
+
+    private static void barrierAgain(final RmaJob job, final Window clock) {
+        job.barrier();
+        switch (job.rank()) {
+            case 0 -> {
+                awaitProgress(clock, 2, 1);
+                survive(job, clock, "barrier", job::barrier);
+            }
+            case VICTIM -> {
+                RankSupport.sleep(SETTLE_MS);
+                RankSupport.die(clock);
+            }
+            default -> {
+                try {
+                    job.barrier();
+                    System.out.println("NOT_STOPPED first barrier");
+                    System.exit(5);
+                } catch (final PeerFailedException e) {
+                    System.out.println("LEFT rank=" + e.rank() + " message=" + e.getMessage());
+                }
+                RankSupport.progress(clock, 1);
+                survive(job, clock, "barrier", job::barrier);
+            }
+        }
+    }
+
+    /**
+     * Sleeps in steps of 1 ms until {@code rank} recorded {@code progress}; if that rank dies first, the
+     * launcher stops this one.
+     */
+    private static void awaitProgress(final Window clock, final int rank, final long progress) {
+        while (RankSupport.progressOf(clock, rank) < progress) {
+            RankSupport.sleep(1);
+        }
     }
 
     private static void create(final RmaJob job, final Window clock) {

@@ -12,7 +12,9 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Each party (a thread or process) uses its own instance, created before the first {@link #await()}
  * of any party and used by one thread at a time; every party must call {@code await()} the same number
- * of times (a collective). Every store a party made before {@code await()} is visible to every load
+ * of times (a collective). Once an {@code await()} ended with PeerFailedException or WaitTimeoutException,
+ * the barrier is broken: every later {@code await()} of that party throws the same kind of exception at
+ * once. Every store a party made before {@code await()} is visible to every load
  * another party makes after its own {@code await()} returns: the call begins and ends with a full fence.
  */
 public final class DisseminationBarrier {
@@ -25,6 +27,7 @@ public final class DisseminationBarrier {
     private final Liveness liveness;
     private final BooleanSupplier flagReached = this::flagReached;
     private int episode;
+    private RuntimeException broken;
     private long waitedFlag;
 
     /**
@@ -57,6 +60,19 @@ public final class DisseminationBarrier {
      * @throws WaitTimeoutException when the wait strategy's timeout passes.
      */
     public void await() {
+        if (broken != null) {
+            throw Broken.again(broken);
+        }
+        try {
+            signalAndWait();
+        } catch (final PeerFailedException | WaitTimeoutException e) {
+            // NOTE: the flags of this episode are half written; a later await cannot be matched.
+            broken = e;
+            throw e;
+        }
+    }
+
+    private void signalAndWait() {
         VarHandle.fullFence();
         final int current = ++episode;
         int distance = 1;

@@ -8,7 +8,9 @@ import java.lang.invoke.VarHandle;
  * shared mapping. Each party (a thread or process) uses its own instance over its own mapping.
  *
  * <p>Every store a party made before {@link #await()} is visible to every load another party makes
- * after its own {@code await()} returns: the call begins and ends with a full fence.
+ * after its own {@code await()} returns: the call begins and ends with a full fence. Once an
+ * {@code await()} ended with PeerFailedException or WaitTimeoutException, the barrier is broken: every
+ * later {@code await()} of that party throws the same kind of exception at once.
  */
 public final class ShmBarrier {
     private final MemorySegment segment;
@@ -17,6 +19,7 @@ public final class ShmBarrier {
     private final int parties;
     private final WaitStrategy waitStrategy;
     private final Liveness liveness;
+    private RuntimeException broken;
 
     /**
      * @param segment      mapping that holds the barrier.
@@ -45,6 +48,20 @@ public final class ShmBarrier {
      * @throws PeerFailedException when a party is found dead while waiting.
      */
     public void await() {
+        if (broken != null) {
+            throw Broken.again(broken);
+        }
+        try {
+            arriveAndWait();
+        } catch (final PeerFailedException | WaitTimeoutException e) {
+            // NOTE: this party's arrival stays counted, so a later await would complete a barrier the
+            // dead or late party never entered: the barrier is broken for good (as a CyclicBarrier is).
+            broken = e;
+            throw e;
+        }
+    }
+
+    private void arriveAndWait() {
         VarHandle.fullFence();
         // NOTE: the generation must be read before arriving: once this party's arrival is counted the
         // last party may advance it at any time.

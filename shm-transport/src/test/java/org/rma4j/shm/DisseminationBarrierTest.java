@@ -162,6 +162,10 @@ class DisseminationBarrierTest {
             new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0), partyOneDied);
         final PeerFailedException e = assertThrows(PeerFailedException.class, barrier::await);
         assertEquals(1, e.rank());
+        // Broken for good: the next await fails at once instead of waiting for flags that cannot match.
+        final PeerFailedException again = assertThrows(PeerFailedException.class, barrier::await);
+        assertEquals(1, again.rank());
+        assertTrue(again.getMessage().contains("broken"), again.getMessage());
     }
 
     @Test

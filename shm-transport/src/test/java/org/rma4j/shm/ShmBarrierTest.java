@@ -185,6 +185,13 @@ class ShmBarrierTest {
         final PeerFailedException failure = assertInstanceOf(PeerFailedException.class, thrown.getCause());
         assertEquals(1, failure.rank());
         assertEquals(0, Words.getIntVolatile(segment, GENERATION), "the barrier never completed");
+
+        // This party's arrival stays counted: another await would complete the barrier alone. Broken
+        // for good instead, it fails at once.
+        final PeerFailedException again = assertThrows(PeerFailedException.class, barrier::await);
+        assertEquals(1, again.rank());
+        assertTrue(again.getMessage().contains("broken"), again.getMessage());
+        assertEquals(0, Words.getIntVolatile(segment, GENERATION), "still never completed");
     }
 
     /**
