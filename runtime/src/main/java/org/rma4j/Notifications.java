@@ -165,6 +165,23 @@ final class Notifications {
     }
 
     /**
+     * Drains and waits until {@code request} is complete, in one hold of this endpoint's monitor: a
+     * notification that arrives is matched without leaving and re-entering it (each costs an atomic
+     * instruction on the receiver's critical path).
+     */
+    synchronized void awaitComplete(final NotifyRequest request) {
+        while (true) {
+            if (!request.isComplete()) {
+                progress();
+            }
+            if (request.isComplete()) {
+                return;
+            }
+            own.awaitNotEmpty(waitStrategy, liveness);
+        }
+    }
+
+    /**
      * @return notifications waiting in the unexpected queue (after draining the ring).
      */
     synchronized int unexpectedCount() {

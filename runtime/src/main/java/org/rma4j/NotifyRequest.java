@@ -98,15 +98,9 @@ public final class NotifyRequest implements AutoCloseable {
     public Status await() {
         checkActive("await");
         try {
-            while (true) {
-                if (!complete) {
-                    endpoint.progress();
-                }
-                if (finishIfComplete()) {
-                    return status();
-                }
-                endpoint.awaitArrival();
-            }
+            endpoint.awaitComplete(this);
+            finishIfComplete();
+            return status();
         } catch (final WaitTimeoutException e) {
             throw new WaitTimeoutException(this.toString(), e.waitedNs());
         }

@@ -57,7 +57,7 @@ public final class Harness implements Callable<Integer> {
     Integer iterations;
 
     @Option(names = {"-w", "--warmup"}, description = "untimed round trips (or op batches) before them, capped "
-        + "at 256 MiB moved per size (quick: 2000; full: 20000)")
+        + "at 256 MiB moved per size (quick: 20000; full: 20000)")
     Integer warmup;
 
     @Option(names = "--bw-samples", description = "timed batches per bandwidth size (quick: 20; full: 100)")

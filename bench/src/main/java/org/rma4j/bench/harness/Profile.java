@@ -31,7 +31,7 @@ record Profile(String id, List<Long> sizes, int iterations, int warmup, int bwSa
     int appRepeats, List<Integer> stencilGrids, int stencilPasses, List<Integer> treeLengths, int treeRounds,
     List<Integer> choleskyTiles, int choleskyTileSize) {
 
-    static final Profile QUICK = new Profile("quick", List.of(8L, 1024L, 65536L), 300, 2000, 20, List.of(2, 4), 3,
+    static final Profile QUICK = new Profile("quick", List.of(8L, 1024L, 65536L), 300, 20_000, 20, List.of(2, 4), 3,
         List.of(500, 1000), 5, List.of(8, 1024), 300, List.of(4, 8), 32);
 
     static final Profile FULL = new Profile("full", List.of(8L, 64L, 1024L, 65536L, 1048576L), 1000, 20_000, 100,
