@@ -110,7 +110,9 @@ final class Epochs {
     }
 
     void checkLock(final int target) {
-        checkNoStartEpoch("lock(" + target + ")");
+        if (accessGroup != null) {
+            checkNoStartEpoch("lock(" + target + ")"); // NOTE: the name is built only when it will be thrown
+        }
         if (locks[target] != NONE) {
             throw new RmaException(ErrorClass.RMA_SYNC, "lock(" + target + ") while this rank already holds a "
                 + describe(locks[target]) + " lock on rank " + target);

@@ -887,14 +887,14 @@ public final class Window implements AutoCloseable {
         if (lockType == LockType.EXCLUSIVE) {
             if (!nocheck) {
                 acquire(() -> LockWord.acquireExclusive(mapping, word, rank, job.waitStrategy(), lockLiveness),
-                    "lock(EXCLUSIVE, " + target + ")", word);
+                    LockType.EXCLUSIVE, target, word);
                 checkNotExposed("lock", target, () -> LockWord.releaseExclusive(mapping, word, rank));
             }
             epochs.locked(target, Epochs.EXCLUSIVE | (nocheck ? Epochs.NOCHECK : 0));
         } else {
             if (!nocheck) {
                 acquire(() -> LockWord.acquireShared(mapping, word, job.waitStrategy(), lockLiveness),
-                    "lock(SHARED, " + target + ")", word);
+                    LockType.SHARED, target, word);
                 checkNotExposed("lock", target, () -> LockWord.releaseShared(mapping, word));
             }
             epochs.locked(target, Epochs.SHARED | (nocheck ? Epochs.NOCHECK : 0));
@@ -945,7 +945,7 @@ public final class Window implements AutoCloseable {
                 final int acquired = target;
                 try {
                     acquire(() -> LockWord.acquireShared(mapping, word, job.waitStrategy(), lockLiveness),
-                        "lockAll: the lock of rank " + target, word);
+                        null, target, word);
                 } catch (final WaitTimeoutException e) {
                     for (int held = 0; held < acquired; held++) {
                         LockWord.releaseShared(mapping, WindowLayout.lockWordOffset(lockTable, held));
@@ -1226,10 +1226,18 @@ public final class Window implements AutoCloseable {
         job.checkOpen(call);
     }
 
-    private void acquire(final Runnable acquisition, final String what, final long word) {
+    /**
+     * Runs a lock acquisition; a timeout names the call, the target and the lock word's state.
+     *
+     * @param type the lock call's type, or null for lockAll.
+     */
+    private void acquire(final Runnable acquisition, final LockType type, final int target, final long word) {
         try {
             acquisition.run();
         } catch (final WaitTimeoutException e) {
+            // NOTE: the description is built here, not by the caller: a string concatenation per lock call
+            // showed up in profiles of the uncontended lock + unlock.
+            final String what = type == null ? "lockAll: the lock of rank " + target : "lock(" + type + ", " + target + ")";
             throw new WaitTimeoutException(what + " (lock word " + LockWord.describe(Words.getIntVolatile(mapping, word))
                 + ")", e.waitedNs());
         }
