@@ -8,8 +8,11 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
@@ -57,7 +60,7 @@ public final class Harness implements Callable<Integer> {
     Integer iterations;
 
     @Option(names = {"-w", "--warmup"}, description = "untimed round trips (or op batches) before them, capped "
-        + "at 256 MiB moved per size (quick: 20000; full: 20000)")
+        + "at 256 MiB moved per size (quick: 50000; full: 200000)")
     Integer warmup;
 
     @Option(names = "--bw-samples", description = "timed batches per bandwidth size (quick: 20; full: 100)")
@@ -89,6 +92,10 @@ public final class Harness implements Callable<Integer> {
     @Option(names = "--app-repeats", description = "timed repetitions of each application run, after one untimed; "
         + "the median is reported (quick: 3; full: 5)")
     Integer appRepeats;
+
+    @Option(names = "--rounds", description = "times the latency, operation and bandwidth part runs; each cell "
+        + "keeps the round with the lowest median (quick: 1; full: 3)")
+    Integer rounds;
 
     @Option(names = "--stencil-grids", split = ",", description = "grid sides m of the pipelined stencil, m x m "
         + "(quick: 500,1000; full: 1000,2000,4000)")
@@ -184,28 +191,41 @@ public final class Harness implements Callable<Integer> {
         final boolean messaging = MessagingRow.available();
         final List<RankMain.Scenario> toRun = scenarios.stream()
             .filter(s -> s != RankMain.Scenario.SEND_RECV || messaging).toList();
-        final Progress progress = new Progress(toRun.size() + peerSteps(detection) + appJobs.size(), log);
+        final Progress progress = new Progress(rounds * (toRun.size() + peerSteps(detection)) + appJobs.size(), log);
         final Peers peerRunner = new Peers(work, log, notes, label -> progress.begin("C peer: " + label));
         final Optional<Path> probeGcc = peers.equals("none") ? Optional.empty() : detection.gcc();
         try {
             final JavaRunner javaRunner = new JavaRunner(work, jvmOptions != null ? jvmOptions
                 : JavaRunner.DEFAULT_JVM_OPTIONS, log, Duration.ofSeconds(scenarioTimeoutSeconds), shmBase);
-            for (final RankMain.Scenario scenario : toRun) {
-                progress.begin("java " + scenario.id);
-                peerRunner.probe(probeGcc, "java " + scenario.id);
-                try {
-                    measurements.addAll(javaRunner.run(scenario, sizes, iterations, warmup, bwSamples));
-                } catch (final IllegalStateException e) {
-                    failed = true;
-                    notes.add("FAILED: " + e.getMessage());
-                    log.accept(e.getMessage());
+            final List<Measurement> everyRound = new ArrayList<>();
+            for (int round = 1; round <= rounds; round++) {
+                final String suffix = rounds > 1 ? " (round " + round + "/" + rounds + ")" : "";
+                peerRunner.roundSuffix(suffix);
+                for (final RankMain.Scenario scenario : toRun) {
+                    progress.begin("java " + scenario.id + suffix);
+                    peerRunner.probe(probeGcc, "java " + scenario.id + suffix);
+                    try {
+                        everyRound.addAll(javaRunner.run(scenario, sizes, iterations, warmup, bwSamples));
+                    } catch (final IllegalStateException e) {
+                        failed = true;
+                        notes.add("FAILED" + suffix + ": " + e.getMessage());
+                        log.accept(e.getMessage());
+                    }
                 }
+                if (!peers.equals("none")) {
+                    everyRound.addAll(peerRunner.runAll(detection, sizes, iterations, warmup, bwSamples));
+                }
+            }
+            measurements.addAll(bestOfRounds(everyRound));
+            if (rounds > 1) {
+                notes.add("Every latency, operation and bandwidth cell is the best of " + rounds + " rounds (the round "
+                    + "with the lowest median, for every implementation alike): on this kind of machine the "
+                    + "cross-core latency switches between modes from one minute to the next (see the floor "
+                    + "probes), and a single round compares cells measured in different modes.");
             }
             notes.add(MessagingRow.note());
             if (peers.equals("none")) {
                 notes.add("C peers not run (--peers none).");
-            } else {
-                measurements.addAll(peerRunner.runAll(detection, sizes, iterations, warmup, bwSamples));
             }
             final AppRunner appRunner = new AppRunner(work, appJvmOptions != null ? appJvmOptions : List.of(), log,
                 Duration.ofSeconds(scenarioTimeoutSeconds), shmBase);
@@ -238,7 +258,7 @@ public final class Harness implements Callable<Integer> {
             commandLine, Arrays.stream(sizes).boxed().toList(), iterations, warmup, bwSamples,
             MachineInfo.toolVersions(detection, work.getParent()), profile.id(),
             Runtime.getRuntime().availableProcessors(), appJvmOptions != null ? appJvmOptions : List.of()),
-            measurements, notes, peerRunner.probes(), applications);
+            measurements, List.copyOf(new LinkedHashSet<>(notes)), peerRunner.probes(), applications);
         results.write(out.resolve(base + ".json"));
         report(results, out, base);
         return failed ? 1 : 0;
@@ -254,6 +274,19 @@ public final class Harness implements Callable<Integer> {
     /**
      * Fills every count and size the command line did not set from the profile, and checks them.
      */
+    /**
+     * Keeps, of the measurements of one (implementation, row, size) taken in several rounds, the one with the
+     * lowest median, in the order the cells were first measured.
+     */
+    static List<Measurement> bestOfRounds(final List<Measurement> everyRound) {
+        final Map<String, Measurement> best = new LinkedHashMap<>();
+        for (final Measurement m : everyRound) {
+            best.merge(m.impl() + "\u0000" + m.row() + "\u0000" + m.sizeBytes(), m,
+                (kept, other) -> other.p50Ns() < kept.p50Ns() ? other : kept);
+        }
+        return List.copyOf(best.values());
+    }
+
     private void applyProfile() {
         try {
             profile = Profile.of(profileId);
@@ -268,6 +301,10 @@ public final class Harness implements Callable<Integer> {
         bwSamples = bwSamples != null ? bwSamples : profile.bwSamples();
         appRanks = appRanks != null ? appRanks : profile.appRanks();
         appRepeats = appRepeats != null ? appRepeats : profile.appRepeats();
+        rounds = rounds != null ? rounds : profile.rounds();
+        if (rounds < 1) {
+            throw usage("--rounds must be >= 1, not " + rounds);
+        }
         stencilGrids = stencilGrids != null ? stencilGrids : profile.stencilGrids();
         stencilPasses = stencilPasses != null ? stencilPasses : profile.stencilPasses();
         treeLengths = treeLengths != null ? treeLengths : profile.treeLengths();

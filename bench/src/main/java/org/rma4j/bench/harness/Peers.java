@@ -74,6 +74,7 @@ final class Peers {
     private final List<String> notes;
     private final Consumer<String> onPeer;
     private final Map<String, Double> probes = new LinkedHashMap<>();
+    private String roundSuffix = "";
     private Path probeBinary;
     private boolean probeBuilt;
 
@@ -119,16 +120,16 @@ final class Peers {
         final List<Measurement> measurements = new ArrayList<>();
         extractSources();
         if (detection.gcc().isPresent()) {
-            onPeer.accept(label(Rows.C11));
-            probe(detection.gcc(), label(Rows.C11));
+            onPeer.accept(label(Rows.C11) + roundSuffix);
+            probe(detection.gcc(), label(Rows.C11) + roundSuffix);
             measurements.addAll(runC11(detection.gcc().get(), sizes, iterations, warmup, bwSamples));
         } else {
             notes.add("C11 floor skipped: gcc not found on the PATH.");
         }
         for (final MpiTool mpi : List.of(detection.openMpi(), detection.mpich())) {
             if (mpi.present()) {
-                onPeer.accept(label(mpi.impl()));
-                probe(detection.gcc(), label(mpi.impl()));
+                onPeer.accept(label(mpi.impl()) + roundSuffix);
+                probe(detection.gcc(), label(mpi.impl()) + roundSuffix);
                 measurements.addAll(runMpi(mpi, sizes, iterations, warmup, bwSamples));
             } else {
                 notes.add(label(mpi.impl()) + " columns skipped: " + mpi.missing().strip()
@@ -137,6 +138,14 @@ final class Peers {
             }
         }
         return measurements;
+    }
+
+    /**
+     * Sets what the labels of the following peers' progress lines and floor probes end with, e.g.
+     * " (round 2/3)"; empty for a run of one round.
+     */
+    void roundSuffix(final String suffix) {
+        roundSuffix = suffix;
     }
 
     static String label(final String impl) {

@@ -63,6 +63,9 @@ class HarnessTest {
         assertEquals("full", results.info().profile());
         assertTrue(results.notes().stream().anyMatch(n -> n.startsWith("rma4j send-recv")), results.notes().toString());
         assertTrue(results.notes().contains("C peers not run (--peers none)."));
+        assertTrue(results.notes().stream().anyMatch(n -> n.startsWith("Every latency, operation and bandwidth cell "
+            + "is the best of 3 rounds")), results.notes().toString());
+        assertEquals(3, log.stream().filter(line -> line.contains("java floor (round ")).count(), String.join("\n", log));
         assertTrue(results.floorProbesNs().isEmpty(), "no probes without peers");
         assertEquals(List.of(), results.applications());
         final String md = Files.readString(out.resolve("t.md"));
@@ -137,9 +140,20 @@ class HarnessTest {
     }
 
     @Test
+    void shouldKeepTheRoundWithTheLowestMedianOfEachCell() {
+        final Measurement slow = new Measurement("rma4j", "floor", 8, 10, 250, 260, 270, 255, 240, 300);
+        final Measurement fast = new Measurement("rma4j", "floor", 8, 10, 70, 80, 90, 75, 60, 100);
+        final Measurement other = new Measurement("c11", "floor", 8, 10, 260, 270, 280, 265, 250, 300);
+        final Measurement bigger = new Measurement("rma4j", "floor", 64, 10, 90, 95, 99, 92, 85, 100);
+        assertEquals(List.of(fast, other, bigger), Harness.bestOfRounds(List.of(slow, other, bigger, fast)));
+        assertEquals(List.of(), Harness.bestOfRounds(List.of()));
+    }
+
+    @Test
     void shouldRejectAnUnknownScenarioApplicationOrProfile() {
         for (final List<String> args : List.of(List.of("--java", "nope"), List.of("--apps", "nope"),
-            List.of("--app-variants", "nope"), List.of("--profile", "nope"), List.of("--stencil-grids", "3"))) {
+            List.of("--app-variants", "nope"), List.of("--profile", "nope"), List.of("--stencil-grids", "3"),
+            List.of("--rounds", "0"))) {
             final List<String> all = new ArrayList<>(List.of("--out", out.toString(), "--peers", "none", "--shm-dir",
                 shm.toString()));
             all.addAll(args);
