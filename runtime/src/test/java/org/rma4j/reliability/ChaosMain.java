@@ -178,12 +178,15 @@ public final class ChaosMain {
     }
 
     /**
-     * Sends a burst of notified puts to the next rank and receives one from the previous. A rank can be
-     * one burst ahead of its next rank's receive, whose inline data lands when the receiver drains: the
-     * slot alternates between two per origin.
+     * Sends a burst of notified puts to the next rank and receives one from the previous. Bursts of
+     * consecutive notify phases are not otherwise synchronized: while a rank still receives burst b, the
+     * ranks after it around the ring each get one burst further, so its previous rank may have sent up to
+     * burst b + ranks - 1 (each waits only for its own previous rank). Inline data lands when the
+     * receiver drains, so each origin's slot cycles over {@code ranks} sets: a later burst never
+     * overwrites one that is still to be checked.
      */
     private void notifyBurst(final int iteration, final int count) {
-        final long slot = (long)ranks * (1 + bursts % 2);
+        final long slot = (long)ranks * (1 + bursts % ranks);
         bursts++;
         final NotifyRequest request = data.notifyInit(prev, Rma.ANY_TAG, count);
         for (int i = 0; i < count; i++) {
@@ -206,7 +209,7 @@ public final class ChaosMain {
 
     private Window createData(final int flavor) {
         final Info info = Info.of(RmaJob.NOTIFY_CAPACITY_INFO_KEY, "4");
-        final long bytes = 8L * 3 * ranks;
+        final long bytes = 8L * (1 + ranks) * ranks; // the PSCW slots, then one burst slot set per rank
         return switch (flavor) {
             case 0 -> job.allocateShared(bytes, 8, info);
             case 1 -> job.allocate(bytes, 8, info);
