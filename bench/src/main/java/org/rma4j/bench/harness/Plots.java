@@ -38,6 +38,7 @@ public final class Plots {
         new String[] {Rows.OPENMPI, "put-flush-flag", "Open MPI put+flush+flag"},
         new String[] {Rows.OPENMPI, "send-recv", "Open MPI send/recv"},
         new String[] {Rows.OPENMPI, "pscw", "Open MPI PSCW"},
+        new String[] {Rows.OPENMPI, "fence", "Open MPI fence"},
         new String[] {Rows.MPICH, "send-recv", "MPICH send/recv"},
         new String[] {Rows.MPICH, "put-flush-flag", "MPICH put+flush+flag"});
 
