@@ -46,9 +46,7 @@ final class Notifications {
 
     private final Window window;
     private final TargetMemory memory;
-    private final MemorySegment mapping;
     private final int rank;
-    private final int ranks;
     private final int capacity;
     private final ControlFile control;
     private final WaitStrategy waitStrategy;
@@ -65,9 +63,7 @@ final class Notifications {
         final int capacity, final ControlFile control, final WaitStrategy waitStrategy) {
         this.window = window;
         this.memory = memory;
-        this.mapping = mapping;
         this.rank = rank;
-        this.ranks = ranks;
         this.capacity = capacity;
         this.control = control;
         this.waitStrategy = waitStrategy;
@@ -88,7 +84,7 @@ final class Notifications {
     void notify(
         final String call, final int target, final int tag, final long displacement, final int length,
         final int flags, final MemorySegment inline) {
-        final NotifyRing ring = outgoing(target);
+        final NotifyRing ring = outgoing[target];
         if (ring.offer(rank, tag, displacement, length, flags, inline)) {
             return;
         }
@@ -231,10 +227,6 @@ final class Notifications {
      *         claim a slot and stop before publishing it).
      */
     NotifyRing outgoingRing(final int target) {
-        return outgoing(target);
-    }
-
-    private NotifyRing outgoing(final int target) {
         return outgoing[target];
     }
 
