@@ -27,7 +27,8 @@ public final class DisseminationBarrier {
     private final Liveness liveness;
     private final BooleanSupplier flagReached = this::flagReached;
     private int episode;
-    private RuntimeException broken;
+    private final Broken broken = new Broken();
+    private final Runnable signalAndWait = this::signalAndWait;
     private long waitedFlag;
 
     /**
@@ -60,16 +61,7 @@ public final class DisseminationBarrier {
      * @throws WaitTimeoutException when the wait strategy's timeout passes.
      */
     public void await() {
-        if (broken != null) {
-            throw Broken.again(broken);
-        }
-        try {
-            signalAndWait();
-        } catch (final PeerFailedException | WaitTimeoutException e) {
-            // NOTE: the flags of this episode are half written; a later await cannot be matched.
-            broken = e;
-            throw e;
-        }
+        broken.await(signalAndWait);
     }
 
     private void signalAndWait() {

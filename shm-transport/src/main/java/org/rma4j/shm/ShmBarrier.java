@@ -19,7 +19,8 @@ public final class ShmBarrier {
     private final int parties;
     private final WaitStrategy waitStrategy;
     private final Liveness liveness;
-    private RuntimeException broken;
+    private final Broken broken = new Broken();
+    private final Runnable arriveAndWait = this::arriveAndWait;
 
     /**
      * @param segment      mapping that holds the barrier.
@@ -48,17 +49,7 @@ public final class ShmBarrier {
      * @throws PeerFailedException when a party is found dead while waiting.
      */
     public void await() {
-        if (broken != null) {
-            throw Broken.again(broken);
-        }
-        try {
-            arriveAndWait();
-        } catch (final PeerFailedException | WaitTimeoutException e) {
-            // NOTE: this party's arrival stays counted, so a later await would complete a barrier the
-            // dead or late party never entered: the barrier is broken for good (as a CyclicBarrier is).
-            broken = e;
-            throw e;
-        }
+        broken.await(arriveAndWait);
     }
 
     private void arriveAndWait() {
