@@ -7,10 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -43,10 +40,6 @@ class DisseminationBarrierTest {
         shm.close();
     }
 
-    private static long slot(final int party) {
-        return (long)party * Align.PAD;
-    }
-
     @Test
     void shouldLayOutOneFlagPerPartyAndRound() {
         assertEquals(0, DisseminationBarrierLayout.rounds(1));
@@ -75,48 +68,10 @@ class DisseminationBarrierTest {
     @MethodSource("cases")
     void shouldKeepEveryPartyInLockstep(final String name, final int parties, final WaitStrategy strategy,
         final int rounds) throws Exception {
-        final Queue<String> violations = new ConcurrentLinkedQueue<>();
-        final AtomicBoolean aborted = new AtomicBoolean();
-        final Liveness abortWhenAPartyFailed = () -> {
-            if (aborted.get()) {
-                throw new PeerFailedException(-1, "another party of the test failed");
-            }
-        };
-        final List<Future<Void>> futures = new ArrayList<>();
-        for (int p = 0; p < parties; p++) {
-            final int party = p;
-            // Each party maps the file itself, as a process would.
-            final MemorySegment mine = shm.open("barrier").segment();
-            futures.add(shm.submit(() -> {
-                final DisseminationBarrier barrier =
-                    new DisseminationBarrier(mine, BARRIER, parties, party, strategy, abortWhenAPartyFailed);
-                try {
-                    for (int round = 1; round <= rounds; round++) {
-                        // A plain store: the barrier alone must make it visible.
-                        Words.putInt(mine, slot(party), round);
-                        barrier.await();
-                        for (int other = 0; other < parties; other++) {
-                            final int seen = Words.getInt(mine, slot(other));
-                            if (seen != round) {
-                                violations.add("party " + party + " in round " + round + " saw " + seen
-                                    + " in the slot of party " + other);
-                            }
-                        }
-                        // Nobody may write the next round's value before everybody has checked this one.
-                        barrier.await();
-                    }
-                    return null;
-                } catch (final RuntimeException | Error e) {
-                    aborted.set(true);
-                    throw e;
-                }
-            }));
-        }
-        for (final Future<Void> future : futures) {
-            future.get(TestShm.EVENT_TIMEOUT_SECONDS * 4, TimeUnit.SECONDS);
-        }
+        final List<String> violations = Lockstep.run(shm, "barrier", parties, rounds, (mine, party, liveness) ->
+            new DisseminationBarrier(mine, BARRIER, parties, party, strategy, liveness)::await);
 
-        assertEquals(List.of(), List.copyOf(violations));
+        assertEquals(List.of(), violations);
         final int barrierRounds = DisseminationBarrierLayout.rounds(parties);
         for (int party = 0; party < parties; party++) {
             for (int round = 0; round < barrierRounds; round++) {

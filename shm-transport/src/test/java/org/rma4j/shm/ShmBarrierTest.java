@@ -9,8 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -49,10 +47,6 @@ class ShmBarrierTest {
         shm.close();
     }
 
-    private static long slot(final int party) {
-        return (long)party * Align.PAD;
-    }
-
     static Stream<Arguments> strategies() {
         return Stream.of(
             Arguments.of("default backoff", WaitStrategy.defaultStrategy(), 200),
@@ -64,47 +58,10 @@ class ShmBarrierTest {
     @MethodSource("strategies")
     void shouldKeepEveryPartyInLockstep(final String name, final WaitStrategy strategy, final int rounds)
         throws Exception {
-        final Queue<String> violations = new ConcurrentLinkedQueue<>();
-        final AtomicBoolean aborted = new AtomicBoolean();
-        final Liveness abortWhenAPartyFailed = () -> {
-            if (aborted.get()) {
-                throw new PeerFailedException(-1, "another party of the test failed");
-            }
-        };
-        final List<Future<Void>> parties = new ArrayList<>();
-        for (int p = 0; p < PARTIES; p++) {
-            final int party = p;
-            // Each party maps the file itself, as a process would.
-            final MemorySegment mine = shm.open("barrier").segment();
-            parties.add(shm.submit(() -> {
-                final ShmBarrier barrier = new ShmBarrier(mine, BARRIER, PARTIES, strategy, abortWhenAPartyFailed);
-                try {
-                    for (int round = 1; round <= rounds; round++) {
-                        // A plain store: the barrier alone must make it visible.
-                        Words.putInt(mine, slot(party), round);
-                        barrier.await();
-                        for (int other = 0; other < PARTIES; other++) {
-                            final int seen = Words.getInt(mine, slot(other));
-                            if (seen != round) {
-                                violations.add("party " + party + " in round " + round + " saw " + seen
-                                    + " in the slot of party " + other);
-                            }
-                        }
-                        // Nobody may write the next round's value before everybody has checked this one.
-                        barrier.await();
-                    }
-                    return null;
-                } catch (final RuntimeException | Error e) {
-                    aborted.set(true);
-                    throw e;
-                }
-            }));
-        }
-        for (final Future<Void> party : parties) {
-            party.get(TestShm.EVENT_TIMEOUT_SECONDS * 4, TimeUnit.SECONDS);
-        }
+        final List<String> violations = Lockstep.run(shm, "barrier", PARTIES, rounds,
+            (mine, party, liveness) -> new ShmBarrier(mine, BARRIER, PARTIES, strategy, liveness)::await);
 
-        assertEquals(List.of(), List.copyOf(violations));
+        assertEquals(List.of(), violations);
         assertEquals(2 * rounds, Words.getIntVolatile(segment, GENERATION), "one generation per barrier");
         assertEquals(0, Words.getIntVolatile(segment, ARRIVALS), "the count is reset after every barrier");
         assertEquals(0, Words.getIntVolatile(segment, GENERATION + WaitWords.SLEEPERS_OFFSET), "no sleeper left");
