@@ -102,6 +102,9 @@ final class RankProgram {
             System.out.println("barrier passed");
         } catch (final PeerFailedException e) {
             System.out.println("peer failed: " + e.rank());
+            // Stay a moment, as a rank that handles the failure would: the launcher declares the victim
+            // failed meanwhile, so the other survivor names the victim, not this rank's exit.
+            sleepQuietly(TimeUnit.SECONDS, 2);
         }
         Runtime.getRuntime().halt(0);
     }
@@ -134,8 +137,12 @@ final class RankProgram {
     }
 
     private static void sleepQuietly() {
+        sleepQuietly(TimeUnit.MINUTES, SLEEP_MINUTES);
+    }
+
+    private static void sleepQuietly(final TimeUnit unit, final long amount) {
         try {
-            sleep();
+            unit.sleep(amount);
         } catch (final InterruptedException ignored) {
             // exit
         }

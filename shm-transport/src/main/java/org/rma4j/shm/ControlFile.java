@@ -243,8 +243,14 @@ public final class ControlFile implements AutoCloseable {
         if (self >= 0 && state(self) == RankState.FAILED) {
             throw new PeerFailedException(self, "this rank was declared failed: its job was cancelled or stopped");
         }
-        // NOTE: two passes, so that a rank that failed is named ahead of ranks that only stopped or left
-        // because of it.
+        // NOTE: three passes, so that a rank declared failed is named ahead of ranks whose process is merely
+        // gone (a survivor that exits after seeing the failure, without closing the job, looks like that),
+        // and both ahead of ranks that only stopped or left because of it.
+        for (int rank = 0; rank < ranks; rank++) {
+            if (rank != self && state(rank) == RankState.FAILED) {
+                checkPeer(rank, leavingIsFailure);
+            }
+        }
         for (int rank = 0; rank < ranks; rank++) {
             final RankState state = state(rank);
             if (rank != self && state != RankState.ABORTED && state != RankState.FINISHED) {
