@@ -203,22 +203,22 @@ public final class NotifyRing {
 
     /**
      * Second step: records this instance's producer id in the claimed slot by a CAS of its sequence word.
+     * The CAS starts only from the value the slot holds between laps: 0 in the first lap, else the
+     * published value or the skip mark of {@code index - capacity}. Any other value means the consumer gave
+     * this claim up (its skip mark for {@code index}) and another producer may already have claimed and
+     * recorded the slot for a later lap: recording over that would lose both notifications (ABA).
      *
      * @return false if the consumer gave the claim up first (the caller must claim another index).
      */
     boolean recordClaim(final long index) {
         final long sequenceOffset = entryOffset(index) + SEQUENCE_OFFSET;
         final long mark = NotifyRingLayout.claimMark(index, producerId);
-        while (true) {
-            final long seen = Words.getLongVolatile(segment, sequenceOffset);
-            if (NotifyRingLayout.isMarkFor(seen, index)) {
-                return false;
-            }
-            // NOTE: a CAS, not a store: it must fail if the consumer's skip mark landed after the read.
-            if (Words.compareAndSetLong(segment, sequenceOffset, seen, mark)) {
-                return true;
-            }
+        final long seen = Words.getLongVolatile(segment, sequenceOffset);
+        if (!NotifyRingLayout.isPreviousLap(seen, index, capacity)) {
+            return false;
         }
+        // NOTE: a CAS, not a store: it must fail if the consumer's skip mark landed after the read.
+        return Words.compareAndSetLong(segment, sequenceOffset, seen, mark);
     }
 
     /**
@@ -298,6 +298,47 @@ public final class NotifyRing {
         } finally {
             consuming = false;
         }
+    }
+
+    /**
+     * Waits on the ring's signal word until {@code ready} holds, for consumers shared by several threads
+     * under the caller's lock: the waiting thread holds no lock while it sleeps, and {@code ready} takes
+     * the lock to ask {@link #isHeadReady()} (or sees a completion another thread made and
+     * {@link #wakeWaiters() signalled}). Producers signal the same word when they publish.
+     *
+     * @param strategy how to wait (spin, yield, futex sleep).
+     * @param ready    the wake-up condition.
+     * @param peers    run at least every {@link WaitStrategy#LIVENESS_PERIOD_NS} while waiting; before it
+     *                 runs, the next {@link #isHeadReady()} judges a stuck slot by the clock.
+     * @throws PeerFailedException from {@code peers}.
+     */
+    public void await(final WaitStrategy strategy, final BooleanSupplier ready, final Liveness peers) {
+        strategy.awaitCondition(segment, signalOffset, ready, () -> {
+            stuckSlots.requestClockRead();
+            peers.check();
+        });
+    }
+
+    /**
+     * Whether {@link #poll} would deliver a notification now; gives up the head slot if its producer died.
+     * Consumer side: one thread at a time (the caller's lock), not from a handler.
+     */
+    public boolean isHeadReady() {
+        enterConsumer();
+        try {
+            return headReady();
+        } finally {
+            consuming = false;
+        }
+    }
+
+    /**
+     * Wakes every thread {@link #await waiting} on this ring: a consumer thread that completed what another
+     * waits for calls it after making that visible (a volatile store). Costs a full fence and one load
+     * when nobody sleeps.
+     */
+    public void wakeWaiters() {
+        WaitWords.signal(segment, signalOffset);
     }
 
     /**

@@ -40,7 +40,8 @@ import org.rma4j.shm.WaitWords;
  * </pre>
  *
  * Publication protocol: a producer claims index {@code i} by a CAS of the producer index, records itself
- * with a CAS of the slot's sequence word to {@link #claimMark claimMark(i, producerId)}, writes the
+ * with a CAS of the slot's sequence word from its previous-lap value ({@link #isPreviousLap}) to
+ * {@link #claimMark claimMark(i, producerId)}, writes the
  * fields and payload with plain stores and publishes them with a release store of {@code i + 1} to the
  * sequence word, which the consumer reads with an acquire load before reading anything else.
  *
@@ -139,6 +140,21 @@ public final class NotifyRingLayout {
      */
     public static boolean isMarkFor(final long sequence, final long index) {
         return (sequence & MARK_BIT) != 0 && ((sequence >>> 32) & MARK_INDEX_MASK) == (index & MARK_INDEX_MASK);
+    }
+
+    /**
+     * Whether {@code sequence} is a value the slot of {@code index} holds between its previous lap and a
+     * claim of {@code index}: 0 (never used) in the first lap, else the published value or the skip mark of
+     * {@code index - capacity}. A producer records its claim only from such a value.
+     *
+     * @return whether the slot is free for index's claim to be recorded.
+     */
+    public static boolean isPreviousLap(final long sequence, final long index, final int capacity) {
+        final long previous = index - capacity;
+        if (previous < 0) {
+            return sequence == 0;
+        }
+        return sequence == publishedValue(previous) || sequence == skipMark(previous);
     }
 
     /**
