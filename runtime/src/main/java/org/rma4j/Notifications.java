@@ -5,47 +5,42 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 import org.rma4j.internal.WindowLayout;
 import org.rma4j.notify.Matcher;
 import org.rma4j.notify.Notification;
 import org.rma4j.notify.NotificationHandler;
 import org.rma4j.notify.NotifyRing;
-import org.rma4j.notify.NotifyRingLayout;
 import org.rma4j.notify.ProducerLiveness;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.WaitStrategy;
-import org.rma4j.shm.WaitTimeoutException;
 
 /**
  * One rank's notification endpoint of one window (Notified Access, Belli and Hoefler, sections III and
  * IV): the ring it consumes, producer handles on the other ranks' rings, the unexpected queue and the
  * started requests.
  *
- * <p>Arrival: {@link #progress()} drains the ring in arrival order. An inline put's payload is copied
- * into this rank's window first; then the notification goes to the oldest started request that
- * matches it, or to the unexpected queue. A request that starts takes matching notifications from the
+ * <p>Arrival: {@link #progress()} drains the ring in arrival order. The data of a notified access is in
+ * this rank's window before its notification is published (the origin writes it at the call); the
+ * notification goes to the oldest started request that matches it, or to the unexpected queue. A request that starts takes matching notifications from the
  * unexpected queue first, oldest first, so matching order is arrival order throughout.
  *
  * <p>Sending: a full target ring is back-pressure, never deadlock: the sender keeps draining its own
  * ring into its unexpected queue while it waits for space, so two ranks filling each other's rings
- * both progress. Thread-safe (synchronized); the ring is consumed by one thread at a time.
+ * both progress.
+ *
+ * <p>Thread-safe: the monitor guards the ring's consumer side, the unexpected queue and the active
+ * requests, and is held only for bounded work (a drain of one lap, a match), never across a sleep. A
+ * thread that waits drains and checks completion in one hold of the monitor, then waits on the ring's
+ * signal word without it; a drain that completes a request while some thread waits signals that word.
  */
 final class Notifications {
     /** Kinds of notified access, in the ring entry's user flags. */
     static final int KIND_PUT = 1;
     static final int KIND_GET = 2;
     static final int KIND_ACCUMULATE = 3;
-    /** Flag: the entry carries the put's data inline, to be copied into the window on arrival. */
-    static final int FLAG_INLINE = 1 << 4;
-
-    /** Largest put that travels inside its notification. */
-    static final int INLINE_CAPACITY = NotifyRingLayout.INLINE_CAPACITY;
-
     private final Window window;
-    private final TargetMemory memory;
     private final int rank;
     private final int capacity;
     private final ControlFile control;
@@ -57,12 +52,19 @@ final class Notifications {
     private final List<NotifyRequest> active = new ArrayList<>();
     private final NotificationHandler handler = this::arrived;
     private long skippedSlots;
+    /** Threads of this rank in a wait on this endpoint (guarded by the monitor). */
+    private int waiters;
+    /** Whether the current drain completed a request (guarded by the monitor). */
+    private boolean completedInDrain;
+    /** Test hook: runs after a waiter's drain-and-check step, before it waits (never under the monitor). */
+    private volatile Runnable beforeWait = () -> { };
+    /** Test hook: runs when a send first finds its target's ring full, before it waits for room. */
+    private volatile Runnable onFullRing = () -> { };
 
     Notifications(
-        final Window window, final TargetMemory memory, final MemorySegment mapping, final int rank, final int ranks,
+        final Window window, final MemorySegment mapping, final int rank, final int ranks,
         final int capacity, final ControlFile control, final WaitStrategy waitStrategy) {
         this.window = window;
-        this.memory = memory;
         this.rank = rank;
         this.capacity = capacity;
         this.control = control;
@@ -79,7 +81,9 @@ final class Notifications {
     }
 
     /**
-     * Sends one notification to {@code target}, waiting for ring space if needed.
+     * Sends one notification to {@code target}, waiting for ring space if needed. While the target's ring
+     * is full this rank keeps draining its own ring (the target may be waiting for room in it), and waits
+     * through the window's wait strategy: liveness of the target, the job's timeout, busy-spin honoured.
      */
     void notify(
         final String call, final int target, final int tag, final long displacement, final int length,
@@ -88,29 +92,15 @@ final class Notifications {
         if (ring.offer(rank, tag, displacement, length, flags, inline)) {
             return;
         }
-        int idle = 0;
-        final long startNs = System.nanoTime();
-        long lastCheckNs = startNs;
-        while (!ring.offer(rank, tag, displacement, length, flags, inline)) {
+        onFullRing.run();
+        waitStrategy.awaitPolled(() -> {
             // NOTE: drain our own ring while the target's is full: the target may be waiting for room in ours.
             progress();
-            if (idle < 50) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(Math.min(1_000_000L, 10_000L * (idle - 49)));
-            }
-            idle++;
-            final long now = System.nanoTime();
-            if (now - lastCheckNs > WaitStrategy.LIVENESS_PERIOD_NS) {
-                window.checkOpenFor(call);
-                control.checkPeer(target, true);
-                lastCheckNs = now;
-                if (waitStrategy.timeoutNs() > 0 && now - startNs >= waitStrategy.timeoutNs()) {
-                    throw new WaitTimeoutException(call + ": room in the full notification ring of rank " + target,
-                        now - startNs);
-                }
-            }
-        }
+            return ring.offer(rank, tag, displacement, length, flags, inline);
+        }, () -> {
+            window.checkOpenFor(call);
+            control.checkPeer(target, true);
+        }, call + ": room in the full notification ring of rank " + target);
     }
 
     /**
@@ -119,7 +109,13 @@ final class Notifications {
      * it drains cannot keep one call moving their notifications into the unbounded unexpected queue.
      */
     synchronized void progress() {
+        completedInDrain = false;
         own.drain(handler, capacity);
+        if (completedInDrain && waiters > 0) {
+            // NOTE: after the request's volatile completion: a waiting thread either sees it in its re-check
+            // after announcing itself as a sleeper, or is woken here.
+            own.wakeWaiters();
+        }
     }
 
     /**
@@ -154,27 +150,98 @@ final class Notifications {
     }
 
     /**
-     * Blocks until the ring holds a notification, sleeping on its futex when idle.
+     * Drains and waits until {@code request} is complete. The drain and the completion check are one step
+     * under this endpoint's monitor; the wait holds no monitor, so other threads of the rank can drain and
+     * send meanwhile, and a thread that completes the request for this one wakes it.
      */
-    synchronized void awaitArrival() {
-        own.awaitNotEmpty(waitStrategy, liveness);
+    void awaitComplete(final NotifyRequest request) {
+        while (true) {
+            synchronized (this) {
+                if (!request.isComplete()) {
+                    progress();
+                }
+                if (request.isComplete()) {
+                    return;
+                }
+                waiters++;
+            }
+            try {
+                beforeWait.run();
+                own.await(waitStrategy, () -> request.isComplete() || headReady(), liveness);
+            } finally {
+                leaveWait();
+            }
+        }
     }
 
     /**
-     * Drains and waits until {@code request} is complete, in one hold of this endpoint's monitor: a
-     * notification that arrives is matched without leaving and re-entering it (each costs an atomic
-     * instruction on the receiver's critical path).
+     * MPI_WAITANY over requests of this endpoint: drains, then returns the index of the first complete
+     * active request (-1 if none is active), in one step under the monitor; waits as
+     * {@link #awaitComplete} does when none is complete.
      */
-    synchronized void awaitComplete(final NotifyRequest request) {
+    int awaitAny(final NotifyRequest[] requests) {
         while (true) {
-            if (!request.isComplete()) {
+            synchronized (this) {
                 progress();
+                final int done = NotifyRequest.firstComplete(requests);
+                if (done != NotifyRequest.NONE_COMPLETE) {
+                    return done;
+                }
+                waiters++;
             }
-            if (request.isComplete()) {
-                return;
+            try {
+                beforeWait.run();
+                own.await(waitStrategy, () -> NotifyRequest.anyComplete(requests) || headReady(), liveness);
+            } finally {
+                leaveWait();
             }
-            own.awaitNotEmpty(waitStrategy, liveness);
         }
+    }
+
+    /**
+     * For waits over several endpoints: drains once (under the monitor).
+     */
+    synchronized void drainForWait() {
+        progress();
+    }
+
+    /**
+     * For waits over several endpoints: whether a notification waits in the ring, without draining it.
+     */
+    synchronized boolean headReady() {
+        return own.isHeadReady();
+    }
+
+    /**
+     * For waits over several endpoints: the liveness check of this endpoint's window.
+     */
+    void checkLiveness(final String call) {
+        window.checkOpenFor(call);
+        liveness.check();
+    }
+
+    /**
+     * Sets the hook a waiting thread runs between its drain-and-check step and its wait (for tests that
+     * force a notification or a second thread into that gap).
+     */
+    void beforeWait(final Runnable hook) {
+        beforeWait = hook;
+    }
+
+    /**
+     * Sets the hook a sending thread runs when it first finds its target's ring full (for tests that
+     * let the target make room only once the sender waits for it).
+     */
+    void onFullRing(final Runnable hook) {
+        onFullRing = hook;
+    }
+
+    WaitStrategy waitStrategy() {
+        return waitStrategy;
+    }
+
+    private synchronized void leaveWait() {
+        waiters--;
     }
 
     /**
@@ -197,11 +264,6 @@ final class Notifications {
     }
 
     private void arrived(final Notification notification) {
-        if ((notification.flags() & FLAG_INLINE) != 0 && notification.inlineLength() > 0) {
-            final TargetMemory.Place destination = memory.resolveInMapping("putNotify", rank,
-                notification.displacement(), notification.inlineLength());
-            notification.copyInlinePayloadTo(destination.mapping(), destination.offset());
-        }
         final Iterator<NotifyRequest> requests = active.iterator();
         while (requests.hasNext()) {
             final NotifyRequest request = requests.next();
@@ -209,6 +271,7 @@ final class Notifications {
                 if (request.matched(notification.source(), notification.tag(), notification.displacement(),
                     notification.length())) {
                     requests.remove();
+                    completedInDrain = true;
                 }
                 return;
             }

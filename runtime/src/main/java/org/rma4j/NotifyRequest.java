@@ -1,7 +1,8 @@
 package org.rma4j;
 
 import java.util.Objects;
-import java.util.concurrent.locks.LockSupport;
+import java.util.LinkedHashSet;
+import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.WaitTimeoutException;
 
 /**
@@ -42,13 +43,22 @@ public final class NotifyRequest implements AutoCloseable {
     private final int source;
     private final int tag;
     private final int expectedCount;
+    /** Returned by {@link #firstComplete} when no active request is complete. */
+    static final int NONE_COMPLETE = -2;
+
     private State state = State.INACTIVE;
+    /** Matches since the last start (guarded by the endpoint's monitor while active). */
     private int matched;
-    private int lastSource = -1;
-    private int lastTag = -1;
-    private long lastDisplacement = -1;
-    private int lastLength = -1;
-    private boolean complete;
+    /**
+     * The last match's status, published with a volatile store so that a thread reading it while another
+     * drains sees one match's fields, never a mix.
+     */
+    private volatile Status status = new Status(-1, -1, 0, -1, -1);
+    /**
+     * Written by whichever thread of the rank drains (under the endpoint's monitor), read without it by
+     * the request's owner and by waiting threads: volatile.
+     */
+    private volatile boolean complete;
 
     NotifyRequest(final Notifications endpoint, final int source, final int tag, final int expectedCount) {
         this.endpoint = endpoint;
@@ -70,6 +80,8 @@ public final class NotifyRequest implements AutoCloseable {
         }
         state = State.ACTIVE;
         matched = 0;
+        final Status last = status;
+        status = new Status(last.source(), last.tag(), 0, last.displacement(), last.length());
         complete = expectedCount == 0;
         endpoint.start(this);
     }
@@ -110,7 +122,7 @@ public final class NotifyRequest implements AutoCloseable {
      * @return the source, tag, count, displacement and length of the last match (-1 before any).
      */
     public Status status() {
-        return new Status(lastSource, lastTag, matched, lastDisplacement, lastLength);
+        return status;
     }
 
     /**
@@ -147,31 +159,40 @@ public final class NotifyRequest implements AutoCloseable {
 
     /**
      * MPI_WAITANY: blocks until one active request completes and returns its index, or -1 if none is
-     * active.
+     * active. Draining and checking every request for completion are one step, so a request that a drain
+     * for another request completed is never waited for in vain.
+     *
+     * @throws PeerFailedException if a rank of a request's window dies meanwhile.
+     * @throws WaitTimeoutException after the job's wait timeout.
      */
     public static int waitAny(final NotifyRequest... requests) {
-        final Notifications shared = sharedEndpoint(requests);
-        int idle = 0;
-        while (true) {
-            boolean anyActive = false;
-            for (int i = 0; i < requests.length; i++) {
-                final NotifyRequest request = requests[i];
-                if (request != null && request.state == State.ACTIVE) {
-                    anyActive = true;
-                    if (request.test()) {
-                        return i;
-                    }
-                }
-            }
-            if (!anyActive) {
-                return -1;
-            }
-            if (shared != null) {
-                shared.awaitArrival();
-            } else {
-                idle = backOff(idle);
+        for (final NotifyRequest request : requests) {
+            if (request != null && request.state == State.ACTIVE) {
+                request.check("waitAny");
             }
         }
+        final Notifications shared = sharedEndpoint(requests);
+        if (shared != null) {
+            final int done = shared.awaitAny(requests);
+            return done == -1 ? -1 : finishAt(requests, done);
+        }
+        final Notifications[] endpoints = endpoints(requests);
+        if (endpoints.length == 0) {
+            return -1;
+        }
+        final int[] done = {NONE_COMPLETE};
+        endpoints[0].waitStrategy().awaitPolled(() -> {
+            for (final Notifications endpoint : endpoints) {
+                endpoint.drainForWait();
+            }
+            done[0] = firstComplete(requests);
+            return done[0] != NONE_COMPLETE;
+        }, () -> {
+            for (final Notifications endpoint : endpoints) {
+                endpoint.checkLiveness("waitAny");
+            }
+        }, "waitAny over " + requests.length + " notification requests of " + endpoints.length + " windows");
+        return done[0] == -1 ? -1 : finishAt(requests, done[0]);
     }
 
     /**
@@ -196,12 +217,11 @@ public final class NotifyRequest implements AutoCloseable {
     boolean matched(
         final int notificationSource, final int notificationTag, final long displacement, final int length) {
         matched++;
-        lastSource = notificationSource;
-        lastTag = notificationTag;
-        lastDisplacement = displacement;
-        lastLength = length;
-        complete = matched >= expectedCount;
-        return complete;
+        status = new Status(notificationSource, notificationTag, matched, displacement, length);
+        final boolean done = matched >= expectedCount;
+        // NOTE: complete last: a thread that sees it (volatile) sees the status of the completing match.
+        complete = done;
+        return done;
     }
 
     int source() {
@@ -239,6 +259,46 @@ public final class NotifyRequest implements AutoCloseable {
         }
     }
 
+    /**
+     * @return the index of the first active complete request, -1 if none is active, else
+     *         {@link #NONE_COMPLETE}. Reads only volatile state: callable from any thread of the rank.
+     */
+    static int firstComplete(final NotifyRequest[] requests) {
+        boolean anyActive = false;
+        for (int i = 0; i < requests.length; i++) {
+            final NotifyRequest request = requests[i];
+            if (request != null && request.state == State.ACTIVE) {
+                if (request.complete) {
+                    return i;
+                }
+                anyActive = true;
+            }
+        }
+        return anyActive ? NONE_COMPLETE : -1;
+    }
+
+    /**
+     * @return whether some request is complete, or none is active (a wait over them must end).
+     */
+    static boolean anyComplete(final NotifyRequest[] requests) {
+        return firstComplete(requests) != NONE_COMPLETE;
+    }
+
+    private static int finishAt(final NotifyRequest[] requests, final int index) {
+        requests[index].finishIfComplete();
+        return index;
+    }
+
+    private static Notifications[] endpoints(final NotifyRequest[] requests) {
+        final LinkedHashSet<Notifications> endpoints = new LinkedHashSet<>();
+        for (final NotifyRequest request : requests) {
+            if (request != null) {
+                endpoints.add(request.endpoint);
+            }
+        }
+        return endpoints.toArray(new Notifications[0]);
+    }
+
     private static Notifications sharedEndpoint(final NotifyRequest... requests) {
         Notifications shared = null;
         for (final NotifyRequest request : requests) {
@@ -250,17 +310,6 @@ public final class NotifyRequest implements AutoCloseable {
             }
         }
         return shared;
-    }
-
-    private static int backOff(final int idle) {
-        if (idle < 100) {
-            Thread.onSpinWait();
-        } else if (idle < 200) {
-            Thread.yield();
-        } else {
-            LockSupport.parkNanos(50_000);
-        }
-        return idle + 1;
     }
 
     @Override

@@ -78,7 +78,7 @@ public final class Window implements AutoCloseable {
         this.epochs = new Epochs(ranks, !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         this.noLocks = info.flag(Info.NO_LOCKS);
         this.pscw = new Pscw(mapping, rank, ranks, job.waitStrategy(), job.control().liveness(rank, true));
-        this.notifications = new Notifications(this, memory, mapping, rank, ranks, notifyCapacity, job.control(),
+        this.notifications = new Notifications(this, mapping, rank, ranks, notifyCapacity, job.control(),
             job.waitStrategy());
         this.localSegment = localSegment;
     }
@@ -550,10 +550,11 @@ public final class Window implements AutoCloseable {
 
     /**
      * Notified put: {@link #put(MemorySegment, int, long) put} of {@code origin} that also hands
-     * {@code target} a notification with {@code tag}, matched by its {@link NotifyRequest}s. A put of
-     * up to 32 bytes travels inside the notification and is copied into the target window when the
-     * target drains it; a larger one is copied first and the notification published after it (release).
-     * Either way its data is in the target window no later than when a request of the target matches it.
+     * {@code target} a notification with {@code tag}, matched by its {@link NotifyRequest}s. The data is
+     * copied into the target window at the call and the notification published after it (release), so it
+     * is in the window when a request of the target matches it, and it takes effect in program order with
+     * this origin's other operations to the same target (a later put, accumulate or notified access to the
+     * same place is never overwritten by it).
      * Allowed in any epoch and outside all epochs (a notified access is its own epoch, section III); a
      * zero-length put only notifies.
      *
@@ -567,14 +568,10 @@ public final class Window implements AutoCloseable {
         if (destination == null) {
             return;
         }
-        if (length <= Notifications.INLINE_CAPACITY) {
-            notifications.notify("putNotify", target, tag, targetDisp, (int)length,
-                Notifications.KIND_PUT | Notifications.FLAG_INLINE, origin);
-        } else {
-            MemorySegment.copy(origin, 0, destination.mapping(), destination.offset(), length);
-            notifications.notify("putNotify", target, tag, targetDisp, (int)Math.min(length, Integer.MAX_VALUE),
-                Notifications.KIND_PUT, null);
-        }
+        // NOTE: the data goes into the target window at the call, before the notification is published
+        // (release), so it takes effect in program order with this origin's other operations to the target.
+        MemorySegment.copy(origin, 0, destination.mapping(), destination.offset(), length);
+        notifications.notify("putNotify", target, tag, targetDisp, (int)length, Notifications.KIND_PUT, null);
     }
 
     /** {@link #putNotify(MemorySegment, int, long, int)} of {@code length} longs of {@code origin} from {@code offset}. */

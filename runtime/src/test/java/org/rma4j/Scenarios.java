@@ -37,7 +37,20 @@ final class Scenarios {
      * Runs the scenario at {@code ranks} threads of this JVM.
      */
     static void runThreads(final ShmTestDirectory base, final int ranks, final Class<?> holder, final String name) {
-        Rma.callThreads(ranks, base.path(), WaitStrategy.defaultStrategy(), job -> {
+        runThreads(base, ranks, holder, name, 0);
+    }
+
+    /**
+     * Runs the scenario at {@code ranks} threads of this JVM, every blocking call limited to
+     * {@code waitTimeoutMs} (0: the default strategy's limit).
+     */
+    static void runThreads(
+        final ShmTestDirectory base, final int ranks, final Class<?> holder, final String name,
+        final long waitTimeoutMs) {
+        final WaitStrategy strategy = waitTimeoutMs > 0
+            ? WaitStrategy.defaultStrategy().withTimeout(waitTimeoutMs * 1_000_000L)
+            : WaitStrategy.defaultStrategy();
+        Rma.callThreads(ranks, base.path(), strategy, job -> {
             try {
                 invoke(holder, name, job);
             } catch (final Exception | Error e) {

@@ -19,8 +19,8 @@ import org.rma4j.stress.RankPair.WindowSpec;
 
 /**
  * Notified Access (Belli and Hoefler, IPDPS 2015): a notified put's data is in the target window no later
- * than when a request of the target matches its notification, whether the data travels inline in the
- * notification (up to 32 bytes, copied when the target drains its ring) or is copied first (larger puts);
+ * than when a request of the target matches its notification, and it takes effect in program order with the
+ * origin's other operations to the target (the origin writes it at the call, whatever its size);
  * a notified get's notification arrives after the origin has read the data, so the target may overwrite
  * it once notified.
  *
@@ -73,12 +73,10 @@ public final class NotifiedAccess {
     }
 
     @JCStressTest
-    @Description("Inline notified put: rank 0 putNotify(8 bytes = 1). Rank 1 loads DATA (r1), starts and waits for "
+    @Description("Short notified put: rank 0 putNotify(8 bytes = 1). Rank 1 loads DATA (r1), starts and waits for "
         + "its request, loads DATA again (r2); r3 = 1 if the match named this state's slot.")
-    @Outcome(id = "0, 1, 1", expect = ACCEPTABLE,
-        desc = "The inline payload was copied in when rank 1 drained the notification, before the match.")
-    @Outcome(id = "1, 1, 1", expect = ACCEPTABLE,
-        desc = "Rank 1 had already drained this notification (while waiting for an earlier state) before it looked.")
+    @Outcome(id = "0, 1, 1", expect = ACCEPTABLE, desc = "Rank 1 looked before the origin wrote the data.")
+    @Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "The origin had written the data before rank 1 looked.")
     @Outcome(id = ".*, 0, 1", expect = FORBIDDEN, desc = "Matched, but the data was not in the window.")
     @Outcome(expect = FORBIDDEN, desc = "The match named another slot, or a value nobody wrote.")
     @State
@@ -102,6 +100,43 @@ public final class NotifiedAccess {
             r.r1 = Local.getLong(targetMemory, base + DATA);
             r.r3 = matched(Job.REQUEST);
             r.r2 = Local.getLong(targetMemory, base + DATA);
+        }
+    }
+
+    @JCStressTest
+    @Description("Program order of a short notified put and a later put: rank 0, in a lock_all epoch, "
+        + "putNotify(DATA = 1), put(DATA = 2), flush, putNotify(0 bytes). Rank 1 waits for both notifications, "
+        + "then loads DATA (r1); r2 = 1 if the last match named this state's slot.")
+    @Outcome(id = "2, 1", expect = ACCEPTABLE, desc = "Both operations took effect in program order.")
+    @Outcome(id = "1, 1", expect = FORBIDDEN,
+        desc = "The short notified put's data landed after the later, flushed put (its data was copied only "
+            + "when the target drained its ring): program order from one origin to one target is broken.")
+    @Outcome(expect = FORBIDDEN, desc = "The match named another slot, or a value nobody wrote.")
+    @State
+    public static class ShortPutNotifyThenPut extends Slot {
+        private static final class Job {
+            static final RankPair PAIR = start("NotifiedAccess.ShortPutNotifyThenPut");
+            static final NotifyRequest REQUEST = PAIR.window(0, 1).notifyInit(0, TAG, 2);
+        }
+
+        private static final long[] TWO = {2};
+
+        public ShortPutNotifyThenPut() {
+            super(Job.PAIR);
+        }
+
+        @Actor
+        public void rank0() {
+            origin.putNotify(MemorySegment.ofArray(ONE), 1, base + DATA, TAG);
+            origin.put(TWO, 0, 1, 1, base + DATA);
+            origin.flush(1);
+            origin.putNotify(NOTHING, 1, base, TAG);
+        }
+
+        @Actor
+        public void rank1(final JJ_Result r) {
+            r.r2 = matched(Job.REQUEST);
+            r.r1 = Local.getLong(targetMemory, base + DATA);
         }
     }
 

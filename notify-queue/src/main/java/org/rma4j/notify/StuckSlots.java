@@ -29,7 +29,8 @@ final class StuckSlots {
     private long nextCheckNs;
     private boolean watchTimed;
     private int pollsUntilClockRead;
-    private boolean clockReadRequested;
+    /** Set by a waiting thread's periodic check, read by the consumer: a hint, hence only volatile. */
+    private volatile boolean clockReadRequested;
     private volatile long skipped;
 
     StuckSlots(

@@ -1,8 +1,10 @@
 package org.rma4j.shm;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
 
@@ -39,6 +41,11 @@ public final class WaitStrategy {
     public static final String TIMEOUT_PROP_NAME = "rma4j.wait.timeout.ms";
     /** Default timeout: none. */
     public static final long TIMEOUT_DEFAULT = 0;
+
+    /** First park of {@link #awaitPolled} once spinning and yielding are over. */
+    public static final long POLL_PARK_MIN_NS = TimeUnit.MICROSECONDS.toNanos(10);
+    /** Longest park of {@link #awaitPolled}: how late it may see its condition become true. */
+    public static final long POLL_PARK_MAX_NS = TimeUnit.MILLISECONDS.toNanos(1);
 
     /** Longest a waiter goes without checking its peers' liveness. */
     public static final long LIVENESS_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -185,7 +192,10 @@ public final class WaitStrategy {
                 WaitWords.addSleeper(segment, signalOffset);
                 try {
                     // NOTE: announce first, then re-check: a writer that made the condition true after
-                    // this check sees the sleeper, bumps the signal and wakes this thread.
+                    // this check sees the sleeper, bumps the signal and wakes this thread. The fence keeps
+                    // the condition's loads (often acquire loads, which may move before a volatile RMW in
+                    // the Java memory model) after the announcement, pairing with the fence in signal.
+                    VarHandle.fullFence();
                     if (done.getAsBoolean()) {
                         return;
                     }
@@ -221,6 +231,63 @@ public final class WaitStrategy {
                             return;
                         }
                         throw timeout(startNs, now, signalOffset);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Waits until {@code done} returns true when there is no single word to sleep on (a condition over
+     * several mappings): spins and yields as {@link #awaitCondition} does, then parks for a period that
+     * grows from {@link #POLL_PARK_MIN_NS} to {@link #POLL_PARK_MAX_NS}, so a long wait costs little CPU and
+     * an event is seen within {@code POLL_PARK_MAX_NS}. Runs {@code liveness} and honours the timeout like
+     * every other wait ({@link Kind#BUSY_SPIN} never parks).
+     *
+     * @param done     the condition.
+     * @param liveness run at least every {@link #LIVENESS_PERIOD_NS} while waiting.
+     * @param what     what is awaited, for the timeout's message.
+     * @throws PeerFailedException from {@code liveness}.
+     * @throws WaitTimeoutException naming {@code what}.
+     */
+    public void awaitPolled(final BooleanSupplier done, final Liveness liveness, final String what) {
+        if (done.getAsBoolean()) {
+            return;
+        }
+        final long startNs = System.nanoTime();
+        long lastCheckNs = startNs;
+        long parkNs = POLL_PARK_MIN_NS;
+        long iteration = 0;
+        while (true) {
+            if (kind == Kind.BUSY_SPIN || iteration < spins) {
+                Thread.onSpinWait();
+            } else if (iteration < (long)spins + yields) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(parkNs);
+                parkNs = Math.min(POLL_PARK_MAX_NS, parkNs * 2);
+            }
+            if (done.getAsBoolean()) {
+                return;
+            }
+            iteration++;
+            if ((iteration & 63) == 0 || iteration > (long)spins + yields) {
+                final long now = System.nanoTime();
+                if (now - lastCheckNs >= LIVENESS_PERIOD_NS) {
+                    try {
+                        liveness.check();
+                    } catch (final PeerFailedException e) {
+                        if (done.getAsBoolean()) {
+                            return;
+                        }
+                        throw e;
+                    }
+                    lastCheckNs = now;
+                    if (timedOut(startNs, now)) {
+                        if (done.getAsBoolean()) {
+                            return;
+                        }
+                        throw new WaitTimeoutException(what, now - startNs);
                     }
                 }
             }

@@ -16,9 +16,11 @@ import java.lang.invoke.VarHandle;
  *
  * Protocol: a writer changes the value with a volatile store or an atomic read-modify-write and then
  * calls {@link #wakeAll}, which issues the wake syscall only when the sleeper count is non-zero. A
- * waiter increments the sleeper count (atomic), re-reads the value (volatile) and only then sleeps
- * with the value it saw as the futex's expected value. Both sides are sequentially consistent, so
- * either the writer sees the sleeper or the waiter sees the new value: no wake-up is lost.
+ * waiter increments the sleeper count (atomic), issues a full fence, re-reads the value or its
+ * condition and only then sleeps with the value it saw as the futex's expected value. Each side puts a
+ * full fence (or a volatile access, which the Java memory model orders with every other volatile
+ * access) between its store and its load, so either the writer sees the sleeper or the waiter sees the
+ * new value: no wake-up is lost.
  */
 public final class WaitWords {
     /** Bytes a wait word occupies: value and sleeper count. */

@@ -6,7 +6,8 @@ import org.rma4j.litmus.syntax.Stmt;
  * The hb edges between two statements a, b of one process with a before b in program order: LO,
  * IR, F1-F3 (coreRMA Figure 4) and the MPI-3 synchronization rules SY, FE, BAR, LK, UL, FL, WSY,
  * NA (see {@link Rule} for each rule's source). Notified puts form their own epoch: flush, unlock
- * and fence complete them at the origin only, and IR does not order them.
+ * and fence complete them at the origin only; IR orders them with the origin's other operations to the
+ * same target, as rma4j performs them at the call.
  */
 final class OrderRules {
     private final ActionGraph g;
@@ -24,8 +25,9 @@ final class OrderRules {
         final Action rb = remoteAction(b);
         // LO: a local action precedes every later action of its process.
         forEach(a, Action.Kind::local, l -> forEach(b, k -> true, x -> g.edge(l, x, Rule.LO)));
-        // IR: Remote actions to one other process keep program order (notified puts excluded: own epoch).
-        if (ra != null && rb != null && !ra.notified && !rb.notified && ra.dst == rb.dst && ra.dst != p) {
+        // IR: Remote actions to one other process keep program order, notified puts included: rma4j writes a
+        // notified put's data at the call, like every other operation (an rma4j guarantee; --no-ir drops it).
+        if (ra != null && rb != null && ra.dst == rb.dst && ra.dst != p) {
             g.edge(ra.id, rb.id, Rule.IR);
         }
         // SY: synchronization calls of one process are ordered (blocking calls issued in program order).

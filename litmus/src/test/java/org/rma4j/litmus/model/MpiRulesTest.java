@@ -47,10 +47,19 @@ class MpiRulesTest {
     }
 
     @Test
-    void notifiedPutIsVisibleAfterTheWaitButDoesNotOrderEarlierPuts() {
+    void notifiedPutIsVisibleAfterTheWaitAndOrdersEarlierPutsOnlyUnderIr() {
         final Program p = Seeds.load("na-message");
-        assertEquals(Set.of("1:x=1; 1:y=0;", "1:x=1; 1:y=1;"), allowed(p, ModelOptions.stock(), "1:x", "1:y"));
+        assertEquals(Set.of("1:x=1; 1:y=1;"), allowed(p, ModelOptions.stock(), "1:x", "1:y"));
+        assertEquals(Set.of("1:x=1; 1:y=0;", "1:x=1; 1:y=1;"),
+            allowed(p, ModelOptions.stock().withIr(false), "1:x", "1:y"));
         assertEquals(Set.of("1:x=0;", "1:x=1;"), allowed(p, ModelOptions.stock().without(Rule.NA), "1:x"));
+    }
+
+    @Test
+    void shortNotifiedPutIsOrderedBeforeALaterPutToTheSameTargetUnderIr() {
+        final Program p = Seeds.load("na-put-order");
+        assertEquals(Set.of("1:x=2;"), allowed(p, ModelOptions.stock(), "1:x"));
+        assertEquals(Set.of("1:x=1;", "1:x=2;"), allowed(p, ModelOptions.stock().withIr(false), "1:x"));
     }
 
     @Test

@@ -155,7 +155,7 @@ class SeedProgramsTest {
                 name);
         }
         for (final String name : Arrays.asList("core-fig3c", "core-fig6", "core-fig7-cas", "core-fig7-rga", "core-fig8",
-            "mpi-lock-counter", "mpi-fence-mp", "na-message", "core-rga-counter")) {
+            "mpi-lock-counter", "mpi-fence-mp", "na-message", "na-put-order", "core-rga-counter")) {
             assertFalse(Model.allowed(Seeds.load(name), ModelOptions.stock()).conditionHolds(Seeds.load(name).condition()),
                 name);
         }

@@ -14,11 +14,11 @@ import org.rma4j.litmus.syntax.Program;
 
 /**
  * Shipped programs on real rma4j processes (one JVM per litmus process, through the launcher):
- * a coreRMA program, a lock program and a notified-access program.
+ * a coreRMA program, a lock program and two notified-access programs.
  */
 class ProcessRunnerTest {
     @ParameterizedTest
-    @ValueSource(strings = {"core-fig8", "mpi-lock-counter", "na-message"})
+    @ValueSource(strings = {"core-fig8", "mpi-lock-counter", "na-message", "na-put-order"})
     void shouldObserveOnlyAllowedStatesAcrossProcesses(final String name) throws Exception {
         final Program p = Seeds.load(name);
         final RunConfig config = new RunConfig(1500, 3, 100, RunConfig.Mode.PROCESSES, null);
