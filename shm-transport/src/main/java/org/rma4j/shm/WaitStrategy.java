@@ -11,9 +11,10 @@ import java.util.function.IntPredicate;
 /**
  * How a blocked caller waits for a {@link WaitWords wait word} to reach a state.
  *
- * <p>{@link Kind#BACKOFF} (the default) spins {@link #spins()} times, yields {@link #yields()} times,
- * then sleeps on the word's futex, waking at least every {@link #LIVENESS_PERIOD_NS} to run its
- * {@link Liveness} check: with more ranks than cores no waiter burns a core or depends on being
+ * <p>{@link Kind#ADAPTIVE} (the default) spins for a time budget learned from the thread's recent waits,
+ * yields while yielding is cheap, then sleeps on the word's futex ({@link AdaptiveSpin}); {@link Kind#BACKOFF} spins {@link #spins()} times,
+ * yields {@link #yields()} times, then sleeps. Both wake at least every {@link #LIVENESS_PERIOD_NS} to run
+ * their {@link Liveness} check: with more ranks than cores no waiter burns a core or depends on being
  * scheduled. {@link Kind#BUSY_SPIN} never sleeps (lowest latency, one core per waiter) and runs the
  * liveness check on the same period.
  *
@@ -24,10 +25,10 @@ import java.util.function.IntPredicate;
  * <p>Instances are immutable and thread-safe.
  */
 public final class WaitStrategy {
-    /** System property selecting the kind: {@code backoff} or {@code busy-spin}. */
+    /** System property selecting the kind: {@code adaptive}, {@code backoff} or {@code busy-spin}. */
     public static final String KIND_PROP_NAME = "rma4j.wait";
     /** Default kind. */
-    public static final String KIND_DEFAULT = "backoff";
+    public static final String KIND_DEFAULT = "adaptive";
     /** System property: spins before yielding. */
     public static final String SPINS_PROP_NAME = "rma4j.wait.spins";
     /** Default spins before yielding. */
@@ -52,7 +53,12 @@ public final class WaitStrategy {
 
     /** The waiting policies. */
     public enum Kind {
-        /** Spin, then yield, then futex sleep. */
+        /**
+         * Spin for a time budget learned from this thread's recent waits, yield up to {@link #yields()} times
+         * while yields return quickly, then futex sleep ({@link AdaptiveSpin}).
+         */
+        ADAPTIVE,
+        /** Spin a fixed number of times, then yield a fixed number of times, then futex sleep. */
         BACKOFF,
         /** Spin only. */
         BUSY_SPIN
@@ -176,18 +182,19 @@ public final class WaitStrategy {
         if (done.getAsBoolean()) {
             return;
         }
-        // NOTE: the clock is first read at the first periodic check, not here: a wait that ends within a
+        final AdaptiveSpin adaptive = kind == Kind.ADAPTIVE ? AdaptiveSpin.begin() : null;
+        // NOTE: otherwise the clock is first read at the first periodic check: a wait that ends within a
         // few spins, the common case of a latency-bound exchange, then reads no clock at all.
         long startNs = 0;
         long lastCheckNs = 0;
         boolean clockStarted = false;
+        boolean sleeping = false;
         long iteration = 0;
         while (true) {
-            if (kind == Kind.BUSY_SPIN || iteration < spins) {
-                Thread.onSpinWait();
-            } else if (iteration < (long)spins + yields) {
-                Thread.yield();
-            } else {
+            if (!sleeping && !backOff(iteration, adaptive)) {
+                sleeping = true;
+            }
+            if (sleeping) {
                 final int signal = Words.getIntVolatile(segment, signalOffset);
                 WaitWords.addSleeper(segment, signalOffset);
                 try {
@@ -205,16 +212,19 @@ public final class WaitStrategy {
                 }
             }
             if (done.getAsBoolean()) {
+                if (adaptive != null && !sleeping) {
+                    adaptive.succeeded();
+                }
                 return;
             }
             iteration++;
-            if ((iteration & 63) == 0 || iteration > (long)spins + yields) {
+            if ((iteration & 63) == 0 || sleeping) {
                 final long now = System.nanoTime();
                 if (!clockStarted) {
                     clockStarted = true;
-                    startNs = now;
+                    startNs = adaptive != null ? adaptive.waitStartNs() : now;
                     // a waiter that already slept a period checks at once, as before its first sleep
-                    lastCheckNs = iteration > (long)spins + yields ? now - LIVENESS_PERIOD_NS : now;
+                    lastCheckNs = sleeping ? now - LIVENESS_PERIOD_NS : startNs;
                 }
                 if (now - lastCheckNs >= LIVENESS_PERIOD_NS) {
                     try {
@@ -238,6 +248,31 @@ public final class WaitStrategy {
     }
 
     /**
+     * One step of the active phase of a wait: a spin or a yield.
+     *
+     * @return false once the active phase is over and the waiter should sleep.
+     */
+    private boolean backOff(final long iteration, final AdaptiveSpin adaptive) {
+        switch (kind) {
+            case BUSY_SPIN -> Thread.onSpinWait();
+            case ADAPTIVE -> {
+                return adaptive.step(iteration, yields);
+            }
+            case BACKOFF -> {
+                if (iteration < spins) {
+                    Thread.onSpinWait();
+                } else if (iteration < (long)spins + yields) {
+                    Thread.yield();
+                } else {
+                    return false;
+                }
+            }
+            default -> throw new IllegalStateException(kind.toString());
+        }
+        return true;
+    }
+
+    /**
      * Waits until {@code done} returns true when there is no single word to sleep on (a condition over
      * several mappings): spins and yields as {@link #awaitCondition} does, then parks for a period that
      * grows from {@link #POLL_PARK_MIN_NS} to {@link #POLL_PARK_MAX_NS}, so a long wait costs little CPU and
@@ -254,16 +289,15 @@ public final class WaitStrategy {
         if (done.getAsBoolean()) {
             return;
         }
+        final AdaptiveSpin adaptive = kind == Kind.ADAPTIVE ? AdaptiveSpin.begin() : null;
         final long startNs = System.nanoTime();
         long lastCheckNs = startNs;
         long parkNs = POLL_PARK_MIN_NS;
+        boolean parking = false;
         long iteration = 0;
         while (true) {
-            if (kind == Kind.BUSY_SPIN || iteration < spins) {
-                Thread.onSpinWait();
-            } else if (iteration < (long)spins + yields) {
-                Thread.yield();
-            } else {
+            if (parking || !backOff(iteration, adaptive)) {
+                parking = true;
                 LockSupport.parkNanos(parkNs);
                 parkNs = Math.min(POLL_PARK_MAX_NS, parkNs * 2);
             }
@@ -271,7 +305,7 @@ public final class WaitStrategy {
                 return;
             }
             iteration++;
-            if ((iteration & 63) == 0 || iteration > (long)spins + yields) {
+            if ((iteration & 63) == 0 || parking) {
                 final long now = System.nanoTime();
                 if (now - lastCheckNs >= LIVENESS_PERIOD_NS) {
                     try {
@@ -309,10 +343,11 @@ public final class WaitStrategy {
         final int yields = Integer.getInteger(YIELDS_PROP_NAME, YIELDS_DEFAULT);
         final long timeoutNs = Long.getLong(TIMEOUT_PROP_NAME, TIMEOUT_DEFAULT) * 1_000_000L;
         return switch (kind) {
+            case "adaptive" -> new WaitStrategy(Kind.ADAPTIVE, spins, yields, timeoutNs);
             case "backoff" -> new WaitStrategy(Kind.BACKOFF, spins, yields, timeoutNs);
             case "busy-spin", "busyspin", "spin" -> new WaitStrategy(Kind.BUSY_SPIN, spins, 0, timeoutNs);
             default -> throw new IllegalArgumentException(
-                KIND_PROP_NAME + "=" + kind + " is not one of backoff, busy-spin");
+                KIND_PROP_NAME + "=" + kind + " is not one of adaptive, backoff, busy-spin");
         };
     }
 

@@ -201,13 +201,13 @@ class WaitStrategyTest {
     }
 
     @Test
-    void shouldDefaultToBackoffWhenNoPropertyIsSet() {
+    void shouldDefaultToAdaptiveWhenNoPropertyIsSet() {
         assumeTrue(System.getProperty(WaitStrategy.KIND_PROP_NAME) == null
             && System.getProperty(WaitStrategy.SPINS_PROP_NAME) == null
             && System.getProperty(WaitStrategy.YIELDS_PROP_NAME) == null, "rma4j.wait* properties are set");
         final WaitStrategy strategy = WaitStrategy.defaultStrategy();
 
-        assertSame(WaitStrategy.Kind.BACKOFF, strategy.kind());
+        assertSame(WaitStrategy.Kind.ADAPTIVE, strategy.kind());
         assertEquals(WaitStrategy.SPINS_DEFAULT, strategy.spins());
         assertEquals(WaitStrategy.YIELDS_DEFAULT, strategy.yields());
         assertSame(strategy, WaitStrategy.defaultStrategy());

@@ -1,0 +1,109 @@
+package org.rma4j.shm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The learned active phase of an adaptive wait: the spin budget halves when a wait spins it out and grows
+ * to twice the time of a wait that ended while spinning; yields stop after an expensive one. Each case runs
+ * on a fresh thread, whose instance starts at the initial budget.
+ */
+@Timeout(60)
+class AdaptiveSpinTest {
+    private static <T> T onFreshThread(final Supplier<T> body) {
+        final CompletableFuture<T> result = new CompletableFuture<>();
+        final Thread thread = new Thread(() -> {
+            try {
+                result.complete(body.get());
+            } catch (final Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
+        thread.start();
+        return result.join();
+    }
+
+    private static long spinOut(final AdaptiveSpin spin, final int yields) {
+        long iteration = 0;
+        while (spin.step(iteration, yields)) {
+            iteration++;
+        }
+        return iteration;
+    }
+
+    @Test
+    void shouldHalveTheBudgetWhenAWaitSpinsItOut() {
+        final long[] budgets = onFreshThread(() -> {
+            final long first = AdaptiveSpin.begin().spinNs();
+            spinOut(AdaptiveSpin.begin(), 0);
+            final long second = AdaptiveSpin.begin().spinNs();
+            return new long[] {first, second};
+        });
+        assertEquals(AdaptiveSpin.INITIAL_NS, budgets[0]);
+        assertEquals(AdaptiveSpin.INITIAL_NS / 2, budgets[1]);
+    }
+
+    @Test
+    void shouldNotGoBelowTheLeastBudget() {
+        final long budget = onFreshThread(() -> {
+            for (int i = 0; i < 64; i++) {
+                spinOut(AdaptiveSpin.begin(), 0);
+            }
+            return AdaptiveSpin.begin().spinNs();
+        });
+        assertEquals(AdaptiveSpin.MIN_NS_DEFAULT, budget);
+    }
+
+    @Test
+    void shouldKeepTwiceTheTimeOfAWaitThatEndedWhileSpinning() {
+        final long[] result = onFreshThread(() -> {
+            spinOut(AdaptiveSpin.begin(), 0); // budget: INITIAL / 2
+            final AdaptiveSpin spin = AdaptiveSpin.begin();
+            final long before = spin.spinNs();
+            final long start = spin.waitStartNs();
+            while (System.nanoTime() - start < before * 3 / 4) {
+                Thread.onSpinWait(); // a wait that ends after three quarters of the budget
+            }
+            spin.succeeded();
+            return new long[] {before, spin.spinNs()};
+        });
+        assertTrue(result[1] >= result[0] * 3 / 2, () -> result[0] + " -> " + result[1]);
+        assertTrue(result[1] <= AdaptiveSpin.MAX_NS_DEFAULT);
+    }
+
+    @Test
+    void shouldStopYieldingAfterTheYieldsAreUsed() {
+        final boolean exhausted = onFreshThread(() -> {
+            final AdaptiveSpin spin = AdaptiveSpin.begin();
+            long iteration = 0;
+            int steps = 0;
+            while (spin.step(iteration++, 3)) {
+                steps++;
+            }
+            return steps >= 3;
+        });
+        assertTrue(exhausted);
+    }
+
+    @Test
+    void shouldWakeAnAdaptiveWaiterThatSleeps() throws Exception {
+        try (TestShm shm = new TestShm()) {
+            final MemorySegment segment = shm.create("word", 4096).segment();
+            final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.ADAPTIVE, 0, 0);
+            final CompletableFuture<Integer> waiter = CompletableFuture.supplyAsync(() ->
+                strategy.awaitInt(segment, 0, v -> v == 1, Liveness.NONE));
+            TestShm.awaitCondition(() -> Words.getIntVolatile(segment, WaitWords.SLEEPERS_OFFSET) == 1,
+                "the waiter to announce itself as a sleeper");
+            WaitWords.putIntVolatileAndWake(segment, 0, 1);
+            assertEquals(1, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            assertEquals(0, Words.getIntVolatile(segment, WaitWords.SLEEPERS_OFFSET));
+        }
+    }
+}
