@@ -20,6 +20,8 @@ import java.util.Set;
  * <p>Files are created exclusively ({@code O_CREAT|O_EXCL}, no symbolic link followed) with mode
  * 0600. The mapping stays valid after the file is unlinked; {@link #close()} unmaps it. The segment
  * may be used by any thread of the process until then.
+ *
+ * <p>This class checks no format: files with a header are validated by {@link FileHeader#check}.
  */
 public final class MappedFile implements AutoCloseable {
     private static final Set<OpenOption> OPEN_OPTIONS =
@@ -60,18 +62,13 @@ public final class MappedFile implements AutoCloseable {
     }
 
     /**
-     * Maps an existing file in full.
+     * Maps an existing file in full, whatever its size (an empty file gives an empty segment).
      *
      * @throws UncheckedIOException if the file cannot be opened.
      */
     public static MappedFile open(final Path path) {
-        try (FileChannel channel = FileChannel.open(
-            path, OPEN_OPTIONS)) {
-            final long size = channel.size();
-            if (size < FileHeader.LENGTH) {
-                throw new ShmFormatException(path, "size " + size + " is smaller than its header");
-            }
-            return map(path, channel, size);
+        try (FileChannel channel = FileChannel.open(path, OPEN_OPTIONS)) {
+            return map(path, channel, channel.size());
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot open shared file " + path, e);
         }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -166,6 +167,19 @@ class MappedFileTest {
         assertFalse(segment.scope().isAlive());
         assertThrows(IllegalStateException.class, () -> Words.getInt(segment, 0));
         assertTrue(Files.exists(shm.path("file")), "closing does not remove the file");
+    }
+
+    @Test
+    void shouldOpenFilesOfAnySizeWithoutAHeader() {
+        for (final long size : new long[] {1, 8, FileHeader.LENGTH - 1, FileHeader.LENGTH}) {
+            final MemorySegment created = shm.create("file-" + size, size).segment();
+            final MemorySegment opened = shm.open("file-" + size).segment();
+
+            created.set(ValueLayout.JAVA_BYTE, size - 1, (byte)7);
+
+            assertEquals(size, opened.byteSize());
+            assertEquals(7, opened.get(ValueLayout.JAVA_BYTE, size - 1), "both mappings share the page");
+        }
     }
 
     @Test
