@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Timeout;
 
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class MappedFileTest {
+    private static final long MIB = 1 << 20;
+    private static final long TMPFS_BYTES = 8 * MIB;
     private static final byte[] PRECIOUS = "precious content".getBytes(StandardCharsets.US_ASCII);
 
     private TestShm shm;
@@ -179,6 +181,37 @@ class MappedFileTest {
 
             assertEquals(size, opened.byteSize());
             assertEquals(7, opened.get(ValueLayout.JAVA_BYTE, size - 1), "both mappings share the page");
+        }
+    }
+
+    @Test
+    void shouldReserveTheStorageOfANewFile() throws Exception {
+        try (Tmpfs tmpfs = Tmpfs.mount(TMPFS_BYTES)) {
+            try (MappedFile file = MappedFile.create(tmpfs.path().resolve("file"), 6 * MIB)) {
+                assertEquals(TMPFS_BYTES - 6 * MIB, FileSpace.usableBytes(tmpfs.path()),
+                    "every page is taken at creation, none at the first store");
+                file.segment().fill((byte)1);
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseAFileLargerThanTheFreeSpaceAndLeaveNothing() throws Exception {
+        try (Tmpfs tmpfs = Tmpfs.mount(TMPFS_BYTES)) {
+            try (MappedFile first = MappedFile.create(tmpfs.path().resolve("first"), 6 * MIB)) {
+                final Path second = tmpfs.path().resolve("second");
+
+                final ShmSpaceException thrown =
+                    assertThrows(ShmSpaceException.class, () -> MappedFile.create(second, 4 * MIB));
+
+                assertEquals(4 * MIB, thrown.requestedBytes());
+                assertEquals(TMPFS_BYTES - 6 * MIB, thrown.usableBytes());
+                assertEquals(tmpfs.path(), thrown.directory());
+                assertTrue(thrown.getMessage().contains(second.toString()), thrown.getMessage());
+                assertFalse(Files.exists(second, LinkOption.NOFOLLOW_LINKS), "the failed file was left behind");
+                assertEquals(TMPFS_BYTES - 6 * MIB, FileSpace.usableBytes(tmpfs.path()));
+                first.segment().fill((byte)1);
+            }
         }
     }
 
