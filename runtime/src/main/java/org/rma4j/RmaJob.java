@@ -7,6 +7,7 @@ import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.ShmBarrier;
+import org.rma4j.shm.ShmFormatException;
 import org.rma4j.shm.WaitStrategy;
 import org.rma4j.shm.WaitTimeoutException;
 
@@ -66,10 +67,17 @@ public final class RmaJob implements AutoCloseable {
     /**
      * Joins rank {@code rank} of the job in {@code directory}: maps its control file, records this
      * process in the rank table and waits for every rank to join.
+     *
+     * @throws RmaException OTHER if the control file is not a valid control file.
      */
     static RmaJob join(
         final JobDirectory directory, final int rank, final WaitStrategy waitStrategy, final boolean ownsDirectory) {
-        final ControlFile control = ControlFile.open(directory.controlFile());
+        final ControlFile control;
+        try {
+            control = ControlFile.open(directory.controlFile());
+        } catch (final ShmFormatException e) {
+            throw new RmaException(ErrorClass.OTHER, "rank " + rank + " cannot join the job: " + e.getMessage(), e);
+        }
         try {
             if (rank < 0 || rank >= control.ranks()) {
                 throw new RmaException(ErrorClass.RANK, "rank " + rank + " is outside the job's 0.."

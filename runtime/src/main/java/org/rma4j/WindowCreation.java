@@ -1,5 +1,6 @@
 package org.rma4j;
 
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Locale;
@@ -8,6 +9,7 @@ import org.rma4j.internal.WindowLayout;
 import org.rma4j.notify.NotifyRing;
 import org.rma4j.shm.FileHeader;
 import org.rma4j.shm.MappedFile;
+import org.rma4j.shm.ShmFormatException;
 import org.rma4j.shm.Words;
 
 /**
@@ -173,8 +175,8 @@ final class WindowCreation {
                         mappings[r] = location.mapping();
                         starts[r] = location.fileOffset();
                     } else {
-                        final MappedFile other = MappedFile.open(
-                            job.directory().file(SharedAllocator.fileName(r, memorySequences[r])));
+                        final MappedFile other = openMemory(job, call, r, memorySequences[r], memoryOffsets[r],
+                            sizes[r], file, mapped);
                         mapped.add(other);
                         mappings[r] = other.segment();
                         starts[r] = memoryOffsets[r];
@@ -197,6 +199,35 @@ final class WindowCreation {
             Words.getInt(file.segment(), WindowLayout.NOTIFY_CAPACITY_OFFSET));
         job.remember(window);
         return window;
+    }
+
+    /**
+     * Maps the allocation file that holds rank {@code r}'s memory of a CREATE window. On failure it unmaps
+     * the window file and the allocation files mapped so far.
+     *
+     * @throws RmaException RMA_SHARED if the file cannot be mapped or is too small for the memory.
+     */
+    private static MappedFile openMemory(
+        final RmaJob job, final String call, final int r, final int sequence, final long offset, final long size,
+        final MappedFile windowFile, final java.util.List<MappedFile> mapped) {
+        final String name = SharedAllocator.fileName(r, sequence);
+        RuntimeException problem;
+        try {
+            final MappedFile other = MappedFile.open(job.directory().file(name));
+            final long fileBytes = other.segment().byteSize();
+            if (offset >= 0 && offset <= fileBytes - size) {
+                return other;
+            }
+            other.close();
+            problem = new RmaException(ErrorClass.RMA_SHARED, call + " failed: the " + size + " bytes of rank " + r
+                + " at offset " + offset + " do not fit in " + name + " of " + fileBytes + " bytes");
+        } catch (final UncheckedIOException | ShmFormatException e) {
+            problem = new RmaException(ErrorClass.RMA_SHARED, call + " failed: cannot map the memory of rank " + r
+                + ": " + e.getMessage(), e);
+        }
+        mapped.forEach(MappedFile::close);
+        windowFile.close();
+        throw problem;
     }
 
     private static MappedFile createFile(
