@@ -141,7 +141,8 @@ public final class RmaJob implements AutoCloseable {
      * @param sizeBytes this rank's size, >= 0.
      * @param dispUnit  this rank's displacement unit in bytes, > 0.
      * @param info      hints, or null.
-     * @throws RmaException SIZE, DISP or INFO_VALUE for a bad argument at any rank.
+     * @throws RmaException SIZE, DISP or INFO_VALUE for a bad argument at any rank; NO_MEM at every rank
+     *                      if the job's shared memory file system has too little free space for the window.
      */
     public Window allocateShared(final long sizeBytes, final int dispUnit, final Info info) {
         checkOpen("allocateShared");
@@ -153,7 +154,8 @@ public final class RmaJob implements AutoCloseable {
      * ranks' memory is reachable only through RMA calls ({@link Window#sharedQuery} raises
      * RMA_FLAVOR).
      *
-     * @throws RmaException SIZE, DISP or INFO_VALUE for a bad argument at any rank.
+     * @throws RmaException SIZE, DISP or INFO_VALUE for a bad argument at any rank; NO_MEM at every rank
+     *                      if the job's shared memory file system has too little free space for the window.
      */
     public Window allocate(final long sizeBytes, final int dispUnit, final Info info) {
         checkOpen("allocate");
@@ -166,7 +168,8 @@ public final class RmaJob implements AutoCloseable {
      * shared mapping (a Java array, a private arena) cannot be reached by other processes.
      *
      * @throws RmaException BASE for memory not from allocMem, DISP / INFO_VALUE for bad arguments at
-     *                      any rank.
+     *                      any rank; NO_MEM at every rank if the window file does not fit in the job's
+     *                      shared memory file system.
      */
     public Window create(final MemorySegment base, final int dispUnit, final Info info) {
         checkOpen("create");
@@ -178,6 +181,9 @@ public final class RmaJob implements AutoCloseable {
      * MPI_WIN_CREATE_DYNAMIC (MPI-3.1 section 11.2.4): collective; a window without memory, to which
      * each rank attaches memory from {@link #allocMem} with {@link Window#attach}. Target displacements
      * are addresses in the target's process ({@link Rma#address}), displacement unit 1.
+     *
+     * @throws RmaException INFO_VALUE for a bad hint at any rank; NO_MEM at every rank if the window
+     *                      file does not fit in the job's shared memory file system.
      */
     public Window createDynamic(final Info info) {
         checkOpen("createDynamic");
@@ -186,9 +192,11 @@ public final class RmaJob implements AutoCloseable {
 
     /**
      * MPI_ALLOC_MEM: {@code sizeBytes} of zeroed memory in a shared mapping of this job, which
-     * {@link #create} and {@link Window#attach} can expose to other ranks. Not collective.
+     * {@link #create} and {@link Window#attach} can expose to other ranks. Not collective. The memory
+     * is reserved in the job's file system at the call, so a store into it never faults for want of space.
      *
-     * @throws RmaException SIZE for a negative size.
+     * @throws RmaException SIZE for a negative size; NO_MEM if the job's shared memory file system has too
+     *                      little free space.
      */
     public MemorySegment allocMem(final long sizeBytes) {
         checkOpen("allocMem");

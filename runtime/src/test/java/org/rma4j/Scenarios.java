@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -37,7 +38,14 @@ final class Scenarios {
      * Runs the scenario at {@code ranks} threads of this JVM.
      */
     static void runThreads(final ShmTestDirectory base, final int ranks, final Class<?> holder, final String name) {
-        Rma.callThreads(ranks, base.path(), WaitStrategy.defaultStrategy(), job -> {
+        runThreads(base.path(), ranks, holder, name);
+    }
+
+    /**
+     * Runs the scenario at {@code ranks} threads of this JVM, in a job directory under {@code base}.
+     */
+    static void runThreads(final Path base, final int ranks, final Class<?> holder, final String name) {
+        Rma.callThreads(ranks, base, WaitStrategy.defaultStrategy(), job -> {
             try {
                 invoke(holder, name, job);
             } catch (final Exception | Error e) {
@@ -55,13 +63,23 @@ final class Scenarios {
     static void runProcesses(
         final ShmTestDirectory base, final int ranks, final Class<?> holder, final String name,
         final String... jvmOptions) throws Exception {
+        runProcesses(base.path(), ranks, holder, name, jvmOptions);
+    }
+
+    /**
+     * Runs the scenario at {@code ranks} JVM processes, in a job directory under {@code base}, and asserts
+     * that every rank passed it.
+     */
+    static void runProcesses(
+        final Path base, final int ranks, final Class<?> holder, final String name, final String... jvmOptions)
+        throws Exception {
         final List<String> lines = Collections.synchronizedList(new ArrayList<>());
         final Launcher.Builder builder = Launcher.builder()
             .ranks(ranks)
             .mainClass(ScenarioMain.class.getName())
             .args(holder.getName(), name)
             .jvmOption("-XX:TieredStopAtLevel=1")
-            .baseDirectory(base.path())
+            .baseDirectory(base)
             .output(lines::add)
             .errorOutput(lines::add);
         for (final String option : jvmOptions) {
