@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -61,6 +62,26 @@ class FileSpaceTest {
         assertTrue(thrown.getMessage().contains(16 * MIB + " bytes asked, " + TMPFS_BYTES + " bytes free in "
             + tmpfs.path()), thrown.getMessage());
         assertTrue(thrown.getMessage().contains("ENOSPC"), thrown.getMessage());
+    }
+
+    @Test
+    void shouldReportTheErrnoOfAFileThatCannotBeOpened() {
+        final Path missing = tmpfs.path().resolve("missing");
+
+        final IOException thrown = assertThrows(IOException.class, () -> FileSpace.reserve(missing, MIB));
+
+        assertEquals("open(" + missing + ") failed: errno 2", thrown.getMessage(), "ENOENT");
+    }
+
+    @Test
+    void shouldNotFollowASymbolicLink() throws Exception {
+        final Path target = Files.createFile(tmpfs.path().resolve("target"));
+        final Path link = Files.createSymbolicLink(tmpfs.path().resolve("link"), target);
+
+        final IOException thrown = assertThrows(IOException.class, () -> FileSpace.reserve(link, MIB));
+
+        assertEquals("open(" + link + ") failed: errno 40", thrown.getMessage(), "ELOOP");
+        assertEquals(0, Files.size(target), "the link's target was extended");
     }
 
     @Test
