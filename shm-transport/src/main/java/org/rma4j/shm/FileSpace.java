@@ -140,8 +140,8 @@ final class FileSpace {
         try {
             int error;
             do {
-                // The kernel gives up on a large reservation when a signal arrives; the pages it already
-                // allocated stay, so a repeated call continues where the last one stopped.
+                // The kernel abandons a long reservation when a signal arrives (tmpfs also gives back the
+                // pages of the interrupted call); the reservation is simply asked for again.
                 error = (int)POSIX_FALLOCATE.invokeExact(fd, 0L, sizeBytes);
             } while (error == EINTR);
             if (error == ENOSPC || error == EDQUOT || error == ENOMEM) {
