@@ -10,10 +10,12 @@ import static org.rma4j.internal.WindowLayout.attachBlockOffset;
 import static org.rma4j.internal.WindowLayout.attachEntryOffset;
 import static org.rma4j.internal.WindowLayout.attachTableOffset;
 
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.ConcurrentHashMap;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.MappedFile;
+import org.rma4j.shm.ShmFormatException;
 import org.rma4j.shm.Words;
 
 /**
@@ -118,14 +120,33 @@ final class DynamicMemory extends TargetMemory {
             if (targetDisp >= address && lengthBytes <= length && targetDisp - address <= length - lengthBytes) {
                 final int sequence = Words.getInt(table, entry + ENTRY_SEQUENCE_OFFSET);
                 final long fileOffset = Words.getLong(table, entry + ENTRY_FILE_OFFSET_OFFSET);
-                final String name = SharedAllocator.fileName(target, sequence);
-                final MappedFile file = mapped.computeIfAbsent(name, n -> MappedFile.open(directory.file(n)));
-                return new Place(file.segment(), fileOffset + (targetDisp - address));
+                final MemorySegment region = regionFile(call, target, sequence);
+                if (fileOffset < 0 || fileOffset > region.byteSize() - length) {
+                    throw new RmaException(ErrorClass.RMA_SHARED, call + ": the region " + describe(address, length)
+                        + " attached by rank " + target + " at offset " + fileOffset + " of "
+                        + SharedAllocator.fileName(target, sequence) + " does not fit in its " + region.byteSize()
+                        + " bytes");
+                }
+                return new Place(region, fileOffset + (targetDisp - address));
             }
         }
         throw new RmaException(ErrorClass.RMA_RANGE, call + " target_disp=0x" + Long.toHexString(targetDisp)
             + " + length=" + lengthBytes + " is not inside a region attached by rank " + target
             + " to the dynamic window");
+    }
+
+    /**
+     * @return this process's mapping of allocation {@code sequence} of {@code target}, mapped at first use.
+     * @throws RmaException RMA_SHARED if the file cannot be mapped.
+     */
+    private MemorySegment regionFile(final String call, final int target, final int sequence) {
+        final String name = SharedAllocator.fileName(target, sequence);
+        try {
+            return mapped.computeIfAbsent(name, n -> MappedFile.open(directory.file(n))).segment();
+        } catch (final UncheckedIOException | ShmFormatException e) {
+            throw new RmaException(ErrorClass.RMA_SHARED, call + ": cannot map the memory attached by rank " + target
+                + ": " + e.getMessage(), e);
+        }
     }
 
     @Override

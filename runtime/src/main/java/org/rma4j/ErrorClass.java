@@ -49,6 +49,11 @@ public enum ErrorClass {
     RMA_FLAVOR("MPI_ERR_RMA_FLAVOR", "passed window has the wrong flavor for the called function"),
     /** Invalid request (freed, or of the wrong kind). */
     REQUEST("MPI_ERR_REQUEST", "invalid request"),
+    /**
+     * Memory is exhausted: the shared memory file system of the job has too little free space for an
+     * allocation ({@code allocMem}) or a window.
+     */
+    NO_MEM("MPI_ERR_NO_MEM", "memory is exhausted"),
     /** The job or an operation on it failed in a way no other class describes. */
     OTHER("MPI_ERR_OTHER", "known error not in this list");
 

@@ -7,6 +7,7 @@ import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.ShmBarrier;
+import org.rma4j.shm.ShmFormatException;
 import org.rma4j.shm.WaitStrategy;
 import org.rma4j.shm.WaitTimeoutException;
 
@@ -66,10 +67,17 @@ public final class RmaJob implements AutoCloseable {
     /**
      * Joins rank {@code rank} of the job in {@code directory}: maps its control file, records this
      * process in the rank table and waits for every rank to join.
+     *
+     * @throws RmaException OTHER if the control file is not a valid control file.
      */
     static RmaJob join(
         final JobDirectory directory, final int rank, final WaitStrategy waitStrategy, final boolean ownsDirectory) {
-        final ControlFile control = ControlFile.open(directory.controlFile());
+        final ControlFile control;
+        try {
+            control = ControlFile.open(directory.controlFile());
+        } catch (final ShmFormatException e) {
+            throw new RmaException(ErrorClass.OTHER, "rank " + rank + " cannot join the job: " + e.getMessage(), e);
+        }
         try {
             if (rank < 0 || rank >= control.ranks()) {
                 throw new RmaException(ErrorClass.RANK, "rank " + rank + " is outside the job's 0.."
@@ -133,7 +141,8 @@ public final class RmaJob implements AutoCloseable {
      * @param sizeBytes this rank's size, >= 0.
      * @param dispUnit  this rank's displacement unit in bytes, > 0.
      * @param info      hints, or null.
-     * @throws RmaException SIZE, DISP or INFO_VALUE for a bad argument at any rank.
+     * @throws RmaException SIZE, DISP or INFO_VALUE for a bad argument at any rank; NO_MEM at every rank
+     *                      if the job's shared memory file system has too little free space for the window.
      */
     public Window allocateShared(final long sizeBytes, final int dispUnit, final Info info) {
         checkOpen("allocateShared");
@@ -145,7 +154,8 @@ public final class RmaJob implements AutoCloseable {
      * ranks' memory is reachable only through RMA calls ({@link Window#sharedQuery} raises
      * RMA_FLAVOR).
      *
-     * @throws RmaException SIZE, DISP or INFO_VALUE for a bad argument at any rank.
+     * @throws RmaException SIZE, DISP or INFO_VALUE for a bad argument at any rank; NO_MEM at every rank
+     *                      if the job's shared memory file system has too little free space for the window.
      */
     public Window allocate(final long sizeBytes, final int dispUnit, final Info info) {
         checkOpen("allocate");
@@ -158,7 +168,8 @@ public final class RmaJob implements AutoCloseable {
      * shared mapping (a Java array, a private arena) cannot be reached by other processes.
      *
      * @throws RmaException BASE for memory not from allocMem, DISP / INFO_VALUE for bad arguments at
-     *                      any rank.
+     *                      any rank; NO_MEM at every rank if the window file does not fit in the job's
+     *                      shared memory file system.
      */
     public Window create(final MemorySegment base, final int dispUnit, final Info info) {
         checkOpen("create");
@@ -170,6 +181,9 @@ public final class RmaJob implements AutoCloseable {
      * MPI_WIN_CREATE_DYNAMIC (MPI-3.1 section 11.2.4): collective; a window without memory, to which
      * each rank attaches memory from {@link #allocMem} with {@link Window#attach}. Target displacements
      * are addresses in the target's process ({@link Rma#address}), displacement unit 1.
+     *
+     * @throws RmaException INFO_VALUE for a bad hint at any rank; NO_MEM at every rank if the window
+     *                      file does not fit in the job's shared memory file system.
      */
     public Window createDynamic(final Info info) {
         checkOpen("createDynamic");
@@ -178,9 +192,11 @@ public final class RmaJob implements AutoCloseable {
 
     /**
      * MPI_ALLOC_MEM: {@code sizeBytes} of zeroed memory in a shared mapping of this job, which
-     * {@link #create} and {@link Window#attach} can expose to other ranks. Not collective.
+     * {@link #create} and {@link Window#attach} can expose to other ranks. Not collective. The memory
+     * is reserved in the job's file system at the call, so a store into it never faults for want of space.
      *
-     * @throws RmaException SIZE for a negative size.
+     * @throws RmaException SIZE for a negative size; NO_MEM if the job's shared memory file system has too
+     *                      little free space.
      */
     public MemorySegment allocMem(final long sizeBytes) {
         checkOpen("allocMem");

@@ -1,10 +1,12 @@
 package org.rma4j;
 
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import java.util.TreeMap;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.MappedFile;
+import org.rma4j.shm.ShmSpaceException;
 
 /**
  * The shared-memory allocator of one rank (MPI_ALLOC_MEM / MPI_FREE_MEM, MPI-3.1 section 8.2): every
@@ -40,12 +42,24 @@ final class SharedAllocator {
     }
 
     /**
-     * @return a new zero-filled segment of {@code sizeBytes} in a shared file.
+     * @return a new zero-filled segment of {@code sizeBytes} in a shared file, all of whose storage is
+     *         reserved.
+     * @throws RmaException NO_MEM if the job's file system has too little free space, OTHER if the file
+     *                      cannot be created for another reason.
      */
     synchronized MemorySegment allocate(final long sizeBytes) {
         final int seq = sequence++;
         // Whole 8-byte words, so an atomic update of the last element never reads past the file.
-        final MappedFile file = MappedFile.create(directory.file(fileName(rank, seq)), Math.max((sizeBytes + 7) & ~7L, 8));
+        final long fileBytes = Math.max((sizeBytes + 7) & ~7L, 8);
+        final MappedFile file;
+        try {
+            file = MappedFile.create(directory.file(fileName(rank, seq)), fileBytes);
+        } catch (final ShmSpaceException e) {
+            throw SharedFileErrors.noSpace("allocMem size=" + sizeBytes + " at rank " + rank, e);
+        } catch (final UncheckedIOException e) {
+            throw new RmaException(ErrorClass.OTHER, "allocMem size=" + sizeBytes + " at rank " + rank + ": "
+                + e.getMessage(), e);
+        }
         final MemorySegment segment = file.segment().asSlice(0, sizeBytes);
         byAddress.put(file.segment().address(), new Allocation(seq, file));
         return segment;

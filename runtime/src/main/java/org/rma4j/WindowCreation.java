@@ -1,5 +1,6 @@
 package org.rma4j;
 
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Locale;
@@ -8,6 +9,8 @@ import org.rma4j.internal.WindowLayout;
 import org.rma4j.notify.NotifyRing;
 import org.rma4j.shm.FileHeader;
 import org.rma4j.shm.MappedFile;
+import org.rma4j.shm.ShmFormatException;
+import org.rma4j.shm.ShmSpaceException;
 import org.rma4j.shm.Words;
 
 /**
@@ -34,6 +37,9 @@ final class WindowCreation {
     private static final int SLOT_MEMORY_SEQUENCE = 24;
     private static final int SLOT_MEMORY_OFFSET = 32;
     private static final int SLOT_NOTIFY_CAPACITY = 40;
+    /** Written by rank 0 when the window file did not fit: its size and the free bytes of the file system. */
+    private static final int SLOT_CREATE_ASKED_BYTES = 48;
+    private static final int SLOT_CREATE_FREE_BYTES = 56;
 
     /** Entries of each notification ring when the info gives none. */
     static final int NOTIFY_CAPACITY_DEFAULT = 256;
@@ -107,19 +113,25 @@ final class WindowCreation {
         final int notifyCapacity = Words.getInt(job.control().scratch(0), SLOT_NOTIFY_CAPACITY);
         final String name = job.nextWindowName();
         MappedFile file = null;
-        String createProblem = null;
+        RuntimeException createProblem = null;
         if (rank == 0 && badRank < 0) {
             try {
                 file = createFile(job, name, flavor, flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE
                     ? sizes : new long[ranks], dispUnits, notifyCapacity, noncontig);
+            } catch (final ShmSpaceException e) {
+                createProblem = e;
+                Words.putLong(own, SLOT_CREATE_ASKED_BYTES, e.requestedBytes());
+                Words.putLong(own, SLOT_CREATE_FREE_BYTES, e.usableBytes());
+                Words.putInt(own, SLOT_CREATE_STATUS, ErrorClass.NO_MEM.ordinal() + 1);
             } catch (final RuntimeException e) {
-                createProblem = String.valueOf(e.getMessage());
-                Words.putInt(own, SLOT_CREATE_STATUS, 1);
+                createProblem = e;
+                Words.putInt(own, SLOT_CREATE_STATUS, ErrorClass.RMA_SHARED.ordinal() + 1);
             }
         }
         job.barrier();
 
-        final boolean created = badRank < 0 && Words.getInt(job.control().scratch(0), SLOT_CREATE_STATUS) == 0;
+        final int createStatus = Words.getInt(job.control().scratch(0), SLOT_CREATE_STATUS);
+        final boolean created = badRank < 0 && createStatus == 0;
         RuntimeException openProblem = null;
         if (created && rank != 0) {
             try {
@@ -142,8 +154,14 @@ final class WindowCreation {
                 + " passed an invalid argument (" + ErrorClass.values()[badClass].mpiName() + ")");
         }
         if (!created) {
+            if (createStatus == ErrorClass.NO_MEM.ordinal() + 1) {
+                final MemorySegment rankZero = job.control().scratch(0);
+                throw SharedFileErrors.noSpace(call + " failed: rank 0 could not create the window file",
+                    job.directory().path(), Words.getLong(rankZero, SLOT_CREATE_ASKED_BYTES),
+                    Words.getLong(rankZero, SLOT_CREATE_FREE_BYTES), createProblem);
+            }
             throw new RmaException(ErrorClass.RMA_SHARED, call + " failed: rank 0 could not create the window file"
-                + (createProblem != null ? ": " + createProblem : ""));
+                + (createProblem != null ? ": " + createProblem.getMessage() : ""), createProblem);
         }
         if (openProblem != null) {
             if (file != null) {
@@ -173,8 +191,8 @@ final class WindowCreation {
                         mappings[r] = location.mapping();
                         starts[r] = location.fileOffset();
                     } else {
-                        final MappedFile other = MappedFile.open(
-                            job.directory().file(SharedAllocator.fileName(r, memorySequences[r])));
+                        final MappedFile other = openMemory(job, call, r, memorySequences[r], memoryOffsets[r],
+                            sizes[r], file, mapped);
                         mapped.add(other);
                         mappings[r] = other.segment();
                         starts[r] = memoryOffsets[r];
@@ -197,6 +215,35 @@ final class WindowCreation {
             Words.getInt(file.segment(), WindowLayout.NOTIFY_CAPACITY_OFFSET));
         job.remember(window);
         return window;
+    }
+
+    /**
+     * Maps the allocation file that holds rank {@code r}'s memory of a CREATE window. On failure it unmaps
+     * the window file and the allocation files mapped so far.
+     *
+     * @throws RmaException RMA_SHARED if the file cannot be mapped or is too small for the memory.
+     */
+    private static MappedFile openMemory(
+        final RmaJob job, final String call, final int r, final int sequence, final long offset, final long size,
+        final MappedFile windowFile, final java.util.List<MappedFile> mapped) {
+        final String name = SharedAllocator.fileName(r, sequence);
+        RuntimeException problem;
+        try {
+            final MappedFile other = MappedFile.open(job.directory().file(name));
+            final long fileBytes = other.segment().byteSize();
+            if (offset >= 0 && offset <= fileBytes - size) {
+                return other;
+            }
+            other.close();
+            problem = new RmaException(ErrorClass.RMA_SHARED, call + " failed: the " + size + " bytes of rank " + r
+                + " at offset " + offset + " do not fit in " + name + " of " + fileBytes + " bytes");
+        } catch (final UncheckedIOException | ShmFormatException e) {
+            problem = new RmaException(ErrorClass.RMA_SHARED, call + " failed: cannot map the memory of rank " + r
+                + ": " + e.getMessage(), e);
+        }
+        mapped.forEach(MappedFile::close);
+        windowFile.close();
+        throw problem;
     }
 
     private static MappedFile createFile(

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -37,6 +38,13 @@ final class Scenarios {
      * Runs the scenario at {@code ranks} threads of this JVM.
      */
     static void runThreads(final ShmTestDirectory base, final int ranks, final Class<?> holder, final String name) {
+        runThreads(base.path(), ranks, holder, name, 0);
+    }
+
+    /**
+     * Runs the scenario at {@code ranks} threads of this JVM, in a job directory under {@code base}.
+     */
+    static void runThreads(final Path base, final int ranks, final Class<?> holder, final String name) {
         runThreads(base, ranks, holder, name, 0);
     }
 
@@ -47,10 +55,15 @@ final class Scenarios {
     static void runThreads(
         final ShmTestDirectory base, final int ranks, final Class<?> holder, final String name,
         final long waitTimeoutMs) {
+        runThreads(base.path(), ranks, holder, name, waitTimeoutMs);
+    }
+
+    private static void runThreads(
+        final Path base, final int ranks, final Class<?> holder, final String name, final long waitTimeoutMs) {
         final WaitStrategy strategy = waitTimeoutMs > 0
             ? WaitStrategy.defaultStrategy().withTimeout(waitTimeoutMs * 1_000_000L)
             : WaitStrategy.defaultStrategy();
-        Rma.callThreads(ranks, base.path(), strategy, job -> {
+        Rma.callThreads(ranks, base, strategy, job -> {
             try {
                 invoke(holder, name, job);
             } catch (final Exception | Error e) {
@@ -68,13 +81,23 @@ final class Scenarios {
     static void runProcesses(
         final ShmTestDirectory base, final int ranks, final Class<?> holder, final String name,
         final String... jvmOptions) throws Exception {
+        runProcesses(base.path(), ranks, holder, name, jvmOptions);
+    }
+
+    /**
+     * Runs the scenario at {@code ranks} JVM processes, in a job directory under {@code base}, and asserts
+     * that every rank passed it.
+     */
+    static void runProcesses(
+        final Path base, final int ranks, final Class<?> holder, final String name, final String... jvmOptions)
+        throws Exception {
         final List<String> lines = Collections.synchronizedList(new ArrayList<>());
         final Launcher.Builder builder = Launcher.builder()
             .ranks(ranks)
             .mainClass(ScenarioMain.class.getName())
             .args(holder.getName(), name)
             .jvmOption("-XX:TieredStopAtLevel=1")
-            .baseDirectory(base.path())
+            .baseDirectory(base)
             .output(lines::add)
             .errorOutput(lines::add);
         for (final String option : jvmOptions) {

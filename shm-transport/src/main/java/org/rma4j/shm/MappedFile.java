@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -18,8 +17,12 @@ import java.util.Set;
  * A file mapped read-write and shared, as one {@link MemorySegment} owned by a shared arena.
  *
  * <p>Files are created exclusively ({@code O_CREAT|O_EXCL}, no symbolic link followed) with mode
- * 0600. The mapping stays valid after the file is unlinked; {@link #close()} unmaps it. The segment
- * may be used by any thread of the process until then.
+ * 0600, and with all their storage reserved ({@link FileSpace}): a file that does not fit in its file
+ * system fails at creation with {@link ShmSpaceException}, instead of a store into its mapping
+ * faulting later. The mapping stays valid after the file is unlinked; {@link #close()} unmaps it. The
+ * segment may be used by any thread of the process until then.
+ *
+ * <p>This class checks no format: files with a header are validated by {@link FileHeader#check}.
  */
 public final class MappedFile implements AutoCloseable {
     private static final Set<OpenOption> OPEN_OPTIONS =
@@ -36,8 +39,10 @@ public final class MappedFile implements AutoCloseable {
     }
 
     /**
-     * Creates a new zero-filled file of {@code sizeBytes} and maps it.
+     * Creates a new zero-filled file of {@code sizeBytes}, reserves its storage and maps it. On failure
+     * no file is left at {@code path}.
      *
+     * @throws ShmSpaceException    if its file system has too little free space for it.
      * @throws UncheckedIOException if the file exists or cannot be created.
      */
     public static MappedFile create(final Path path, final long sizeBytes) {
@@ -46,11 +51,12 @@ public final class MappedFile implements AutoCloseable {
         }
         try {
             Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            try (FileChannel channel = FileChannel.open(
-                path, OPEN_OPTIONS)) {
-                channel.write(ByteBuffer.wrap(new byte[1]), sizeBytes - 1);
-                return map(path, channel, sizeBytes);
-            } catch (final IOException | RuntimeException e) {
+            try {
+                FileSpace.reserve(path, sizeBytes);
+                try (FileChannel channel = FileChannel.open(path, OPEN_OPTIONS)) {
+                    return map(path, channel, sizeBytes);
+                }
+            } catch (final IOException | RuntimeException | Error e) {
                 Files.deleteIfExists(path);
                 throw e;
             }
@@ -60,18 +66,13 @@ public final class MappedFile implements AutoCloseable {
     }
 
     /**
-     * Maps an existing file in full.
+     * Maps an existing file in full, whatever its size (an empty file gives an empty segment).
      *
      * @throws UncheckedIOException if the file cannot be opened.
      */
     public static MappedFile open(final Path path) {
-        try (FileChannel channel = FileChannel.open(
-            path, OPEN_OPTIONS)) {
-            final long size = channel.size();
-            if (size < FileHeader.LENGTH) {
-                throw new ShmFormatException(path, "size " + size + " is smaller than its header");
-            }
-            return map(path, channel, size);
+        try (FileChannel channel = FileChannel.open(path, OPEN_OPTIONS)) {
+            return map(path, channel, channel.size());
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot open shared file " + path, e);
         }

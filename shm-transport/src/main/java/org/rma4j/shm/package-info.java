@@ -6,6 +6,11 @@
  *
  * <p>Nothing here knows the MPI vocabulary; the runtime module builds the one-sided model on top.
  *
+ * <h2>Space</h2>
+ * {@link org.rma4j.shm.MappedFile#create} reserves all the storage of a new file before mapping it, so a
+ * store into a mapping never faults for want of space: a file that does not fit fails at creation with
+ * {@link org.rma4j.shm.ShmSpaceException}, which carries the directory and the bytes asked and free.
+ *
  * <h2>Memory order</h2>
  * {@link org.rma4j.shm.Words} offers plain, acquire / release, volatile and atomic read-modify-write
  * accessors on a {@link java.lang.foreign.MemorySegment}. The pairing rule is the JMM's: a value

@@ -104,11 +104,13 @@ class FileHeaderTest {
     }
 
     @Test
-    void shouldRejectTruncatedFileOnOpen() throws Exception {
+    void shouldRejectTruncatedFileAfterOpen() throws Exception {
         final Path path = shm.path("file");
         Files.write(path, new byte[10]);
+        final MemorySegment opened = shm.open("file").segment();
 
-        final ShmFormatException thrown = assertThrows(ShmFormatException.class, () -> shm.open("file"));
+        final ShmFormatException thrown =
+            assertThrows(ShmFormatException.class, () -> FileHeader.check(opened, path, MAGIC, VERSION));
 
         assertMessageNames(thrown, path, "size 10");
     }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.Timeout;
 
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class MappedFileTest {
+    private static final long MIB = 1 << 20;
+    private static final long TMPFS_BYTES = 8 * MIB;
     private static final byte[] PRECIOUS = "precious content".getBytes(StandardCharsets.US_ASCII);
 
     private TestShm shm;
@@ -166,6 +169,50 @@ class MappedFileTest {
         assertFalse(segment.scope().isAlive());
         assertThrows(IllegalStateException.class, () -> Words.getInt(segment, 0));
         assertTrue(Files.exists(shm.path("file")), "closing does not remove the file");
+    }
+
+    @Test
+    void shouldOpenFilesOfAnySizeWithoutAHeader() {
+        for (final long size : new long[] {1, 8, FileHeader.LENGTH - 1, FileHeader.LENGTH}) {
+            final MemorySegment created = shm.create("file-" + size, size).segment();
+            final MemorySegment opened = shm.open("file-" + size).segment();
+
+            created.set(ValueLayout.JAVA_BYTE, size - 1, (byte)7);
+
+            assertEquals(size, opened.byteSize());
+            assertEquals(7, opened.get(ValueLayout.JAVA_BYTE, size - 1), "both mappings share the page");
+        }
+    }
+
+    @Test
+    void shouldReserveTheStorageOfANewFile() throws Exception {
+        try (Tmpfs tmpfs = Tmpfs.mount(TMPFS_BYTES)) {
+            try (MappedFile file = MappedFile.create(tmpfs.path().resolve("file"), 6 * MIB)) {
+                assertEquals(TMPFS_BYTES - 6 * MIB, FileSpace.usableBytes(tmpfs.path()),
+                    "every page is taken at creation, none at the first store");
+                file.segment().fill((byte)1);
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseAFileLargerThanTheFreeSpaceAndLeaveNothing() throws Exception {
+        try (Tmpfs tmpfs = Tmpfs.mount(TMPFS_BYTES)) {
+            try (MappedFile first = MappedFile.create(tmpfs.path().resolve("first"), 6 * MIB)) {
+                final Path second = tmpfs.path().resolve("second");
+
+                final ShmSpaceException thrown =
+                    assertThrows(ShmSpaceException.class, () -> MappedFile.create(second, 4 * MIB));
+
+                assertEquals(4 * MIB, thrown.requestedBytes());
+                assertEquals(TMPFS_BYTES - 6 * MIB, thrown.usableBytes());
+                assertEquals(tmpfs.path(), thrown.directory());
+                assertTrue(thrown.getMessage().contains(second.toString()), thrown.getMessage());
+                assertFalse(Files.exists(second, LinkOption.NOFOLLOW_LINKS), "the failed file was left behind");
+                assertEquals(TMPFS_BYTES - 6 * MIB, FileSpace.usableBytes(tmpfs.path()));
+                first.segment().fill((byte)1);
+            }
+        }
     }
 
     @Test
