@@ -104,18 +104,46 @@ final class Notifications {
     }
 
     /**
-     * Drains the ring, one lap at most: copies inline payloads into the window and matches each arrival.
-     * One lap (every entry published when the call began) so that producers refilling the ring as fast as
-     * it drains cannot keep one call moving their notifications into the unbounded unexpected queue.
+     * Drains the ring, one lap at most, and matches each arrival. One lap (every entry published when the
+     * call began) so that producers refilling the ring as fast as it drains cannot keep one call moving
+     * their notifications into the unbounded unexpected queue.
      */
     synchronized void progress() {
+        drain(null, null);
+    }
+
+    /**
+     * Drains the ring until {@code request} is complete, one lap at most (see {@link #progress()}).
+     */
+    synchronized void progressFor(final NotifyRequest request) {
+        drain(request, null);
+    }
+
+    /**
+     * Drains until {@code request} (if not null) is complete or one of {@code requests} (if not null) is,
+     * one lap at most. Stopping at the completion leaves later arrivals in the ring instead of moving them
+     * to the unexpected queue: the next request started takes them straight from the ring, without the
+     * queue's copy and look-ups, and a full ring holds producers back. Arrival order is kept either way
+     * (see {@link #start}). Caller holds the monitor.
+     */
+    private void drain(final NotifyRequest request, final NotifyRequest[] requests) {
         completedInDrain = false;
-        own.drain(handler, capacity);
+        if (request == null && requests == null) {
+            own.drain(handler, capacity);
+        } else {
+            for (int i = 0; i < capacity && !done(request, requests) && own.drain(handler, 1) == 1; i++) {
+                // one arrival at a time: the completion is checked between two
+            }
+        }
         if (completedInDrain && waiters > 0) {
             // NOTE: after the request's volatile completion: a waiting thread either sees it in its re-check
             // after announcing itself as a sleeper, or is woken here.
             own.wakeWaiters();
         }
+    }
+
+    private static boolean done(final NotifyRequest request, final NotifyRequest[] requests) {
+        return request != null ? request.isComplete() : NotifyRequest.anyComplete(requests);
     }
 
     /**
@@ -157,9 +185,7 @@ final class Notifications {
     void awaitComplete(final NotifyRequest request) {
         while (true) {
             synchronized (this) {
-                if (!request.isComplete()) {
-                    progress();
-                }
+                drain(request, null);
                 if (request.isComplete()) {
                     return;
                 }
@@ -182,7 +208,7 @@ final class Notifications {
     int awaitAny(final NotifyRequest[] requests) {
         while (true) {
             synchronized (this) {
-                progress();
+                drain(null, requests);
                 final int done = NotifyRequest.firstComplete(requests);
                 if (done != NotifyRequest.NONE_COMPLETE) {
                     return done;

@@ -95,7 +95,7 @@ public final class NotifyRequest implements AutoCloseable {
     public boolean test() {
         checkActive("test");
         if (!complete) {
-            endpoint.progress(); // NOTE: not when complete: it would only move arrivals to the unexpected queue
+            endpoint.progressFor(this); // NOTE: not when complete: it would only move arrivals to the unexpected queue
         }
         return finishIfComplete();
     }

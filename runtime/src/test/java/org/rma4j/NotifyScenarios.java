@@ -269,14 +269,19 @@ final class NotifyScenarios {
             final NotifyRequest token = window.notifyInit((me + n - 1) % n, 1, 1);
             for (int round = 0; round < rounds; round++) {
                 token.start();
+                final long received;
                 if (me == 0) {
                     window.putNotify(MemorySegment.ofArray(new long[] {round}), (me + 1) % n, 0, 1);
                     token.await();
+                    received = window.segment().get(ValueLayout.JAVA_LONG, 0);
                 } else {
                     token.await();
+                    // NOTE: read before passing the token on: once it is passed, the left neighbour may put the
+                    // next round's value here at any time (the data of a notified put lands at the call).
+                    received = window.segment().get(ValueLayout.JAVA_LONG, 0);
                     window.putNotify(MemorySegment.ofArray(new long[] {round}), (me + 1) % n, 0, 1);
                 }
-                assertEquals(round, window.segment().get(ValueLayout.JAVA_LONG, 0));
+                assertEquals(round, received);
             }
             job.barrier();
             // Rank 0 holds the token back for a while; the others wait for it asleep.
