@@ -29,6 +29,9 @@ import org.rma4j.shm.RankState;
  * rma                                    join the job with Rma.init(), barrier, print "joined", close
  * rma-fail RANK STATUS                   join and barrier; then RANK halts with STATUS and the others
  *                                        barrier again and print the rank of the PeerFailedException
+ * long-line BYTES                        write BYTES bytes 'x' to stdout without a newline
+ * random SEED BYTES                      write BYTES random bytes (java.util.Random(SEED)) to stdout
+ * lines COUNT                            print COUNT numbered lines to stdout, then "done" to stderr
  * </pre>
  */
 final class RankProgram {
@@ -87,6 +90,29 @@ final class RankProgram {
                 }
             }
             case "rma-fail" -> rmaFail(rank, Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+            case "long-line" -> {
+                final byte[] chunk = new byte[1 << 16];
+                java.util.Arrays.fill(chunk, (byte)'x');
+                long remaining = Long.parseLong(args[1]);
+                while (remaining > 0) {
+                    final int length = (int)Math.min(chunk.length, remaining);
+                    System.out.write(chunk, 0, length);
+                    remaining -= length;
+                }
+                System.out.flush();
+            }
+            case "random" -> {
+                final byte[] bytes = new byte[Integer.parseInt(args[2])];
+                new java.util.Random(Long.parseLong(args[1])).nextBytes(bytes);
+                System.out.write(bytes, 0, bytes.length);
+                System.out.flush();
+            }
+            case "lines" -> {
+                for (int i = 0; i < Integer.parseInt(args[1]); i++) {
+                    System.out.println("line " + i);
+                }
+                System.err.println("done");
+            }
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }
     }
