@@ -90,6 +90,8 @@ final class JobRun {
 
     private void startRanks(final JobDirectory directory) {
         final List<String> command = launcher.command();
+        final ProcessHandle self = ProcessHandle.current();
+        final long startMillis = self.info().startInstant().map(instant -> instant.toEpochMilli()).orElse(0L);
         for (int rank = 0; rank < ranks; rank++) {
             final ProcessBuilder builder = new ProcessBuilder(command);
             final Map<String, String> environment = builder.environment();
@@ -97,6 +99,8 @@ final class JobRun {
             environment.put(JobEnvironment.RANK, Integer.toString(rank));
             environment.put(JobEnvironment.SIZE, Integer.toString(ranks));
             environment.put(JobEnvironment.JOB_DIR, directory.path().toString());
+            environment.put(JobEnvironment.LAUNCHER_PID, Long.toString(self.pid()));
+            environment.put(JobEnvironment.LAUNCHER_START_MILLIS, Long.toString(startMillis));
             final Process process;
             synchronized (this) {
                 if (shuttingDown) {

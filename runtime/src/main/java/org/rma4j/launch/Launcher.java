@@ -1,7 +1,10 @@
 package org.rma4j.launch;
 
+import java.io.File;
 import java.io.PrintStream;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.security.CodeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,9 +22,10 @@ import org.rma4j.shm.JobDirectory;
  *
  * <p>{@link #run()} creates a fresh job directory under the base directory with the job's control file
  * (launcher pid = this process) before any rank starts, then starts every rank as
- * {@code java [jvmOptions] --enable-native-access=ALL-UNNAMED -cp classpath mainClass args} with the
- * environment variables of {@link JobEnvironment} set, and forwards each line a rank writes, prefixed
- * {@code [rank] }, to the output sinks.
+ * {@code java [jvmOptions] --enable-native-access=ALL-UNNAMED -cp classpath org.rma4j.launch.RankMain
+ * mainClass args} with the environment variables of {@link JobEnvironment} set, and forwards each line a
+ * rank writes, prefixed {@code [rank] }, to the output sinks. {@link RankMain} makes the rank watch this
+ * process: if it is killed with SIGKILL, the ranks remove the job directory and end by themselves.
  *
  * <p>When a rank exits with a non-zero status (a status above 128 is reported as death by signal
  * {@code status - 128}, as shells do), the launcher at once marks it {@code FAILED} in the control file,
@@ -95,7 +99,8 @@ public final class Launcher {
     }
 
     /**
-     * @return the command line that starts every rank (java, JVM options, classpath, main class, args).
+     * @return the command line that starts every rank: java, JVM options, class path (with the runtime's
+     *         own location added if missing), {@link RankMain}, the main class and its arguments.
      */
     public List<String> command() {
         final List<String> command = new ArrayList<>();
@@ -104,13 +109,39 @@ public final class Launcher {
         if (jvmOptions.stream().noneMatch(option -> option.startsWith("--enable-native-access"))) {
             command.add(NATIVE_ACCESS_OPTION);
         }
-        if (!classpath.isEmpty()) {
-            command.add("-cp");
-            command.add(classpath);
-        }
+        command.add("-cp");
+        command.add(withRuntime(classpath));
+        command.add(RankMain.class.getName());
         command.add(mainClass);
         command.addAll(args);
         return command;
+    }
+
+    /**
+     * @return {@code classpath} followed by the locations of the classes {@link RankMain} needs (this
+     *         module's and shm-transport's), those it does not hold already.
+     */
+    static String withRuntime(final String classpath) {
+        final List<String> entries = new ArrayList<>();
+        if (!classpath.isEmpty()) {
+            entries.addAll(List.of(classpath.split(File.pathSeparator)));
+        }
+        for (final Class<?> needed : List.of(RankMain.class, JobDirectory.class)) {
+            final String location = location(needed);
+            if (location != null && !entries.contains(location)) {
+                entries.add(location);
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
+    private static String location(final Class<?> type) {
+        try {
+            final CodeSource source = type.getProtectionDomain().getCodeSource();
+            return source == null ? null : Path.of(source.getLocation().toURI()).toString();
+        } catch (final URISyntaxException | RuntimeException e) {
+            return null;
+        }
     }
 
     int ranks() {

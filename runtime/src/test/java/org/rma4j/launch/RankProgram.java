@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.rma4j.Rma;
 import org.rma4j.RmaJob;
+import org.rma4j.Window;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.PeerFailedException;
@@ -32,6 +33,9 @@ import org.rma4j.shm.RankState;
  * long-line BYTES                        write BYTES bytes 'x' to stdout without a newline
  * random SEED BYTES                      write BYTES random bytes (java.util.Random(SEED)) to stdout
  * lines COUNT                            print COUNT numbered lines to stdout, then "done" to stderr
+ * fence-loop                             join, then put and fence in a loop without end; "ready PID" after
+ *                                        the first fence
+ * spin                                   print "ready PID" and compute without end, without rma4j
  * </pre>
  */
 final class RankProgram {
@@ -113,7 +117,31 @@ final class RankProgram {
                 }
                 System.err.println("done");
             }
+            case "fence-loop" -> fenceLoop();
+            case "spin" -> {
+                System.out.println("ready " + ProcessHandle.current().pid());
+                long x = 1;
+                while (x != 0) {
+                    x = x * 6364136223846793005L + 1442695040888963407L;
+                }
+            }
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
+        }
+    }
+
+    private static void fenceLoop() {
+        try (RmaJob job = Rma.init(); Window window = job.allocateShared(8L * job.size(), 8)) {
+            final long[] value = new long[1];
+            boolean ready = false;
+            while (true) {
+                window.fence(0);
+                if (!ready) {
+                    System.out.println("ready " + ProcessHandle.current().pid());
+                    ready = true;
+                }
+                value[0]++;
+                window.put(value, 0, 1, (job.rank() + 1) % job.size(), job.rank());
+            }
         }
     }
 
