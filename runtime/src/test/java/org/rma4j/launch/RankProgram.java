@@ -36,6 +36,7 @@ import org.rma4j.shm.RankState;
  * fence-loop                             join, then put and fence in a loop without end; "ready PID" after
  *                                        the first fence
  * spin                                   print "ready PID" and compute without end, without rma4j
+ * await-file PATH                        print "ready PID", then wait until PATH exists and exit 0
  * </pre>
  */
 final class RankProgram {
@@ -118,6 +119,13 @@ final class RankProgram {
                 System.err.println("done");
             }
             case "fence-loop" -> fenceLoop();
+            case "await-file" -> {
+                System.out.println("ready " + ProcessHandle.current().pid());
+                final Path go = Path.of(args[1]);
+                while (!Files.exists(go)) {
+                    Thread.sleep(10);
+                }
+            }
             case "spin" -> {
                 System.out.println("ready " + ProcessHandle.current().pid());
                 long x = 1;
