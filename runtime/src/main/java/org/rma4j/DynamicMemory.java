@@ -42,6 +42,7 @@ final class DynamicMemory extends TargetMemory {
         this.directory = directory;
         this.table = windowFile;
         this.attachTable = attachTableOffset(ranks);
+        MappingBudget.add(1); // the window file, checked by the creation
     }
 
     /**
@@ -119,7 +120,15 @@ final class DynamicMemory extends TargetMemory {
                 final int sequence = Words.getInt(table, entry + ENTRY_SEQUENCE_OFFSET);
                 final long fileOffset = Words.getLong(table, entry + ENTRY_FILE_OFFSET_OFFSET);
                 final String name = SharedAllocator.fileName(target, sequence);
-                final MappedFile file = mapped.computeIfAbsent(name, n -> MappedFile.open(directory.file(n)));
+                final MappedFile file = mapped.computeIfAbsent(name, n -> {
+                    MappingBudget.acquire(call, 1);
+                    try {
+                        return MappedFile.open(directory.file(n));
+                    } catch (final RuntimeException e) {
+                        MappingBudget.release(1);
+                        throw e;
+                    }
+                });
                 return new Place(file.segment(), fileOffset + (targetDisp - address));
             }
         }
@@ -131,6 +140,8 @@ final class DynamicMemory extends TargetMemory {
     @Override
     void close() {
         mapped.values().forEach(MappedFile::close);
+        // the window file and every region mapped here
+        MappingBudget.release(1 + mapped.size());
         mapped.clear();
     }
 

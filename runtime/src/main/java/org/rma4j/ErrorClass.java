@@ -49,6 +49,11 @@ public enum ErrorClass {
     RMA_FLAVOR("MPI_ERR_RMA_FLAVOR", "passed window has the wrong flavor for the called function"),
     /** Invalid request (freed, or of the wrong kind). */
     REQUEST("MPI_ERR_REQUEST", "invalid request"),
+    /**
+     * Not enough memory or another bounded resource for the call (MPI_ERR_NO_MEM); nothing was
+     * allocated or changed.
+     */
+    NO_MEM("MPI_ERR_NO_MEM", "out of memory"),
     /** The job or an operation on it failed in a way no other class describes. */
     OTHER("MPI_ERR_OTHER", "known error not in this list");
 

@@ -43,9 +43,16 @@ final class SharedAllocator {
      * @return a new zero-filled segment of {@code sizeBytes} in a shared file.
      */
     synchronized MemorySegment allocate(final long sizeBytes) {
+        MappingBudget.acquire("allocMem", 1);
         final int seq = sequence++;
-        // Whole 8-byte words, so an atomic update of the last element never reads past the file.
-        final MappedFile file = MappedFile.create(directory.file(fileName(rank, seq)), Math.max((sizeBytes + 7) & ~7L, 8));
+        final MappedFile file;
+        try {
+            // Whole 8-byte words, so an atomic update of the last element never reads past the file.
+            file = MappedFile.create(directory.file(fileName(rank, seq)), Math.max((sizeBytes + 7) & ~7L, 8));
+        } catch (final RuntimeException e) {
+            MappingBudget.release(1);
+            throw e;
+        }
         final MemorySegment segment = file.segment().asSlice(0, sizeBytes);
         byAddress.put(file.segment().address(), new Allocation(seq, file));
         return segment;
@@ -65,6 +72,7 @@ final class SharedAllocator {
         byAddress.remove(base.address());
         allocation.file.unlink();
         allocation.file.close();
+        MappingBudget.release(1);
     }
 
     /**
@@ -94,6 +102,7 @@ final class SharedAllocator {
             allocation.file.unlink();
             allocation.file.close();
         }
+        MappingBudget.release(byAddress.size());
         byAddress.clear();
     }
 }
