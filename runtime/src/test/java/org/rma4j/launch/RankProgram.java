@@ -37,11 +37,15 @@ import org.rma4j.shm.RankState;
  *                                        the first fence
  * spin                                   print "ready PID" and compute without end, without rma4j
  * await-file PATH                        print "ready PID", then wait until PATH exists and exit 0
+ * fence-stall PATH                       join, allocate a window, fence, print "ready PID"; rank 0 fences
+ *                                        again at once, the others only once PATH exists; a fence that
+ *                                        throws prints "fence-error EXCEPTION" and halts with 3
  * </pre>
  */
 final class RankProgram {
     private static final long SLEEP_MINUTES = 10;
     private static final String STUBBORN_READY = "stubborn-ready-";
+    static final int FENCE_ERROR_STATUS = 3;
 
     private RankProgram() {
     }
@@ -119,6 +123,7 @@ final class RankProgram {
                 System.err.println("done");
             }
             case "fence-loop" -> fenceLoop();
+            case "fence-stall" -> fenceStall(Path.of(args[1]));
             case "await-file" -> {
                 System.out.println("ready " + ProcessHandle.current().pid());
                 final Path go = Path.of(args[1]);
@@ -151,6 +156,28 @@ final class RankProgram {
                 window.put(value, 0, 1, (job.rank() + 1) % job.size(), job.rank());
             }
         }
+    }
+
+    private static void fenceStall(final Path go) throws InterruptedException {
+        final RmaJob job = Rma.init();
+        final Window window = job.allocateShared(8L * job.size(), 8);
+        window.fence(0);
+        System.out.println("ready " + ProcessHandle.current().pid());
+        if (job.rank() != 0) {
+            while (!Files.exists(go)) {
+                Thread.sleep(10);
+            }
+        }
+        try {
+            window.fence(0);
+        } catch (final RuntimeException e) {
+            System.out.println("fence-error " + e);
+            System.out.flush();
+            Runtime.getRuntime().halt(FENCE_ERROR_STATUS);
+        }
+        System.out.println("fenced");
+        window.close();
+        job.close();
     }
 
     private static void rmaFail(final int rank, final int victim, final int status) {
