@@ -87,7 +87,18 @@ final class LauncherWatch {
             return;
         }
         final int rank = parseOr(System.getenv(JobEnvironment.RANK), -1);
-        final LauncherWatch watch = new LauncherWatch(rank, Long.parseLong(pid), Long.parseLong(start), Path.of(dir));
+        final long launcherPid;
+        final long launcherStart;
+        try {
+            launcherPid = Long.parseLong(pid);
+            launcherStart = Long.parseLong(start);
+        } catch (final NumberFormatException e) {
+            System.err.println(Launcher.MESSAGE_PREFIX + "rank " + rank + ": " + JobEnvironment.LAUNCHER_PID + "=" + pid
+                + " / " + JobEnvironment.LAUNCHER_START_MILLIS + "=" + start + " are not numbers; the rank does not "
+                + "watch its launcher");
+            return;
+        }
+        final LauncherWatch watch = new LauncherWatch(rank, launcherPid, launcherStart, Path.of(dir));
         final long pidfd = Native.pidfdOpen(watch.launcherPid);
         if (!watch.isLauncher()) {
             watch.launcherGone(); // gone before this rank could watch it: the pid is free or reused
