@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A real {@code rmarun} JVM killed with SIGKILL while its ranks run: the ranks notice, say so on the
  * launcher's standard error, remove the job directory and end, whether they are inside rma4j calls or
- * compute without it.
+ * compute without it; and a rank whose launcher is gone before it starts ends at once.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class LauncherKilledTest {
@@ -62,6 +62,35 @@ class LauncherKilledTest {
     @Test
     void shouldEndRanksThatComputeWithoutRma4jWhenRmarunIsKilled() throws Exception {
         killRmarunAndCheck("spin");
+    }
+
+    @Test
+    void shouldEndARankAtOnceWhoseLauncherIsGoneBeforeItStarts() throws Exception {
+        final Process gone = new ProcessBuilder("true").start();
+        assertTrue(gone.waitFor(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS));
+        final long goneStart = gone.info().startInstant().map(instant -> instant.toEpochMilli()).orElse(0L);
+        final org.rma4j.shm.JobDirectory job = org.rma4j.shm.JobDirectory.create(base.path());
+        final List<String> command = new ArrayList<>(List.of(Launcher.currentJava()));
+        command.addAll(RmaRunProcess.SMALL_JVM);
+        command.addAll(List.of(Launcher.NATIVE_ACCESS_OPTION, "-cp", System.getProperty("java.class.path"),
+            RankMain.class.getName(), RankProgram.class.getName(), "spin"));
+        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put(JobEnvironment.RANK, "0");
+        builder.environment().put(JobEnvironment.SIZE, "1");
+        builder.environment().put(JobEnvironment.JOB_DIR, job.path().toString());
+        builder.environment().put(JobEnvironment.LAUNCHER_PID, Long.toString(gone.pid()));
+        builder.environment().put(JobEnvironment.LAUNCHER_START_MILLIS, Long.toString(goneStart));
+        final Process rank = builder.start();
+        try {
+            final String output = new String(rank.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(rank.waitFor(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS));
+            assertEquals(LauncherWatch.EXIT_LAUNCHER_GONE, rank.exitValue(), output);
+            assertTrue(output.contains("the job's launcher (process " + gone.pid() + ") is gone"), output);
+            assertTrue(!output.contains("ready"), "the program never ran: " + output);
+            assertEquals(List.of(), base.jobDirectories(), "the rank removed the job directory");
+        } finally {
+            RmaRunProcess.destroy(rank);
+        }
     }
 
     private void killRmarunAndCheck(final String mode) throws Exception {
@@ -103,7 +132,8 @@ class LauncherKilledTest {
                     rank.get().onExit().get(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS);
                 }
             }
-            System.out.printf("rmarun killed (%s): every rank ended %.0f ms later%n", mode,
+            System.out.printf("rmarun killed (%s): every rank had ended and was reaped by its new parent %.0f ms later%n",
+                mode,
                 (System.nanoTime() - killedNs) / 1e6);
 
             assertEquals(List.of(), base.jobDirectories(), "the ranks removed the job directory");
