@@ -236,8 +236,9 @@ public final class Launcher {
         }
 
         /**
-         * @param classpath class path of the ranks (default: this JVM's {@code java.class.path}; empty:
-         *                  no {@code -cp}).
+         * @param classpath class path of the ranks (default: this JVM's {@code java.class.path}); the
+         *                  locations of the runtime classes every rank starts with ({@link RankMain}) are
+         *                  appended where missing.
          * @return this builder.
          */
         public Builder classpath(final String classpath) {
