@@ -15,6 +15,12 @@ import java.util.Arrays;
  *
  * <p>Two (count, datatype) pairs match when they have the same basic type and the same number of
  * elements: the type-signature rule of section 11.3 for types built from one basic type.
+ *
+ * <p>A datatype holds the list of its blocks (runs of adjacent elements, merged where they touch), so
+ * its memory grows with the number of blocks, not with its data: {@code contiguous(n, INT)} and
+ * {@code vector(n, b, b, INT)} are one block whatever {@code n}. A constructor whose result could have
+ * more than {@link #MAX_BLOCKS} blocks throws {@link ErrorClass#NO_MEM} before allocating anything, in
+ * time independent of the counts.
  */
 public final class Datatype {
     /** Basic element types, with their size in bytes. */
@@ -57,6 +63,16 @@ public final class Datatype {
     /** MPI_DOUBLE. */
     public static final Datatype DOUBLE = basic(Basic.DOUBLE);
 
+    /** System property: the most blocks one datatype may hold. */
+    public static final String MAX_BLOCKS_PROP_NAME = "rma4j.datatype.max.blocks";
+    /** Default of {@link #MAX_BLOCKS_PROP_NAME}: 2^20 blocks, 16 MiB of block list. */
+    public static final int MAX_BLOCKS_DEFAULT = 1 << 20;
+    /** The most blocks one datatype may hold ({@link #MAX_BLOCKS_PROP_NAME}). */
+    public static final int MAX_BLOCKS = Math.max(1, Integer.getInteger(MAX_BLOCKS_PROP_NAME, MAX_BLOCKS_DEFAULT));
+
+    /** Array entries a description shows before it abbreviates. */
+    private static final int DESCRIBED_ENTRIES = 8;
+
     private final Basic basic;
     /** Byte offset of each block within one instance, ascending is not required. */
     private final long[] blockOffsets;
@@ -89,7 +105,9 @@ public final class Datatype {
     public static Datatype contiguous(final int count, final Datatype old) {
         checkOld(old, "contiguous");
         checkCount(count, "contiguous count");
-        return replicate(old, new long[] {0}, new long[] {count}, "contiguous(" + count + ", " + old + ")");
+        final String description = "contiguous(" + count + ", " + old + ")";
+        checkBlocks(description, 1, count, old);
+        return replicate(old, new long[] {0}, new long[] {count}, description);
     }
 
     /**
@@ -102,12 +120,23 @@ public final class Datatype {
         checkOld(old, "vector");
         checkCount(count, "vector count");
         checkCount(blocklength, "vector blocklength");
+        final String description = "vector(" + count + ", " + blocklength + ", " + stride + ", " + old + ")";
+        if (count > 1 && stride < 0) {
+            throw new RmaException(ErrorClass.TYPE, description + ": displacement " + stride
+                + " is negative; rma4j datatypes have lower bound 0");
+        }
+        if (count > 1 && stride == blocklength) {
+            // The blocks touch: one run of count * blocklength old types, without a list of count blocks.
+            final long copies = (long)count * blocklength;
+            checkBlocks(description, 1, copies, old);
+            return replicate(old, new long[] {0}, new long[] {copies}, description);
+        }
+        checkBlocks(description, count, blocklength, old);
         final long[] displacements = new long[count];
         for (int i = 0; i < count; i++) {
             displacements[i] = (long)i * stride;
         }
-        return replicate(old, displacements, filled(count, blocklength),
-            "vector(" + count + ", " + blocklength + ", " + stride + ", " + old + ")");
+        return replicate(old, displacements, filled(count, blocklength), description);
     }
 
     /**
@@ -119,9 +148,10 @@ public final class Datatype {
     public static Datatype indexedBlock(final int blocklength, final int[] displacements, final Datatype old) {
         checkOld(old, "indexedBlock");
         checkCount(blocklength, "indexedBlock blocklength");
+        final String description = "indexedBlock(" + blocklength + ", " + describe(displacements) + ", " + old + ")";
+        checkBlocks(description, displacements.length, blocklength, old);
         return replicate(old, Arrays.stream(displacements).asLongStream().toArray(),
-            filled(displacements.length, blocklength),
-            "indexedBlock(" + blocklength + ", " + Arrays.toString(displacements) + ", " + old + ")");
+            filled(displacements.length, blocklength), description);
     }
 
     /**
@@ -137,13 +167,23 @@ public final class Datatype {
             throw new RmaException(ErrorClass.COUNT, "indexed has " + blocklengths.length + " blocklengths but "
                 + displacements.length + " displacements");
         }
+        final String description =
+            "indexed(" + describe(blocklengths) + ", " + describe(displacements) + ", " + old + ")";
+        if (old.isContiguous() && blocklengths.length > MAX_BLOCKS) {
+            throw tooManyBlocks(description, blocklengths.length);
+        }
         final long[] lengths = new long[blocklengths.length];
+        long blocks = 0;
         for (int i = 0; i < lengths.length; i++) {
             checkCount(blocklengths[i], "indexed blocklengths[" + i + "]");
             lengths[i] = blocklengths[i];
+            // NOTE: each term is below 2^51 and the sum stops growing past MAX_BLOCKS: no overflow.
+            blocks += old.isContiguous() ? 1 : (long)blocklengths[i] * old.blocks();
+            if (blocks > MAX_BLOCKS) {
+                throw tooManyBlocks(description, blocks);
+            }
         }
-        return replicate(old, Arrays.stream(displacements).asLongStream().toArray(), lengths,
-            "indexed(" + Arrays.toString(blocklengths) + ", " + Arrays.toString(displacements) + ", " + old + ")");
+        return replicate(old, Arrays.stream(displacements).asLongStream().toArray(), lengths, description);
     }
 
     private static Datatype replicate(
@@ -283,6 +323,46 @@ public final class Datatype {
             throw new RmaException(ErrorClass.COUNT, count + " x " + description + " spans more than " + Long.MAX_VALUE
                 + " bytes");
         }
+    }
+
+    /**
+     * Checks, before anything is allocated, that {@code entries} blocks of {@code blocklength} old types
+     * cannot make more than {@link #MAX_BLOCKS} blocks: one block per entry when the old type is
+     * contiguous (its copies touch), else one per block of each copy.
+     *
+     * @throws RmaException NO_MEM if they could.
+     */
+    private static void checkBlocks(final String description, final long entries, final long blocklength,
+        final Datatype old) {
+        final long perEntry = old.isContiguous() ? 1 : saturatedProduct(blocklength, old.blocks());
+        final long bound = saturatedProduct(entries, perEntry);
+        if (entries > 0 && blocklength > 0 && bound > MAX_BLOCKS) {
+            throw tooManyBlocks(description, bound);
+        }
+    }
+
+    private static long saturatedProduct(final long a, final long b) {
+        final long high = Math.multiplyHigh(a, b);
+        return high != 0 || a * b < 0 ? Long.MAX_VALUE : a * b;
+    }
+
+    private static RmaException tooManyBlocks(final String description, final long blocks) {
+        return new RmaException(ErrorClass.NO_MEM, description + " would hold up to " + blocks + " blocks; a datatype"
+            + " holds at most " + MAX_BLOCKS + " (-D" + MAX_BLOCKS_PROP_NAME + "=N)");
+    }
+
+    /**
+     * @return the array as {@link Arrays#toString(int[])} shows it, abbreviated after a few entries.
+     */
+    private static String describe(final int[] array) {
+        if (array.length <= DESCRIBED_ENTRIES) {
+            return Arrays.toString(array);
+        }
+        final StringBuilder text = new StringBuilder("[");
+        for (int i = 0; i < DESCRIBED_ENTRIES; i++) {
+            text.append(array[i]).append(", ");
+        }
+        return text.append("... (").append(array.length).append(" entries)]").toString();
     }
 
     private static void checkOld(final Datatype old, final String call) {

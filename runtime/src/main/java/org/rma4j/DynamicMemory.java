@@ -44,6 +44,7 @@ final class DynamicMemory extends TargetMemory {
         this.directory = directory;
         this.table = windowFile;
         this.attachTable = attachTableOffset(ranks);
+        MappingBudget.add(1); // the window file, checked by the creation
     }
 
     /**
@@ -142,7 +143,15 @@ final class DynamicMemory extends TargetMemory {
     private MemorySegment regionFile(final String call, final int target, final int sequence) {
         final String name = SharedAllocator.fileName(target, sequence);
         try {
-            return mapped.computeIfAbsent(name, n -> MappedFile.open(directory.file(n))).segment();
+            return mapped.computeIfAbsent(name, n -> {
+                MappingBudget.acquire(call, 1);
+                try {
+                    return MappedFile.open(directory.file(n));
+                } catch (final RuntimeException e) {
+                    MappingBudget.release(1);
+                    throw e;
+                }
+            }).segment();
         } catch (final UncheckedIOException | ShmFormatException e) {
             throw new RmaException(ErrorClass.RMA_SHARED, call + ": cannot map the memory attached by rank " + target
                 + ": " + e.getMessage(), e);
@@ -152,6 +161,8 @@ final class DynamicMemory extends TargetMemory {
     @Override
     void close() {
         mapped.values().forEach(MappedFile::close);
+        // the window file and every region mapped here
+        MappingBudget.release(1 + mapped.size());
         mapped.clear();
     }
 

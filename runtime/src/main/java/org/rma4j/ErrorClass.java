@@ -50,10 +50,11 @@ public enum ErrorClass {
     /** Invalid request (freed, or of the wrong kind). */
     REQUEST("MPI_ERR_REQUEST", "invalid request"),
     /**
-     * Memory is exhausted: the shared memory file system of the job has too little free space for an
-     * allocation ({@code allocMem}) or a window.
+     * Memory or another bounded resource is exhausted (MPI_ERR_NO_MEM): the job's shared-memory file system
+     * has too little free space for an allocation ({@code allocMem}) or a window, or a per-process limit
+     * (mappings, datatype blocks) would be exceeded; nothing was allocated or changed.
      */
-    NO_MEM("MPI_ERR_NO_MEM", "memory is exhausted"),
+    NO_MEM("MPI_ERR_NO_MEM", "memory exhausted"),
     /** The job or an operation on it failed in a way no other class describes. */
     OTHER("MPI_ERR_OTHER", "known error not in this list");
 

@@ -1,19 +1,29 @@
 package org.rma4j;
 
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.LinkedHashSet;
 import java.util.Set;
+
+import org.rma4j.shm.ControlLayout;
 
 /**
  * An ordered set of job ranks (MPI_Group, MPI-3.1 chapter 6), as passed to the general active
  * target synchronization calls {@link Window#post}, {@link Window#start}. A member's position is
  * its rank in the group; the member itself is a rank of the job. Immutable and thread-safe.
+ *
+ * <p>Members are ranks a job can have, 0..{@link #MAX_RANK}, so a group never holds more than
+ * {@code MAX_RANK + 1} members; a larger group is refused with {@link ErrorClass#RANK} before anything
+ * is allocated.
  */
 public final class Group {
     /** MPI_GROUP_EMPTY. */
     public static final Group EMPTY = new Group(new int[0]);
     /** MPI_UNDEFINED, returned by {@link #translateRanks} for a rank not in the other group. */
     public static final int UNDEFINED = -32766;
+
+    /** The highest rank of any job ({@link ControlLayout#MAX_RANKS} - 1). */
+    public static final int MAX_RANK = ControlLayout.MAX_RANKS - 1;
 
     private final int[] members;
 
@@ -27,15 +37,20 @@ public final class Group {
      * @throws RmaException RANK for a negative rank, GROUP for a repeated rank.
      */
     public static Group of(final int... ranks) {
-        final Set<Integer> seen = new LinkedHashSet<>();
+        final BitSet seen = new BitSet(Math.min(ranks.length, MAX_RANK + 1));
         for (final int rank : ranks) {
             if (rank < 0) {
                 throw new RmaException(ErrorClass.RANK, "group member " + rank + " is negative");
             }
-            if (!seen.add(rank)) {
-                throw new RmaException(ErrorClass.GROUP, "group member " + rank + " appears twice in "
-                    + Arrays.toString(ranks));
+            if (rank > MAX_RANK) {
+                throw new RmaException(ErrorClass.RANK, "group member " + rank + " is outside 0.." + MAX_RANK
+                    + ", the ranks a job can have");
             }
+            if (seen.get(rank)) {
+                throw new RmaException(ErrorClass.GROUP, "group member " + rank + " appears twice in "
+                    + (ranks.length <= 16 ? Arrays.toString(ranks) : "a group of " + ranks.length + " members"));
+            }
+            seen.set(rank);
         }
         return new Group(ranks.clone());
     }
@@ -46,6 +61,10 @@ public final class Group {
     public static Group range(final int size) {
         if (size < 0) {
             throw new RmaException(ErrorClass.ARG, "group range size=" + size + " is negative");
+        }
+        if (size > MAX_RANK + 1) {
+            throw new RmaException(ErrorClass.RANK, "group range size=" + size + " exceeds the " + (MAX_RANK + 1)
+                + " ranks a job can have");
         }
         final int[] ranks = new int[size];
         for (int i = 0; i < size; i++) {

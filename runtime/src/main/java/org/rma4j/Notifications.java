@@ -63,13 +63,13 @@ final class Notifications {
 
     Notifications(
         final Window window, final MemorySegment mapping, final int rank, final int ranks,
-        final int capacity, final ControlFile control, final WaitStrategy waitStrategy) {
+        final int capacity, final ControlFile control, final WaitStrategy waitStrategy, final Liveness liveness) {
         this.window = window;
         this.rank = rank;
         this.capacity = capacity;
         this.control = control;
         this.waitStrategy = waitStrategy;
-        this.liveness = control.liveness(rank, true);
+        this.liveness = liveness;
         this.own = new NotifyRing(mapping, WindowLayout.notifyRingOffset(ranks, capacity, rank), capacity, rank,
             ProducerLiveness.of(control::isDead, () -> IntStream.range(0, ranks).anyMatch(control::isDead)),
             (index, producer) -> skipped(producer), NotifyRing.STUCK_CHECK_INTERVAL_NS_DEFAULT);

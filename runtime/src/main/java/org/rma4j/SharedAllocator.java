@@ -48,6 +48,7 @@ final class SharedAllocator {
      *                      cannot be created for another reason.
      */
     synchronized MemorySegment allocate(final long sizeBytes) {
+        MappingBudget.acquire("allocMem", 1);
         final int seq = sequence++;
         // Whole 8-byte words, so an atomic update of the last element never reads past the file.
         final long fileBytes = Math.max((sizeBytes + 7) & ~7L, 8);
@@ -55,10 +56,15 @@ final class SharedAllocator {
         try {
             file = MappedFile.create(directory.file(fileName(rank, seq)), fileBytes);
         } catch (final ShmSpaceException e) {
+            MappingBudget.release(1);
             throw SharedFileErrors.noSpace("allocMem size=" + sizeBytes + " at rank " + rank, e);
         } catch (final UncheckedIOException e) {
+            MappingBudget.release(1);
             throw new RmaException(ErrorClass.OTHER, "allocMem size=" + sizeBytes + " at rank " + rank + ": "
                 + e.getMessage(), e);
+        } catch (final RuntimeException e) {
+            MappingBudget.release(1);
+            throw e;
         }
         final MemorySegment segment = file.segment().asSlice(0, sizeBytes);
         byAddress.put(file.segment().address(), new Allocation(seq, file));
@@ -79,6 +85,7 @@ final class SharedAllocator {
         byAddress.remove(base.address());
         allocation.file.unlink();
         allocation.file.close();
+        MappingBudget.release(1);
     }
 
     /**
@@ -108,6 +115,7 @@ final class SharedAllocator {
             allocation.file.unlink();
             allocation.file.close();
         }
+        MappingBudget.release(byAddress.size());
         byAddress.clear();
     }
 }

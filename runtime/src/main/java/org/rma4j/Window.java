@@ -9,6 +9,7 @@ import org.rma4j.internal.WindowLayout;
 import org.rma4j.shm.DisseminationBarrier;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappedFile;
+import org.rma4j.shm.MappingLiveness;
 import org.rma4j.shm.WaitTimeoutException;
 import org.rma4j.shm.Words;
 
@@ -57,6 +58,9 @@ public final class Window implements AutoCloseable {
     private final MemorySegment localSegment;
     private boolean freed;
 
+    /** Checks that the window file is still backed; names a SIGBUS of a wait after a truncation. */
+    private final MappingLiveness fileCheck;
+
     Window(
         final RmaJob job, final MappedFile file, final WindowFlavor flavor, final TargetMemory memory,
         final MemorySegment localSegment, final long[] sizes, final int[] dispUnits, final Info info,
@@ -72,14 +76,17 @@ public final class Window implements AutoCloseable {
         this.info = info;
         final int ranks = sizes.length;
         this.lockTable = WindowLayout.lockTableOffset(ranks);
+        // Waits in the window file also check that the file is still there (not truncated under the job).
+        this.fileCheck = MappingLiveness.of(Liveness.NONE, file, WindowLayout.MAGIC, WindowLayout.VERSION);
+        final Liveness collective = fileCheck.and(job.control().liveness(rank, true));
         this.fenceBarrier = new DisseminationBarrier(mapping, WindowLayout.barrierOffset(ranks), ranks, rank,
-            job.waitStrategy(), job.control().liveness(rank, true));
-        this.lockLiveness = job.control().liveness(rank, false);
+            job.waitStrategy(), collective);
+        this.lockLiveness = fileCheck.and(job.control().liveness(rank, false));
         this.epochs = new Epochs(ranks, !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         this.noLocks = info.flag(Info.NO_LOCKS);
-        this.pscw = new Pscw(mapping, rank, ranks, job.waitStrategy(), job.control().liveness(rank, true));
+        this.pscw = new Pscw(mapping, rank, ranks, job.waitStrategy(), collective);
         this.notifications = new Notifications(this, mapping, rank, ranks, notifyCapacity, job.control(),
-            job.waitStrategy());
+            job.waitStrategy(), collective);
         this.localSegment = localSegment;
     }
 
@@ -753,6 +760,8 @@ public final class Window implements AutoCloseable {
             fenceBarrier.await();
         } catch (final WaitTimeoutException e) {
             throw new WaitTimeoutException("fence at rank " + rank + " of " + sizes.length, e.waitedNs());
+        } catch (final InternalError e) {
+            throw fileCheck.explain(e);
         }
         epochs.afterFence(assertions);
     }
@@ -801,6 +810,8 @@ public final class Window implements AutoCloseable {
         if ((assertions & Rma.MODE_NOCHECK) == 0) {
             try {
                 pscw.awaitPosts(group);
+            } catch (final InternalError e) {
+                throw fileCheck.explain(e);
             } catch (final WaitTimeoutException e) {
                 throw new WaitTimeoutException("start: the posts of " + group, e.waitedNs());
             }
@@ -835,6 +846,8 @@ public final class Window implements AutoCloseable {
             pscw.awaitCompletes(group);
         } catch (final WaitTimeoutException e) {
             throw new WaitTimeoutException("wait: the completes of " + group, e.waitedNs());
+        } catch (final InternalError e) {
+            throw fileCheck.explain(e);
         }
         pscw.setExposed(false);
         epochs.waited();
@@ -1231,6 +1244,8 @@ public final class Window implements AutoCloseable {
     private void acquire(final Runnable acquisition, final LockType type, final int target, final long word) {
         try {
             acquisition.run();
+        } catch (final InternalError e) {
+            throw fileCheck.explain(e);
         } catch (final WaitTimeoutException e) {
             // NOTE: the description is built here, not by the caller: a string concatenation per lock call
             // showed up in profiles of the uncontended lock + unlock.

@@ -68,6 +68,7 @@ final class WindowCreation {
         SharedAllocator.Location location = null;
         try {
             effective = validate(call, sizeBytes, dispUnit, info == null ? Info.create() : info);
+            MappingBudget.check(call, flavor == WindowFlavor.CREATE ? ranks : 1);
             if (flavor == WindowFlavor.CREATE && sizeBytes > 0) {
                 location = job.allocator().locate(base);
                 if (location == null) {
@@ -198,15 +199,20 @@ final class WindowCreation {
                         starts[r] = memoryOffsets[r];
                     }
                 }
-                final TargetMemory.Fixed fixed = new TargetMemory.Fixed(mappings, starts, sizes, dispUnits,
-                    () -> mapped.forEach(MappedFile::close));
+                MappingBudget.add(1 + mapped.size());
+                final TargetMemory.Fixed fixed = new TargetMemory.Fixed(mappings, starts, sizes, dispUnits, () -> {
+                    mapped.forEach(MappedFile::close);
+                    MappingBudget.release(1 + mapped.size());
+                });
                 memory = fixed;
                 local = fixed.part(rank);
             }
             default -> {
                 final MemorySegment[] mappings = new MemorySegment[ranks];
                 java.util.Arrays.fill(mappings, file.segment());
-                final TargetMemory.Fixed fixed = new TargetMemory.Fixed(mappings, dataOffsets, sizes, dispUnits, null);
+                MappingBudget.add(1);
+                final TargetMemory.Fixed fixed = new TargetMemory.Fixed(mappings, dataOffsets, sizes, dispUnits,
+                    () -> MappingBudget.release(1));
                 memory = fixed;
                 local = fixed.part(rank);
             }

@@ -77,7 +77,7 @@ final class JobRun {
             }
             control = ControlFile.create(directory.controlFile(), ranks, ProcessHandle.current().pid());
             startRanks(directory);
-            return awaitRanks(directory);
+            return checkOutput(awaitRanks(directory));
         } finally {
             cleanUp();
             try {
@@ -90,6 +90,8 @@ final class JobRun {
 
     private void startRanks(final JobDirectory directory) {
         final List<String> command = launcher.command();
+        final ProcessHandle self = ProcessHandle.current();
+        final long startMillis = self.info().startInstant().map(instant -> instant.toEpochMilli()).orElse(0L);
         for (int rank = 0; rank < ranks; rank++) {
             final ProcessBuilder builder = new ProcessBuilder(command);
             final Map<String, String> environment = builder.environment();
@@ -97,6 +99,8 @@ final class JobRun {
             environment.put(JobEnvironment.RANK, Integer.toString(rank));
             environment.put(JobEnvironment.SIZE, Integer.toString(ranks));
             environment.put(JobEnvironment.JOB_DIR, directory.path().toString());
+            environment.put(JobEnvironment.LAUNCHER_PID, Long.toString(self.pid()));
+            environment.put(JobEnvironment.LAUNCHER_START_MILLIS, Long.toString(startMillis));
             final Process process;
             synchronized (this) {
                 if (shuttingDown) {
@@ -111,10 +115,10 @@ final class JobRun {
                 processes[rank] = process;
             }
             closeQuietly(process);
-            pumps.add(OutputPump.start(process.getInputStream(), rank, launcher.outputSink(), sinkLock,
-                "rmarun-out-" + rank));
-            pumps.add(OutputPump.start(process.getErrorStream(), rank, launcher.errorSink(), sinkLock,
-                "rmarun-err-" + rank));
+            pumps.add(OutputPump.start(process.getInputStream(), rank, "standard output", launcher.outputSink(),
+                sinkLock, "rmarun-out-" + rank));
+            pumps.add(OutputPump.start(process.getErrorStream(), rank, "standard error", launcher.errorSink(),
+                sinkLock, "rmarun-err-" + rank));
             final int exitingRank = rank;
             process.onExit().thenAccept(ended -> exits.add(new RankExit(exitingRank, ended.exitValue())));
         }
@@ -168,6 +172,38 @@ final class JobRun {
         final int exitCode = failedRank < 0 ? 0 : statuses[failedRank];
         return new JobResult(exitCode, Arrays.asList(statuses), failedRank, Optional.ofNullable(failure),
             directory.path());
+    }
+
+    /**
+     * Waits for the output of the ended ranks to be delivered and fails a job that succeeded if part of it
+     * was lost (a failed sink): output is never lost silently.
+     */
+    private JobResult checkOutput(final JobResult result) throws InterruptedException {
+        final long deadlineNs = System.nanoTime() + PUMP_DRAIN_NS;
+        String lost = null;
+        int lostRank = -1;
+        for (int i = 0; i < pumps.size(); i++) {
+            final OutputPump pump = pumps.get(i);
+            if (!pump.await(deadlineNs)) {
+                errorLine(Launcher.MESSAGE_PREFIX + "rank " + i / 2 + " ended but its " + (i % 2 == 0
+                    ? "standard output" : "standard error") + " is still open (a process it started holds it); "
+                    + "what it writes from now on is forwarded only while rmarun runs");
+            }
+            if (pump.failure() != null && lost == null) {
+                lostRank = i / 2;
+                lost = "output of rank " + lostRank + " was lost (" + pump.describeFailure() + ")";
+            }
+        }
+        if (lost == null) {
+            return result;
+        }
+        errorLine(Launcher.MESSAGE_PREFIX + lost);
+        if (!result.succeeded()) {
+            return new JobResult(result.exitCode(), result.rankExitCodes(), result.failedRank(),
+                Optional.of(result.failureMessage().orElse("") + "; " + lost), result.jobDirectory());
+        }
+        return new JobResult(Launcher.EXIT_OUTPUT_LOST, result.rankExitCodes(), lostRank, Optional.of(lost),
+            result.jobDirectory());
     }
 
     /**
@@ -272,7 +308,7 @@ final class JobRun {
     private void errorLine(final String line) {
         synchronized (sinkLock) {
             try {
-                launcher.errorSink().accept(line);
+                launcher.errorSink().message(line);
             } catch (final RuntimeException ignored) {
                 // the message is also in the job result
             }

@@ -1,7 +1,10 @@
 package org.rma4j.launch;
 
+import java.io.File;
 import java.io.PrintStream;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.security.CodeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,9 +22,10 @@ import org.rma4j.shm.JobDirectory;
  *
  * <p>{@link #run()} creates a fresh job directory under the base directory with the job's control file
  * (launcher pid = this process) before any rank starts, then starts every rank as
- * {@code java [jvmOptions] --enable-native-access=ALL-UNNAMED -cp classpath mainClass args} with the
- * environment variables of {@link JobEnvironment} set, and forwards each line a rank writes, prefixed
- * {@code [rank] }, to the output sinks.
+ * {@code java [jvmOptions] --enable-native-access=ALL-UNNAMED -cp classpath org.rma4j.launch.RankMain
+ * mainClass args} with the environment variables of {@link JobEnvironment} set, and forwards each line a
+ * rank writes, prefixed {@code [rank] }, to the output sinks. {@link RankMain} makes the rank watch this
+ * process: if it is killed with SIGKILL, the ranks remove the job directory and end by themselves.
  *
  * <p>When a rank exits with a non-zero status (a status above 128 is reported as death by signal
  * {@code status - 128}, as shells do), the launcher at once marks it {@code FAILED} in the control file,
@@ -40,6 +44,11 @@ public final class Launcher {
     public static final Duration KILL_DELAY = Duration.ofSeconds(1);
     /** JVM option every rank gets: the runtime maps shared files and calls futex through the FFM API. */
     public static final String NATIVE_ACCESS_OPTION = "--enable-native-access=ALL-UNNAMED";
+    /**
+     * Exit code of a job whose ranks all exited with 0 but part of whose output could not be delivered
+     * (the sink failed: a closed pipe, a full disk). 74 is {@code EX_IOERR} of {@code sysexits.h}.
+     */
+    public static final int EXIT_OUTPUT_LOST = 74;
     /** Prefix of the launcher's own messages. */
     static final String MESSAGE_PREFIX = "rmarun: ";
 
@@ -51,8 +60,8 @@ public final class Launcher {
     private final List<String> jvmOptions;
     private final Path baseDirectory;
     private final Map<String, String> environment;
-    private final Consumer<String> outputSink;
-    private final Consumer<String> errorSink;
+    private final LineSink outputSink;
+    private final LineSink errorSink;
     private final Duration grace;
 
     private Launcher(final Builder builder) {
@@ -64,9 +73,9 @@ public final class Launcher {
         this.jvmOptions = List.copyOf(builder.jvmOptions);
         this.baseDirectory = builder.baseDirectory != null ? builder.baseDirectory : JobDirectory.defaultBase();
         this.environment = Map.copyOf(builder.environment);
-        this.outputSink = builder.outputSink != null ? builder.outputSink : System.out::println;
+        this.outputSink = builder.outputSink != null ? builder.outputSink : LineSink.of(System.out);
         this.errorSink = builder.errorSink != null ? builder.errorSink
-            : builder.outputSink != null ? builder.outputSink : System.err::println;
+            : builder.outputSink != null ? builder.outputSink : LineSink.of(System.err);
         this.grace = builder.grace;
     }
 
@@ -90,7 +99,8 @@ public final class Launcher {
     }
 
     /**
-     * @return the command line that starts every rank (java, JVM options, classpath, main class, args).
+     * @return the command line that starts every rank: java, JVM options, class path (with the runtime's
+     *         own location added if missing), {@link RankMain}, the main class and its arguments.
      */
     public List<String> command() {
         final List<String> command = new ArrayList<>();
@@ -99,13 +109,39 @@ public final class Launcher {
         if (jvmOptions.stream().noneMatch(option -> option.startsWith("--enable-native-access"))) {
             command.add(NATIVE_ACCESS_OPTION);
         }
-        if (!classpath.isEmpty()) {
-            command.add("-cp");
-            command.add(classpath);
-        }
+        command.add("-cp");
+        command.add(withRuntime(classpath));
+        command.add(RankMain.class.getName());
         command.add(mainClass);
         command.addAll(args);
         return command;
+    }
+
+    /**
+     * @return {@code classpath} followed by the locations of the classes {@link RankMain} needs (this
+     *         module's and shm-transport's), those it does not hold already.
+     */
+    static String withRuntime(final String classpath) {
+        final List<String> entries = new ArrayList<>();
+        if (!classpath.isEmpty()) {
+            entries.addAll(List.of(classpath.split(File.pathSeparator)));
+        }
+        for (final Class<?> needed : List.of(RankMain.class, JobDirectory.class)) {
+            final String location = location(needed);
+            if (location != null && !entries.contains(location)) {
+                entries.add(location);
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
+    private static String location(final Class<?> type) {
+        try {
+            final CodeSource source = type.getProtectionDomain().getCodeSource();
+            return source == null ? null : Path.of(source.getLocation().toURI()).toString();
+        } catch (final URISyntaxException | RuntimeException e) {
+            return null;
+        }
     }
 
     int ranks() {
@@ -120,11 +156,11 @@ public final class Launcher {
         return environment;
     }
 
-    Consumer<String> outputSink() {
+    LineSink outputSink() {
         return outputSink;
     }
 
-    Consumer<String> errorSink() {
+    LineSink errorSink() {
         return errorSink;
     }
 
@@ -152,8 +188,8 @@ public final class Launcher {
         private final List<String> jvmOptions = new ArrayList<>();
         private Path baseDirectory;
         private final Map<String, String> environment = new LinkedHashMap<>();
-        private Consumer<String> outputSink;
-        private Consumer<String> errorSink;
+        private LineSink outputSink;
+        private LineSink errorSink;
         private Duration grace = GRACE_DEFAULT;
 
         private Builder() {
@@ -200,8 +236,9 @@ public final class Launcher {
         }
 
         /**
-         * @param classpath class path of the ranks (default: this JVM's {@code java.class.path}; empty:
-         *                  no {@code -cp}).
+         * @param classpath class path of the ranks (default: this JVM's {@code java.class.path}); the
+         *                  locations of the runtime classes every rank starts with ({@link RankMain}) are
+         *                  appended where missing.
          * @return this builder.
          */
         public Builder classpath(final String classpath) {
@@ -260,44 +297,56 @@ public final class Launcher {
         }
 
         /**
-         * Where the ranks' output lines go, each prefixed {@code [rank] }. Lines from standard error go
-         * here too unless {@link #errorOutput(Consumer)} is set. Calls are serialized by the launcher, so
-         * the sink needs no locking of its own. Default: {@code System.out} (and {@code System.err} for
-         * standard error).
+         * Where the ranks' output lines go, each prefixed {@code [rank] }, decoded with the platform's native
+         * encoding (bytes that are not text in it arrive as replacement characters: use
+         * {@link #output(PrintStream)} for binary output). Lines from standard error go here too unless an
+         * error output is set. Calls are serialized by the launcher, so the sink needs no locking of its
+         * own. A line longer than {@value OutputPump#MAX_LINE_BYTES} bytes arrives in pieces of at most that
+         * many bytes. A sink that throws fails the job ({@link #EXIT_OUTPUT_LOST}); the rest of that
+         * stream is discarded. Default: {@code System.out} (and {@code System.err} for standard error),
+         * byte for byte.
          *
          * @param sink receives one line per call, without line terminator.
          * @return this builder.
          */
         public Builder output(final Consumer<String> sink) {
-            this.outputSink = Objects.requireNonNull(sink);
+            this.outputSink = LineSink.of(sink, LineSink.childCharset());
             return this;
         }
 
         /**
-         * @param stream receives the ranks' output lines (see {@link #output(Consumer)}).
+         * Like {@link #output(Consumer)}, but the ranks' bytes are written to {@code stream} unchanged (no
+         * decoding), each line preceded by its prefix and followed by {@code '\n'}. An error of the stream
+         * ({@link PrintStream#checkError()}) fails the job ({@link #EXIT_OUTPUT_LOST}).
+         *
+         * @param stream receives the ranks' output lines.
          * @return this builder.
          */
         public Builder output(final PrintStream stream) {
-            return output((Consumer<String>)stream::println);
+            this.outputSink = LineSink.of(stream);
+            return this;
         }
 
         /**
-         * Where the ranks' standard-error lines and the launcher's own messages go.
+         * Where the ranks' standard-error lines and the launcher's own messages go (see
+         * {@link #output(Consumer)}).
          *
          * @param sink receives one line per call, without line terminator.
          * @return this builder.
          */
         public Builder errorOutput(final Consumer<String> sink) {
-            this.errorSink = Objects.requireNonNull(sink);
+            this.errorSink = LineSink.of(sink, LineSink.childCharset());
             return this;
         }
 
         /**
-         * @param stream receives standard-error lines and launcher messages.
+         * @param stream receives standard-error lines, byte for byte, and launcher messages (see
+         *               {@link #output(PrintStream)}).
          * @return this builder.
          */
         public Builder errorOutput(final PrintStream stream) {
-            return errorOutput((Consumer<String>)stream::println);
+            this.errorSink = LineSink.of(stream);
+            return this;
         }
 
         /**

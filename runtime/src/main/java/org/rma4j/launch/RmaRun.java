@@ -32,7 +32,10 @@ import picocli.CommandLine.Spec;
  * Option parsing stops at the main class: everything after it goes to the program unchanged. The ranks'
  * class path is the user's ({@code -cp}, else the {@code CLASSPATH} environment variable) followed by the
  * launcher's own class path, so a user passes only their own jars. Exit status: the job's exit code
- * ({@link JobResult#exitCode()}), 2 for a usage error, 1 if the job could not be started.
+ * ({@link JobResult#exitCode()}; {@link Launcher#EXIT_OUTPUT_LOST} if every rank succeeded but output
+ * could not be delivered), 2 for a usage error, 1 if the job could not be started (also for a base
+ * directory that others may write without the sticky bit). If rmarun itself is killed with SIGKILL,
+ * its ranks end by themselves and remove the job directory ({@link RankMain}).
  */
 @Command(name = "rmarun", mixinStandardHelpOptions = true, versionProvider = RmaRun.Version.class,
     sortOptions = false, usageHelpAutoWidth = true,

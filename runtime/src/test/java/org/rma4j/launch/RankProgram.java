@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.rma4j.Rma;
 import org.rma4j.RmaJob;
+import org.rma4j.Window;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.PeerFailedException;
@@ -29,11 +30,22 @@ import org.rma4j.shm.RankState;
  * rma                                    join the job with Rma.init(), barrier, print "joined", close
  * rma-fail RANK STATUS                   join and barrier; then RANK halts with STATUS and the others
  *                                        barrier again and print the rank of the PeerFailedException
+ * long-line BYTES                        write BYTES bytes 'x' to stdout without a newline
+ * random SEED BYTES                      write BYTES random bytes (java.util.Random(SEED)) to stdout
+ * lines COUNT                            print COUNT numbered lines to stdout, then "done" to stderr
+ * fence-loop                             join, then put and fence in a loop without end; "ready PID" after
+ *                                        the first fence
+ * spin                                   print "ready PID" and compute without end, without rma4j
+ * await-file PATH                        print "ready PID", then wait until PATH exists and exit 0
+ * fence-stall PATH                       join, allocate a window, fence, print "ready PID"; rank 0 fences
+ *                                        again at once, the others only once PATH exists; a fence that
+ *                                        throws prints "fence-error EXCEPTION" and halts with 3
  * </pre>
  */
 final class RankProgram {
     private static final long SLEEP_MINUTES = 10;
     private static final String STUBBORN_READY = "stubborn-ready-";
+    static final int FENCE_ERROR_STATUS = 3;
 
     private RankProgram() {
     }
@@ -87,8 +99,85 @@ final class RankProgram {
                 }
             }
             case "rma-fail" -> rmaFail(rank, Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+            case "long-line" -> {
+                final byte[] chunk = new byte[1 << 16];
+                java.util.Arrays.fill(chunk, (byte)'x');
+                long remaining = Long.parseLong(args[1]);
+                while (remaining > 0) {
+                    final int length = (int)Math.min(chunk.length, remaining);
+                    System.out.write(chunk, 0, length);
+                    remaining -= length;
+                }
+                System.out.flush();
+            }
+            case "random" -> {
+                final byte[] bytes = new byte[Integer.parseInt(args[2])];
+                new java.util.Random(Long.parseLong(args[1])).nextBytes(bytes);
+                System.out.write(bytes, 0, bytes.length);
+                System.out.flush();
+            }
+            case "lines" -> {
+                for (int i = 0; i < Integer.parseInt(args[1]); i++) {
+                    System.out.println("line " + i);
+                }
+                System.err.println("done");
+            }
+            case "fence-loop" -> fenceLoop();
+            case "fence-stall" -> fenceStall(Path.of(args[1]));
+            case "await-file" -> {
+                System.out.println("ready " + ProcessHandle.current().pid());
+                final Path go = Path.of(args[1]);
+                while (!Files.exists(go)) {
+                    Thread.sleep(10);
+                }
+            }
+            case "spin" -> {
+                System.out.println("ready " + ProcessHandle.current().pid());
+                long x = 1;
+                while (x != 0) {
+                    x = x * 6364136223846793005L + 1442695040888963407L;
+                }
+            }
             default -> throw new IllegalArgumentException("unknown mode " + args[0]);
         }
+    }
+
+    private static void fenceLoop() {
+        try (RmaJob job = Rma.init(); Window window = job.allocateShared(8L * job.size(), 8)) {
+            final long[] value = new long[1];
+            boolean ready = false;
+            while (true) {
+                window.fence(0);
+                if (!ready) {
+                    System.out.println("ready " + ProcessHandle.current().pid());
+                    ready = true;
+                }
+                value[0]++;
+                window.put(value, 0, 1, (job.rank() + 1) % job.size(), job.rank());
+            }
+        }
+    }
+
+    private static void fenceStall(final Path go) throws InterruptedException {
+        final RmaJob job = Rma.init();
+        final Window window = job.allocateShared(8L * job.size(), 8);
+        window.fence(0);
+        System.out.println("ready " + ProcessHandle.current().pid());
+        if (job.rank() != 0) {
+            while (!Files.exists(go)) {
+                Thread.sleep(10);
+            }
+        }
+        try {
+            window.fence(0);
+        } catch (final RuntimeException e) {
+            System.out.println("fence-error " + e);
+            System.out.flush();
+            Runtime.getRuntime().halt(FENCE_ERROR_STATUS);
+        }
+        System.out.println("fenced");
+        window.close();
+        job.close();
     }
 
     private static void rmaFail(final int rank, final int victim, final int status) {

@@ -84,6 +84,29 @@ public final class Futex {
         }
     }
 
+    /**
+     * Whether the page holding the int at {@code offset} is backed by its file, found without touching
+     * it: a {@code FUTEX_WAKE} of nobody makes the kernel fault the page in, and fails with
+     * {@code EFAULT} where a load would raise SIGBUS (the file was truncated below it).
+     *
+     * @param segment a segment of a shared mapping, 4-byte aligned at offset.
+     * @param offset  byte offset of the word.
+     * @return false if the page has no file behind it; true also where the syscall is not available.
+     */
+    public static boolean isBacked(final MemorySegment segment, final long offset) {
+        if (SYSCALL == null) {
+            return true;
+        }
+        try {
+            final long result = (long)SYSCALL.invokeExact(
+                SYS_FUTEX, segment.asSlice(offset, 4), (long)FUTEX_WAKE, 0L, MemorySegment.NULL,
+                MemorySegment.NULL, 0L);
+            return result >= 0;
+        } catch (final Throwable t) {
+            throw new IllegalStateException("futex probe failed", t);
+        }
+    }
+
     private static long sysFutexNumber() {
         final String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
         final String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);

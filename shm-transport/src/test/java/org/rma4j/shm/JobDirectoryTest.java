@@ -242,4 +242,77 @@ class JobDirectoryTest {
         final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> JobDirectory.open(open));
         assertTrue(thrown.getMessage().contains("rwxr-x---"), thrown.getMessage());
     }
+
+    @Test
+    void shouldRefuseABaseThatOthersMayWriteWithoutTheStickyBit() throws Exception {
+        for (final String mode : List.of("rwxrwxrwx", "rwxrwx---", "rwx----w-")) {
+            final Path open = Files.createDirectory(base.resolve("open-" + mode.replace('-', '_')));
+            Files.setPosixFilePermissions(open, PosixFilePermissions.fromString(mode));
+
+            final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> JobDirectory.create(open));
+
+            assertTrue(thrown.getMessage().contains("has permissions " + mode + " without the sticky bit"),
+                thrown.getMessage());
+            assertThrows(UncheckedIOException.class, () -> JobDirectory.sweepStale(open));
+            try (var entries = Files.list(open)) {
+                assertEquals(0, entries.count(), "nothing created in " + open);
+            }
+        }
+    }
+
+    @Test
+    void shouldAcceptABaseOthersMayWriteWithTheStickyBit() throws Exception {
+        final Path sticky = Files.createDirectory(base.resolve("sticky"));
+        Files.setAttribute(sticky, "unix:mode", 01777);
+
+        final JobDirectory job = JobDirectory.create(sticky);
+
+        assertEquals(sticky, job.path().getParent());
+        assertTrue(job.delete());
+    }
+
+    @Test
+    void shouldNotDeleteThroughALinkThatReplacedTheJobDirectory() throws Exception {
+        final JobDirectory job = JobDirectory.create(base);
+        Files.write(job.file("win-0"), new byte[8]);
+        final Path victim = Files.createDirectory(base.resolve("victim"));
+        final byte[] content = "keep me".getBytes(StandardCharsets.US_ASCII);
+        Files.write(victim.resolve("precious"), content);
+        final Path moved = base.resolve("moved-away");
+        Files.move(job.path(), moved);
+        Files.createSymbolicLink(job.path(), victim);
+
+        assertTrue(job.delete(), "the moved job directory is found by its inode and removed");
+
+        assertArrayEquals(content, Files.readAllBytes(victim.resolve("precious")));
+        assertFalse(Files.exists(moved, LinkOption.NOFOLLOW_LINKS));
+        assertTrue(Files.isSymbolicLink(job.path()), "the planted link is not the job's to remove");
+    }
+
+    @Test
+    void shouldReportFailureWhenALinkReplacedAJobDirectoryMovedOutOfTheBase() throws Exception {
+        final JobDirectory job = JobDirectory.create(base);
+        final Path victim = Files.createDirectory(base.resolve("victim"));
+        Files.write(victim.resolve("precious"), new byte[1]);
+        final Path elsewhere = Files.createDirectory(base.resolve("elsewhere"));
+        Files.move(job.path(), elsewhere.resolve("job"));
+        Files.createSymbolicLink(job.path(), victim);
+
+        assertFalse(job.delete());
+
+        assertTrue(Files.exists(victim.resolve("precious")));
+    }
+
+    @Test
+    void shouldNotDeleteADirectoryThatReplacedTheJobDirectory() throws Exception {
+        final JobDirectory job = JobDirectory.create(base);
+        Files.move(job.path(), base.resolve("moved-away"));
+        final Path impostor = Files.createDirectory(job.path());
+        Files.write(impostor.resolve("precious"), new byte[1]);
+
+        assertTrue(job.delete());
+
+        assertTrue(Files.exists(impostor.resolve("precious")), "a directory with another inode is left alone");
+        assertFalse(Files.exists(base.resolve("moved-away")));
+    }
 }
