@@ -2,6 +2,8 @@ package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import org.rma4j.internal.AtomicElements;
 import org.rma4j.internal.LockWord;
@@ -55,13 +57,16 @@ public final class Window implements AutoCloseable {
     private final Notifications notifications;
     private final boolean noLocks;
     private final MemorySegment localSegment;
+    private final int number;
+    private final List<NotifyRequest> requests = new ArrayList<>();
     private boolean freed;
 
     Window(
-        final RmaJob job, final MappedFile file, final WindowFlavor flavor, final TargetMemory memory,
+        final RmaJob job, final int number, final MappedFile file, final WindowFlavor flavor, final TargetMemory memory,
         final MemorySegment localSegment, final long[] sizes, final int[] dispUnits, final Info info,
         final int notifyCapacity) {
         this.job = job;
+        this.number = number;
         this.file = file;
         this.mapping = file.segment();
         this.flavor = flavor;
@@ -73,7 +78,7 @@ public final class Window implements AutoCloseable {
         final int ranks = sizes.length;
         this.lockTable = WindowLayout.lockTableOffset(ranks);
         this.fenceBarrier = new DisseminationBarrier(mapping, WindowLayout.barrierOffset(ranks), ranks, rank,
-            job.waitStrategy(), job.control().liveness(rank, true));
+            job.waitStrategy(), job.calls().whileWaiting(job.control().liveness(rank, true)));
         this.lockLiveness = job.control().liveness(rank, false);
         this.epochs = new Epochs(ranks, !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         this.noLocks = info.flag(Info.NO_LOCKS);
@@ -698,7 +703,10 @@ public final class Window implements AutoCloseable {
         if (expectedCount < 0) {
             throw new RmaException(ErrorClass.COUNT, "notifyInit expected_count=" + expectedCount + " is negative");
         }
-        return new NotifyRequest(notifications, source, tag, expectedCount);
+        final NotifyRequest request = new NotifyRequest(notifications, source, tag, expectedCount);
+        requests.removeIf(made -> made.state() == NotifyRequest.State.FREED);
+        requests.add(request);
+        return request;
     }
 
     /**
@@ -752,11 +760,7 @@ public final class Window implements AutoCloseable {
         checkOpen("fence");
         Checks.checkAssertions("fence", assertions, Rma.MODE_NOSTORE | Rma.MODE_NOPUT | Rma.MODE_NOPRECEDE | Rma.MODE_NOSUCCEED);
         epochs.beforeFence(assertions);
-        try {
-            fenceBarrier.await();
-        } catch (final WaitTimeoutException e) {
-            throw new WaitTimeoutException("fence at rank " + rank + " of " + sizes.length, e.waitedNs());
-        }
+        job.collective(CollectiveCalls.Kind.FENCE, number + 1, fenceBarrier::await);
         epochs.afterFence(assertions);
     }
 
@@ -1043,12 +1047,15 @@ public final class Window implements AutoCloseable {
      * MPI_WIN_FREE: collective; waits for every rank, then unmaps the window. Afterwards every call on
      * it raises WIN and segments obtained from it are no longer accessible.
      *
-     * @throws RmaException RMA_SYNC while this rank holds a lock or lock_all.
+     * @throws RmaException RMA_SYNC while this rank holds a lock or lock_all, or a start or post epoch is
+     *                      open (nothing changes); OTHER if the ranks' collective calls do not match or
+     *                      an earlier call of this rank failed.
+     * @throws org.rma4j.shm.PeerFailedException if a rank fails while this one waits.
      */
     public void free() {
         checkOpen("free");
         epochs.checkFree();
-        fenceBarrier.await();
+        job.collective(CollectiveCalls.Kind.FREE, number + 1, fenceBarrier::await);
         freed = true;
         job.forget(this);
         memory.close();
@@ -1056,13 +1063,48 @@ public final class Window implements AutoCloseable {
     }
 
     /**
-     * Frees the window if it is not freed yet; see {@link #free()}.
+     * Frees the window ({@link #free()}) if it is not freed yet, unless this rank cannot take part in a
+     * collective call any more: then it abandons the job instead (the rank is marked failed, so peers'
+     * blocking calls throw {@link org.rma4j.shm.PeerFailedException} naming it, see {@link RmaJob}). That
+     * is the case after a failed call of this rank, and when the window is closed in the middle of an
+     * exchange, as when an exception escapes a {@code try}-with-resources block: inside a lock, lock_all,
+     * start or post epoch, or with a notification request of the window active.
+     *
+     * @throws RmaException RMA_SYNC when it abandoned the job because of an open epoch or active request,
+     *                      naming it; whatever {@link #free()} throws.
      */
     @Override
     public void close() {
-        if (!freed) {
-            free();
+        if (freed) {
+            return;
         }
+        if (job.isClosed()) {
+            release();
+            return;
+        }
+        if (job.failure() != null) {
+            job.abandon(job.failure());
+            return;
+        }
+        String unfinished = null;
+        try {
+            epochs.checkFree();
+        } catch (final RmaException e) {
+            unfinished = e.getMessage();
+        }
+        for (final NotifyRequest request : requests) {
+            if (unfinished == null && request.state() == NotifyRequest.State.ACTIVE) {
+                unfinished = "notification request " + request + " is active";
+            }
+        }
+        if (unfinished != null) {
+            final RmaException e = new RmaException(ErrorClass.RMA_SYNC, "close of window " + number + " at rank "
+                + rank + " in the middle of an exchange (" + unfinished + "): the rank abandons the job instead of"
+                + " freeing the window, so that no peer waits for it");
+            job.abandon(e);
+            throw e;
+        }
+        free();
     }
 
     /**
@@ -1213,6 +1255,13 @@ public final class Window implements AutoCloseable {
      */
     Notifications notifications() {
         return notifications;
+    }
+
+    /**
+     * @return the window's number in its job (0 for the first window created).
+     */
+    int number() {
+        return number;
     }
 
     void checkOpenFor(final String call) {
