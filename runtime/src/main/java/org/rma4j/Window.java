@@ -1258,6 +1258,13 @@ public final class Window implements AutoCloseable {
     }
 
     /**
+     * @return the job the window belongs to.
+     */
+    RmaJob jobOf() {
+        return job;
+    }
+
+    /**
      * @return the window's number in its job (0 for the first window created).
      */
     int number() {
