@@ -190,11 +190,17 @@ public final class RmaJob implements AutoCloseable {
     }
 
     private PeerFailedException renamed(final PeerFailedException e, final long call) {
+        return named(e, CollectiveCalls.describe(call));
+    }
+
+    /**
+     * @return a PeerFailedException like {@code e} whose message also names the call this rank waited in.
+     */
+    PeerFailedException named(final PeerFailedException e, final String call) {
         final String prefix = "rank " + e.rank() + " failed: ";
         final String reason = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length())
             : e.getMessage();
-        return new PeerFailedException(e.rank(), reason + " (rank " + rank + " waited in "
-            + CollectiveCalls.describe(call) + ")");
+        return new PeerFailedException(e.rank(), reason + " (rank " + rank + " waited in " + call + ")");
     }
 
     /**

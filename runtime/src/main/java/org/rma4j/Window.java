@@ -11,6 +11,7 @@ import org.rma4j.internal.WindowLayout;
 import org.rma4j.shm.DisseminationBarrier;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappedFile;
+import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.WaitTimeoutException;
 import org.rma4j.shm.Words;
 
@@ -810,6 +811,8 @@ public final class Window implements AutoCloseable {
                 pscw.awaitPosts(group);
             } catch (final WaitTimeoutException e) {
                 throw new WaitTimeoutException("start: the posts of " + group, e.waitedNs());
+            } catch (final PeerFailedException e) {
+                throw job.recordFailure(job.named(e, "start on window " + number + " for the posts of " + group));
             }
         }
         epochs.started(group);
@@ -842,6 +845,8 @@ public final class Window implements AutoCloseable {
             pscw.awaitCompletes(group);
         } catch (final WaitTimeoutException e) {
             throw new WaitTimeoutException("wait: the completes of " + group, e.waitedNs());
+        } catch (final PeerFailedException e) {
+            throw job.recordFailure(job.named(e, "wait on window " + number + " for the completes of " + group));
         }
         pscw.setExposed(false);
         epochs.waited();
@@ -1290,6 +1295,9 @@ public final class Window implements AutoCloseable {
     private void acquire(final Runnable acquisition, final LockType type, final int target, final long word) {
         try {
             acquisition.run();
+        } catch (final PeerFailedException e) {
+            throw job.recordFailure(job.named(e, (type == null ? "lockAll" : "lock(" + type + ", " + target + ")")
+                + " on window " + number));
         } catch (final WaitTimeoutException e) {
             // NOTE: the description is built here, not by the caller: a string concatenation per lock call
             // showed up in profiles of the uncontended lock + unlock.
