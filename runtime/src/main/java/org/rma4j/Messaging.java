@@ -383,6 +383,13 @@ public final class Messaging implements AutoCloseable {
         return "Messaging{rank=" + rank + "/" + size + (engine.isClosed() ? ", closed" : "") + '}';
     }
 
+    /**
+     * @return the protocol engine (package-private: for tests in this package).
+     */
+    MessagingEngine engine() {
+        return engine;
+    }
+
     // ---------------------------------------------------------------- checks
 
     private void checkOpen(final String call) {
