@@ -289,7 +289,11 @@ public final class Messaging implements AutoCloseable {
      * MPI_BCAST, collective: the root's {@code buffer} is copied into every other rank's, along a
      * binomial tree. Every rank passes a buffer of the same size.
      *
-     * @throws RmaException RANK for a bad root; COUNT at a rank whose buffer is smaller than the root's.
+     * @throws RmaException RANK for a bad root (checked before anything is sent); COUNT at a rank whose
+     *                      buffer differs in size from the root's, which still completes its part of the
+     *                      tree: its subtree throws OTHER naming it, the other ranks return, and the next
+     *                      collective call matches at every rank; OTHER if the ranks' collective calls
+     *                      do not match.
      */
     public void bcast(final MemorySegment buffer, final int root) {
         checkOpen("bcast");
@@ -311,7 +315,9 @@ public final class Messaging implements AutoCloseable {
      * @param type a basic type or a contiguous type built from one.
      * @throws RmaException TYPE for a null or non-contiguous type; OP for REPLACE, NO_OP or an op the
      *                      type does not accept; COUNT for a negative count or a buffer too small; RANK
-     *                      for a bad root.
+     *                      for a bad root (all checked before anything is sent). COUNT or OTHER on the path
+     *                      from a rank whose count differs to the root (the protocol completes; the next
+     *                      call matches); OTHER if the ranks' collective calls do not match.
      */
     public void reduce(
         final MemorySegment send, final MemorySegment recv, final long count, final Datatype type, final Op op,
@@ -328,7 +334,8 @@ public final class Messaging implements AutoCloseable {
     /**
      * MPI_ALLREDUCE, collective: {@link #reduce} whose result arrives in every rank's {@code recv}.
      *
-     * @throws RmaException as {@link #reduce}.
+     * @throws RmaException as {@link #reduce}; when the reduction fails at any rank (counts differ), every
+     *                      rank throws.
      */
     public void allreduce(
         final MemorySegment send, final MemorySegment recv, final long count, final Datatype type, final Op op) {

@@ -141,7 +141,7 @@ final class MessagingEngine {
             }
         }
         if (context == USER_CONTEXT && source != Rma.ANY_SOURCE && closing[source]) {
-            request.fail(ErrorClass.OTHER, neverMatches(request, source));
+            request.failEndingWaits(ErrorClass.OTHER, neverMatches(request, source));
             return request;
         }
         posted.add(request);
@@ -180,8 +180,12 @@ final class MessagingEngine {
                 armed = false;
                 dispatch(status);
             }
-        } catch (final PeerFailedException | WaitTimeoutException e) {
+        } catch (final PeerFailedException e) {
             throw fail(e);
+        } catch (final WaitTimeoutException e) {
+            throw fail(new WaitTimeoutException("progress of rank " + rank + "'s Messaging object (" + posted.size()
+                + " receive(s) posted, " + queuedSends + " send(s) queued, " + activeRendezvous + " rendezvous in"
+                + " flight; " + e.getMessage() + ")", e.waitedNs()));
         }
     }
 
@@ -566,7 +570,7 @@ final class MessagingEngine {
             final MessageRequest request = requests.next();
             if (request.context() == USER_CONTEXT && request.peer() == source) {
                 requests.remove();
-                request.fail(ErrorClass.OTHER, neverMatches(request, source));
+                request.failEndingWaits(ErrorClass.OTHER, neverMatches(request, source));
             }
         }
     }

@@ -58,6 +58,7 @@ public final class RmaJob implements AutoCloseable {
     private final ControlFile control;
     private final WaitStrategy waitStrategy;
     private final ShmBarrier barrier;
+    private final Runnable barrierWait;
     private final boolean ownsDirectory;
     private final List<Window> windows = new ArrayList<>();
     private final SharedAllocator allocator;
@@ -81,6 +82,7 @@ public final class RmaJob implements AutoCloseable {
         this.calls = new CollectiveCalls(control, rank);
         this.pids = new long[size];
         this.barrier = control.barrier(waitStrategy, calls.whileWaiting(control.liveness(rank, true)));
+        this.barrierWait = barrier::await;
         this.ownsDirectory = ownsDirectory;
         this.processMode = processMode;
         this.allocator = new SharedAllocator(directory, rank);
@@ -157,7 +159,7 @@ public final class RmaJob implements AutoCloseable {
      */
     public void barrier() {
         checkOpen("barrier");
-        collective(CollectiveCalls.Kind.BARRIER, 0, barrier::await);
+        collective(CollectiveCalls.Kind.BARRIER, 0, barrierWait);
     }
 
     /**
@@ -308,7 +310,7 @@ public final class RmaJob implements AutoCloseable {
             return;
         }
         try {
-            collective(CollectiveCalls.Kind.CLOSE, 0, barrier::await);
+            collective(CollectiveCalls.Kind.CLOSE, 0, barrierWait);
         } catch (final RuntimeException e) {
             abandon(e);
             throw e;
@@ -517,8 +519,11 @@ public final class RmaJob implements AutoCloseable {
         return pids[rank];
     }
 
-    ShmBarrier jobBarrier() {
-        return barrier;
+    /**
+     * @return the wait of the job barrier, for collective calls of this package.
+     */
+    Runnable barrierWait() {
+        return barrierWait;
     }
 
     CollectiveCalls calls() {

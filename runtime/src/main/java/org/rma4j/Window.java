@@ -60,6 +60,7 @@ public final class Window implements AutoCloseable {
     private final MemorySegment localSegment;
     private final int number;
     private final List<NotifyRequest> requests = new ArrayList<>();
+    private final Runnable fenceWait;
     private boolean freed;
 
     Window(
@@ -80,6 +81,7 @@ public final class Window implements AutoCloseable {
         this.lockTable = WindowLayout.lockTableOffset(ranks);
         this.fenceBarrier = new DisseminationBarrier(mapping, WindowLayout.barrierOffset(ranks), ranks, rank,
             job.waitStrategy(), job.calls().whileWaiting(job.control().liveness(rank, true)));
+        this.fenceWait = fenceBarrier::await;
         this.lockLiveness = job.control().liveness(rank, false);
         this.epochs = new Epochs(ranks, !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         this.noLocks = info.flag(Info.NO_LOCKS);
@@ -761,7 +763,7 @@ public final class Window implements AutoCloseable {
         checkOpen("fence");
         Checks.checkAssertions("fence", assertions, Rma.MODE_NOSTORE | Rma.MODE_NOPUT | Rma.MODE_NOPRECEDE | Rma.MODE_NOSUCCEED);
         epochs.beforeFence(assertions);
-        job.collective(CollectiveCalls.Kind.FENCE, number + 1, fenceBarrier::await);
+        job.collective(CollectiveCalls.Kind.FENCE, number + 1, fenceWait);
         epochs.afterFence(assertions);
     }
 
@@ -1060,7 +1062,7 @@ public final class Window implements AutoCloseable {
     public void free() {
         checkOpen("free");
         epochs.checkFree();
-        job.collective(CollectiveCalls.Kind.FREE, number + 1, fenceBarrier::await);
+        job.collective(CollectiveCalls.Kind.FREE, number + 1, fenceWait);
         freed = true;
         job.forget(this);
         memory.close();

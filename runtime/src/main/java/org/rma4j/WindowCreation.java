@@ -212,7 +212,7 @@ final class WindowCreation {
     }
 
     private static void createBarrier(final RmaJob job) {
-        job.collective(CollectiveCalls.Kind.CREATE, 0, job.jobBarrier()::await);
+        job.collective(CollectiveCalls.Kind.CREATE, 0, job.barrierWait());
     }
 
     /**
