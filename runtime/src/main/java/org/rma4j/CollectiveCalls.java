@@ -19,10 +19,15 @@ import org.rma4j.shm.Liveness;
  * </ul>
  * A mismatch is an {@link RmaException} naming both calls and ranks, at every rank that compares them.
  *
- * <p>Call word: bits 63..32 the sequence number, 31..24 the kind (ordinal + 1), 23..0 the object
- * (0 for the job, 1 + the window's number for a window). Words of consecutive numbers go to different
- * parity slots, so a peer that already entered number n + 1 has not overwritten its word of n: it
- * cannot enter n + 2 before this rank entered n + 1.
+ * <p>Call word: bits 63..32 the sequence number, 31..24 the kind (ordinal + 1), bit 23 set once the
+ * rank found that this call did not match a peer's, 22..0 the object (0 for the job, 1 + the window's
+ * number for a window). Words of consecutive numbers go to different parity slots, so a peer that
+ * already entered number n + 1 has not overwritten its word of n: it cannot enter n + 2 before this
+ * rank entered n + 1.
+ *
+ * <p>A peer that failed (its process is gone, or it was marked failed or stopped) is compared only if
+ * it marked its word as mismatched: otherwise its last word may belong to a call it never finished,
+ * and the failure itself, which the liveness check reports, is the news.
  *
  * <p>Not thread-safe: a rank's collective calls are made by one thread at a time.
  */
@@ -47,7 +52,8 @@ final class CollectiveCalls {
     }
 
     private static final Kind[] KINDS = Kind.values();
-    private static final int OBJECT_MASK = (1 << 24) - 1;
+    private static final int OBJECT_MASK = (1 << 23) - 1;
+    private static final long MISMATCH_BIT = 1L << 23;
 
     private final ControlFile control;
     private final int rank;
@@ -113,7 +119,7 @@ final class CollectiveCalls {
         for (int peer = 0; peer < ranks; peer++) {
             if (peer != rank) {
                 final long theirs = control.call(peer, number & 1);
-                if (theirs != mine && sequenceOf(theirs) == number) {
+                if ((theirs & ~MISMATCH_BIT) != mine && sequenceOf(theirs) == number && comparable(peer, theirs)) {
                     throw mismatch(mine, peer, theirs);
                 }
             }
@@ -131,14 +137,24 @@ final class CollectiveCalls {
         for (int peer = 0; peer < ranks; peer++) {
             if (peer != rank) {
                 final long theirs = control.call(peer, number & 1);
-                if (theirs != call) {
+                if ((theirs & ~MISMATCH_BIT) != call && comparable(peer, theirs)) {
                     throw mismatch(call, peer, theirs);
                 }
             }
         }
     }
 
+    /**
+     * Whether {@code peer}'s call word is worth comparing: it is alive, or it marked the word mismatched
+     * before it failed.
+     */
+    private boolean comparable(final int peer, final long theirs) {
+        return theirs != 0 && ((theirs & MISMATCH_BIT) != 0 || !control.isDead(peer));
+    }
+
     private RmaException mismatch(final long mine, final int peer, final long theirs) {
+        // NOTE: marked before this rank throws and abandons the job, so that peers still compare with it.
+        control.publishCall(rank, sequenceOf(mine) & 1, mine | MISMATCH_BIT);
         return new RmaException(ErrorClass.OTHER, "collective calls do not match: rank " + rank + " called "
             + describe(mine) + ", rank " + peer + " called " + describe(theirs) + "; every rank must make the"
             + " same collective calls in the same order");
@@ -152,7 +168,7 @@ final class CollectiveCalls {
             return "no collective call yet";
         }
         final int kindCode = (int)(call >>> 24) & 0xff;
-        final int object = (int)call & OBJECT_MASK;
+        final int object = (int)(call & OBJECT_MASK);
         final String kind = kindCode >= 1 && kindCode <= KINDS.length ? KINDS[kindCode - 1].callName()
             : "an unknown call (" + kindCode + ")";
         return kind + (object == 0 ? "" : " on window " + (object - 1)) + " (collective call #" + sequenceOf(call)

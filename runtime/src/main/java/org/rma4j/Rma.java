@@ -129,7 +129,7 @@ public final class Rma {
         final Thread main = Thread.currentThread();
         Thread.setDefaultUncaughtExceptionHandler((thread, failure) -> {
             final RmaJob job = PROCESS_JOB.get();
-            if (job == null || job.isClosed() && job.failure() == null) {
+            if (job == null || thread != main && job.isClosed() && job.failure() == null) {
                 System.err.print("Exception in thread \"" + thread.getName() + "\" ");
                 failure.printStackTrace();
                 return;

@@ -468,10 +468,19 @@ public final class RmaJob implements AutoCloseable {
      *                      match its peers'.
      */
     void checkNotFailed(final String call) {
-        if (failure != null) {
-            throw new RmaException(ErrorClass.OTHER, call + " at rank " + rank + " after an earlier call of this rank"
-                + " failed (" + failure + "); the rank is out of step with its peers and can only leave the job");
+        if (failure == null) {
+            return;
         }
+        final String because = call + " at rank " + rank + " after an earlier call of this rank failed (" + failure
+            + "); the rank is out of step with its peers and can only leave the job";
+        // NOTE: the same kind of exception as the first failure, as a broken barrier throws.
+        if (failure instanceof PeerFailedException failed) {
+            throw new PeerFailedException(failed.rank(), because);
+        }
+        if (failure instanceof WaitTimeoutException) {
+            throw new WaitTimeoutException(because, 0);
+        }
+        throw new RmaException(ErrorClass.OTHER, because);
     }
 
     /**

@@ -100,7 +100,7 @@ class CollectiveWaitNamesTest {
     @ValueSource(ints = {2, 3})
     void shouldEndAWaitOnSeveralMessagingObjectsWhenTheSourceCloses(final int ranks) {
         final List<Throwable> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
-        assertThrows(IllegalStateException.class, () -> Rma.callThreads(ranks, base.path(),
+        assertThrows(RuntimeException.class, () -> Rma.callThreads(ranks, base.path(),
             WaitStrategy.defaultStrategy(), job -> {
                 try (Messaging first = Messaging.create(job); Messaging second = Messaging.create(job)) {
                     if (job.rank() == 1) {
