@@ -145,6 +145,34 @@ final class CollectiveCalls {
     }
 
     /**
+     * For a point-to-point wait of this rank on {@code peers} (PSCW's start and wait): a peer that entered
+     * a collective call this rank has not made yet waits in it for this rank, so it will never do what
+     * this rank waits for.
+     *
+     * @param waiting what this rank waits in, e.g. "start on window 0 for the posts of {1}".
+     * @throws RmaException RMA_SYNC naming the peer's call.
+     */
+    void checkNotAwaitedBy(final int[] peers, final String waiting) {
+        for (final int peer : peers) {
+            if (peer == rank) {
+                continue;
+            }
+            final long latest = latest(peer);
+            if (sequenceOf(latest) > sequence && comparable(peer, latest)) {
+                throw new RmaException(ErrorClass.RMA_SYNC, "rank " + rank + " waits in " + waiting + ", but rank "
+                    + peer + " is in " + describe(latest & ~MISMATCH_BIT) + ", which rank " + rank + " has not"
+                    + " called: rank " + peer + " waits there for this rank and cannot do what it waits for");
+            }
+        }
+    }
+
+    private long latest(final int peer) {
+        final long even = control.call(peer, 0);
+        final long odd = control.call(peer, 1);
+        return sequenceOf(even) - sequenceOf(odd) > 0 ? even : odd;
+    }
+
+    /**
      * Whether {@code peer}'s call word is worth comparing: it is alive, or it marked the word mismatched
      * before it failed.
      */

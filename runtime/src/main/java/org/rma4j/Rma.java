@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.rma4j.launch.JobEnvironment;
 import org.rma4j.launch.RankFailureReport;
 import org.rma4j.shm.ControlFile;
@@ -154,15 +156,12 @@ public final class Rma {
         if (pid <= 0 || pid == ProcessHandle.current().pid()) {
             return;
         }
-        ProcessHandle.of(pid).ifPresent(process -> {
-            try {
-                process.onExit().get(CONSEQUENCE_WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (final java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                // report anyway
-            }
-        });
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONSEQUENCE_WAIT_MS);
+        // NOTE: polled, not ProcessHandle.onExit(): for a process that is not a child the JDK polls it with
+        // back-off up to a second apart, and this wait delays only the exit of a rank that is stopping anyway.
+        while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < deadlineNs) {
+            LockSupport.parkNanos(2_000_000L);
+        }
     }
 
     /**

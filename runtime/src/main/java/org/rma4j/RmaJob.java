@@ -3,6 +3,7 @@ package org.rma4j;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.PeerFailedException;
@@ -417,7 +418,7 @@ public final class RmaJob implements AutoCloseable {
                     System.err.flush();
                     Runtime.getRuntime().halt(status);
                 }
-                java.util.concurrent.locks.LockSupport.parkNanos(20_000_000L);
+                LockSupport.parkNanos(20_000_000L);
             }
         });
     }
@@ -428,7 +429,7 @@ public final class RmaJob implements AutoCloseable {
             return;
         }
         watching = false;
-        java.util.concurrent.locks.LockSupport.unpark(watcher);
+        LockSupport.unpark(watcher);
         boolean interrupted = false;
         while (true) {
             try {

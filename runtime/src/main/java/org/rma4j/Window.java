@@ -61,6 +61,9 @@ public final class Window implements AutoCloseable {
     private final int number;
     private final List<NotifyRequest> requests = new ArrayList<>();
     private final Runnable fenceWait;
+    /** The group and the call of the PSCW wait in progress, for the liveness check of {@link #pscw}. */
+    private int[] pscwWaitedOn = new int[0];
+    private String pscwWait = "";
     private boolean freed;
 
     Window(
@@ -85,7 +88,11 @@ public final class Window implements AutoCloseable {
         this.lockLiveness = job.control().liveness(rank, false);
         this.epochs = new Epochs(ranks, !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         this.noLocks = info.flag(Info.NO_LOCKS);
-        this.pscw = new Pscw(mapping, rank, ranks, job.waitStrategy(), job.control().liveness(rank, true));
+        final org.rma4j.shm.Liveness peers = job.control().liveness(rank, true);
+        this.pscw = new Pscw(mapping, rank, ranks, job.waitStrategy(), () -> {
+            peers.check();
+            job.calls().checkNotAwaitedBy(pscwWaitedOn, pscwWait);
+        });
         this.notifications = new Notifications(this, memory, mapping, rank, ranks, notifyCapacity, job.control(),
             job.waitStrategy());
         this.localSegment = localSegment;
@@ -809,6 +816,8 @@ public final class Window implements AutoCloseable {
         checkGroup("start", group);
         epochs.checkStart();
         if ((assertions & Rma.MODE_NOCHECK) == 0) {
+            pscwWaitedOn = group.members();
+            pscwWait = "start on window " + number + " for the posts of " + group;
             try {
                 pscw.awaitPosts(group);
             } catch (final WaitTimeoutException e) {
@@ -843,6 +852,8 @@ public final class Window implements AutoCloseable {
     public void await() {
         checkOpen("wait");
         final Group group = epochs.checkWait("wait");
+        pscwWaitedOn = group.members();
+        pscwWait = "wait on window " + number + " for the completes of " + group;
         try {
             pscw.awaitCompletes(group);
         } catch (final WaitTimeoutException e) {

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Throw modes (rank 1 throws an IllegalStateException "bug ..."): {@code fences} (between two
  * fences; rank 0 fences again), {@code lock} (inside an exclusive lock epoch on rank 0's window; rank 0
  * then locks it), {@code pscw} (between post and wait; rank 0 starts, puts, completes and frees),
+ * {@code pscw-start} (before its post; rank 0 starts, waiting for that post),
  * {@code notify} (with a notification request active; rank 0 waits for a notification from rank 1),
  * {@code messaging} (inside a Messaging object; rank 0 receives from rank 1). Mismatch modes (no
  * throw): rank 0 calls fence while rank 1 calls {@code fence-free}, {@code fence-barrier} or
@@ -21,7 +22,7 @@ final class ThrowScenarios {
     /** The message of the exception rank 1 throws. */
     static final String BUG = "bug in the program of rank 1";
 
-    static final String[] THROW_MODES = {"fences", "lock", "pscw", "notify", "messaging"};
+    static final String[] THROW_MODES = {"fences", "lock", "pscw", "pscw-start", "notify", "messaging"};
     static final String[] MISMATCH_MODES = {"fence-free", "fence-barrier", "fence-create"};
 
     /** When rank 1 threw (thread mode reads it). */
@@ -62,6 +63,15 @@ final class ThrowScenarios {
                     }
                     window.start(Group.of(1), 0);
                     window.put(new long[] {42}, 0, 1, 1, 0);
+                    window.complete();
+                }
+            }
+            case "pscw-start" -> {
+                try (Window window = job.allocateShared(64, 8)) {
+                    if (rank == 1) {
+                        throw bug();
+                    }
+                    window.start(Group.of(1), 0);
                     window.complete();
                 }
             }
