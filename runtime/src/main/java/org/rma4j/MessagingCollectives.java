@@ -133,8 +133,8 @@ final class MessagingCollectives {
                 if (received.error != null) {
                     error = received.error;
                 } else if (received.length != buffer.byteSize()) {
-                    error = new RmaException(ErrorClass.COUNT, "bcast #" + sequence + " at rank " + rank + ": the root's"
-                        + " buffer has " + received.length + " bytes, this rank's " + buffer.byteSize() + "; every rank"
+                    error = new RmaException(ErrorClass.COUNT, "bcast #" + sequence + " at rank " + rank
+                        + ": the root's buffer has " + received.length + " bytes, this rank's " + buffer.byteSize() + "; every rank"
                         + " must pass a buffer of the same size");
                 }
                 break;

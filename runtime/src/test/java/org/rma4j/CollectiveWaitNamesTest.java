@@ -119,7 +119,8 @@ class CollectiveWaitNamesTest {
         assertEquals(ranks - 1, seen.size(), seen.toString());
         for (final Throwable t : seen) {
             assertInstanceOf(RmaException.class, t, t.toString());
-            assertTrue(t.getMessage().contains("can never match: rank 1 is closing its Messaging object"), t.toString());
+            assertTrue(t.getMessage().contains("can never match: rank 1 is closing its Messaging object"),
+                t.toString());
         }
     }
 }

@@ -66,9 +66,10 @@ class ThrowInsideResourcesTest {
         final Outcome outcome = launch(mode);
         assertNotEquals(0, outcome.result.exitCode(), outcome.output());
         for (int rank = 0; rank < 2; rank++) {
-            final String prefix = "[" + rank + "] rma4j: rank " + rank + " failed: org.rma4j.RmaException: MPI_ERR_OTHER:"
-                + " collective calls do not match";
-            assertTrue(outcome.lines.stream().anyMatch(line -> line.startsWith(prefix)), prefix + "\n" + outcome.output());
+            final String prefix = "[" + rank + "] rma4j: rank " + rank + " failed: org.rma4j.RmaException:"
+                + " MPI_ERR_OTHER: collective calls do not match";
+            assertTrue(outcome.lines.stream().anyMatch(line -> line.startsWith(prefix)),
+                prefix + "\n" + outcome.output());
         }
         assertTrue(outcome.output().contains("called fence on window 0"), outcome.output());
         assertTrue(outcome.output().contains(switch (mode) {
@@ -90,8 +91,8 @@ class ThrowInsideResourcesTest {
         final long endedNs = System.nanoTime();
         final List<Throwable> all = new ArrayList<>(List.of(failure.getSuppressed()));
         all.add(failure);
-        assertTrue(all.stream().anyMatch(t -> t instanceof IllegalStateException && ThrowScenarios.BUG.equals(t.getMessage())),
-            () -> describe(failure));
+        assertTrue(all.stream().anyMatch(t -> t instanceof IllegalStateException
+            && ThrowScenarios.BUG.equals(t.getMessage())), () -> describe(failure));
         assertTrue(all.stream().noneMatch(PeerFailedException.class::isInstance), () -> describe(failure));
         assertTrue(endedNs - ThrowScenarios.THROWN_AT.get() < END_BOUND_NS, () -> "ended "
             + (endedNs - ThrowScenarios.THROWN_AT.get()) / 1_000_000 + " ms after the throw");

@@ -13,8 +13,9 @@ import org.rma4j.shm.PeerFailedException;
  * <p>The report is the exception that ended the rank with at most {@link #MAX_FRAMES} frames, then one
  * line per cause (each exception once, so a circular chain ends), and one line per suppressed
  * exception (at most {@link #MAX_SUPPRESSED}) without its trace: when a failure unwinds through
- * {@code try}-with-resources, what the closes threw is a consequence. A rank that stops only because another rank failed
- * ({@link PeerFailedException} naming another rank) reports one line: the failing rank reports itself.
+ * {@code try}-with-resources, what the closes threw is a consequence. A rank that stops only because
+ * another rank failed ({@link PeerFailedException} naming another rank) reports one line: the failing
+ * rank reports itself.
  */
 public final class RankFailureReport {
     /** Frames of the failing exception's stack shown. */

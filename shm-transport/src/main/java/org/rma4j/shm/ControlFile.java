@@ -229,7 +229,8 @@ public final class ControlFile implements AutoCloseable {
         final long row = ControlLayout.rowOffset(rank);
         final RankState state = RankState.of(Words.getIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET));
         switch (state) {
-            case FAILED -> throw new PeerFailedException(rank, "it failed, or its launcher or runner declared it failed");
+            case FAILED -> throw new PeerFailedException(rank,
+                "it failed, or its launcher or runner declared it failed");
             case ABORTED -> throw new PeerFailedException(rank, "it stopped after another rank failed");
             case FINISHED -> {
                 if (leavingIsFailure) {

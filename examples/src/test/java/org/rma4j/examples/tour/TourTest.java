@@ -61,7 +61,8 @@ class TourTest {
     @Test
     void shouldRunAloneWithoutLauncher() throws Exception {
         try (ProcessJob job = new ProcessJob()) {
-            final Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            final Process process = new ProcessBuilder(java,
                 "--enable-native-access=ALL-UNNAMED", "-Drma4j.shm.dir=" + job.base(), "-cp",
                 System.getProperty("java.class.path"), Tour.class.getName())
                 .redirectErrorStream(true)
