@@ -63,6 +63,8 @@ public final class Window implements AutoCloseable {
     private final Runnable fenceWait;
     /** The group and the call of the PSCW wait in progress, for the liveness check of {@link #pscw}. */
     private int[] pscwWaitedOn = new int[0];
+    private boolean pscwPosts;
+    private final Liveness pscwPeers;
     private String pscwWait = "";
     private boolean freed;
 
@@ -88,11 +90,8 @@ public final class Window implements AutoCloseable {
         this.lockLiveness = job.control().liveness(rank, false);
         this.epochs = new Epochs(ranks, !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         this.noLocks = info.flag(Info.NO_LOCKS);
-        final org.rma4j.shm.Liveness peers = job.control().liveness(rank, true);
-        this.pscw = new Pscw(mapping, rank, ranks, job.waitStrategy(), () -> {
-            peers.check();
-            job.calls().checkNotAwaitedBy(pscwWaitedOn, pscwWait);
-        });
+        this.pscwPeers = job.control().liveness(rank, true);
+        this.pscw = new Pscw(mapping, rank, ranks, job.waitStrategy(), this::checkPscwPeers);
         this.notifications = new Notifications(this, memory, mapping, rank, ranks, notifyCapacity, job.control(),
             job.waitStrategy());
         this.localSegment = localSegment;
@@ -817,6 +816,7 @@ public final class Window implements AutoCloseable {
         epochs.checkStart();
         if ((assertions & Rma.MODE_NOCHECK) == 0) {
             pscwWaitedOn = group.members();
+            pscwPosts = true;
             pscwWait = "start on window " + number + " for the posts of " + group;
             try {
                 pscw.awaitPosts(group);
@@ -853,6 +853,7 @@ public final class Window implements AutoCloseable {
         checkOpen("wait");
         final Group group = epochs.checkWait("wait");
         pscwWaitedOn = group.members();
+        pscwPosts = false;
         pscwWait = "wait on window " + number + " for the completes of " + group;
         try {
             pscw.awaitCompletes(group);
@@ -1273,6 +1274,15 @@ public final class Window implements AutoCloseable {
      */
     Notifications notifications() {
         return notifications;
+    }
+
+    /**
+     * Liveness check of a PSCW wait: the peers are alive, and none that this rank still waits for sits in
+     * a collective call this rank has not made (it would wait there for this rank forever).
+     */
+    private void checkPscwPeers() {
+        pscwPeers.check();
+        job.calls().checkNotAwaitedBy(pscw.pending(pscwPosts, pscwWaitedOn), pscwWait);
     }
 
     /**

@@ -32,7 +32,7 @@ class CollectiveWaitNamesTest {
     void shouldNameTheCallWhenItTimesOut(final String call) {
         final CountDownLatch timedOut = new CountDownLatch(1);
         final String[] message = new String[1];
-        final WaitStrategy strategy = WaitStrategy.defaultStrategy().withTimeout(TimeUnit.MILLISECONDS.toNanos(300));
+        final WaitStrategy strategy = WaitStrategy.defaultStrategy().withTimeout(TimeUnit.MILLISECONDS.toNanos(1500));
         assertThrows(WaitTimeoutException.class, () -> Rma.callThreads(2, base.path(), strategy, job -> {
             final Window window = job.allocateShared(8, 8);
             if (job.rank() == 1) {
