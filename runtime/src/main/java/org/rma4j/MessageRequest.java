@@ -34,6 +34,7 @@ public final class MessageRequest {
     private MessageStatus status;
     private ErrorClass errorClass;
     private String errorMessage;
+    private boolean endsWaits;
 
     private MessageRequest(
         final MessagingEngine engine, final boolean send, final MemorySegment buffer, final int peer,
@@ -97,21 +98,25 @@ public final class MessageRequest {
      * inactive afterwards.
      *
      * @throws RmaException the error of the first failed request, with the others' attached as
-     *                      suppressed, after all have completed.
+     *                      suppressed, after all have completed; or at once, leaving the others pending,
+     *                      when a receive fails because its source is closing its Messaging object (that
+     *                      source cannot send anything before this rank closes the same object too).
      */
     public static void waitAll(final MessageRequest... requests) {
         Objects.requireNonNull(requests, "requests");
         waitUntil(requests, () -> {
+            boolean all = true;
             for (final MessageRequest request : requests) {
-                if (request != null && !request.complete) {
-                    return false;
+                if (request != null && request.complete && request.endsWaits) {
+                    return true;
                 }
+                all &= request == null || request.complete;
             }
-            return true;
+            return all;
         });
         RmaException first = null;
         for (final MessageRequest request : requests) {
-            if (request == null) {
+            if (request == null || !request.complete) {
                 continue;
             }
             request.reported = true;
@@ -203,6 +208,15 @@ public final class MessageRequest {
         errorClass = failure;
         errorMessage = message;
         complete = true;
+    }
+
+    /**
+     * Fails the request with an error that also ends a {@link #waitAll} it is part of at once: the
+     * other requests may depend on progress that this failure rules out.
+     */
+    void failEndingWaits(final ErrorClass failure, final String message) {
+        endsWaits = true;
+        fail(failure, message);
     }
 
     boolean isComplete() {

@@ -60,9 +60,14 @@ import java.util.Objects;
  *   that half with the chunk after next and signals it with an empty notified put to the receiver's
  *   chunk-signal address. One rendezvous per ordered pair is in flight at a time; later messages to the
  *   same receiver keep their order because a send queue per destination lets only its head go out.</li>
- *   <li><b>Collectives</b> ({@link #barrier}, {@link #bcast}, {@link #reduce}, {@link #allreduce})
- *   are point-to-point messages with a context bit in the tag that user receives never match:
- *   dissemination barrier, binomial-tree broadcast and reduce, reduce then broadcast for allreduce.</li>
+ *   <li><b>Collectives</b> ({@link #barrier}, {@link #bcast}, {@link #reduce}, {@link #allreduce},
+ *   {@link #close}) are point-to-point messages with a context bit in the tag that user receives never
+ *   match: dissemination barrier, binomial-tree broadcast and reduce, reduce then broadcast for
+ *   allreduce. Each message carries its call's kind and sequence number, which the receiver compares
+ *   with its own call: calls that do not match raise {@link RmaException} OTHER naming both. A call
+ *   that fails at one rank after it started completes the protocol with an error message in place of
+ *   the data, so the ranks that depend on it throw too and the next call matches again
+ *   (see {@link MessagingCollectives}).</li>
  * </ul>
  *
  * <h2>Progress and waiting</h2>
@@ -102,7 +107,7 @@ public final class Messaging implements AutoCloseable {
     private Messaging(final RmaJob job, final Window window, final MessagingLayout layout) {
         this.job = job;
         this.window = window;
-        this.engine = new MessagingEngine(window, layout);
+        this.engine = new MessagingEngine(window, layout, job.control().liveness(job.rank(), true));
         this.rank = job.rank();
         this.size = job.size();
         this.collectives = new MessagingCollectives(engine, rank, size);
@@ -284,7 +289,11 @@ public final class Messaging implements AutoCloseable {
      * MPI_BCAST, collective: the root's {@code buffer} is copied into every other rank's, along a
      * binomial tree. Every rank passes a buffer of the same size.
      *
-     * @throws RmaException RANK for a bad root; COUNT at a rank whose buffer is smaller than the root's.
+     * @throws RmaException RANK for a bad root (checked before anything is sent); COUNT at a rank whose
+     *                      buffer differs in size from the root's, which still completes its part of the
+     *                      tree: its subtree throws OTHER naming it, the other ranks return, and the next
+     *                      collective call matches at every rank; OTHER if the ranks' collective calls
+     *                      do not match.
      */
     public void bcast(final MemorySegment buffer, final int root) {
         checkOpen("bcast");
@@ -306,7 +315,9 @@ public final class Messaging implements AutoCloseable {
      * @param type a basic type or a contiguous type built from one.
      * @throws RmaException TYPE for a null or non-contiguous type; OP for REPLACE, NO_OP or an op the
      *                      type does not accept; COUNT for a negative count or a buffer too small; RANK
-     *                      for a bad root.
+     *                      for a bad root (all checked before anything is sent). COUNT or OTHER on the path
+     *                      from a rank whose count differs to the root (the protocol completes; the next
+     *                      call matches); OTHER if the ranks' collective calls do not match.
      */
     public void reduce(
         final MemorySegment send, final MemorySegment recv, final long count, final Datatype type, final Op op,
@@ -323,7 +334,8 @@ public final class Messaging implements AutoCloseable {
     /**
      * MPI_ALLREDUCE, collective: {@link #reduce} whose result arrives in every rank's {@code recv}.
      *
-     * @throws RmaException as {@link #reduce}.
+     * @throws RmaException as {@link #reduce}; when the reduction fails at any rank (counts differ), every
+     *                      rank throws.
      */
     public void allreduce(
         final MemorySegment send, final MemorySegment recv, final long count, final Datatype type, final Op op) {
@@ -336,9 +348,15 @@ public final class Messaging implements AutoCloseable {
     // ---------------------------------------------------------------- lifecycle
 
     /**
-     * Collective: waits until this rank's sends have finished (their data read by the receivers), passes
-     * a barrier, then frees the window. Pending receives fail, unreceived messages are dropped; every
-     * later call raises OTHER. Idempotent.
+     * Collective: waits until this rank's sends have finished (their data read by the receivers), tells
+     * every rank it closes and waits until all have, then frees the window. Pending receives fail,
+     * unreceived messages are dropped; every later call raises OTHER. Idempotent.
+     *
+     * <p>A receive of another rank that only this rank could match (its source is this rank) fails as soon
+     * as this rank's close message arrives, instead of waiting for a message that will never come.
+     * After a call of this object or of the job failed out of step with the peers (a peer failed, a
+     * wait timed out, collective calls did not match) it abandons the job instead (see {@link RmaJob}):
+     * no collective call is made and the peers' blocking calls throw naming this rank.
      */
     @Override
     public void close() {
@@ -349,8 +367,20 @@ public final class Messaging implements AutoCloseable {
             engine.close();
             return;
         }
-        engine.waitUntil(engine::sendsFinished);
-        collectives.barrier();
+        final Throwable failure = engine.failure() != null ? engine.failure() : job.failure();
+        if (failure != null) {
+            engine.close();
+            job.abandon(failure);
+            return;
+        }
+        try {
+            engine.waitUntil(engine::sendsFinished);
+            collectives.close();
+        } catch (final RuntimeException e) {
+            engine.close();
+            job.abandon(e);
+            throw e;
+        }
         engine.close();
         window.free();
     }
@@ -358,6 +388,13 @@ public final class Messaging implements AutoCloseable {
     @Override
     public String toString() {
         return "Messaging{rank=" + rank + "/" + size + (engine.isClosed() ? ", closed" : "") + '}';
+    }
+
+    /**
+     * @return the protocol engine (package-private: for tests in this package).
+     */
+    MessagingEngine engine() {
+        return engine;
     }
 
     // ---------------------------------------------------------------- checks

@@ -11,6 +11,10 @@ import java.util.function.BooleanSupplier;
 import org.rma4j.MessagingTransfers.Inbound;
 import org.rma4j.MessagingTransfers.Outbound;
 import org.rma4j.MessagingTransfers.Unexpected;
+import org.rma4j.shm.Liveness;
+import org.rma4j.shm.PeerFailedException;
+import org.rma4j.shm.WaitStrategy;
+import org.rma4j.shm.WaitTimeoutException;
 
 /**
  * The protocol engine of {@link Messaging} (see its class comment for the protocol): matching of
@@ -26,6 +30,9 @@ final class MessagingEngine {
     static final int TAG_UB = COLLECTIVE_CONTEXT - 1;
     /** Tag of credit, chunk and acknowledgement notifications: they are told apart by displacement. */
     private static final int CONTROL_TAG = 0;
+
+    /** Test hook: the engine whose next notified access throws (once), or null. */
+    static volatile MessagingEngine failNextTransfer;
 
     /*
      * Invariants (at every return to the caller):
@@ -46,6 +53,9 @@ final class MessagingEngine {
      * in flight); an unexpected rendezvous message may still be arriving (its inbound is not null).
      * Where things take effect: a send when its data has left its buffer (eager: the notified put;
      * rendezvous: staging of its last chunk), a receive when its last byte has been copied into it.
+     * Engine state (reserved ring bytes, the send queue, staged chunks, the rendezvous in flight,
+     * reported credit) changes only after the notified access that publishes it returned: a notified
+     * access that throws (a dead peer, a wait timeout on a full ring) leaves the state as before it.
      */
 
     private final Window window;
@@ -69,9 +79,14 @@ final class MessagingEngine {
     private final Outbound[] outbound;
     private int queuedSends;
     private int activeRendezvous;
+    private final Liveness liveness;
+    private final boolean[] closing;
+    private RuntimeException failure;
 
     @SuppressWarnings("unchecked")
-    MessagingEngine(final Window window, final MessagingLayout layout) {
+    MessagingEngine(final Window window, final MessagingLayout layout, final Liveness liveness) {
+        this.liveness = liveness;
+        this.closing = new boolean[layout.ranks()];
         this.window = window;
         this.layout = layout;
         this.local = window.segment();
@@ -98,7 +113,16 @@ final class MessagingEngine {
         final MessageRequest request = MessageRequest.send(this, buffer, dest, context, tag);
         sendQueue[dest].addLast(request);
         queuedSends++;
-        pump(dest);
+        try {
+            pump(dest);
+        } catch (final RuntimeException e) {
+            // NOTE: the call throws, so the request must not go out later: a retried isend would deliver twice.
+            if (sendQueue[dest].peekLast() == request) {
+                sendQueue[dest].pollLast();
+                queuedSends--;
+            }
+            throw e;
+        }
         return request;
     }
 
@@ -115,6 +139,10 @@ final class MessagingEngine {
                 takeUnexpected(request, message);
                 return request;
             }
+        }
+        if (context == USER_CONTEXT && source != Rma.ANY_SOURCE && closing[source]) {
+            request.failEndingWaits(ErrorClass.OTHER, neverMatches(request, source));
+            return request;
         }
         posted.add(request);
         return request;
@@ -141,15 +169,23 @@ final class MessagingEngine {
      * left to do: everything this rank waits for (credit, acknowledgements, messages) arrives there.
      */
     void waitUntil(final BooleanSupplier done) {
-        while (true) {
-            progress();
-            if (done.getAsBoolean()) {
-                return;
+        try {
+            while (true) {
+                progress();
+                if (done.getAsBoolean()) {
+                    return;
+                }
+                arm();
+                final NotifyRequest.Status status = arrivals.await();
+                armed = false;
+                dispatch(status);
             }
-            arm();
-            final NotifyRequest.Status status = arrivals.await();
-            armed = false;
-            dispatch(status);
+        } catch (final PeerFailedException e) {
+            throw fail(e);
+        } catch (final WaitTimeoutException e) {
+            throw fail(new WaitTimeoutException("progress of rank " + rank + "'s Messaging object (" + posted.size()
+                + " receive(s) posted, " + queuedSends + " send(s) queued, " + activeRendezvous + " rendezvous in"
+                + " flight; " + e.getMessage() + ")", e.waitedNs()));
         }
     }
 
@@ -159,12 +195,25 @@ final class MessagingEngine {
      */
     static void waitUntil(final List<MessagingEngine> engines, final BooleanSupplier done) {
         int idle = 0;
+        long lastCheckNs = System.nanoTime();
         while (true) {
             for (final MessagingEngine engine : engines) {
                 engine.progress();
             }
             if (done.getAsBoolean()) {
                 return;
+            }
+            final long now = System.nanoTime();
+            if (now - lastCheckNs >= WaitStrategy.LIVENESS_PERIOD_NS) {
+                // NOTE: nobody sleeps on a ring here, so the peers are checked on the period a sleeper would use.
+                lastCheckNs = now;
+                for (final MessagingEngine engine : engines) {
+                    try {
+                        engine.liveness.check();
+                    } catch (final PeerFailedException e) {
+                        throw engine.fail(e);
+                    }
+                }
             }
             if (idle < 50) {
                 Thread.yield();
@@ -198,6 +247,34 @@ final class MessagingEngine {
 
     boolean isClosed() {
         return closed;
+    }
+
+    /**
+     * Records that this engine is out of step with its peers (a peer failed, a wait timed out, a
+     * collective did not match): its collective calls throw from now on and closing abandons the job.
+     *
+     * @return {@code e}, for {@code throw fail(e)}.
+     */
+    RuntimeException fail(final RuntimeException e) {
+        if (failure == null) {
+            failure = e;
+        }
+        window.jobOf().recordFailure(e);
+        return e;
+    }
+
+    /**
+     * @return the first failure recorded by {@link #fail}, or null.
+     */
+    RuntimeException failure() {
+        return failure;
+    }
+
+    /**
+     * @return whether {@code source} has announced that it closes its Messaging object.
+     */
+    boolean isClosing(final int source) {
+        return closing[source];
     }
 
     void checkOpen(final String call) {
@@ -249,9 +326,10 @@ final class MessagingEngine {
         if (credit < mustBeConsumed) {
             return false;
         }
-        reserved[dest] = start + size;
+        transfer();
         window.putNotify(request.buffer(), dest, layout.ringOffset(rank) + start % capacity,
             request.context() | request.tag());
+        reserved[dest] = start + size;
         request.completeSend(rank, length);
         return true;
     }
@@ -262,30 +340,42 @@ final class MessagingEngine {
     private void startRendezvous(final MessageRequest request, final int dest) {
         final long length = request.buffer().byteSize();
         final Outbound message = new Outbound(request, layout.chunks(length));
-        outbound[dest] = message;
-        activeRendezvous++;
-        stage(message, dest);
-        if (message.staged < message.chunks) {
-            stage(message, dest);
+        copyChunk(message, 0, dest);
+        if (message.chunks > 1) {
+            copyChunk(message, 1, dest);
         }
         word.set(ValueLayout.JAVA_LONG, 0, length);
         // NOTE: the staged chunks are stored before this notification is published (release), so the
         // receiver's getNotify after draining it (acquire) reads them.
+        transfer();
         window.putNotify(word, dest, layout.rtsOffset(rank), request.context() | request.tag());
+        message.staged = Math.min(2, message.chunks);
+        outbound[dest] = message;
+        activeRendezvous++;
         if (message.staged == message.chunks) {
             request.completeSend(rank, length);
         }
     }
 
     /**
-     * Copies the next chunk of an outbound message into its staging half.
+     * Copies chunk {@code chunk} of an outbound message into its staging half (the receiver reads it only
+     * after the notification that announces it).
      */
-    private void stage(final Outbound message, final int dest) {
-        final long chunk = message.staged;
+    private void copyChunk(final Outbound message, final long chunk, final int dest) {
         final long offset = chunk * layout.chunkBytes();
         final long bytes = Math.min(layout.chunkBytes(), message.request.buffer().byteSize() - offset);
         MemorySegment.copy(message.request.buffer(), offset, local, layout.stagingOffset(dest, chunk), bytes);
-        message.staged++;
+    }
+
+    /**
+     * Throws once if a test armed {@link #failNextTransfer} for this engine, as a notified access that
+     * fails would.
+     */
+    private void transfer() {
+        if (failNextTransfer == this) {
+            failNextTransfer = null;
+            throw new WaitTimeoutException("room in the notification ring of a peer (test hook)", 0);
+        }
     }
 
     /**
@@ -297,14 +387,23 @@ final class MessagingEngine {
             throw new IllegalStateException("rank " + rank + " got a rendezvous acknowledgement from rank " + dest
                 + " with no rendezvous in flight");
         }
-        message.acknowledged++;
         if (message.staged < message.chunks) {
-            stage(message, dest);
+            copyChunk(message, message.staged, dest);
             // NOTE: the chunk is stored before the signal is published (release).
-            window.putNotify(MemorySegment.NULL, dest, MessagingLayout.CHUNK_SIGNAL_OFFSET, CONTROL_TAG);
+            try {
+                transfer();
+                window.putNotify(MemorySegment.NULL, dest, MessagingLayout.CHUNK_SIGNAL_OFFSET, CONTROL_TAG);
+            } catch (final RuntimeException e) {
+                // The acknowledgement is consumed and the chunk cannot be announced: the rendezvous cannot go on.
+                throw fail(e);
+            }
+            message.staged++;
+            message.acknowledged++;
             if (message.staged == message.chunks) {
                 message.request.completeSend(rank, message.request.buffer().byteSize());
             }
+        } else {
+            message.acknowledged++;
         }
         if (message.acknowledged == message.chunks) {
             outbound[dest] = null;
@@ -345,6 +444,9 @@ final class MessagingEngine {
             // The sender skips to the ring's start when a payload does not fit before its end.
             consumed[source] = (position == tail % capacity ? tail : tail + capacity - tail % capacity) + size;
             creditOwed = true;
+        }
+        if ((wireTag & COLLECTIVE_CONTEXT) != 0 && MessagingCollectives.isClose(wireTag)) {
+            onClosing(source);
         }
         final MemorySegment payload = local.asSlice(disp, length);
         final MessageRequest request = takePosted(source, wireTag);
@@ -457,6 +559,27 @@ final class MessagingEngine {
         return false;
     }
 
+    /**
+     * {@code source} has entered Messaging.close, which it leaves only after this rank entered it too:
+     * a receive that only {@code source} can match never will.
+     */
+    private void onClosing(final int source) {
+        closing[source] = true;
+        final Iterator<MessageRequest> requests = posted.iterator();
+        while (requests.hasNext()) {
+            final MessageRequest request = requests.next();
+            if (request.context() == USER_CONTEXT && request.peer() == source) {
+                requests.remove();
+                request.failEndingWaits(ErrorClass.OTHER, neverMatches(request, source));
+            }
+        }
+    }
+
+    private String neverMatches(final MessageRequest request, final int source) {
+        return "rank " + rank + "'s " + request + " can never match: rank " + source + " is closing its Messaging"
+            + " object (Messaging.close is collective, and it sent no such message before)";
+    }
+
     private MessageRequest takePosted(final int source, final int wireTag) {
         final Iterator<MessageRequest> requests = posted.iterator();
         while (requests.hasNext()) {
@@ -489,9 +612,15 @@ final class MessagingEngine {
         creditOwed = false;
         for (int source = 0; source < consumed.length; source++) {
             if (consumed[source] != reported[source]) {
-                reported[source] = consumed[source];
                 word.set(ValueLayout.JAVA_LONG, 0, consumed[source]);
-                window.putNotify(word, source, layout.creditOffset(rank), CONTROL_TAG);
+                try {
+                    transfer();
+                    window.putNotify(word, source, layout.creditOffset(rank), CONTROL_TAG);
+                } catch (final RuntimeException e) {
+                    creditOwed = true;
+                    throw e;
+                }
+                reported[source] = consumed[source];
             }
         }
     }

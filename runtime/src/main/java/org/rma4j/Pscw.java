@@ -2,6 +2,7 @@ package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import org.rma4j.internal.WindowLayout;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.WaitStrategy;
@@ -123,6 +124,18 @@ final class Pscw {
         consume(members, completesConsumed);
         VarHandle.fullFence();
         return true;
+    }
+
+    /**
+     * @return the senders of the group whose post ({@code posts}) or complete has not arrived yet.
+     */
+    int[] pending(final boolean posts, final int[] senders) {
+        final long matrix = posts ? postMatrix : completeMatrix;
+        final int[] consumed = posts ? postsConsumed : completesConsumed;
+        return Arrays.stream(senders)
+            .filter(sender -> Words.getIntAcquire(mapping, WindowLayout.counterOffset(matrix, ranks, rank, sender))
+                - consumed[sender] <= 0)
+            .toArray();
     }
 
     private boolean arrived(final long matrix, final int[] senders, final int[] consumed) {

@@ -5,16 +5,24 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.rma4j.launch.JobEnvironment;
+import org.rma4j.launch.RankFailureReport;
 import org.rma4j.shm.ControlFile;
+import org.rma4j.shm.ShmSpaceException;
 import org.rma4j.shm.JobDirectory;
+import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.WaitStrategy;
 
 /**
  * Entry points and constants of rma4j.
  *
  * <ul>
+ *   <li>{@link #run(RankBody)} is the entry point of a rank's program: it joins the job, runs the body
+ *   and leaves the job, or, if the body throws, abandons it (peers' blocking calls throw
+ *   {@link PeerFailedException} naming this rank) and rethrows.</li>
  *   <li>{@link #init()} joins the job described by the environment that {@code rmarun} gives each
  *   process; without it the process is a job of one rank, so every program also runs alone.</li>
  *   <li>{@link #runThreads} / {@link #callThreads} run a job of n ranks as threads of this JVM
@@ -43,6 +51,8 @@ public final class Rma {
     public static final int MODE_NOSUCCEED = 16;
 
     private static final AtomicReference<RmaJob> PROCESS_JOB = new AtomicReference<>();
+    /** Longest a rank that stops because of another rank's failure waits for that rank's process to end. */
+    private static final long CONSEQUENCE_WAIT_MS = 2_000;
 
     private Rma() {
     }
@@ -55,6 +65,42 @@ public final class Rma {
      * @throws RmaException OTHER if this process already joined a job that is not closed.
      */
     public static RmaJob init() {
+        final RmaJob job = join();
+        installFailureReport();
+        return job;
+    }
+
+    /**
+     * Runs {@code body} as this process's rank (the documented entry point of a rank's {@code main}):
+     * joins the job ({@link #init()}), runs the body, and leaves the job ({@link RmaJob#close()}).
+     *
+     * <p>If the body throws, the job is abandoned before anything else happens: this rank is marked
+     * failed, so peers waiting for it throw {@link PeerFailedException} naming it within the liveness
+     * period (100 ms) instead of waiting for collective calls it will never make, and the exception is
+     * rethrown unchanged. Escaping {@code main}, it is reported once on standard error (the exception
+     * and its first frames; see {@link RankFailureReport}) and the process exits with status 1.
+     *
+     * <p>Windows and Messaging objects the body closes with {@code try}-with-resources while its
+     * exception propagates cannot see it; they abandon instead of freeing when the window is in an
+     * epoch, a notification request is active, or a call of this rank failed, and otherwise free
+     * collectively: a peer that is in another collective call then ends with a mismatch error (see
+     * {@link RmaJob}). To make no collective call at all after a failure, free windows explicitly at
+     * the end of the body and let this method leave the job.
+     *
+     * @throws Exception what the body threw.
+     */
+    public static void run(final RankBody body) throws Exception {
+        final RmaJob job = init();
+        try {
+            body.run(job);
+        } catch (final Throwable t) {
+            job.abandon(t);
+            throw t;
+        }
+        job.close();
+    }
+
+    private static RmaJob join() {
         final RmaJob current = PROCESS_JOB.get();
         if (current != null && !current.isClosed()) {
             throw new RmaException(ErrorClass.OTHER, "init called twice; the job of rank " + current.rank() + " is open");
@@ -65,10 +111,58 @@ public final class Rma {
             job = singleton(WaitStrategy.defaultStrategy());
         } else {
             final int rank = parse(JobEnvironment.RANK, System.getenv(JobEnvironment.RANK));
-            job = RmaJob.join(JobDirectory.open(Path.of(dir)), rank, WaitStrategy.defaultStrategy(), false);
+            job = RmaJob.join(JobDirectory.open(Path.of(dir)), rank, WaitStrategy.defaultStrategy(), false, true);
         }
         PROCESS_JOB.set(job);
         return job;
+    }
+
+    /**
+     * Installs, unless the program installed its own, the default uncaught-exception handler of a rank
+     * process: an exception that escapes the main thread abandons the job if it is still open (peers then
+     * throw instead of waiting for this rank), is reported once in short form ({@link RankFailureReport}),
+     * and the JVM exits with status 1 as it does for any uncaught exception. A rank that stops because
+     * another rank failed first waits (at most {@value #CONSEQUENCE_WAIT_MS} ms) for that rank's process
+     * to end, so that the launcher sees the failing rank end first and names it.
+     */
+    private static void installFailureReport() {
+        if (Thread.getDefaultUncaughtExceptionHandler() != null) {
+            return;
+        }
+        final Thread main = Thread.currentThread();
+        Thread.setDefaultUncaughtExceptionHandler((thread, failure) -> {
+            final RmaJob job = PROCESS_JOB.get();
+            if (job == null || thread != main && job.isClosed() && job.failure() == null) {
+                System.err.print("Exception in thread \"" + thread.getName() + "\" ");
+                failure.printStackTrace();
+                return;
+            }
+            if (thread == main && !job.isClosed()) {
+                job.abandon(failure);
+            }
+            System.err.print(RankFailureReport.describe(job.rank(), failure));
+            System.err.flush();
+            if (failure instanceof PeerFailedException peer && peer.rank() != job.rank()) {
+                awaitProcessEnd(job, peer.rank());
+            }
+        });
+    }
+
+    /**
+     * Waits until the process of {@code rank} has ended (the launcher records exits in the order it sees
+     * them), at most {@value #CONSEQUENCE_WAIT_MS} ms.
+     */
+    private static void awaitProcessEnd(final RmaJob job, final int rank) {
+        final long pid = job.pidOf(rank);
+        if (pid <= 0 || pid == ProcessHandle.current().pid()) {
+            return;
+        }
+        final long deadlineNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONSEQUENCE_WAIT_MS);
+        // NOTE: polled, not ProcessHandle.onExit(): for a process that is not a child the JDK polls it with
+        // back-off up to a second apart, and this wait delays only the exit of a rank that is stopping anyway.
+        while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < deadlineNs) {
+            LockSupport.parkNanos(2_000_000L);
+        }
     }
 
     /**
@@ -113,13 +207,26 @@ public final class Rma {
     private static RmaJob singleton(final WaitStrategy waitStrategy) {
         final JobDirectory directory = JobDirectory.create(JobDirectory.defaultBase());
         try {
-            ControlFile.create(directory.controlFile(), 1, ProcessHandle.current().pid()).close();
-            final RmaJob job = RmaJob.join(directory, 0, waitStrategy, true);
+            createControl(directory, 1).close();
+            final RmaJob job = RmaJob.join(directory, 0, waitStrategy, true, true);
             Runtime.getRuntime().addShutdownHook(new Thread(directory::delete, "rma4j-cleanup"));
             return job;
         } catch (final RuntimeException e) {
             directory.delete();
             throw e;
+        }
+    }
+
+    /**
+     * Creates the control file of a job started in this process (a job of one, a thread-mode job).
+     *
+     * @throws RmaException NO_MEM if the job's file system has too little free space for it.
+     */
+    private static ControlFile createControl(final JobDirectory directory, final int ranks) {
+        try {
+            return ControlFile.create(directory.controlFile(), ranks, ProcessHandle.current().pid());
+        } catch (final ShmSpaceException e) {
+            throw SharedFileErrors.noSpace("creating the job's control file for " + ranks + " ranks", e);
         }
     }
 
@@ -153,7 +260,14 @@ public final class Rma {
             final JobDirectory directory = JobDirectory.create(base);
             final List<T> results = new ArrayList<>(Collections.nCopies(ranks, null));
             final List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
-            try (ControlFile control = ControlFile.create(directory.controlFile(), ranks, ProcessHandle.current().pid())) {
+            final ControlFile created;
+            try {
+                created = createControl(directory, ranks);
+            } catch (final RuntimeException e) {
+                directory.delete();
+                throw e;
+            }
+            try (ControlFile control = created) {
                 final List<Thread> threads = new ArrayList<>();
                 for (int rank = 0; rank < ranks; rank++) {
                     final int r = rank;
@@ -191,9 +305,12 @@ public final class Rma {
                 directory.delete();
             }
             if (!failures.isEmpty()) {
-                final Throwable first = failures.getFirst();
-                for (final Throwable other : failures.subList(1, failures.size())) {
-                    first.addSuppressed(other);
+                final Throwable first = primary(failures);
+                for (final Throwable other : failures) {
+                    // NOTE: ranks that only stopped because another failed add nothing but noise to its report.
+                    if (other != first && !(other instanceof PeerFailedException)) {
+                        first.addSuppressed(other);
+                    }
                 }
                 if (first instanceof RuntimeException runtime) {
                     throw runtime;
@@ -204,6 +321,24 @@ public final class Rma {
                 throw new RmaException(ErrorClass.OTHER, "a rank failed: " + first, first);
             }
             return results;
+        }
+
+        /**
+         * @return the failure to report: an abort, else the first that is not a rank stopping because another
+         *         failed, else the first.
+         */
+        private static Throwable primary(final List<Throwable> failures) {
+            for (final Throwable failure : failures) {
+                if (failure instanceof JobAbortedException) {
+                    return failure;
+                }
+            }
+            for (final Throwable failure : failures) {
+                if (!(failure instanceof PeerFailedException)) {
+                    return failure;
+                }
+            }
+            return failures.getFirst();
         }
 
         /**

@@ -3,9 +3,11 @@ package org.rma4j;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.PeerFailedException;
+import org.rma4j.shm.RankState;
 import org.rma4j.shm.ShmBarrier;
 import org.rma4j.shm.ShmFormatException;
 import org.rma4j.shm.WaitStrategy;
@@ -16,9 +18,22 @@ import org.rma4j.shm.WaitTimeoutException;
  * windows it creates. Obtained from {@link Rma#init()} in a process started by {@code rmarun}, or
  * from {@link Rma#runThreads} in thread mode; both map the job's files the same way.
  *
- * <p>Collective calls ({@link #barrier()}, window creation, {@link Window#free()}, {@link #close()})
- * must be made by every rank in the same order. A job handle belongs to its rank: its collective
- * calls must not run concurrently in two threads.
+ * <p>Collective calls ({@link #barrier()}, window creation, {@link Window#fence}, {@link Window#free()},
+ * {@link #close()}) must be made by every rank in the same order. Each carries its kind and a job-wide
+ * sequence number that peers compare: calls that do not match (one rank in fence while another frees
+ * the window, or calls the job barrier) end with an {@link RmaException} naming both calls and ranks,
+ * at every rank involved, instead of matching each other or waiting forever. A job handle belongs to
+ * its rank: its collective calls must not run concurrently in two threads.
+ *
+ * <h2>Failures</h2>
+ * A collective or blocking call that fails after it communicated (a peer failed, a wait timed out,
+ * the calls did not match) leaves this rank out of step with its peers: the job records it, every
+ * later collective call throws at once, and {@link #close()} (and {@link Window#close()}) abandon
+ * instead of waiting for peers: the rank is marked failed (or, when the failure was a peer's, stopped),
+ * unmaps everything, and the peers' blocking calls throw {@link PeerFailedException} naming it within
+ * the liveness period (100 ms). A call that throws for a bad argument changes nothing and records no
+ * failure. {@link Rma#run} abandons the job as well when the program's body throws, and
+ * {@link #abort(int)} ends every rank of the job (MPI_ABORT).
  */
 public final class RmaJob implements AutoCloseable {
     /**
@@ -45,22 +60,33 @@ public final class RmaJob implements AutoCloseable {
     private final ControlFile control;
     private final WaitStrategy waitStrategy;
     private final ShmBarrier barrier;
+    private final Runnable barrierWait;
     private final boolean ownsDirectory;
     private final List<Window> windows = new ArrayList<>();
     private final SharedAllocator allocator;
+    private final CollectiveCalls calls;
+    private final boolean processMode;
     private int windowSequence;
     private State state = State.OPEN;
+    private final long[] pids;
+    private Throwable failure;
+    private Thread abortWatcher;
+    private volatile boolean watching;
 
     private RmaJob(
         final int rank, final JobDirectory directory, final ControlFile control, final WaitStrategy waitStrategy,
-        final boolean ownsDirectory) {
+        final boolean ownsDirectory, final boolean processMode) {
         this.rank = rank;
         this.size = control.ranks();
         this.directory = directory;
         this.control = control;
         this.waitStrategy = waitStrategy;
-        this.barrier = control.barrier(waitStrategy, control.liveness(rank, true));
+        this.calls = new CollectiveCalls(control, rank);
+        this.pids = new long[size];
+        this.barrier = control.barrier(waitStrategy, calls.whileWaiting(control.liveness(rank, true)));
+        this.barrierWait = barrier::await;
         this.ownsDirectory = ownsDirectory;
+        this.processMode = processMode;
         this.allocator = new SharedAllocator(directory, rank);
     }
 
@@ -72,6 +98,17 @@ public final class RmaJob implements AutoCloseable {
      */
     static RmaJob join(
         final JobDirectory directory, final int rank, final WaitStrategy waitStrategy, final boolean ownsDirectory) {
+        return join(directory, rank, waitStrategy, ownsDirectory, false);
+    }
+
+    /**
+     * Like {@link #join(JobDirectory, int, WaitStrategy, boolean)}; a job joined in process mode
+     * ({@code processMode}) is the only job of its process: {@link #abort} ends the process, and a
+     * watcher thread ends it when another rank aborts the job.
+     */
+    static RmaJob join(
+        final JobDirectory directory, final int rank, final WaitStrategy waitStrategy, final boolean ownsDirectory,
+        final boolean processMode) {
         final ControlFile control;
         try {
             control = ControlFile.open(directory.controlFile());
@@ -84,8 +121,14 @@ public final class RmaJob implements AutoCloseable {
                     + (control.ranks() - 1));
             }
             control.join(rank);
-            final RmaJob job = new RmaJob(rank, directory, control, waitStrategy, ownsDirectory);
+            final RmaJob job = new RmaJob(rank, directory, control, waitStrategy, ownsDirectory, processMode);
             job.barrier();
+            for (int r = 0; r < job.size; r++) {
+                job.pids[r] = control.pid(r);
+            }
+            if (processMode) {
+                job.startAbortWatcher();
+            }
             if (rank == 0) {
                 // Every rank has mapped the control file: its name can go, so a job killed later leaves less.
                 control.unlink();
@@ -125,11 +168,50 @@ public final class RmaJob implements AutoCloseable {
      */
     public void barrier() {
         checkOpen("barrier");
+        collective(CollectiveCalls.Kind.BARRIER, 0, barrierWait);
+    }
+
+    /**
+     * Runs the wait of a collective call: checks that this rank has not failed, publishes the call for
+     * the peers' comparison, waits, and compares the peers' calls. A failure of the wait is recorded
+     * (the rank is out of step with its peers) and rethrown naming the call.
+     *
+     * @param object 0 for the job, 1 + window number for a window.
+     */
+    void collective(final CollectiveCalls.Kind kind, final int object, final Runnable wait) {
+        checkNotFailed(kind.callName());
+        final long call = calls.begin(kind, object);
         try {
-            barrier.await();
+            wait.run();
+        } catch (final PeerFailedException e) {
+            throw recordFailure(renamed(e, call));
         } catch (final WaitTimeoutException e) {
-            throw new WaitTimeoutException("barrier at rank " + rank + " of " + size, e.waitedNs());
+            throw recordFailure(new WaitTimeoutException(CollectiveCalls.describe(call) + " at rank " + rank + " of "
+                + size, e.waitedNs()));
+        } catch (final RuntimeException e) {
+            throw recordFailure(e);
+        } finally {
+            calls.end();
         }
+        try {
+            calls.checkCompleted(call);
+        } catch (final RmaException e) {
+            throw recordFailure(e);
+        }
+    }
+
+    private PeerFailedException renamed(final PeerFailedException e, final long call) {
+        return named(e, CollectiveCalls.describe(call));
+    }
+
+    /**
+     * @return a PeerFailedException like {@code e} whose message also names the call this rank waited in.
+     */
+    PeerFailedException named(final PeerFailedException e, final String call) {
+        final String prefix = "rank " + e.rank() + " failed: ";
+        final String reason = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length())
+            : e.getMessage();
+        return new PeerFailedException(e.rank(), reason + " (rank " + rank + " waited in " + call + ")");
     }
 
     /**
@@ -229,45 +311,59 @@ public final class RmaJob implements AutoCloseable {
     /**
      * Leaves the job (like MPI_FINALIZE, collective): waits for every rank, unmaps every window still
      * open and the control file, and records this rank as finished. Idempotent.
+     *
+     * <p>After a failed call of this rank (see the class comment) it abandons the job instead of waiting:
+     * no collective call is made, the rank is marked failed, and nothing is thrown (the failure was
+     * thrown by the call that failed). If the wait for the peers fails, the job is abandoned as well and
+     * the failure thrown.
      */
     @Override
     public void close() {
         if (state == State.CLOSED) {
             return;
         }
+        if (failure != null) {
+            abandon(failure);
+            return;
+        }
         try {
-            barrier.await();
-        } finally {
-            state = State.CLOSED;
-            for (final Window window : List.copyOf(windows)) {
-                window.release();
-            }
-            windows.clear();
-            allocator.close();
-            control.markFinished(rank);
-            control.close();
-            if (ownsDirectory) {
-                directory.delete();
-            }
+            collective(CollectiveCalls.Kind.CLOSE, 0, barrierWait);
+        } catch (final RuntimeException e) {
+            abandon(e);
+            throw e;
+        }
+        state = State.CLOSED;
+        stopAbortWatcher();
+        for (final Window window : List.copyOf(windows)) {
+            window.release();
+        }
+        windows.clear();
+        allocator.close();
+        control.markFinished(rank);
+        control.close();
+        if (ownsDirectory) {
+            directory.delete();
         }
     }
 
     /**
      * Abandons the job after a failure of this rank: unmaps everything and records the rank as failed
      * (or, when the failure is a peer's, as aborted) so that peers waiting for it throw instead of
-     * hanging. No collective call is made.
+     * hanging. No collective call is made. Idempotent.
      */
     void abandon(final Throwable cause) {
         if (state == State.CLOSED) {
             return;
         }
+        recordFailure(cause);
         state = State.CLOSED;
+        stopAbortWatcher();
         for (final Window window : List.copyOf(windows)) {
             window.release();
         }
         windows.clear();
         allocator.close();
-        if (cause instanceof PeerFailedException) {
+        if (isConsequence(cause)) {
             control.markAborted(rank);
         } else {
             control.markFailed(rank);
@@ -276,6 +372,132 @@ public final class RmaJob implements AutoCloseable {
         if (ownsDirectory) {
             directory.delete();
         }
+    }
+
+    /**
+     * Whether {@code cause} only reports another rank's failure: this rank then stops as a consequence.
+     */
+    private boolean isConsequence(final Throwable cause) {
+        return cause instanceof PeerFailedException failed && failed.rank() != rank;
+    }
+
+    /**
+     * MPI_ABORT: ends every rank of the job with exit status {@code status} (0..255), from any rank at any
+     * time. In process mode this process and every other rank's process exit with that status (each
+     * rank's watcher thread sees the abort within a few tens of milliseconds, wherever its program is);
+     * the call does not return. In thread mode every rank is marked failed, so their blocking calls
+     * throw, and this call throws {@link JobAbortedException}; {@link Rma#runThreads} then throws a
+     * {@link JobAbortedException} with the status.
+     *
+     * @throws JobAbortedException in thread mode.
+     */
+    public void abort(final int status) {
+        if (state == State.CLOSED) {
+            throw new RmaException(ErrorClass.OTHER, "abort on a closed job (rank " + rank + ")");
+        }
+        final int code = control.abort(status);
+        final JobAbortedException aborted = new JobAbortedException(rank, code);
+        if (processMode) {
+            System.out.flush();
+            System.err.println("rma4j: rank " + rank + " aborted the job with status " + code);
+            System.err.flush();
+            abandon(aborted);
+            Runtime.getRuntime().halt(code);
+        }
+        for (int r = 0; r < size; r++) {
+            if (r != rank && control.state(r) != RankState.FINISHED) {
+                control.markFailed(r);
+            }
+        }
+        abandon(aborted);
+        throw aborted;
+    }
+
+    /**
+     * Process mode: a daemon thread that ends this process with the job's abort status once any rank
+     * aborts the job. It polls the abort word (a plain load every 20 ms, no futex, so that closing the
+     * job can unmap the control file under it once it stopped).
+     */
+    private void startAbortWatcher() {
+        watching = true;
+        abortWatcher = Thread.ofPlatform().daemon().name("rma4j-abort-watcher-" + rank).start(() -> {
+            while (watching) {
+                final int status;
+                try {
+                    status = control.abortStatus();
+                } catch (final IllegalStateException closed) {
+                    return;
+                }
+                if (status >= 0 && watching) {
+                    System.out.flush();
+                    System.err.println("rma4j: rank " + rank + " ends: the job was aborted with status " + status);
+                    System.err.flush();
+                    Runtime.getRuntime().halt(status);
+                }
+                LockSupport.parkNanos(20_000_000L);
+            }
+        });
+    }
+
+    private void stopAbortWatcher() {
+        final Thread watcher = abortWatcher;
+        if (watcher == null || watcher == Thread.currentThread()) {
+            return;
+        }
+        watching = false;
+        LockSupport.unpark(watcher);
+        boolean interrupted = false;
+        while (true) {
+            try {
+                watcher.join();
+                break;
+            } catch (final InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Records that a call of this rank failed in a way that leaves it out of step with its peers (the
+     * first such failure is kept).
+     *
+     * @return {@code e}, for {@code throw recordFailure(e)}.
+     */
+    <T extends Throwable> T recordFailure(final T e) {
+        if (failure == null) {
+            failure = e;
+        }
+        return e;
+    }
+
+    /**
+     * @return the first recorded failure of this rank, or null.
+     */
+    Throwable failure() {
+        return failure;
+    }
+
+    /**
+     * @throws RmaException OTHER if a call of this rank failed earlier: a collective call would not
+     *                      match its peers'.
+     */
+    void checkNotFailed(final String call) {
+        if (failure == null) {
+            return;
+        }
+        final String because = call + " at rank " + rank + " after an earlier call of this rank failed (" + failure
+            + "); the rank is out of step with its peers and can only leave the job";
+        // NOTE: the same kind of exception as the first failure, as a broken barrier throws.
+        if (failure instanceof PeerFailedException failed) {
+            throw new PeerFailedException(failed.rank(), because);
+        }
+        if (failure instanceof WaitTimeoutException) {
+            throw new WaitTimeoutException(because, 0);
+        }
+        throw new RmaException(ErrorClass.OTHER, because);
     }
 
     /**
@@ -314,6 +536,28 @@ public final class RmaJob implements AutoCloseable {
 
     int windowSequence() {
         return windowSequence;
+    }
+
+    /**
+     * @return the process id of {@code rank}, as recorded when every rank had joined.
+     */
+    long pidOf(final int rank) {
+        return pids[rank];
+    }
+
+    /**
+     * @return the wait of the job barrier, for collective calls of this package.
+     */
+    Runnable barrierWait() {
+        return barrierWait;
+    }
+
+    CollectiveCalls calls() {
+        return calls;
+    }
+
+    boolean processMode() {
+        return processMode;
     }
 
     String nextWindowName() {

@@ -2,6 +2,8 @@ package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import org.rma4j.internal.AtomicElements;
 import org.rma4j.internal.LockWord;
@@ -10,6 +12,7 @@ import org.rma4j.shm.DisseminationBarrier;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappedFile;
 import org.rma4j.shm.MappingLiveness;
+import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.WaitTimeoutException;
 import org.rma4j.shm.Words;
 
@@ -56,16 +59,25 @@ public final class Window implements AutoCloseable {
     private final Notifications notifications;
     private final boolean noLocks;
     private final MemorySegment localSegment;
+    private final int number;
+    private final List<NotifyRequest> requests = new ArrayList<>();
+    private final Runnable fenceWait;
+    /** The group and the call of the PSCW wait in progress, for the liveness check of {@link #pscw}. */
+    private int[] pscwWaitedOn = new int[0];
+    private boolean pscwPosts;
+    private final Liveness pscwPeers;
+    private String pscwWait = "";
     private boolean freed;
 
     /** Checks that the window file is still backed; names a SIGBUS of a wait after a truncation. */
     private final MappingLiveness fileCheck;
 
     Window(
-        final RmaJob job, final MappedFile file, final WindowFlavor flavor, final TargetMemory memory,
+        final RmaJob job, final int number, final MappedFile file, final WindowFlavor flavor, final TargetMemory memory,
         final MemorySegment localSegment, final long[] sizes, final int[] dispUnits, final Info info,
         final int notifyCapacity) {
         this.job = job;
+        this.number = number;
         this.file = file;
         this.mapping = file.segment();
         this.flavor = flavor;
@@ -80,11 +92,19 @@ public final class Window implements AutoCloseable {
         this.fileCheck = MappingLiveness.of(Liveness.NONE, file, WindowLayout.MAGIC, WindowLayout.VERSION);
         final Liveness collective = fileCheck.and(job.control().liveness(rank, true));
         this.fenceBarrier = new DisseminationBarrier(mapping, WindowLayout.barrierOffset(ranks), ranks, rank,
-            job.waitStrategy(), collective);
+            job.waitStrategy(), job.calls().whileWaiting(collective));
+        this.fenceWait = () -> {
+            try {
+                fenceBarrier.await();
+            } catch (final InternalError e) {
+                throw fileCheck.explain(e);
+            }
+        };
         this.lockLiveness = fileCheck.and(job.control().liveness(rank, false));
         this.epochs = new Epochs(ranks, !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         this.noLocks = info.flag(Info.NO_LOCKS);
-        this.pscw = new Pscw(mapping, rank, ranks, job.waitStrategy(), collective);
+        this.pscwPeers = collective;
+        this.pscw = new Pscw(mapping, rank, ranks, job.waitStrategy(), this::checkPscwPeers);
         this.notifications = new Notifications(this, mapping, rank, ranks, notifyCapacity, job.control(),
             job.waitStrategy(), collective);
         this.localSegment = localSegment;
@@ -702,7 +722,10 @@ public final class Window implements AutoCloseable {
         if (expectedCount < 0) {
             throw new RmaException(ErrorClass.COUNT, "notifyInit expected_count=" + expectedCount + " is negative");
         }
-        return new NotifyRequest(notifications, source, tag, expectedCount);
+        final NotifyRequest request = new NotifyRequest(notifications, source, tag, expectedCount);
+        requests.removeIf(made -> made.state() == NotifyRequest.State.FREED);
+        requests.add(request);
+        return request;
     }
 
     /**
@@ -756,13 +779,7 @@ public final class Window implements AutoCloseable {
         checkOpen("fence");
         Checks.checkAssertions("fence", assertions, Rma.MODE_NOSTORE | Rma.MODE_NOPUT | Rma.MODE_NOPRECEDE | Rma.MODE_NOSUCCEED);
         epochs.beforeFence(assertions);
-        try {
-            fenceBarrier.await();
-        } catch (final WaitTimeoutException e) {
-            throw new WaitTimeoutException("fence at rank " + rank + " of " + sizes.length, e.waitedNs());
-        } catch (final InternalError e) {
-            throw fileCheck.explain(e);
-        }
+        job.collective(CollectiveCalls.Kind.FENCE, number + 1, fenceWait);
         epochs.afterFence(assertions);
     }
 
@@ -808,12 +825,17 @@ public final class Window implements AutoCloseable {
         checkGroup("start", group);
         epochs.checkStart();
         if ((assertions & Rma.MODE_NOCHECK) == 0) {
+            pscwWaitedOn = group.members();
+            pscwPosts = true;
+            pscwWait = "start on window " + number + " for the posts of " + group;
             try {
                 pscw.awaitPosts(group);
             } catch (final InternalError e) {
                 throw fileCheck.explain(e);
             } catch (final WaitTimeoutException e) {
                 throw new WaitTimeoutException("start: the posts of " + group, e.waitedNs());
+            } catch (final PeerFailedException e) {
+                throw job.recordFailure(job.named(e, "start on window " + number + " for the posts of " + group));
             }
         }
         epochs.started(group);
@@ -842,12 +864,17 @@ public final class Window implements AutoCloseable {
     public void await() {
         checkOpen("wait");
         final Group group = epochs.checkWait("wait");
+        pscwWaitedOn = group.members();
+        pscwPosts = false;
+        pscwWait = "wait on window " + number + " for the completes of " + group;
         try {
             pscw.awaitCompletes(group);
         } catch (final WaitTimeoutException e) {
             throw new WaitTimeoutException("wait: the completes of " + group, e.waitedNs());
         } catch (final InternalError e) {
             throw fileCheck.explain(e);
+        } catch (final PeerFailedException e) {
+            throw job.recordFailure(job.named(e, "wait on window " + number + " for the completes of " + group));
         }
         pscw.setExposed(false);
         epochs.waited();
@@ -1053,12 +1080,15 @@ public final class Window implements AutoCloseable {
      * MPI_WIN_FREE: collective; waits for every rank, then unmaps the window. Afterwards every call on
      * it raises WIN and segments obtained from it are no longer accessible.
      *
-     * @throws RmaException RMA_SYNC while this rank holds a lock or lock_all.
+     * @throws RmaException RMA_SYNC while this rank holds a lock or lock_all, or a start or post epoch is
+     *                      open (nothing changes); OTHER if the ranks' collective calls do not match or
+     *                      an earlier call of this rank failed.
+     * @throws org.rma4j.shm.PeerFailedException if a rank fails while this one waits.
      */
     public void free() {
         checkOpen("free");
         epochs.checkFree();
-        fenceBarrier.await();
+        job.collective(CollectiveCalls.Kind.FREE, number + 1, fenceWait);
         freed = true;
         job.forget(this);
         memory.close();
@@ -1066,13 +1096,48 @@ public final class Window implements AutoCloseable {
     }
 
     /**
-     * Frees the window if it is not freed yet; see {@link #free()}.
+     * Frees the window ({@link #free()}) if it is not freed yet, unless this rank cannot take part in a
+     * collective call any more: then it abandons the job instead (the rank is marked failed, so peers'
+     * blocking calls throw {@link org.rma4j.shm.PeerFailedException} naming it, see {@link RmaJob}). That
+     * is the case after a failed call of this rank, and when the window is closed in the middle of an
+     * exchange, as when an exception escapes a {@code try}-with-resources block: inside a lock, lock_all,
+     * start or post epoch, or with a notification request of the window active.
+     *
+     * @throws RmaException RMA_SYNC when it abandoned the job because of an open epoch or active request,
+     *                      naming it; whatever {@link #free()} throws.
      */
     @Override
     public void close() {
-        if (!freed) {
-            free();
+        if (freed) {
+            return;
         }
+        if (job.isClosed()) {
+            release();
+            return;
+        }
+        if (job.failure() != null) {
+            job.abandon(job.failure());
+            return;
+        }
+        String unfinished = null;
+        try {
+            epochs.checkFree();
+        } catch (final RmaException e) {
+            unfinished = e.getMessage();
+        }
+        for (final NotifyRequest request : requests) {
+            if (unfinished == null && request.state() == NotifyRequest.State.ACTIVE) {
+                unfinished = "notification request " + request + " is active";
+            }
+        }
+        if (unfinished != null) {
+            final RmaException e = new RmaException(ErrorClass.RMA_SYNC, "close of window " + number + " at rank "
+                + rank + " in the middle of an exchange (" + unfinished + "): the rank abandons the job instead of"
+                + " freeing the window, so that no peer waits for it");
+            job.abandon(e);
+            throw e;
+        }
+        free();
     }
 
     /**
@@ -1225,6 +1290,29 @@ public final class Window implements AutoCloseable {
         return notifications;
     }
 
+    /**
+     * Liveness check of a PSCW wait: the peers are alive, and none that this rank still waits for sits in
+     * a collective call this rank has not made (it would wait there for this rank forever).
+     */
+    private void checkPscwPeers() {
+        pscwPeers.check();
+        job.calls().checkNotAwaitedBy(pscw.pending(pscwPosts, pscwWaitedOn), pscwWait);
+    }
+
+    /**
+     * @return the job the window belongs to.
+     */
+    RmaJob jobOf() {
+        return job;
+    }
+
+    /**
+     * @return the window's number in its job (0 for the first window created).
+     */
+    int number() {
+        return number;
+    }
+
     void checkOpenFor(final String call) {
         checkOpen(call);
     }
@@ -1246,6 +1334,9 @@ public final class Window implements AutoCloseable {
             acquisition.run();
         } catch (final InternalError e) {
             throw fileCheck.explain(e);
+        } catch (final PeerFailedException e) {
+            throw job.recordFailure(job.named(e, (type == null ? "lockAll" : "lock(" + type + ", " + target + ")")
+                + " on window " + number));
         } catch (final WaitTimeoutException e) {
             // NOTE: the description is built here, not by the caller: a string concatenation per lock call
             // showed up in profiles of the uncontended lock + unlock.

@@ -22,11 +22,19 @@ import org.rma4j.shm.Words;
  *   its slot; barrier 1;</li>
  *   <li>every rank reads every slot; rank 0, if all statuses are good, creates and publishes the
  *   window file and records the outcome in its slot's create status; barrier 2;</li>
- *   <li>every rank maps the file; barrier 3; rank 0 unlinks the file (every rank holds a mapping,
- *   so nothing is left in the job directory even if the job is killed later).</li>
+ *   <li>every rank maps and checks the file (and, for flavor CREATE, maps the other ranks' memory)
+ *   and writes the outcome to its slot's open status; barrier 3; every rank reads every outcome;
+ *   rank 0 unlinks the file (every rank holds a mapping, so nothing is left in the job directory even
+ *   if the job is killed later).</li>
  * </ol>
- * A bad argument at any rank makes every rank throw (the offending rank with its own message, the
- * others naming that rank), after all barriers, so the job stays usable.
+ * The window exists only if every rank succeeded: a bad argument or a failure to create or map at any
+ * rank makes every rank throw (the offending rank with its own message, the others naming that rank),
+ * after all barriers and with everything it mapped unmapped, so the job stays usable. The barriers
+ * are collective calls of kind {@link CollectiveCalls.Kind#CREATE}.
+ *
+ * <p>The open status is written only between barriers 2 and 3, so a rank that already returned and
+ * starts the next creation cannot overwrite it before a slower rank read it after barrier 3: it writes
+ * it again only after the next barrier 2, which the slower rank must have reached.
  */
 final class WindowCreation {
     private static final int SLOT_SIZE = 0;
@@ -40,6 +48,10 @@ final class WindowCreation {
     /** Written by rank 0 when the window file did not fit: its size and the free bytes of the file system. */
     private static final int SLOT_CREATE_ASKED_BYTES = 48;
     private static final int SLOT_CREATE_FREE_BYTES = 56;
+    private static final int SLOT_OPEN_STATUS = 64;
+
+    /** Test hook: the rank whose mapping of the next window fails, or -1. */
+    static volatile int failOpenAtRank = -1;
 
     /** Entries of each notification ring when the info gives none. */
     static final int NOTIFY_CAPACITY_DEFAULT = 256;
@@ -89,7 +101,7 @@ final class WindowCreation {
         Words.putInt(own, SLOT_STATUS, ownError == null ? 0 : ownError.errorClass().ordinal() + 1);
         Words.putInt(own, SLOT_FLAGS, effective != null && effective.flag(Info.ALLOC_SHARED_NONCONTIG) ? 1 : 0);
         Words.putInt(own, SLOT_CREATE_STATUS, 0);
-        job.barrier();
+        createBarrier(job);
 
         final long[] sizes = new long[ranks];
         final int[] dispUnits = new int[ranks];
@@ -112,6 +124,7 @@ final class WindowCreation {
             }
         }
         final int notifyCapacity = Words.getInt(job.control().scratch(0), SLOT_NOTIFY_CAPACITY);
+        final int number = job.windowSequence();
         final String name = job.nextWindowName();
         MappedFile file = null;
         RuntimeException createProblem = null;
@@ -129,20 +142,48 @@ final class WindowCreation {
                 Words.putInt(own, SLOT_CREATE_STATUS, ErrorClass.RMA_SHARED.ordinal() + 1);
             }
         }
-        job.barrier();
+        try {
+            createBarrier(job);
+        } catch (final RuntimeException e) {
+            discard(null, file);
+            throw e;
+        }
 
         final int createStatus = Words.getInt(job.control().scratch(0), SLOT_CREATE_STATUS);
         final boolean created = badRank < 0 && createStatus == 0;
         RuntimeException openProblem = null;
-        if (created && rank != 0) {
+        Window window = null;
+        if (created) {
             try {
-                file = MappedFile.open(job.directory().file(name));
-                FileHeader.check(file.segment(), file.path(), WindowLayout.MAGIC, WindowLayout.VERSION);
+                if (rank != 0) {
+                    file = MappedFile.open(job.directory().file(name));
+                    FileHeader.check(file.segment(), file.path(), WindowLayout.MAGIC, WindowLayout.VERSION);
+                }
+                if (failOpenAtRank == rank) {
+                    failOpenAtRank = -1;
+                    throw new RmaException(ErrorClass.RMA_SHARED, "mapping failed at rank " + rank + " (test hook)");
+                }
+                window = open(job, call, number, flavor, file, sizes, dispUnits, memorySequences, memoryOffsets,
+                    location, effective);
             } catch (final RuntimeException e) {
                 openProblem = e;
             }
+            Words.putIntVolatile(own, SLOT_OPEN_STATUS, openProblem == null ? 0 : 1);
         }
-        job.barrier();
+        try {
+            createBarrier(job);
+        } catch (final RuntimeException e) {
+            discard(window, file);
+            throw e;
+        }
+        int failedOpen = -1;
+        if (created) {
+            for (int r = 0; r < ranks && failedOpen < 0; r++) {
+                if (Words.getIntVolatile(job.control().scratch(r), SLOT_OPEN_STATUS) != 0) {
+                    failedOpen = r;
+                }
+            }
+        }
         if (rank == 0 && file != null) {
             file.unlink();
         }
@@ -165,11 +206,43 @@ final class WindowCreation {
                 + (createProblem != null ? ": " + createProblem.getMessage() : ""), createProblem);
         }
         if (openProblem != null) {
-            if (file != null) {
-                file.close();
-            }
-            throw new RmaException(ErrorClass.RMA_SHARED, call + " failed: cannot map the window file", openProblem);
+            discard(window, file);
+            throw new RmaException(ErrorClass.RMA_SHARED, call + " failed: rank " + rank + " cannot map the window"
+                + " (every rank throws): " + openProblem.getMessage(), openProblem);
         }
+        if (failedOpen >= 0) {
+            discard(window, file);
+            throw new RmaException(ErrorClass.RMA_SHARED, call + " failed: rank " + failedOpen + " could not map the"
+                + " window (every rank throws)");
+        }
+        job.remember(window);
+        return window;
+    }
+
+    /**
+     * Unmaps what a failed creation mapped at this rank.
+     */
+    private static void discard(final Window window, final MappedFile file) {
+        if (window != null) {
+            window.release();
+        } else if (file != null) {
+            file.close();
+        }
+    }
+
+    private static void createBarrier(final RmaJob job) {
+        job.collective(CollectiveCalls.Kind.CREATE, 0, job.barrierWait());
+    }
+
+    /**
+     * Maps this rank's view of the window: the other ranks' memory of flavor CREATE, the window object.
+     */
+    private static Window open(
+        final RmaJob job, final String call, final int number, final WindowFlavor flavor, final MappedFile file,
+        final long[] sizes, final int[] dispUnits, final int[] memorySequences, final long[] memoryOffsets,
+        final SharedAllocator.Location location, final Info effective) {
+        final int ranks = sizes.length;
+        final int rank = job.rank();
         final long[] dataOffsets = new long[ranks];
         for (int r = 0; r < ranks; r++) {
             dataOffsets[r] = Words.getLong(file.segment(), WindowLayout.rankEntryOffset(r) + WindowLayout.ENTRY_DATA_OFFSET);
@@ -185,19 +258,24 @@ final class WindowCreation {
                 final MemorySegment[] mappings = new MemorySegment[ranks];
                 final long[] starts = new long[ranks];
                 final java.util.List<MappedFile> mapped = new java.util.ArrayList<>();
-                for (int r = 0; r < ranks; r++) {
-                    if (sizes[r] == 0) {
-                        mappings[r] = MemorySegment.NULL;
-                    } else if (r == rank) {
-                        mappings[r] = location.mapping();
-                        starts[r] = location.fileOffset();
-                    } else {
-                        final MappedFile other = openMemory(job, call, r, memorySequences[r], memoryOffsets[r],
-                            sizes[r], file, mapped);
-                        mapped.add(other);
-                        mappings[r] = other.segment();
-                        starts[r] = memoryOffsets[r];
+                try {
+                    for (int r = 0; r < ranks; r++) {
+                        if (sizes[r] == 0) {
+                            mappings[r] = MemorySegment.NULL;
+                        } else if (r == rank) {
+                            mappings[r] = location.mapping();
+                            starts[r] = location.fileOffset();
+                        } else {
+                            final MappedFile other = openMemory(job, call, r, memorySequences[r],
+                                memoryOffsets[r], sizes[r]);
+                            mapped.add(other);
+                            mappings[r] = other.segment();
+                            starts[r] = memoryOffsets[r];
+                        }
                     }
+                } catch (final RuntimeException e) {
+                    mapped.forEach(MappedFile::close);
+                    throw e;
                 }
                 MappingBudget.add(1 + mapped.size());
                 final TargetMemory.Fixed fixed = new TargetMemory.Fixed(mappings, starts, sizes, dispUnits, () -> {
@@ -217,21 +295,23 @@ final class WindowCreation {
                 local = fixed.part(rank);
             }
         }
-        final Window window = new Window(job, file, flavor, memory, local, sizes, dispUnits, effective,
-            Words.getInt(file.segment(), WindowLayout.NOTIFY_CAPACITY_OFFSET));
-        job.remember(window);
-        return window;
+        try {
+            return new Window(job, number, file, flavor, memory, local, sizes, dispUnits, effective,
+                Words.getInt(file.segment(), WindowLayout.NOTIFY_CAPACITY_OFFSET));
+        } catch (final RuntimeException e) {
+            memory.close();
+            throw e;
+        }
     }
 
     /**
-     * Maps the allocation file that holds rank {@code r}'s memory of a CREATE window. On failure it unmaps
-     * the window file and the allocation files mapped so far.
+     * Maps the allocation file that holds rank {@code r}'s memory of a CREATE window (the caller unmaps
+     * what it mapped so far when this throws).
      *
      * @throws RmaException RMA_SHARED if the file cannot be mapped or is too small for the memory.
      */
     private static MappedFile openMemory(
-        final RmaJob job, final String call, final int r, final int sequence, final long offset, final long size,
-        final MappedFile windowFile, final java.util.List<MappedFile> mapped) {
+        final RmaJob job, final String call, final int r, final int sequence, final long offset, final long size) {
         final String name = SharedAllocator.fileName(r, sequence);
         RuntimeException problem;
         try {
@@ -247,8 +327,6 @@ final class WindowCreation {
             problem = new RmaException(ErrorClass.RMA_SHARED, call + " failed: cannot map the memory of rank " + r
                 + ": " + e.getMessage(), e);
         }
-        mapped.forEach(MappedFile::close);
-        windowFile.close();
         throw problem;
     }
 

@@ -136,6 +136,53 @@ public final class ControlFile implements AutoCloseable {
         setState(rank, RankState.ABORTED);
     }
 
+    /**
+     * Publishes the collective call {@code rank} enters, in the call word of {@code parity}.
+     */
+    public void publishCall(final int rank, final int parity, final long call) {
+        checkRank(rank);
+        Words.putLongVolatile(segment, ControlLayout.callOffset(rank, parity), call);
+    }
+
+    /**
+     * @return the call {@code rank} last published in the call word of {@code parity} (0: none yet).
+     */
+    public long call(final int rank, final int parity) {
+        checkRank(rank);
+        return Words.getLongVolatile(segment, ControlLayout.callOffset(rank, parity));
+    }
+
+    /**
+     * Records that the job is aborted with {@code status} (MPI_ABORT) and wakes its watchers. Only the
+     * first abort counts.
+     *
+     * @return the status the job is aborted with: {@code status}, or that of an earlier abort.
+     */
+    public int abort(final int status) {
+        final int word = ControlLayout.ABORT_FLAG | (status & 0xff);
+        if (!Words.compareAndSetInt(segment, ControlLayout.ABORT_OFFSET, 0, word)) {
+            return abortStatus();
+        }
+        WaitWords.wakeAll(segment, ControlLayout.ABORT_OFFSET);
+        return status & 0xff;
+    }
+
+    /**
+     * @return the status the job was aborted with, or -1 if it was not.
+     */
+    public int abortStatus() {
+        final int word = Words.getIntVolatile(segment, ControlLayout.ABORT_OFFSET);
+        return word == 0 ? -1 : word & 0xff;
+    }
+
+    /**
+     * Blocks until the job is aborted and returns its status. For a watcher thread; it sleeps on the
+     * abort word's futex.
+     */
+    public int awaitAbort(final WaitStrategy waitStrategy) {
+        return waitStrategy.awaitInt(segment, ControlLayout.ABORT_OFFSET, word -> word != 0, Liveness.NONE) & 0xff;
+    }
+
     public RankState state(final int rank) {
         checkRank(rank);
         return RankState.of(Words.getIntVolatile(segment, ControlLayout.rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET));
@@ -182,7 +229,8 @@ public final class ControlFile implements AutoCloseable {
         final long row = ControlLayout.rowOffset(rank);
         final RankState state = RankState.of(Words.getIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET));
         switch (state) {
-            case FAILED -> throw new PeerFailedException(rank, "declared failed by the job's launcher or runner");
+            case FAILED -> throw new PeerFailedException(rank,
+                "it failed, or its launcher or runner declared it failed");
             case ABORTED -> throw new PeerFailedException(rank, "it stopped after another rank failed");
             case FINISHED -> {
                 if (leavingIsFailure) {

@@ -1,0 +1,213 @@
+package org.rma4j;
+
+import org.rma4j.shm.ControlFile;
+import org.rma4j.shm.Liveness;
+
+/**
+ * The job-wide order of one rank's collective calls, and the check that every rank's calls match.
+ *
+ * <p>Every collective call of a rank (job barrier, window creation, fence, free, leaving the job) gets
+ * the next job-wide sequence number. Before it waits, the rank publishes the call (kind, object,
+ * sequence number) in its row of the control file ({@link ControlFile#publishCall}); peers compare it
+ * with their own call of the same number:
+ * <ul>
+ *   <li>while waiting, at each liveness check (at least every 100 ms while asleep): a peer that
+ *   entered a different call with the same number waits on another barrier, or on the same one for
+ *   another reason, and will never arrive;</li>
+ *   <li>after the barrier, once: a peer that passed the same barrier in another call (fence against
+ *   free, say) is seen at once.</li>
+ * </ul>
+ * A mismatch is an {@link RmaException} naming both calls and ranks, at every rank that compares them.
+ *
+ * <p>Call word: bits 63..32 the sequence number, 31..24 the kind (ordinal + 1), bit 23 set once the
+ * rank found that this call did not match a peer's, 22..0 the object (0 for the job, 1 + the window's
+ * number for a window). Words of consecutive numbers go to different parity slots, so a peer that
+ * already entered number n + 1 has not overwritten its word of n: it cannot enter n + 2 before this
+ * rank entered n + 1.
+ *
+ * <p>A peer that failed (its process is gone, or it was marked failed or stopped) is compared only if
+ * it marked its word as mismatched: otherwise its last word may belong to a call it never finished,
+ * and the failure itself, which the liveness check reports, is the news.
+ *
+ * <p>Not thread-safe: a rank's collective calls are made by one thread at a time.
+ */
+final class CollectiveCalls {
+    /** What a collective call is. */
+    enum Kind {
+        BARRIER("barrier"),
+        CREATE("window creation"),
+        CLOSE("RmaJob.close"),
+        FENCE("fence"),
+        FREE("free");
+
+        private final String callName;
+
+        Kind(final String callName) {
+            this.callName = callName;
+        }
+
+        String callName() {
+            return callName;
+        }
+    }
+
+    private static final Kind[] KINDS = Kind.values();
+    private static final int OBJECT_MASK = (1 << 23) - 1;
+    private static final long MISMATCH_BIT = 1L << 23;
+
+    private final ControlFile control;
+    private final int rank;
+    private final int ranks;
+    private int sequence;
+    private long current;
+
+    CollectiveCalls(final ControlFile control, final int rank) {
+        this.control = control;
+        this.rank = rank;
+        this.ranks = control.ranks();
+    }
+
+    /**
+     * Takes the next sequence number for a call and publishes it.
+     *
+     * @param object 0 for the job, 1 + window number for a window.
+     * @return the call word.
+     */
+    long begin(final Kind kind, final int object) {
+        sequence++;
+        final long call = encode(sequence, kind, object);
+        control.publishCall(rank, sequence & 1, call);
+        current = call;
+        return call;
+    }
+
+    /**
+     * The wait of the current call is over (done or failed).
+     */
+    void end() {
+        current = 0;
+    }
+
+    /**
+     * @return the number of collective calls this rank has begun.
+     */
+    int sequence() {
+        return sequence;
+    }
+
+    /**
+     * Wraps the peers' liveness check of a collective wait with the comparison of the calls.
+     */
+    Liveness whileWaiting(final Liveness peers) {
+        return () -> {
+            checkWaiting();
+            peers.check();
+        };
+    }
+
+    /**
+     * While waiting in {@code current}: a peer whose call of the same number differs will never arrive.
+     *
+     * @throws RmaException naming both calls.
+     */
+    void checkWaiting() {
+        final long mine = current;
+        if (mine == 0) {
+            return;
+        }
+        final int number = sequenceOf(mine);
+        for (int peer = 0; peer < ranks; peer++) {
+            if (peer != rank) {
+                final long theirs = control.call(peer, number & 1);
+                if ((theirs & ~MISMATCH_BIT) != mine && sequenceOf(theirs) == number && comparable(peer, theirs)) {
+                    throw mismatch(mine, peer, theirs);
+                }
+            }
+        }
+    }
+
+    /**
+     * After the barrier of {@code call}: every peer arrived, so each has published its call of the same
+     * number; it must be the same call.
+     *
+     * @throws RmaException naming both calls.
+     */
+    void checkCompleted(final long call) {
+        final int number = sequenceOf(call);
+        for (int peer = 0; peer < ranks; peer++) {
+            if (peer != rank) {
+                final long theirs = control.call(peer, number & 1);
+                if ((theirs & ~MISMATCH_BIT) != call && comparable(peer, theirs)) {
+                    throw mismatch(call, peer, theirs);
+                }
+            }
+        }
+    }
+
+    /**
+     * For a point-to-point wait of this rank on {@code peers} (PSCW's start and wait): a peer that entered
+     * a collective call this rank has not made yet waits in it for this rank, so it will never do what
+     * this rank waits for.
+     *
+     * @param waiting what this rank waits in, e.g. "start on window 0 for the posts of {1}".
+     * @throws RmaException RMA_SYNC naming the peer's call.
+     */
+    void checkNotAwaitedBy(final int[] peers, final String waiting) {
+        for (final int peer : peers) {
+            if (peer == rank) {
+                continue;
+            }
+            final long latest = latest(peer);
+            if (sequenceOf(latest) > sequence && comparable(peer, latest)) {
+                throw new RmaException(ErrorClass.RMA_SYNC, "rank " + rank + " waits in " + waiting + ", but rank "
+                    + peer + " is in " + describe(latest & ~MISMATCH_BIT) + ", which rank " + rank + " has not"
+                    + " called: rank " + peer + " waits there for this rank and cannot do what it waits for");
+            }
+        }
+    }
+
+    private long latest(final int peer) {
+        final long even = control.call(peer, 0);
+        final long odd = control.call(peer, 1);
+        return sequenceOf(even) - sequenceOf(odd) > 0 ? even : odd;
+    }
+
+    /**
+     * Whether {@code peer}'s call word is worth comparing: it is alive, or it marked the word mismatched
+     * before it failed.
+     */
+    private boolean comparable(final int peer, final long theirs) {
+        return theirs != 0 && ((theirs & MISMATCH_BIT) != 0 || !control.isDead(peer));
+    }
+
+    private RmaException mismatch(final long mine, final int peer, final long theirs) {
+        // NOTE: marked before this rank throws and abandons the job, so that peers still compare with it.
+        control.publishCall(rank, sequenceOf(mine) & 1, mine | MISMATCH_BIT);
+        return new RmaException(ErrorClass.OTHER, "collective calls do not match: rank " + rank + " called "
+            + describe(mine) + ", rank " + peer + " called " + describe(theirs) + "; every rank must make the"
+            + " same collective calls in the same order");
+    }
+
+    /**
+     * @return e.g. {@code "fence on window 0 (collective call #5 of the job)"}.
+     */
+    static String describe(final long call) {
+        if (call == 0) {
+            return "no collective call yet";
+        }
+        final int kindCode = (int)(call >>> 24) & 0xff;
+        final int object = (int)(call & OBJECT_MASK);
+        final String kind = kindCode >= 1 && kindCode <= KINDS.length ? KINDS[kindCode - 1].callName()
+            : "an unknown call (" + kindCode + ")";
+        return kind + (object == 0 ? "" : " on window " + (object - 1)) + " (collective call #" + sequenceOf(call)
+            + " of the job)";
+    }
+
+    static long encode(final int sequence, final Kind kind, final int object) {
+        return (long)sequence << 32 | (long)(kind.ordinal() + 1) << 24 | (object & OBJECT_MASK);
+    }
+
+    static int sequenceOf(final long call) {
+        return (int)(call >>> 32);
+    }
+}
