@@ -167,6 +167,8 @@ class FailedCallConsistencyTest {
                 if (job.rank() == 1) {
                     assertFalse(messaging.irecv(MemorySegment.ofArray(new long[1]), 0, Rma.ANY_TAG).test());
                 }
+                // NOTE: rank 0 closes only after rank 1 looked: a receive from a rank that is closing fails at once.
+                messaging.barrier();
             }
             return null;
         });
