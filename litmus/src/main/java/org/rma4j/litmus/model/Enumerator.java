@@ -49,6 +49,22 @@ final class Enumerator {
         this.locations = List.copyOf(g.stateSources.keySet());
     }
 
+    /** @return the union of the allowed states of several graphs of one program (its notification matchings). */
+    static ModelResult runAll(final List<ActionGraph> graphs, final ModelOptions options) {
+        final List<State> states = new ArrayList<>();
+        long executions = 0;
+        boolean truncated = false;
+        List<Loc> locations = List.of();
+        for (final ActionGraph graph : graphs) {
+            final ModelResult r = new Enumerator(graph, options).run();
+            states.addAll(r.states());
+            executions += r.executions();
+            truncated |= r.truncated();
+            locations = r.locations();
+        }
+        return new ModelResult(locations, states, executions, truncated);
+    }
+
     ModelResult run() {
         base = new BitRelation(n);
         for (final ActionGraph.Edge e : g.edges) {
@@ -267,7 +283,7 @@ final class Enumerator {
             if (a.kind.reads()) {
                 read[id] = conflict(hb, a) || writeConflict(hb, actions.get(rf[id])) ? Value.TOP : written[rf[id]];
             }
-            written[id] = switch (a.kind) {
+            final long value = switch (a.kind) {
                 case INIT -> a.initValue;
                 case LOCAL_WRITE -> a.expr.evaluate(reg -> {
                     final int src = a.registerSources.getOrDefault(reg, -1);
@@ -277,11 +293,15 @@ final class Enumerator {
                 case EXT_RW -> readWrite(a, read);
                 default -> 0;
             };
+            // A write keeps what the variable's type holds (a short sum wraps as on the machine).
+            written[id] = a.kind.writes() && value != Value.TOP ? g.program.variables().get(a.loc).type().narrow(value)
+                : value;
         }
         final long[] state = new long[locations.size()];
         int i = 0;
         for (final Map.Entry<Loc, Integer> e : g.stateSources.entrySet()) {
-            state[i++] = e.getValue() < 0 ? 0 : read[e.getValue()];
+            state[i++] = e.getValue() == ActionGraph.STATUS ? g.constants.get(e.getKey())
+                : e.getValue() < 0 ? 0 : read[e.getValue()];
         }
         states.add(new State(state));
     }
