@@ -20,8 +20,9 @@ import org.rma4j.litmus.syntax.Stmt;
  *   target's epoch ends after they are complete at the target), and the complete is hb-before that
  *   win_wait (it returns only after every origin has completed);</li>
  * </ul>
- * and for every process, win_wait / win_test is hb-before all its later actions, complete before its
- * later local actions. Notified accesses are their own epoch and are not ordered here.
+ * the post is hb-before the start too: MPI lets start block until the post and rma4j's does, so a
+ * program that would deadlock then has no execution. For every process, win_wait / win_test is
+ * hb-before all its later actions, complete before its later local actions. Notified accesses are their own epoch and are not ordered here.
  */
 final class PscwRules {
     /** One access or exposure epoch: its opening and closing statements' positions, and the group. */
@@ -84,6 +85,8 @@ final class PscwRules {
         final int complete = o.get(access.close()).actions()[0];
         final int wait = t.get(exposure.close()).actions()[0];
         g.edge(complete, wait, Rule.PSCW);
+        // start may block until the matching post (MPI-3.1 11.5.2; rma4j's does), so a correct program survives it.
+        g.edge(post, o.get(access.open()).actions()[0], Rule.PSCW);
         for (int i = access.open() + 1; i < access.close(); i++) {
             final ActionGraph.Entry e = o.get(i);
             if (!toTarget(e, target)) {

@@ -64,6 +64,10 @@ public final class Checker {
         for (final Stmt s : program.processes().get(proc)) {
             if (s instanceof Stmt.Pscw pscw) {
                 pscwUsed = true;
+                if (pscw.group().contains(proc) || pscw.group().size() != new java.util.HashSet<>(pscw.group()).size()) {
+                    throw error(s, "the group of " + pscw.kind().litmusName() + " names process " + proc
+                        + " itself or a process twice");
+                }
                 switch (pscw.kind()) {
                     case START -> {
                         if (started != null) {
