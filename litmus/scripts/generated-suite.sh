@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Generates the litmus suite of docs/litmus-generated-suite.md and runs it on real rma4j processes.
-#   litmus/scripts/generated-suite.sh OUTDIR [RUNS]        (RUNS per test, default 10000)
+#   litmus/scripts/generated-suite.sh OUTDIR [RUNS] [BATCH]  (RUNS per test, default 10000; BATCH tests per job, 250)
 # Needs the built jar (mvn -B -q -DskipTests package). The generated files go to OUTDIR/tests, the
 # table to OUTDIR/summary.md and OUTDIR/summary.json.
 set -euo pipefail
 out=${1:?usage: generated-suite.sh OUTDIR [RUNS]}
 runs=${2:-10000}
+batch=${3:-250}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 java="$(cat "$here/runtime/target/java-home")/bin/java"
-jar="$here/litmus/target/rma4j-litmus.jar"
 tests="$out/tests"
-mkdir -p "$tests"
+mkdir -p "$tests" "$out/bin"
+# Run a copy of the jar and its lib/, so that rebuilding the module meanwhile cannot break the run.
+cp "$here/litmus/target/rma4j-litmus.jar" "$out/bin/"
+cp -r "$here/litmus/target/lib" "$out/bin/"
+jar="$out/bin/rma4j-litmus.jar"
 gen() { "$java" -jar "$jar" gen -o "$tests" --procs 2 --min-procs 2 "$@" 2>/dev/null; }
 # the coreRMA statements (the default alphabet)
 gen --stmts 2 --prefix core --max 200
@@ -31,4 +35,4 @@ gen --stmts 2 --alphabet read,write,acc,fop,flush --type double --require acc,fo
 gen --stmts 2 --alphabet read,write,put,put_notify,wait,flush --elements 5 --require put_notify --prefix p40 --max 100
 gen --stmts 2 --alphabet read,write,put,put_notify,wait,flush --elements 128 --require put_notify --prefix p1k --max 100
 echo "$(ls "$tests" | wc -l) tests in $tests"
-"$java" -jar "$jar" suite -n "$runs" --mode processes --batch 250 -o "$out" "$tests"
+"$java" -jar "$jar" suite -n "$runs" --mode processes --batch "$batch" -o "$out" "$tests"

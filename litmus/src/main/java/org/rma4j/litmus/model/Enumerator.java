@@ -39,6 +39,21 @@ final class Enumerator {
     private BitRelation base;
     private long executions;
     private boolean truncated;
+    /** When set, the search stops at the first execution whose full final state satisfies it ({@link #find}). */
+    private java.util.function.Predicate<State> wanted;
+    private Witness witness;
+
+    /** An execution: its reads-from (rf[read] = write, -1 for non-reads), its hb (closed) and its final state. */
+    record Witness(ActionGraph graph, int[] rf, BitRelation hb, State state, long[] read, long[] written) {
+    }
+
+    /** @return the first consistent execution of {@code g} whose full final state satisfies {@code wanted}, or null. */
+    static Witness find(final ActionGraph g, final ModelOptions options, final java.util.function.Predicate<State> wanted) {
+        final Enumerator e = new Enumerator(g, options);
+        e.wanted = wanted;
+        e.run();
+        return e.witness;
+    }
 
     Enumerator(final ActionGraph g, final ModelOptions options) {
         this.g = g;
@@ -113,6 +128,9 @@ final class Enumerator {
     }
 
     private boolean stop() {
+        if (witness != null) {
+            return true;
+        }
         if (options.maxExecutions() > 0 && executions >= options.maxExecutions()) {
             truncated = true;
             return true;
@@ -303,7 +321,11 @@ final class Enumerator {
             state[i++] = e.getValue() == ActionGraph.STATUS ? g.constants.get(e.getKey())
                 : e.getValue() < 0 ? 0 : read[e.getValue()];
         }
-        states.add(new State(state));
+        final State result = new State(state);
+        states.add(result);
+        if (wanted != null && wanted.test(result)) {
+            witness = new Witness(g, rf.clone(), hb.copy(), result, read, written);
+        }
     }
 
     /** GA: target := op(old, operand). CAS-T: swap when old equals compare; CAS-F: the old value stays. */
