@@ -40,7 +40,7 @@ final class GenCommand implements Callable<Integer> {
     @Option(names = "--alphabet", defaultValue = "read,write,put,get,flush",
         description = "Statement kinds: read, write, put, get, rga, cas, flush, flush_local, flush_all, win_sync,"
             + " barrier, fence, acc, fop, load, store, poll, put_notify, get_notify, wait, wait_any, post, start,"
-            + " complete, win_wait, lock_all, unlock_all, or all (default ${DEFAULT-VALUE}).")
+            + " complete, win_wait, win_test, lock_all, unlock_all, or all (default ${DEFAULT-VALUE}).")
     String alphabet;
 
     @Option(names = "--type", defaultValue = "long", description = "Element type of the variables: long, int, short,"

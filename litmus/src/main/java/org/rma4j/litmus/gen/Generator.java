@@ -183,7 +183,7 @@ public final class Generator {
                         out.add(new Instr(letter, q, -1, -1, -1, -1));
                     }
                 }
-                case WAIT_ANY, COMPLETE, WIN_WAIT, LOCK_ALL, UNLOCK_ALL -> out.add(new Instr(letter, -1, -1, -1, -1, -1));
+                case WAIT_ANY, COMPLETE, WIN_WAIT, WIN_TEST, LOCK_ALL, UNLOCK_ALL -> out.add(new Instr(letter, -1, -1, -1, -1, -1));
                 case RGA -> remote(out, letter, procs, 2);
                 case CAS -> remote(out, letter, procs, 3);
                 case FLUSH, FLUSH_LOCAL -> {
@@ -336,6 +336,7 @@ public final class Generator {
                     case START -> new Stmt.Pscw(Stmt.PscwKind.START, List.of(i.proc()), pos);
                     case COMPLETE -> new Stmt.Pscw(Stmt.PscwKind.COMPLETE, List.of(), pos);
                     case WIN_WAIT -> new Stmt.Pscw(Stmt.PscwKind.WAIT, List.of(), pos);
+                    case WIN_TEST -> new Stmt.Pscw(Stmt.PscwKind.TEST, List.of(), pos);
                     case LOCK_ALL -> new Stmt.Sync(Stmt.SyncKind.LOCK_ALL, -1, true, pos);
                     case UNLOCK_ALL -> new Stmt.Sync(Stmt.SyncKind.UNLOCK_ALL, -1, true, pos);
                 });
