@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Generates the litmus suite of docs/litmus-generated-suite.md and runs it on real rma4j processes.
+# Generates the litmus suite of docs/litmus/generated-suite.md and runs it on real rma4j processes.
 #   litmus/scripts/generated-suite.sh OUTDIR [RUNS] [BATCH]  (RUNS per test, default 10000; BATCH tests per job, 250)
 # Needs the built jar (mvn -B -q -DskipTests package). The generated files go to OUTDIR/tests, the
 # table to OUTDIR/summary.md and OUTDIR/summary.json.
