@@ -26,7 +26,7 @@ import org.rma4j.litmus.syntax.Program;
 public final class ExecutionGraph {
     /** Rules drawn as labelled edges (LO, SY, DS and the statements' own PG / GA / CAS follow po; INIT, FIN are scaffolding). */
     private static final Set<Rule> DRAWN = EnumSet.of(Rule.IR, Rule.F1, Rule.F2, Rule.F3, Rule.FE, Rule.BAR, Rule.LK,
-        Rule.UL, Rule.LX, Rule.FL, Rule.WSY, Rule.NA, Rule.AO, Rule.PSCW);
+        Rule.UL, Rule.LX, Rule.FL, Rule.WSY, Rule.NA, Rule.AO, Rule.PSCW, Rule.LB);
 
     /**
      * @param dot         the Graphviz source.

@@ -22,7 +22,7 @@ import java.util.Set;
  */
 public record ModelOptions(Set<Rule> disabled, long maxExecutions, boolean mpiAtomicity) {
     /** The rules {@link #mpi()} drops: coreRMA's and rma4j's guarantees that MPI does not make. */
-    public static final Set<Rule> NOT_MPI = Set.of(Rule.IR, Rule.R1, Rule.DS);
+    public static final Set<Rule> NOT_MPI = Set.of(Rule.IR, Rule.R1, Rule.DS, Rule.LB);
 
     public ModelOptions {
         disabled = disabled.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(disabled));

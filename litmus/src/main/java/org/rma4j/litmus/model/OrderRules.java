@@ -25,8 +25,10 @@ final class OrderRules {
         final Action rb = remoteAction(b);
         // LO: a local action precedes every later action of its process. DS: where a direct load or store through
         // shared_query is one of the two, that is rma4j's volatile access order, not an MPI rule (MPI-3 sec. 3.6).
+        // LB: where the later one is a barrier, that is rma4j's full-fence barrier, not MPI (Examples 11.7, 11.9).
         forEach(a, Action.Kind::local, l -> forEach(b, k -> true, x -> g.edge(l, x,
-            g.actions.get(l).direct() || g.actions.get(x).direct() ? Rule.DS : Rule.LO)));
+            g.actions.get(l).direct() || g.actions.get(x).direct() ? Rule.DS : sb == Stmt.SyncKind.BARRIER ? Rule.LB
+                : Rule.LO)));
         // AO, MPI-3 eq. (26) and MPI-3.1 sec. 11.7.2: accumulates of this process to one location stay in program
         // order for the kinds accumulate_ordering names (default rar, raw, war, waw), to its own window as well.
         accumulateOrder(a, b);
@@ -78,7 +80,9 @@ final class OrderRules {
         // synchronization; it completes nothing). NA: a wait returns after its notified puts, so it precedes later actions.
         if (sa == Stmt.SyncKind.FENCE || sa == Stmt.SyncKind.BARRIER || a.stmt() instanceof Stmt.Wait) {
             final Rule rule = sa == Stmt.SyncKind.FENCE ? Rule.FE : sa == Stmt.SyncKind.BARRIER ? Rule.BAR : Rule.NA;
-            forEach(b, k -> true, x -> g.edge(a.actions()[0], x, rule));
+            // LB: a barrier orders the later local loads and stores only as rma4j's full fence (not MPI).
+            forEach(b, k -> true, x -> g.edge(a.actions()[0], x,
+                rule == Rule.BAR && g.actions.get(x).kind.local() ? Rule.LB : rule));
         }
         // LK, eq. (10): a lock precedes later local actions and the actions of the epoch's remote statements to its
         // target (lock_all: to every target); the lock may return early, so other targets are not ordered.

@@ -79,7 +79,14 @@ public enum Rule {
      * local actions (rma4j compiles them to volatile accesses). MPI orders them only through win_sync
      * (MPI-3 sec. 3.6: their order is the architecture's).
      */
-    DS("DS", "rma4j (volatile load / store); MPI-3 sec. 3.6 leaves it to the architecture");
+    DS("DS", "rma4j (volatile load / store); MPI-3 sec. 3.6 leaves it to the architecture"),
+    /**
+     * LB: a barrier orders the local loads and stores around it (rma4j's barrier is a full fence, and the
+     * MPI-3 paper's eq. (20) reads it so). MPI-3.1 Examples 11.7 and 11.9 say a barrier alone does not:
+     * the store before it or the load after it may move across it; without LB the barrier orders only
+     * synchronization and RMA calls.
+     */
+    LB("LB", "rma4j (full fence); MPI-3 eq. (20); not MPI-3.1 Examples 11.7, 11.9");
 
     private final String label;
     private final String source;

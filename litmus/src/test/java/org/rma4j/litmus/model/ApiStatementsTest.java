@@ -79,6 +79,15 @@ class ApiStatementsTest {
     }
 
     @Test
+    void barrierAloneOrdersNoLoadOrStoreUnderMpi() {
+        // MPI-3 paper Figure 9(b) prints 1 (eq. (20)); MPI-3.1 Example 11.9, the same program, is unsafe.
+        final Program p = Seeds.load("mpi-fig9b");
+        assertEquals(Set.of("1:v=1;"), allowed(p, ModelOptions.stock(), "1:v"));
+        assertEquals(Set.of("1:v=?;", "1:v=0;", "1:v=1;"), allowed(p, ModelOptions.mpi(), "1:v"));
+        assertEquals(Set.of("1:v=?;", "1:v=0;", "1:v=1;"), allowed(p, ModelOptions.stock().without(Rule.LB), "1:v"));
+    }
+
+    @Test
     void payloadNotifiedPutIsCompleteAfterTheWait() {
         assertEquals(Set.of("1:r=1;"), allowed(Seeds.load("na-put-1k"), ModelOptions.stock(), "1:r"));
         // A payload is never atomic: without NA the read races with the put and is undefined.
