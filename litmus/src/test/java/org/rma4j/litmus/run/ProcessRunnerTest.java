@@ -21,7 +21,7 @@ import org.rma4j.litmus.syntax.Program;
 class ProcessRunnerTest {
     @ParameterizedTest
     @ValueSource(strings = {"core-fig8", "mpi-lock-counter", "na-message", "na-put-order", "pscw-mp", "na-get-notify",
-        "shm-store", "na-put-1k", "acc-short", "shm-poll-mp", "wait-any", "sb-acc-fop"})
+        "shm-store", "na-put-1k", "acc-short", "acc-double", "shm-poll-mp", "wait-any", "sb-acc-fop"})
     void shouldObserveOnlyAllowedStatesAcrossProcesses(final String name) throws Exception {
         final Program p = Seeds.load(name);
         final RunConfig config = new RunConfig(1500, 3, 100, RunConfig.Mode.PROCESSES, null);
