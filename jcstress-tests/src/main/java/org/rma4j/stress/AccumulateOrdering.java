@@ -72,6 +72,24 @@ public final class AccumulateOrdering {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     0, 0        160,082   35.89%    Acceptable  Both reads before the first accumulate.
+     *     0, 1            117    0.03%    Acceptable  First read before, second between the accumulates.
+     *     0, 2            161    0.04%    Acceptable  First read before, second after both accumulates.
+     *     1, 1             94    0.02%    Acceptable  Both reads between the accumulates.
+     *     1, 2            492    0.11%    Acceptable  One read between, one after the accumulates.
+     *     2, 2        285,128   63.92%    Acceptable  Both reads after both accumulates.
+     *
+     *   OK, C2: 3,068, 0, 8, 8, 1, 5,409
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 23,131, 3, 13, 11, 3, 28,967
+     *   OK, C1: 120,227, 93, 116, 47, 455, 228,356
+     *   OK, interpreter: 13,656, 21, 24, 28, 33, 22,396
+     * }</pre>
+     */
     @JCStressTest
     @Description("Default ordering: rank 0 accumulates REPLACE 1 then REPLACE 2 into X; rank 1 reads X twice "
         + "(get_accumulate NO_OP).")
@@ -107,6 +125,24 @@ public final class AccumulateOrdering {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     0, 0        663,228   45.80%    Acceptable  Both reads before the first accumulate.
+     *     0, 1          2,888    0.20%    Acceptable  First read before, second between the accumulates.
+     *     0, 2          3,942    0.27%    Acceptable  First read before, second after both accumulates.
+     *     1, 1            540    0.04%    Acceptable  Both reads between the accumulates.
+     *     1, 2         16,893    1.17%    Acceptable  One read between, one after the accumulates.
+     *     2, 2        760,674   52.53%    Acceptable  Both reads after both accumulates.
+     *
+     *   OK, C2: 28,336, 95, 112, 25, 127, 76,329
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 423,395, 2,499, 3,621, 411, 16,277, 370,968
+     *   OK, C1: 196,315, 210, 177, 66, 428, 282,055
+     *   OK, interpreter: 15,182, 84, 32, 38, 61, 31,322
+     * }</pre>
+     */
     @JCStressTest
     @Description("accumulate_ordering=none: as ReplaceTwiceDefaultOrdering on a window created with that info key.")
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "Both reads before the first accumulate.")

@@ -57,6 +57,20 @@ public final class AtomicOps {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *    RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *   0, 1, 2        887,345   61.36%    Acceptable  Rank 0's fetch_and_op came first.
+     *   1, 0, 2        558,858   38.64%    Acceptable  Rank 1's fetch_and_op came first.
+     *
+     *   OK, C2: 382,284, 107,207
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 215,834, 206,972
+     *   OK, C1: 260,730, 228,761
+     *   OK, interpreter: 28,497, 15,918
+     * }</pre>
+     */
     @JCStressTest
     @Description("Both ranks fetch_and_op(SUM, 1) on X; r1, r2 = the values they fetched, r3 = X after both.")
     @Outcome(id = "0, 1, 2", expect = ACCEPTABLE, desc = "Rank 0's fetch_and_op came first.")
@@ -81,6 +95,22 @@ public final class AtomicOps {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *    RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *   0, 0, 1        103,075    8.36%   Interesting  Both read 0 before either put: get + put is not atomic and one
+     *                                                  increment is lost.
+     *   0, 1, 2        745,572   60.47%    Acceptable  Rank 0's get and put came before rank 1's get.
+     *   1, 0, 2        384,386   31.17%    Acceptable  Rank 1's get and put came before rank 0's get.
+     *
+     *   OK, C2: 54,930, 450,242, 178,879
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 6, 3,101, 3,308
+     *   OK, C1: 47,715, 272,329, 189,927
+     *   OK, interpreter: 424, 19,900, 12,272
+     * }</pre>
+     */
     @JCStressTest
     @Description("Broken rung: both ranks get X, then put X + 1; r1, r2 = the values they read, r3 = X after both.")
     @Outcome(id = "0, 1, 2", expect = ACCEPTABLE, desc = "Rank 0's get and put came before rank 1's get.")
@@ -115,6 +145,20 @@ public final class AtomicOps {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *    RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *   0, 1, 1      1,248,950   61.20%    Acceptable  Rank 0 won; rank 1 saw its 1 and failed.
+     *   2, 0, 2        791,792   38.80%    Acceptable  Rank 1 won; rank 0 saw its 2 and failed.
+     *
+     *   OK, C2: 510,902, 429,149
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 333,066, 156,425
+     *   OK, C1: 361,309, 179,382
+     *   OK, interpreter: 43,673, 26,836
+     * }</pre>
+     */
     @JCStressTest
     @Description("Rank 0 compare_and_swap(X: 0 -> 1), rank 1 compare_and_swap(X: 0 -> 2); r1, r2 = the values they "
         + "saw, r3 = X after both.")
@@ -140,6 +184,22 @@ public final class AtomicOps {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *                       RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *   0, 4294967297, 12884901891        862,486   63.98%    Acceptable  Rank 0 first: it got 0, rank 1 got A; X = A
+     *                                                                     + B.
+     *   8589934594, 0, 12884901891        485,498   36.02%    Acceptable  Rank 1 first: it got 0, rank 0 got B; X = A
+     *                                                                     + B.
+     *
+     *   OK, C2: 305,582, 194,149
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 210,746, 113,552
+     *   OK, C1: 326,746, 162,745
+     *   OK, interpreter: 19,412, 15,052
+     * }</pre>
+     */
     @JCStressTest
     @Description("get_accumulate(SUM) on a long: rank 0 adds A = 0x1_0000_0001, rank 1 adds B = 0x2_0000_0002; "
         + "r1, r2 = the values returned, r3 = X after both. Values spanning both halves expose a torn access.")
@@ -177,6 +237,20 @@ public final class AtomicOps {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *            RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *    1.0, 1.5, 1.75        630,608   58.25%    Acceptable  Rank 0 first: it got 1.0, rank 1 got 1.5.
+     *   1.25, 1.0, 1.75        452,007   41.75%    Acceptable  Rank 1 first: it got 1.0, rank 0 got 1.25.
+     *
+     *   OK, C2: 290,815, 239,636
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 34,632, 22,262
+     *   OK, C1: 293,149, 186,102
+     *   OK, interpreter: 12,012, 4,007
+     * }</pre>
+     */
     @JCStressTest
     @Description("get_accumulate(SUM) on a double (rma4j: a compare-and-set loop): X = 1.0; rank 0 adds 0.5, "
         + "rank 1 adds 0.25; r1, r2 = the values returned, r3 = X after both.")
@@ -231,6 +305,19 @@ public final class AtomicOps {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *   0, 256      1,354,082  100.00%    Acceptable  Both updates kept in either order, no carry between the shorts.
+     *
+     *   OK, C2: 561,171
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 725,011
+     *   OK, C1: 5,256
+     *   OK, interpreter: 62,644
+     * }</pre>
+     */
     @JCStressTest
     @Description("accumulate(SUM, short 1): rank 0 on S0 (-1), rank 1 on the neighbouring S1 (255), same int; "
         + "the arbiter reads S0, S1.")
@@ -258,6 +345,23 @@ public final class AtomicOps {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *    RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *   -1, 256        145,744    8.52%   Interesting  Both read the word first; rank 1's put came last and wrote rank
+     *                                                  0's short back to -1.
+     *    0, 255        137,137    8.02%   Interesting  Both read the word first; rank 0's put came last and wrote rank
+     *                                                  1's short back to 255.
+     *    0, 256      1,427,683   83.46%    Acceptable  One rank's get-modify-put ran entirely before the other's get.
+     *
+     *   OK, C2: 16,519, 8,492, 484,960
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 120,485, 119,517, 464,529
+     *   OK, C1: 7,273, 5,936, 476,282
+     *   OK, interpreter: 1,467, 3,192, 1,912
+     * }</pre>
+     */
     @JCStressTest
     @Description("Broken rung: each rank gets the whole int, adds 1 to its own short in the copy, puts the int back; "
         + "the arbiter reads S0, S1.")

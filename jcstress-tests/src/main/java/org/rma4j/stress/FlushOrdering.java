@@ -68,6 +68,22 @@ public final class FlushOrdering {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     0, 0        622,445   47.56%    Acceptable  The target read before both puts.
+     *     0, 1          1,103    0.08%    Acceptable  The target read FLAG before the flag put and DATA after the data
+     *                                                 put.
+     *     1, 1        685,318   52.36%    Acceptable  The target read after both puts.
+     *
+     *   OK, C2: 372,096, 770, 331,665
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 346, 7, 111
+     *   OK, C1: 222,820, 299, 327,812
+     *   OK, interpreter: 27,183, 27, 25,730
+     * }</pre>
+     */
     @JCStressTest
     @Description("Rung 1 (broken): put DATA, put FLAG, no flush; the target reads FLAG then DATA with plain loads.")
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The target read before both puts.")
@@ -92,6 +108,22 @@ public final class FlushOrdering {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     0, 0        234,259   43.78%    Acceptable  The target read before both operations.
+     *     0, 1            283    0.05%    Acceptable  The target read FLAG before the accumulate and DATA after the
+     *                                                 put.
+     *     1, 1        300,551   56.17%    Acceptable  The target read after both operations.
+     *
+     *   OK, C2: 23,174, 19, 19,903
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 631, 34, 477
+     *   OK, C1: 191,793, 179, 266,799
+     *   OK, interpreter: 18,661, 51, 13,372
+     * }</pre>
+     */
     @JCStressTest
     @Description("Rung 2 (broken in MPI): put DATA, accumulate REPLACE FLAG without a flush; the target reads FLAG "
         + "with fetch_and_op NO_OP, then DATA.")
@@ -119,6 +151,21 @@ public final class FlushOrdering {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     0, 0        413,593   55.38%    Acceptable  The target read before both operations.
+     *     0, 1            339    0.05%    Acceptable  The target read FLAG before the flag and DATA after the put.
+     *     1, 1        332,847   44.57%    Acceptable  The target read after both operations.
+     *
+     *   OK, C2: 78,333, 134, 38,058
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 484, 6, 25
+     *   OK, C1: 280,212, 167, 260,312
+     *   OK, interpreter: 54,564, 32, 34,452
+     * }</pre>
+     */
     @JCStressTest
     @Description("Rung 3 (broken reader): put DATA, flush, accumulate REPLACE FLAG; the target polls FLAG with a "
         + "plain load, then reads DATA.")
@@ -144,6 +191,21 @@ public final class FlushOrdering {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     0, 0        814,981   51.87%    Acceptable  The target read before both operations.
+     *     0, 1          1,223    0.08%    Acceptable  The target read FLAG before the flag and DATA after the put.
+     *     1, 1        755,052   48.05%    Acceptable  The target read after both operations.
+     *
+     *   OK, C2: 261,353, 349, 217,549
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 204,263, 507, 325,681
+     *   OK, C1: 324,520, 336, 195,355
+     *   OK, interpreter: 24,845, 31, 16,467
+     * }</pre>
+     */
     @JCStressTest
     @Description("Rung 4 (the guarantee): put DATA, flush, accumulate REPLACE FLAG; the target reads FLAG with "
         + "fetch_and_op NO_OP, then DATA with a plain load.")
@@ -170,6 +232,20 @@ public final class FlushOrdering {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     1, 0        729,863   45.04%    Acceptable  The target looked before the flag and did not overwrite.
+     *     1, 1        890,569   54.96%    Acceptable  The get read the old value, then the target saw the flag.
+     *
+     *   OK, C2: 222,872, 287,099
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 264,614, 235,117
+     *   OK, C1: 217,960, 343,211
+     *   OK, interpreter: 24,417, 25,142
+     * }</pre>
+     */
     @JCStressTest
     @Description("The get side: the origin gets DATA (initially 1), flushes and sets FLAG; the target, once it "
         + "sees FLAG (fetch_and_op NO_OP), overwrites DATA with 2. r1 = what the get read, r2 = FLAG seen.")
@@ -202,6 +278,23 @@ public final class FlushOrdering {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     0, 0          7,068    0.47%   Interesting  Both gets missed the other's put: each put still sat in its
+     *                                                 CPU's store buffer (no flush).
+     *     0, 1        840,177   55.41%    Acceptable  Rank 0 ran first: its get missed Y, rank 1's get saw X.
+     *     1, 0        656,685   43.31%    Acceptable  Rank 1 ran first: its get missed X, rank 0's get saw Y.
+     *     1, 1         12,373    0.82%    Acceptable  Both puts landed before both gets.
+     *
+     *   OK, C2: 4,689, 243,923, 240,826, 53
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 2,379, 280,349, 206,646, 117
+     *   OK, C1: 0, 288,079, 191,070, 10,342
+     *   OK, interpreter: 0, 27,826, 18,143, 1,861
+     * }</pre>
+     */
     @JCStressTest
     @Description("Store buffering, broken: rank 0 puts X (at rank 1) then gets Y (at rank 0); rank 1 puts Y then "
         + "gets X; no flush between put and get.")
@@ -230,6 +323,21 @@ public final class FlushOrdering {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     0, 1        557,498   69.02%    Acceptable  Rank 0 ran first: its get missed Y, rank 1's get saw X.
+     *     1, 0        244,736   30.30%    Acceptable  Rank 1 ran first: its get missed X, rank 0's get saw Y.
+     *     1, 1          5,549    0.69%    Acceptable  Both puts landed before both gets.
+     *
+     *   OK, C2: 127,603, 74,182, 803
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 27,170, 19,321, 103
+     *   OK, C1: 398,641, 147,654, 4,636
+     *   OK, interpreter: 4,084, 3,579, 7
+     * }</pre>
+     */
     @JCStressTest
     @Description("Store buffering, fixed: as PutGetNoFlush with flush(target) between each rank's put and get.")
     @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "Rank 0 ran first: its get missed Y, rank 1's get saw X.")

@@ -72,6 +72,20 @@ public final class NotifiedAccess {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *    RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *   0, 1, 1          1,510    0.24%    Acceptable  Rank 1 looked before the origin wrote the data.
+     *   1, 1, 1        623,716   99.76%    Acceptable  The origin had written the data before rank 1 looked.
+     *
+     *   OK, C2: 435, 164,928
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 636, 252,218
+     *   OK, C1: 369, 182,512
+     *   OK, interpreter: 70, 24,058
+     * }</pre>
+     */
     @JCStressTest
     @Description("Short notified put: rank 0 putNotify(8 bytes = 1). Rank 1 loads DATA (r1), starts and waits for "
         + "its request, loads DATA again (r2); r3 = 1 if the match named this state's slot.")
@@ -103,6 +117,19 @@ public final class NotifiedAccess {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     2, 1        501,957  100.00%    Acceptable  Both operations took effect in program order.
+     *
+     *   OK, C2: 272
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 11,824
+     *   OK, C1: 479,251
+     *   OK, interpreter: 10,610
+     * }</pre>
+     */
     @JCStressTest
     @Description("Program order of a short notified put and a later put: rank 0, in a lock_all epoch, "
         + "putNotify(DATA = 1), put(DATA = 2), flush, putNotify(0 bytes). Rank 1 waits for both notifications, "
@@ -140,6 +167,34 @@ public final class NotifiedAccess {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *    RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *   0, 8, 1          1,151    0.23%    Acceptable  Rank 1 looked before the copy started.
+     *   1, 8, 1             35    0.01%    Acceptable  Rank 1 looked while the origin was copying (a put is not
+     *                                                  atomic); complete at the match.
+     *   2, 8, 1             39    0.01%    Acceptable  Rank 1 looked while the origin was copying (a put is not
+     *                                                  atomic); complete at the match.
+     *   3, 8, 1             30    0.01%    Acceptable  Rank 1 looked while the origin was copying (a put is not
+     *                                                  atomic); complete at the match.
+     *   4, 8, 1             48    0.01%    Acceptable  Rank 1 looked while the origin was copying (a put is not
+     *                                                  atomic); complete at the match.
+     *   5, 8, 1             44    0.01%    Acceptable  Rank 1 looked while the origin was copying (a put is not
+     *                                                  atomic); complete at the match.
+     *   6, 8, 1             58    0.01%    Acceptable  Rank 1 looked while the origin was copying (a put is not
+     *                                                  atomic); complete at the match.
+     *   7, 8, 1             98    0.02%    Acceptable  Rank 1 looked while the origin was copying (a put is not
+     *                                                  atomic); complete at the match.
+     *   8, 8, 1        498,122   99.70%    Acceptable  The copy had finished before rank 1 looked.
+     *
+     *   OK, C2: 417, 0, 0, 0, 0, 0, 2, 0, 1,308
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 118, 0, 0, 0, 0, 0, 0, 1, 6,878
+     *   OK, C1: 572, 34, 38, 30, 48, 44, 56, 97, 478,332
+     *   OK, interpreter: 44, 1, 1, 0, 0, 0, 0, 0, 11,604
+     * }</pre>
+     */
     @JCStressTest
     @Description("Notified put of 64 bytes (not inline): rank 0 putNotify(8 longs = 1). Rank 1 counts the longs "
         + "already 1 (r1), waits for its request, counts again (r2); r3 = 1 if the match named this slot.")
@@ -183,6 +238,20 @@ public final class NotifiedAccess {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     1, 1         25,783  100.00%    Acceptable  The get read the old value, then notified; rank 1 overwrote
+     *                                                 after.
+     *
+     *   OK, C2: 4,747
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 913
+     *   OK, C1: 988
+     *   OK, interpreter: 19,135
+     * }</pre>
+     */
     @JCStressTest
     @Description("Notified get: DATA is 1. Rank 0 getNotify(DATA) (r1 = what it read). Rank 1 waits for its request, "
         + "then stores DATA = 2; r2 = 1 if the match named this slot.")
@@ -217,6 +286,19 @@ public final class NotifiedAccess {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     1, 1        508,424  100.00%    Acceptable  The plain put was complete before the notification.
+     *
+     *   OK, C2: 147,166
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 3,933
+     *   OK, C1: 355,993
+     *   OK, interpreter: 1,332
+     * }</pre>
+     */
     @JCStressTest
     @Description("Broken rung: rank 0 puts DATA = 1 with a plain put, then sends a zero-byte notified put, no flush. "
         + "Rank 1 waits for its request, then loads DATA (r1); r2 = 1 if the match named this slot.")
@@ -249,6 +331,19 @@ public final class NotifiedAccess {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     1, 1         17,992  100.00%    Acceptable  The flushed put was complete before the notification.
+     *
+     *   OK, C2: 228
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 15,015
+     *   OK, C1: 1,803
+     *   OK, interpreter: 946
+     * }</pre>
+     */
     @JCStressTest
     @Description("Fixed rung: rank 0 puts DATA = 1, flushes, then sends a zero-byte notified put. Rank 1 waits for "
         + "its request, then loads DATA (r1); r2 = 1 if the match named this slot.")

@@ -69,6 +69,20 @@ public final class PassiveLocks {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *    RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *   0, 1, 2        283,582   75.42%    Acceptable  Rank 0's epoch came first.
+     *   1, 0, 2         92,439   24.58%    Acceptable  Rank 1's epoch came first.
+     *
+     *   OK, C2: 9,027, 5,532
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 930, 855
+     *   OK, C1: 249,960, 69,267
+     *   OK, interpreter: 23,665, 16,785
+     * }</pre>
+     */
     @JCStressTest
     @Description("Both ranks: lock(EXCLUSIVE, 1); get COUNTER; put COUNTER + 1; unlock(1). r1, r2 = the values "
         + "read, r3 = COUNTER after both.")
@@ -94,6 +108,22 @@ public final class PassiveLocks {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *    RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *   0, 0, 1        141,665    8.37%   Interesting  Shared epochs overlap by design: both read 0 and one increment
+     *                                                  was lost.
+     *   0, 1, 2        958,145   56.63%    Acceptable  Rank 0's epoch happened to finish before rank 1's get.
+     *   1, 0, 2        592,239   35.00%    Acceptable  Rank 1's epoch happened to finish before rank 0's get.
+     *
+     *   OK, C2: 79,051, 281,665, 231,175
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 62,084, 377,802, 172,485
+     *   OK, C1: 506, 287,709, 180,796
+     *   OK, interpreter: 24, 10,969, 7,783
+     * }</pre>
+     */
     @JCStressTest
     @Description("Broken rung: as ExclusiveIncrement with SHARED locks.")
     @Outcome(id = "0, 1, 2", expect = ACCEPTABLE, desc = "Rank 0's epoch happened to finish before rank 1's get.")
@@ -119,6 +149,20 @@ public final class PassiveLocks {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     0, 0        474,285   34.08%    Acceptable  The reader's shared epoch came first.
+     *     1, 1        917,409   65.92%    Acceptable  The writer's exclusive epoch came first.
+     *
+     *   OK, C2: 34, 102
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 315,600, 583,491
+     *   OK, C1: 146,323, 312,448
+     *   OK, interpreter: 12,328, 21,368
+     * }</pre>
+     */
     @JCStressTest
     @Description("Rank 0: lock(EXCLUSIVE, 1); put A = 1; put B = 1; unlock(1). Rank 1: lock(SHARED, 1); get A; "
         + "get B; unlock(1).")
@@ -150,6 +194,24 @@ public final class PassiveLocks {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     0, 0        295,393   71.86%    Acceptable  The reader ran before the writer's puts.
+     *     0, 1              7    0.00%   Interesting  The writer's whole epoch ran between the reader's two loads:
+     *                                                 without a lock it is not excluded.
+     *     1, 0             69    0.02%   Interesting  The reader's loads ran between the writer's two puts: without a
+     *                                                 lock it sees half an epoch.
+     *     1, 1        115,591   28.12%    Acceptable  The reader ran after the writer's puts.
+     *
+     *   OK, C2: 99,765, 2, 14, 22,845
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 153,921, 2, 43, 63,597
+     *   OK, C1: 15,662, 1, 2, 12,327
+     *   OK, interpreter: 26,045, 2, 10, 16,822
+     * }</pre>
+     */
     @JCStressTest
     @Description("Broken rung: the writer as in SharedReaderExclusiveWriter; rank 1 loads A then B from its own "
         + "memory without a lock.")

@@ -53,6 +53,21 @@ public final class SyncOrdering {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     0, 0      1,030,696   42.78%    Acceptable  The reader ran before both stores.
+     *     0, 1          8,230    0.34%    Acceptable  The reader loaded FLAG before its store and DATA after.
+     *     1, 1      1,370,271   56.88%    Acceptable  The reader ran after both stores.
+     *
+     *   OK, C2: 280,561, 5,495, 479,915
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 343,661, 1,938, 573,972
+     *   OK, C1: 378,502, 549, 284,520
+     *   OK, interpreter: 27,972, 248, 31,864
+     * }</pre>
+     */
     @JCStressTest
     @Description("Broken rung: DATA = 1; FLAG = 1 with plain stores; the reader loads FLAG then DATA, no win_sync.")
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The reader ran before both stores.")
@@ -76,6 +91,21 @@ public final class SyncOrdering {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     0, 0        412,482   38.06%    Acceptable  The reader ran before both stores.
+     *     0, 1          1,571    0.14%    Acceptable  The reader loaded FLAG before its store and DATA after.
+     *     1, 1        669,592   61.79%    Acceptable  The reader ran after both stores.
+     *
+     *   OK, C2: 243,604, 1,244, 295,843
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 16,084, 6, 18,302
+     *   OK, C1: 149,182, 318, 339,991
+     *   OK, interpreter: 3,612, 3, 15,456
+     * }</pre>
+     */
     @JCStressTest
     @Description("Half-fixed rung: DATA = 1; win_sync; FLAG = 1; the reader loads FLAG then DATA without win_sync.")
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The reader ran before both stores.")
@@ -100,6 +130,21 @@ public final class SyncOrdering {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     0, 0        302,790   41.66%    Acceptable  The reader ran before both stores.
+     *     0, 1          1,902    0.26%    Acceptable  The reader loaded FLAG before its store and DATA after.
+     *     1, 1        422,115   58.08%    Acceptable  The reader ran after both stores.
+     *
+     *   OK, C2: 64,880, 424, 49,178
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 202, 589, 200
+     *   OK, C1: 219,100, 786, 331,045
+     *   OK, interpreter: 18,608, 103, 41,692
+     * }</pre>
+     */
     @JCStressTest
     @Description("The guarantee: DATA = 1; win_sync; FLAG = 1; the reader loads FLAG, win_sync, loads DATA.")
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The reader ran before both stores.")

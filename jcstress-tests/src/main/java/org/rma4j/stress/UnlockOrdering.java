@@ -65,6 +65,21 @@ public final class UnlockOrdering {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     0, 0        407,042   61.30%    Acceptable  The target read before the put.
+     *     0, 1            167    0.03%    Acceptable  The target read FLAG before it was set and DATA after the put.
+     *     1, 1        256,856   38.68%    Acceptable  The target read after the flag.
+     *
+     *   OK, C2: 325, 1, 24
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 22,804, 41, 18,179
+     *   OK, C1: 357,924, 94, 223,633
+     *   OK, interpreter: 25,989, 31, 15,020
+     * }</pre>
+     */
     @JCStressTest
     @Description("Broken rung: lock(SHARED, 1); put DATA; set FLAG (accumulate REPLACE); unlock(1).")
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The target read before the put.")
@@ -89,6 +104,21 @@ public final class UnlockOrdering {
         }
     }
 
+    /**
+     * Measured (docs/jcstress/ladders-quick.md, summed over the JVM configurations):
+     *
+     * <pre>{@code
+     *   RESULT        SAMPLES     FREQ        EXPECT  DESCRIPTION
+     *     0, 0        355,784   52.61%    Acceptable  The target read before the put.
+     *     0, 1            299    0.04%    Acceptable  The target read FLAG before it was set and DATA after the put.
+     *     1, 1        320,210   47.35%    Acceptable  The target read after the flag.
+     *
+     *   OK, C2: 24,140, 33, 31,680
+     *   OK, C2 + StressLCM/GCM/IGVN/CCP: 44,997, 81, 25,367
+     *   OK, C1: 270,044, 168, 249,999
+     *   OK, interpreter: 16,603, 17, 13,164
+     * }</pre>
+     */
     @JCStressTest
     @Description("The guarantee: lock(SHARED, 1); put DATA; unlock(1); set FLAG (accumulate REPLACE).")
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The target read before the put.")

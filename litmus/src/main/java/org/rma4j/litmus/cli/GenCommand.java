@@ -39,8 +39,21 @@ final class GenCommand implements Callable<Integer> {
 
     @Option(names = "--alphabet", defaultValue = "read,write,put,get,flush",
         description = "Statement kinds: read, write, put, get, rga, cas, flush, flush_local, flush_all, win_sync,"
-            + " barrier, fence, or all (default ${DEFAULT-VALUE}).")
+            + " barrier, fence, acc, fop, load, store, poll, put_notify, get_notify, wait, wait_any, post, start,"
+            + " complete, win_wait, win_test, lock_all, unlock_all, or all (default ${DEFAULT-VALUE}).")
     String alphabet;
+
+    @Option(names = "--type", defaultValue = "long", description = "Element type of the variables: long, int, short,"
+        + " double (default ${DEFAULT-VALUE}).")
+    String type;
+
+    @Option(names = "--elements", defaultValue = "1", description = "Elements per variable; more than 1 makes"
+        + " payloads, e.g. 5 longs = 40 bytes, 128 = 1 KiB (default ${DEFAULT-VALUE}).")
+    int elements;
+
+    @Option(names = "--require", defaultValue = "", description = "Keep only programs with a statement of one of"
+        + " these kinds (comma-separated; default: any).")
+    String require;
 
     @Option(names = "--all", description = "Keep programs that exercise no rule too.")
     boolean all;
@@ -57,13 +70,22 @@ final class GenCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    private org.rma4j.litmus.syntax.VarType varType() {
+        final org.rma4j.litmus.syntax.VarType t = org.rma4j.litmus.syntax.VarType.byName(type);
+        if (t == null) {
+            throw new IllegalArgumentException("unknown type " + type + " (long, int, short, double)");
+        }
+        return t;
+    }
+
     @Override
     public Integer call() throws IOException {
         final PrintWriter stdout = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
         Files.createDirectories(out);
         final Generator.Config config = new Generator.Config(minProcs, procs, stmts, Letter.parse(alphabet), vars, !all,
-            max, model.options(), prefix);
+            max, model.options(), prefix, varType(), elements, require.isBlank() ? java.util.Set.of()
+            : Letter.parse(require));
         final long start = System.nanoTime();
         final long[] lastReport = {start};
         final Generator.Stats stats = new Generator(config).generate(g -> {

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "litmus", mixinStandardHelpOptions = true, version = "rma4j litmus 0.1.0",
     description = "RMA litmus tests for rma4j: the coreRMA + MPI-3 model, a runner, a generator.",
-    subcommands = {ModelCommand.class, RunCommand.class, GenCommand.class, SuiteCommand.class,
+    subcommands = {ModelCommand.class, RunCommand.class, GenCommand.class, SuiteCommand.class, GraphCommand.class,
         CommandLine.HelpCommand.class})
 public final class LitmusCommand implements Runnable {
     /** Exit status when a forbidden state was observed (or a suite test failed). */

@@ -43,6 +43,10 @@ final class SuiteCommand implements Callable<Integer> {
         description = "Directory for summary.md and summary.json (default ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--batch", defaultValue = "1", description = "In process mode, run up to this many tests of one"
+        + " process count in one job (one JVM start per rank per batch; default ${DEFAULT-VALUE}).")
+    int batch;
+
     @Mixin
     ModelOptionsMixin model;
 
@@ -63,7 +67,7 @@ final class SuiteCommand implements Callable<Integer> {
         final List<Suite.Row> rows = Suite.run(files, config, options, line -> {
             err.println(line);
             err.flush();
-        });
+        }, batch);
         Files.createDirectories(out);
         final String markdown = SuiteReport.markdown(rows, config, options);
         Files.writeString(out.resolve("summary.md"), markdown);

@@ -21,6 +21,7 @@ import org.rma4j.litmus.syntax.Loc;
 import org.rma4j.litmus.syntax.Program;
 import org.rma4j.litmus.syntax.SourcePos;
 import org.rma4j.litmus.syntax.Stmt;
+import org.rma4j.litmus.syntax.VarType;
 
 /**
  * Generates every litmus program up to a bound (coreRMA section 6.1, with exhaustive enumeration in
@@ -36,6 +37,8 @@ import org.rma4j.litmus.syntax.Stmt;
  */
 public final class Generator {
     private static final String NAMES = "XYZWUVTSRQ";
+    /** Reads a generated poll makes at most (it waits for 10, the first value a program writes). */
+    static final long POLL_BOUND = 100;
 
     /**
      * @param minProcs       smallest process count.
@@ -47,15 +50,31 @@ public final class Generator {
      * @param maxTests       stop after this many kept programs (0: no limit).
      * @param options        the model the rules are analysed against.
      * @param prefix         test name prefix.
+     * @param type           the variables' element type.
+     * @param elements       elements per variable (more than 1: payloads).
+     * @param required       keep only programs with a statement of one of these kinds (empty: any).
      */
     public record Config(int minProcs, int maxProcs, int maxStatements, Set<Letter> alphabet, int varsPerProc,
-        boolean interesting, int maxTests, ModelOptions options, String prefix) {
+        boolean interesting, int maxTests, ModelOptions options, String prefix, VarType type, int elements,
+        Set<Letter> required) {
+        /** Variables of one long each. */
+        public Config(final int minProcs, final int maxProcs, final int maxStatements, final Set<Letter> alphabet,
+            final int varsPerProc, final boolean interesting, final int maxTests, final ModelOptions options,
+            final String prefix) {
+            this(minProcs, maxProcs, maxStatements, alphabet, varsPerProc, interesting, maxTests, options, prefix,
+                VarType.LONG, 1, Set.of());
+        }
+
         public Config {
+            if (elements < 1) {
+                throw new IllegalArgumentException("a variable has at least 1 element, not " + elements);
+            }
             if (minProcs < 1 || maxProcs < minProcs || maxProcs > NAMES.length() || maxStatements < 1 || varsPerProc < 1) {
                 throw new IllegalArgumentException("bad bounds: processes " + minProcs + ".." + maxProcs + ", statements "
                     + maxStatements + ", variables per process " + varsPerProc);
             }
             alphabet = Set.copyOf(alphabet);
+            required = Set.copyOf(required);
         }
     }
 
@@ -151,7 +170,20 @@ public final class Generator {
                         out.add(new Instr(letter, -1, -1, a, -1, -1));
                     }
                 }
-                case PUT, GET -> remote(out, letter, procs, 1);
+                case PUT, GET, ACC, FOP, PUT_NOTIFY, GET_NOTIFY -> remote(out, letter, procs, 1);
+                case LOAD, STORE, POLL -> {
+                    for (int q = 0; q < procs; q++) {
+                        for (int j = 0; j < v; j++) {
+                            out.add(new Instr(letter, q, j, -1, -1, -1));
+                        }
+                    }
+                }
+                case WAIT, POST, START -> {
+                    for (int q = 0; q < procs; q++) {
+                        out.add(new Instr(letter, q, -1, -1, -1, -1));
+                    }
+                }
+                case WAIT_ANY, COMPLETE, WIN_WAIT, WIN_TEST, LOCK_ALL, UNLOCK_ALL -> out.add(new Instr(letter, -1, -1, -1, -1, -1));
                 case RGA -> remote(out, letter, procs, 2);
                 case CAS -> remote(out, letter, procs, 3);
                 case FLUSH, FLUSH_LOCAL -> {
@@ -206,6 +238,11 @@ public final class Generator {
 
     private void consider(final List<List<Instr>> instrs, final Consumer<Generated> sink) {
         final boolean anyRemote = instrs.stream().flatMap(List::stream).anyMatch(i -> i.letter().remote());
+        if (!config.required().isEmpty()
+            && instrs.stream().flatMap(List::stream).noneMatch(i -> config.required().contains(i.letter()))) {
+            uninteresting++;
+            return;
+        }
         Program program = build(instrs, "tmp");
         try {
             Checker.check(program);
@@ -214,13 +251,18 @@ public final class Generator {
             return;
         }
         final RuleAnalysis analysis = RuleAnalysis.of(program, config.options());
+        if (analysis.allowed().states().isEmpty()) {
+            // Its synchronization cannot complete (a wait before what it waits for, crossed PSCW epochs).
+            invalid++;
+            return;
+        }
         if (config.interesting() && (analysis.exercised().isEmpty() || !anyRemote)) {
             uninteresting++;
             return;
         }
         kept++;
         final String name = String.format("%s-%dp-%05d", config.prefix(), instrs.size(), kept);
-        program = new Program(name, doc(instrs, analysis), Map.of(), program.variables(), program.processes(), null,
+        program = new Program(name, doc(instrs, analysis), program.info(), program.variables(), program.processes(), null,
             condition(program, analysis));
         sink.accept(new Generated(program, analysis));
     }
@@ -256,7 +298,8 @@ public final class Generator {
         final List<Program.Variable> variables = new ArrayList<>();
         for (int p = 0; p < procs; p++) {
             for (int i = 0; i < v; i++) {
-                variables.add(new Program.Variable(var(p, i), p, p * v + i + 1, SourcePos.NONE));
+                variables.add(new Program.Variable(var(p, i), p, p * v + i + 1, config.type(), config.elements(),
+                    SourcePos.NONE));
             }
         }
         final List<List<Stmt>> processes = new ArrayList<>();
@@ -280,6 +323,22 @@ public final class Generator {
                     case WIN_SYNC -> new Stmt.Sync(Stmt.SyncKind.WIN_SYNC, -1, true, pos);
                     case BARRIER -> new Stmt.Sync(Stmt.SyncKind.BARRIER, -1, true, pos);
                     case FENCE -> new Stmt.Sync(Stmt.SyncKind.FENCE, -1, true, pos);
+                    case ACC -> new Stmt.Acc(var(i.proc(), i.var()), var(p, i.a()), AccOp.REPLACE, d, pos);
+                    case FOP -> new Stmt.Rga(var(p, i.a()), var(i.proc(), i.var()), var(p, i.a()), AccOp.NO_OP, d, pos);
+                    case LOAD -> new Stmt.Load("r" + register++, var(i.proc(), i.var()), d, pos);
+                    case STORE -> new Stmt.Store(var(i.proc(), i.var()), new Expr.Const(10L * ++value), d, pos);
+                    case POLL -> new Stmt.Poll("r" + register++, var(i.proc(), i.var()), 10, POLL_BOUND, d, pos);
+                    case PUT_NOTIFY -> new Stmt.PutNotify(var(i.proc(), i.var()), var(p, i.a()), 1, d, pos);
+                    case GET_NOTIFY -> new Stmt.GetNotify(var(p, i.a()), var(i.proc(), i.var()), 1, d, pos);
+                    case WAIT -> new Stmt.Wait(i.proc(), 1, 1, pos);
+                    case WAIT_ANY -> new Stmt.Wait(Stmt.ANY, Stmt.ANY, 1, "r" + register++, null, pos);
+                    case POST -> new Stmt.Pscw(Stmt.PscwKind.POST, List.of(i.proc()), pos);
+                    case START -> new Stmt.Pscw(Stmt.PscwKind.START, List.of(i.proc()), pos);
+                    case COMPLETE -> new Stmt.Pscw(Stmt.PscwKind.COMPLETE, List.of(), pos);
+                    case WIN_WAIT -> new Stmt.Pscw(Stmt.PscwKind.WAIT, List.of(), pos);
+                    case WIN_TEST -> new Stmt.Pscw(Stmt.PscwKind.TEST, List.of(), pos);
+                    case LOCK_ALL -> new Stmt.Sync(Stmt.SyncKind.LOCK_ALL, -1, true, pos);
+                    case UNLOCK_ALL -> new Stmt.Sync(Stmt.SyncKind.UNLOCK_ALL, -1, true, pos);
                 });
             }
             processes.add(stmts);

@@ -10,7 +10,18 @@ import java.util.Set;
  * value (coreRMA section 6.1: "local writes should have distinct values").
  */
 public enum Letter {
-    READ, WRITE, PUT, GET, RGA, CAS, FLUSH, FLUSH_LOCAL, FLUSH_ALL, WIN_SYNC, BARRIER, FENCE;
+    READ, WRITE, PUT, GET, RGA, CAS, FLUSH, FLUSH_LOCAL, FLUSH_ALL, WIN_SYNC, BARRIER, FENCE,
+    /** acc(Z, X, replace): an accumulate without result (replace, so that its order shows). */
+    ACC,
+    /** X = rga(Z, X, no_op): fetch_and_op NO_OP, an atomic read. */
+    FOP,
+    /** Direct accesses through shared_query: r = load(Z), store(Z, v), r = poll(Z, 10, 100). */
+    LOAD, STORE, POLL,
+    /** put_notify(Z, X, 1), X = get_notify(Z, 1), wait(q, 1), r = wait(any, any). */
+    PUT_NOTIFY, GET_NOTIFY, WAIT, WAIT_ANY,
+    /** post(q), start(q), complete, win_wait, win_test. */
+    POST, START, COMPLETE, WIN_WAIT, WIN_TEST,
+    LOCK_ALL, UNLOCK_ALL;
 
     /** The default alphabet: the coreRMA statements without the accumulate ones. */
     public static final Set<Letter> DEFAULT = EnumSet.of(READ, WRITE, PUT, GET, FLUSH);
@@ -49,6 +60,9 @@ public enum Letter {
 
     /** @return whether statements of this kind touch remote memory. */
     public boolean remote() {
-        return this == PUT || this == GET || this == RGA || this == CAS;
+        return switch (this) {
+            case PUT, GET, RGA, CAS, ACC, FOP, LOAD, STORE, POLL, PUT_NOTIFY, GET_NOTIFY -> true;
+            default -> false;
+        };
     }
 }

@@ -78,6 +78,11 @@ public final class Action {
         this.notified = notified;
     }
 
+    /** @return whether the action is a direct load or store of another process's part (shared_query). */
+    boolean direct() {
+        return kind.local() && dst != proc;
+    }
+
     /** @return whether the action runs at its own process (not at a remote target). */
     boolean originSide() {
         return dst == proc;

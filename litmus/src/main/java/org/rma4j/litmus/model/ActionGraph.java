@@ -1,6 +1,5 @@
 package org.rma4j.litmus.model;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -44,21 +43,47 @@ public final class ActionGraph {
     /** For each variable index, the writers (init write first). */
     final List<List<Integer>> writers = new ArrayList<>();
     final List<Integer> readers = new ArrayList<>();
-    /** Where each location of a full final state comes from: a local read or a final read (-1: register never read, 0). */
+    /**
+     * Where each location of a full final state comes from: a local read or a final read (-1: register
+     * never read, 0; {@link #STATUS}: a wait's status, in {@link #constants}).
+     */
     final Map<Loc, Integer> stateSources = new LinkedHashMap<>();
+    /** Values of the status registers under this graph's matching of notifications to waits. */
+    final Map<Loc, Long> constants = new HashMap<>();
+    /** The matching of notifications to waits this graph is built for. */
+    private final NotifyMatching.Matching matching;
     private final Map<String, Integer> variableIndex = new HashMap<>();
     private final List<Integer> collectiveNodes = new ArrayList<>();
     private int groups;
 
-    private ActionGraph(final Program program) {
+    /** stateSources value of a status register. */
+    static final int STATUS = -2;
+
+    private ActionGraph(final Program program, final NotifyMatching.Matching matching) {
         this.program = program;
+        this.matching = matching;
     }
 
-    /** Translates {@code program} (which must have passed {@link org.rma4j.litmus.syntax.Checker}). */
+    /**
+     * Translates {@code program} (which must have passed {@link org.rma4j.litmus.syntax.Checker})
+     * under its first matching of notifications to waits (the only one without waits on any source or tag).
+     */
     public static ActionGraph of(final Program program) {
-        final ActionGraph g = new ActionGraph(program);
-        g.build();
-        return g;
+        return all(program).getFirst();
+    }
+
+    /**
+     * @return one graph per way the notifications can match the waits (waits on any source or tag
+     *         take them in any interleaving of the (source, tag) streams; each stream in order).
+     */
+    public static List<ActionGraph> all(final Program program) {
+        final List<ActionGraph> graphs = new ArrayList<>();
+        for (final NotifyMatching.Matching m : NotifyMatching.of(program)) {
+            final ActionGraph g = new ActionGraph(program, m);
+            g.build();
+            graphs.add(g);
+        }
+        return graphs;
     }
 
     private void build() {
@@ -98,6 +123,7 @@ public final class ActionGraph {
             epochs(p);
         }
         notifications();
+        new PscwRules(this).apply();
         for (int v = 0; v < vars.size(); v++) {
             final Action fin = add(Action.Kind.FINAL, -1, v, true, vars.get(v).owner(), null, -1, false, false);
             stateSources.put(Loc.memory(vars.get(v).name()), fin.id);
@@ -150,6 +176,46 @@ public final class ActionGraph {
                 a.expr = w.value();
                 yield new int[] {a.id};
             }
+            case Stmt.Load l -> {
+                final Action a = add(Action.Kind.LOCAL_READ, p, var(l.variable()), atomic(l), owner(l.variable()), s, g,
+                    false, false);
+                a.register = l.register();
+                yield new int[] {a.id};
+            }
+            case Stmt.Poll poll -> {
+                final Action a = add(Action.Kind.LOCAL_READ, p, var(poll.variable()), atomic(poll),
+                    owner(poll.variable()), s, g, false, false);
+                a.register = poll.register();
+                yield new int[] {a.id};
+            }
+            case Stmt.Store st -> {
+                final Action a = add(Action.Kind.LOCAL_WRITE, p, var(st.variable()), atomic(st), owner(st.variable()), s,
+                    g, false, false);
+                a.expr = st.value();
+                yield new int[] {a.id};
+            }
+            case Stmt.GetNotify gn -> transfer(p, s, g, var(gn.target()), owner(gn.target()), var(gn.dest()), p, false,
+                true);
+            case Stmt.Acc acc -> {
+                final boolean at = atomic(acc);
+                final Action er = add(Action.Kind.EXT_READ, p, var(acc.operand()), at, p, s, g, false, false);
+                final Action erw = add(Action.Kind.EXT_RW, p, var(acc.target()), at, owner(acc.target()), s, g, true, false);
+                erw.source = er.id;
+                erw.op = acc.op();
+                edge(er.id, erw.id, Rule.GA);
+                dependency(er.id, erw.id);
+                yield new int[] {er.id, erw.id};
+            }
+            case Stmt.Rga rga when rga.op() == org.rma4j.litmus.syntax.AccOp.NO_OP -> {
+                // MPI_NO_OP only reads the target (MPI-3.1 section 11.3.4): an atomic external read, then the result.
+                final boolean at = atomic(rga);
+                final Action er = add(Action.Kind.EXT_READ, p, var(rga.target()), at, owner(rga.target()), s, g, true, false);
+                final Action ew = add(Action.Kind.EXT_WRITE, p, var(rga.dest()), at, p, s, g, false, false);
+                ew.source = er.id;
+                edge(er.id, ew.id, Rule.GA);
+                dependency(er.id, ew.id);
+                yield new int[] {er.id, ew.id};
+            }
             case Stmt.Put put -> transfer(p, s, g, var(put.source()), p, var(put.target()), owner(put.target()), true, false);
             case Stmt.PutNotify pn -> transfer(p, s, g, var(pn.source()), p, var(pn.target()), owner(pn.target()), true, true);
             case Stmt.Get get -> transfer(p, s, g, var(get.target()), owner(get.target()), var(get.dest()), p, false, false);
@@ -187,6 +253,7 @@ public final class ActionGraph {
             }
             case Stmt.Wait w -> new int[] {add(Action.Kind.SYNC, p, -1, true, w.source(), s, g, false, false).id};
             case Stmt.Sync sync -> new int[] {add(Action.Kind.SYNC, p, -1, true, sync.target(), s, g, false, false).id};
+            case Stmt.Pscw pscw -> new int[] {add(Action.Kind.SYNC, p, -1, true, -1, s, g, false, false).id};
         };
     }
 
@@ -202,8 +269,11 @@ public final class ActionGraph {
         return new int[] {er.id, ew.id};
     }
 
+    /** A statement's atomicity; an access to a variable of more than one element is never atomic (MPI-3.1 11.7.1). */
     private boolean atomic(final Stmt.Memory m) {
-        return m.atomicity().resolve(program.defaultAtomicity()) == org.rma4j.litmus.syntax.Atomicity.ATOMIC;
+        final Program.Variable v = program.variable(org.rma4j.litmus.syntax.Checker.accessed(m));
+        return m.atomicity().resolve(program.defaultAtomicity()) == org.rma4j.litmus.syntax.Atomicity.ATOMIC
+            && (v == null || v.count() == 1);
     }
 
     void edge(final int from, final int to, final Rule rule) {
@@ -219,7 +289,8 @@ public final class ActionGraph {
     /** Local writes depend on the local reads that last assigned their registers; the final registers too. */
     private void registers(final int p) {
         final Map<String, Integer> last = new HashMap<>();
-        for (final Entry e : order.get(p)) {
+        for (int index = 0; index < order.get(p).size(); index++) {
+            final Entry e = order.get(p).get(index);
             for (final int id : e.actions()) {
                 final Action a = actions.get(id);
                 if (a.kind == Action.Kind.LOCAL_WRITE) {
@@ -229,6 +300,18 @@ public final class ActionGraph {
                     sources.values().stream().filter(src -> src >= 0).forEach(src -> dependency(src, a.id));
                 } else if (a.kind == Action.Kind.LOCAL_READ && a.proc == p) {
                     last.put(a.register, a.id);
+                }
+            }
+            if (e.stmt() instanceof Stmt.Wait w) {
+                final List<NotifyMatching.Notification> matched = matching.matched(p, index);
+                final NotifyMatching.Notification n = matched.getLast();
+                if (w.sourceRegister() != null) {
+                    last.put(w.sourceRegister(), STATUS);
+                    constants.put(Loc.register(p, w.sourceRegister()), (long)n.source());
+                }
+                if (w.tagRegister() != null) {
+                    last.put(w.tagRegister(), STATUS);
+                    constants.put(Loc.register(p, w.tagRegister()), (long)n.tag());
                 }
             }
         }
@@ -259,23 +342,22 @@ public final class ActionGraph {
         }
     }
 
-    /** NA: the k-th wait for (source, tag) at a target is matched by the next notified puts in source's order. */
+    /**
+     * NA: each wait is preceded by the target actions of the notified accesses the matching gives it
+     * (a notified put's write, a notified get's read: Notified Access section III).
+     */
     private void notifications() {
-        final Map<List<Integer>, ArrayDeque<Integer>> pending = new HashMap<>();
         for (int p = 0; p < order.size(); p++) {
-            for (final Entry e : order.get(p)) {
-                if (e.stmt() instanceof Stmt.PutNotify pn) {
-                    pending.computeIfAbsent(List.of(p, owner(pn.target()), pn.tag()), k -> new ArrayDeque<>())
-                        .add(e.actions()[1]);
-                }
-            }
-        }
-        for (int p = 0; p < order.size(); p++) {
-            for (final Entry e : order.get(p)) {
-                if (e.stmt() instanceof Stmt.Wait w) {
-                    final ArrayDeque<Integer> queue = pending.get(List.of(w.source(), p, w.tag()));
-                    for (int k = 0; k < w.count() && queue != null && !queue.isEmpty(); k++) {
-                        edge(queue.poll(), e.actions()[0], Rule.NA);
+            for (int i = 0; i < order.get(p).size(); i++) {
+                final Entry e = order.get(p).get(i);
+                if (e.stmt() instanceof Stmt.Wait) {
+                    for (final NotifyMatching.Notification n : matching.matched(p, i)) {
+                        final Entry origin = order.get(n.source()).get(n.index());
+                        for (final int id : origin.actions()) {
+                            if (actions.get(id).remote) {
+                                edge(id, e.actions()[0], Rule.NA);
+                            }
+                        }
                     }
                 }
             }

@@ -39,6 +39,21 @@ final class Enumerator {
     private BitRelation base;
     private long executions;
     private boolean truncated;
+    /** When set, the search stops at the first execution whose full final state satisfies it ({@link #find}). */
+    private java.util.function.Predicate<State> wanted;
+    private Witness witness;
+
+    /** An execution: its reads-from (rf[read] = write, -1 for non-reads), its hb (closed) and its final state. */
+    record Witness(ActionGraph graph, int[] rf, BitRelation hb, State state, long[] read, long[] written) {
+    }
+
+    /** @return the first consistent execution of {@code g} whose full final state satisfies {@code wanted}, or null. */
+    static Witness find(final ActionGraph g, final ModelOptions options, final java.util.function.Predicate<State> wanted) {
+        final Enumerator e = new Enumerator(g, options);
+        e.wanted = wanted;
+        e.run();
+        return e.witness;
+    }
 
     Enumerator(final ActionGraph g, final ModelOptions options) {
         this.g = g;
@@ -47,6 +62,22 @@ final class Enumerator {
         this.n = actions.size();
         this.readers = new ArrayList<>(g.readers);
         this.locations = List.copyOf(g.stateSources.keySet());
+    }
+
+    /** @return the union of the allowed states of several graphs of one program (its notification matchings). */
+    static ModelResult runAll(final List<ActionGraph> graphs, final ModelOptions options) {
+        final List<State> states = new ArrayList<>();
+        long executions = 0;
+        boolean truncated = false;
+        List<Loc> locations = List.of();
+        for (final ActionGraph graph : graphs) {
+            final ModelResult r = new Enumerator(graph, options).run();
+            states.addAll(r.states());
+            executions += r.executions();
+            truncated |= r.truncated();
+            locations = r.locations();
+        }
+        return new ModelResult(locations, states, executions, truncated);
     }
 
     ModelResult run() {
@@ -97,6 +128,9 @@ final class Enumerator {
     }
 
     private boolean stop() {
+        if (witness != null) {
+            return true;
+        }
         if (options.maxExecutions() > 0 && executions >= options.maxExecutions()) {
             truncated = true;
             return true;
@@ -267,7 +301,7 @@ final class Enumerator {
             if (a.kind.reads()) {
                 read[id] = conflict(hb, a) || writeConflict(hb, actions.get(rf[id])) ? Value.TOP : written[rf[id]];
             }
-            written[id] = switch (a.kind) {
+            final long value = switch (a.kind) {
                 case INIT -> a.initValue;
                 case LOCAL_WRITE -> a.expr.evaluate(reg -> {
                     final int src = a.registerSources.getOrDefault(reg, -1);
@@ -277,13 +311,21 @@ final class Enumerator {
                 case EXT_RW -> readWrite(a, read);
                 default -> 0;
             };
+            // A write keeps what the variable's type holds (a short sum wraps as on the machine).
+            written[id] = a.kind.writes() && value != Value.TOP ? g.program.variables().get(a.loc).type().narrow(value)
+                : value;
         }
         final long[] state = new long[locations.size()];
         int i = 0;
         for (final Map.Entry<Loc, Integer> e : g.stateSources.entrySet()) {
-            state[i++] = e.getValue() < 0 ? 0 : read[e.getValue()];
+            state[i++] = e.getValue() == ActionGraph.STATUS ? g.constants.get(e.getKey())
+                : e.getValue() < 0 ? 0 : read[e.getValue()];
         }
-        states.add(new State(state));
+        final State result = new State(state);
+        states.add(result);
+        if (wanted != null && wanted.test(result)) {
+            witness = new Witness(g, rf.clone(), hb.copy(), result, read, written);
+        }
     }
 
     /** GA: target := op(old, operand). CAS-T: swap when old equals compare; CAS-F: the old value stays. */

@@ -4,8 +4,8 @@ import org.rma4j.litmus.syntax.Stmt;
 
 /**
  * The hb edges between two statements a, b of one process with a before b in program order: LO,
- * IR, F1-F3 (coreRMA Figure 4) and the MPI-3 synchronization rules SY, FE, BAR, LK, UL, FL, WSY,
- * NA (see {@link Rule} for each rule's source). Notified puts form their own epoch: flush, unlock
+ * IR, F1-F3 (coreRMA Figure 4), the MPI-3 synchronization rules SY, FE, BAR, LK, UL, FL, WSY, NA, the
+ * accumulate ordering AO (MPI-3 eq. (26)) and rma4j's DS (see {@link Rule} for each rule's source). Notified puts form their own epoch: flush, unlock
  * and fence complete them at the origin only; IR orders them with the origin's other operations to the
  * same target, as rma4j performs them at the call.
  */
@@ -23,8 +23,15 @@ final class OrderRules {
         final int tb = b.stmt() instanceof Stmt.Sync s ? s.target() : -1;
         final Action ra = remoteAction(a);
         final Action rb = remoteAction(b);
-        // LO: a local action precedes every later action of its process.
-        forEach(a, Action.Kind::local, l -> forEach(b, k -> true, x -> g.edge(l, x, Rule.LO)));
+        // LO: a local action precedes every later action of its process. DS: where a direct load or store through
+        // shared_query is one of the two, that is rma4j's volatile access order, not an MPI rule (MPI-3 sec. 3.6).
+        // LB: where the later one is a barrier, that is rma4j's full-fence barrier, not MPI (Examples 11.7, 11.9).
+        forEach(a, Action.Kind::local, l -> forEach(b, k -> true, x -> g.edge(l, x,
+            g.actions.get(l).direct() || g.actions.get(x).direct() ? Rule.DS : sb == Stmt.SyncKind.BARRIER ? Rule.LB
+                : Rule.LO)));
+        // AO, MPI-3 eq. (26) and MPI-3.1 sec. 11.7.2: accumulates of this process to one location stay in program
+        // order for the kinds accumulate_ordering names (default rar, raw, war, waw), to its own window as well.
+        accumulateOrder(a, b);
         // IR: Remote actions to one other process keep program order, notified puts included: rma4j writes a
         // notified put's data at the call, like every other operation (an rma4j guarantee; --no-ir drops it).
         if (ra != null && rb != null && ra.dst == rb.dst && ra.dst != p) {
@@ -73,7 +80,9 @@ final class OrderRules {
         // synchronization; it completes nothing). NA: a wait returns after its notified puts, so it precedes later actions.
         if (sa == Stmt.SyncKind.FENCE || sa == Stmt.SyncKind.BARRIER || a.stmt() instanceof Stmt.Wait) {
             final Rule rule = sa == Stmt.SyncKind.FENCE ? Rule.FE : sa == Stmt.SyncKind.BARRIER ? Rule.BAR : Rule.NA;
-            forEach(b, k -> true, x -> g.edge(a.actions()[0], x, rule));
+            // LB: a barrier orders the later local loads and stores only as rma4j's full fence (not MPI).
+            forEach(b, k -> true, x -> g.edge(a.actions()[0], x,
+                rule == Rule.BAR && g.actions.get(x).kind.local() ? Rule.LB : rule));
         }
         // LK, eq. (10): a lock precedes later local actions and the actions of the epoch's remote statements to its
         // target (lock_all: to every target); the lock may return early, so other targets are not ordered.
@@ -93,10 +102,48 @@ final class OrderRules {
         if ((sa == Stmt.SyncKind.UNLOCK || sa == Stmt.SyncKind.UNLOCK_ALL) && bLocal) {
             g.edge(a.actions()[0], b.actions()[0], Rule.UL);
         }
-        // WSY, eq. (18): win_sync precedes later local actions (local actions before it precede it by LO).
+        // WSY, eq. (18): win_sync precedes later local actions and follows earlier ones, direct loads and stores
+        // of other processes' parts included (that is how MPI orders them: MPI-3.1 sec. 11.7, Example 11.21).
         if (sa == Stmt.SyncKind.WIN_SYNC && bLocal) {
             g.edge(a.actions()[0], b.actions()[0], Rule.WSY);
         }
+        final boolean aLocal = a.actions().length == 1 && g.actions.get(a.actions()[0]).kind.local();
+        if (sb == Stmt.SyncKind.WIN_SYNC && aLocal) {
+            g.edge(a.actions()[0], b.actions()[0], Rule.WSY);
+        }
+    }
+
+    /**
+     * AO: the target actions of two accumulates of one process to one variable, a before b, are ordered
+     * if the window's accumulate_ordering names the pair's kind: rar (b reads after a read), raw (b
+     * reads after a write), war, waw. acc writes, rga with no_op reads, rga and cas read and write.
+     */
+    private void accumulateOrder(final ActionGraph.Entry a, final ActionGraph.Entry b) {
+        final boolean[] ka = accessKinds(a.stmt());
+        final boolean[] kb = accessKinds(b.stmt());
+        if (ka == null || kb == null || !target(a.stmt()).equals(target(b.stmt()))) {
+            return;
+        }
+        final java.util.Set<String> orders = g.program.accumulateOrdering();
+        final boolean ordered = (ka[0] && kb[0] && orders.contains("rar")) || (ka[1] && kb[0] && orders.contains("raw"))
+            || (ka[0] && kb[1] && orders.contains("war")) || (ka[1] && kb[1] && orders.contains("waw"));
+        if (ordered) {
+            g.edge(remoteAction(a).id, remoteAction(b).id, Rule.AO);
+        }
+    }
+
+    /** @return {reads, writes} of an accumulate at its target, or null for other statements. */
+    private static boolean[] accessKinds(final Stmt s) {
+        return switch (s) {
+            case Stmt.Acc acc -> new boolean[] {false, true};
+            case Stmt.Rga rga -> new boolean[] {true, rga.op() != org.rma4j.litmus.syntax.AccOp.NO_OP};
+            case Stmt.Cas cas -> new boolean[] {true, true};
+            default -> null;
+        };
+    }
+
+    private static String target(final Stmt s) {
+        return org.rma4j.litmus.syntax.Checker.remoteTarget((Stmt.Memory)s);
     }
 
     /**
@@ -117,7 +164,7 @@ final class OrderRules {
     }
 
     private static boolean isSync(final ActionGraph.Entry e) {
-        return e.stmt() instanceof Stmt.Sync || e.stmt() instanceof Stmt.Wait;
+        return e.stmt() instanceof Stmt.Sync || e.stmt() instanceof Stmt.Wait || e.stmt() instanceof Stmt.Pscw;
     }
 
     private Action remoteAction(final ActionGraph.Entry e) {

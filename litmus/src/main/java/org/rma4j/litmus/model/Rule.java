@@ -57,10 +57,36 @@ public enum Rule {
     LX("LX", "MPI-3 sec. 3.2.5 (sul so sle / sls)"),
     /** FL: flush_local completes the origin-side actions of remote statements to its target. */
     FL("FL", "MPI-3 eq. (16), (17)"),
-    /** WSY: win_sync is hb-before later local actions. */
+    /** WSY: local actions (direct ones included) before a win_sync are hb-before it, and it is hb-before later ones. */
     WSY("WSY", "MPI-3 eq. (18)"),
-    /** NA: a notified put's target write is hb-before the matching wait, which precedes later actions. */
-    NA("NA", "Notified Access sec. III");
+    /** NA: a notified access's target action is hb-before the matching wait, which precedes later actions. */
+    NA("NA", "Notified Access sec. III"),
+    /**
+     * AO: accumulates of one process to one location keep program order, for each pair of kinds the
+     * window's accumulate_ordering names (rar, raw, war, waw; default all four), self and remote.
+     */
+    AO("AO", "MPI-3 eq. (26); MPI-3.1 sec. 11.7.2 (accumulate_ordering)"),
+    /**
+     * PSCW: post precedes the matching origin's accesses to the target in its start epoch; those
+     * complete locally at complete and at the target at the matching win_wait; complete precedes that
+     * win_wait; win_wait precedes the target's later actions, complete the origin's later local ones.
+     */
+    PSCW("PSCW", "MPI-3.1 sec. 11.5.2; MPI-3 sec. 2.3"),
+
+    // ---- rma4j guarantees (beyond the standard; dropped by --mpi)
+    /**
+     * DS: direct loads and stores through shared_query keep program order with the process's other
+     * local actions (rma4j compiles them to volatile accesses). MPI orders them only through win_sync
+     * (MPI-3 sec. 3.6: their order is the architecture's).
+     */
+    DS("DS", "rma4j (volatile load / store); MPI-3 sec. 3.6 leaves it to the architecture"),
+    /**
+     * LB: a barrier orders the local loads and stores around it (rma4j's barrier is a full fence, and the
+     * MPI-3 paper's eq. (20) reads it so). MPI-3.1 Examples 11.7 and 11.9 say a barrier alone does not:
+     * the store before it or the load after it may move across it; without LB the barrier orders only
+     * synchronization and RMA calls.
+     */
+    LB("LB", "rma4j (full fence); MPI-3 eq. (20); not MPI-3.1 Examples 11.7, 11.9");
 
     private final String label;
     private final String source;

@@ -32,16 +32,17 @@ public record RuleAnalysis(ModelResult allowed, List<Rule> exercised, List<State
      * @param base the options the test is judged by (IR dropped there is not analysed again).
      */
     public static RuleAnalysis of(final Program program, final ModelOptions base) {
-        final ActionGraph graph = ActionGraph.of(program);
-        final ModelResult allowed = new Enumerator(graph, base).run();
-        final Set<Rule> present = present(graph);
+        final List<ActionGraph> graphs = ActionGraph.all(Model.view(program, base));
+        final ModelResult allowed = Enumerator.runAll(graphs, base);
+        final Set<Rule> present = EnumSet.noneOf(Rule.class);
+        graphs.forEach(graph -> present.addAll(present(graph)));
         final List<Rule> exercised = new ArrayList<>();
         final List<State> witnesses = new ArrayList<>();
         for (final Rule rule : ANALYZED) {
             if (!base.enabled(rule) || !present.contains(rule)) {
                 continue;
             }
-            final ModelResult without = new Enumerator(graph, base.without(rule)).run();
+            final ModelResult without = Enumerator.runAll(graphs, base.without(rule));
             for (final State s : without.states()) {
                 if (!allowed.states().contains(s)) {
                     exercised.add(rule);

@@ -8,13 +8,15 @@ package org.rma4j.litmus.model;
 public final class Value {
     /** The undefined value (litmus files cannot write Long.MIN_VALUE: numbers are at most 2^62). */
     public static final long TOP = Long.MIN_VALUE;
+    /** What a run records for a payload variable whose elements differ (no model value is this). */
+    public static final long TORN = Long.MIN_VALUE + 1;
 
     private Value() {
     }
 
     /** @return the value as states print it: the number, or {@code ?} for T. */
     public static String format(final long value) {
-        return value == TOP ? "?" : Long.toString(value);
+        return value == TOP ? "?" : value == TORN ? "torn" : Long.toString(value);
     }
 
     /** @return whether an observed (or allowed) value {@code concrete} is covered by allowed {@code allowed}. */

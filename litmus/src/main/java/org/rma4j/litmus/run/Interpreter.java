@@ -1,17 +1,17 @@
 package org.rma4j.litmus.run;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.rma4j.Datatype;
+import org.rma4j.Group;
 import org.rma4j.LockType;
 import org.rma4j.NotifyRequest;
 import org.rma4j.Op;
+import org.rma4j.Rma;
 import org.rma4j.RmaJob;
 import org.rma4j.Window;
 import org.rma4j.litmus.syntax.Program;
@@ -20,14 +20,16 @@ import org.rma4j.litmus.syntax.Stmt;
 /**
  * Runs the statements of one process of a litmus program on an rma4j window: local reads and
  * writes are volatile loads and stores of the rank's own part (so the JIT keeps them in program
- * order, as rule LO assumes), remote statements are the window's put / get / getAccumulate /
- * compareAndSwap / putNotify with the origin and result buffers inside the rank's own part (the
- * coreRMA statements read and write local memory locations), synchronizations are the window's
- * and the job's calls. Statements are compiled once into steps.
+ * order, as rule LO assumes); load, store and poll of another process's variable are the same
+ * accesses to its part from {@code sharedQuery}; remote statements are the window's put / get /
+ * accumulate / getAccumulate / compareAndSwap / putNotify / getNotify with the origin and result
+ * buffers inside the rank's own part (the coreRMA statements read and write local memory
+ * locations), in the variables' datatype; wait is a persistent notifyInit request (ANY_SOURCE /
+ * ANY_TAG for any) whose status fills the status registers; post / start / complete / win_wait /
+ * win_test are the window's PSCW calls (win_test polls MPI_Win_test until it returns true);
+ * synchronizations are the window's and the job's calls. Statements are compiled once into steps.
  */
 final class Interpreter {
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
-
     /** One compiled statement. */
     @FunctionalInterface
     private interface Step {
@@ -67,59 +69,123 @@ final class Interpreter {
         return switch (s) {
             case Stmt.LocalRead r -> {
                 final int reg = registerIndex.get(r.register());
-                final long offset = layout.offset(r.variable());
-                yield regs -> regs[reg] = (long)LONG.getVolatile(own, offset);
+                yield regs -> regs[reg] = layout.read(own, r.variable());
             }
-            case Stmt.LocalWrite w -> {
-                final long offset = layout.offset(w.variable());
-                yield regs -> LONG.setVolatile(own, offset, w.value().evaluate(
-                    name -> registerIndex.containsKey(name) ? regs[registerIndex.get(name)] : 0, Long.MIN_VALUE));
+            case Stmt.LocalWrite w -> regs -> layout.write(own, w.variable(), evaluate(w.value(), regs));
+            case Stmt.Load l -> {
+                final int reg = registerIndex.get(l.register());
+                final MemorySegment part = part(window, layout, l.variable());
+                yield regs -> regs[reg] = layout.read(part, l.variable());
+            }
+            case Stmt.Store st -> {
+                final MemorySegment part = part(window, layout, st.variable());
+                yield regs -> layout.write(part, st.variable(), evaluate(st.value(), regs));
+            }
+            case Stmt.Poll poll -> {
+                final int reg = registerIndex.get(poll.register());
+                final MemorySegment part = part(window, layout, poll.variable());
+                yield regs -> {
+                    long value = layout.read(part, poll.variable());
+                    for (long i = 1; i < poll.bound() && value != poll.value(); i++) {
+                        Thread.onSpinWait();
+                        value = layout.read(part, poll.variable());
+                    }
+                    regs[reg] = value;
+                };
             }
             case Stmt.Put put -> {
-                final MemorySegment origin = slot(own, layout, put.source());
+                final MemorySegment origin = layout.slice(own, put.source());
                 final int target = layout.owner(put.target());
-                final int disp = layout.displacement(put.target());
+                final long disp = layout.displacement(put.target());
                 yield regs -> window.put(origin, target, disp);
             }
             case Stmt.Get get -> {
-                final MemorySegment dest = slot(own, layout, get.dest());
+                final MemorySegment dest = layout.slice(own, get.dest());
                 final int target = layout.owner(get.target());
-                final int disp = layout.displacement(get.target());
+                final long disp = layout.displacement(get.target());
                 yield regs -> window.get(dest, target, disp);
             }
+            case Stmt.Acc acc -> {
+                final MemorySegment operand = layout.slice(own, acc.operand());
+                final int target = layout.owner(acc.target());
+                final long disp = layout.displacement(acc.target());
+                final Datatype type = layout.datatype(acc.target());
+                final Op op = Op.valueOf(acc.op().name());
+                yield regs -> window.accumulate(operand, 1, type, target, disp, 1, type, op);
+            }
             case Stmt.Rga rga -> {
-                final MemorySegment operand = slot(own, layout, rga.operand());
-                final MemorySegment result = slot(own, layout, rga.dest());
+                final MemorySegment operand = layout.slice(own, rga.operand());
+                final MemorySegment result = layout.slice(own, rga.dest());
                 final int target = layout.owner(rga.target());
-                final int disp = layout.displacement(rga.target());
+                final long disp = layout.displacement(rga.target());
+                final Datatype type = layout.datatype(rga.target());
                 final Op op = Op.valueOf(rga.op().name());
-                yield regs -> window.getAccumulate(operand, 1, Datatype.LONG, result, 1, Datatype.LONG, target, disp, 1,
-                    Datatype.LONG, op);
+                yield regs -> window.getAccumulate(operand, 1, type, result, 1, type, target, disp, 1, type, op);
             }
             case Stmt.Cas cas -> {
-                final MemorySegment compare = slot(own, layout, cas.compare());
-                final MemorySegment swap = slot(own, layout, cas.swap());
-                final MemorySegment result = slot(own, layout, cas.dest());
+                final MemorySegment compare = layout.slice(own, cas.compare());
+                final MemorySegment swap = layout.slice(own, cas.swap());
+                final MemorySegment result = layout.slice(own, cas.dest());
                 final int target = layout.owner(cas.target());
-                final int disp = layout.displacement(cas.target());
-                yield regs -> window.compareAndSwap(swap, compare, result, Datatype.LONG, target, disp);
+                final long disp = layout.displacement(cas.target());
+                final Datatype type = layout.datatype(cas.target());
+                yield regs -> window.compareAndSwap(swap, compare, result, type, target, disp);
             }
             case Stmt.PutNotify pn -> {
-                final MemorySegment origin = slot(own, layout, pn.source());
+                final MemorySegment origin = layout.slice(own, pn.source());
                 final int target = layout.owner(pn.target());
-                final int disp = layout.displacement(pn.target());
+                final long disp = layout.displacement(pn.target());
                 yield regs -> window.putNotify(origin, target, disp, pn.tag());
             }
+            case Stmt.GetNotify gn -> {
+                final MemorySegment dest = layout.slice(own, gn.dest());
+                final int target = layout.owner(gn.target());
+                final long disp = layout.displacement(gn.target());
+                yield regs -> window.getNotify(dest, target, disp, gn.tag());
+            }
             case Stmt.Wait w -> {
-                final NotifyRequest request = window.notifyInit(w.source(), w.tag(), w.count());
+                final NotifyRequest request = window.notifyInit(w.source() == Stmt.ANY ? Rma.ANY_SOURCE : w.source(),
+                    w.tag() == Stmt.ANY ? Rma.ANY_TAG : w.tag(), w.count());
                 requests.add(request);
+                final int sourceReg = w.sourceRegister() == null ? -1 : registerIndex.get(w.sourceRegister());
+                final int tagReg = w.tagRegister() == null ? -1 : registerIndex.get(w.tagRegister());
                 yield regs -> {
                     request.start();
-                    request.await();
+                    final NotifyRequest.Status status = request.await();
+                    if (sourceReg >= 0) {
+                        regs[sourceReg] = status.source();
+                    }
+                    if (tagReg >= 0) {
+                        regs[tagReg] = status.tag();
+                    }
+                };
+            }
+            case Stmt.Pscw pscw -> {
+                final Group group = Group.of(pscw.group().stream().mapToInt(Integer::intValue).toArray());
+                yield switch (pscw.kind()) {
+                    case POST -> regs -> window.post(group, 0);
+                    case START -> regs -> window.start(group, 0);
+                    case COMPLETE -> regs -> window.complete();
+                    case WAIT -> regs -> window.await();
+                    case TEST -> regs -> {
+                        while (!window.test()) {
+                            Thread.onSpinWait();
+                        }
+                    };
                 };
             }
             case Stmt.Sync sync -> sync(sync, job, window);
         };
+    }
+
+    private long evaluate(final org.rma4j.litmus.syntax.Expr value, final long[] regs) {
+        return value.evaluate(name -> registerIndex.containsKey(name) ? regs[registerIndex.get(name)] : 0, Long.MIN_VALUE);
+    }
+
+    /** @return the part of the variable's owner: this rank's own, or another's through shared_query. */
+    private static MemorySegment part(final Window window, final VariableLayout layout, final String variable) {
+        final int owner = layout.owner(variable);
+        return owner == window.rank() ? window.segment() : window.sharedQuery(owner).segment();
     }
 
     private static Step sync(final Stmt.Sync sync, final RmaJob job, final Window window) {
@@ -142,7 +208,4 @@ final class Interpreter {
         };
     }
 
-    private static MemorySegment slot(final MemorySegment own, final VariableLayout layout, final String variable) {
-        return own.asSlice(layout.offset(variable), Long.BYTES);
-    }
 }

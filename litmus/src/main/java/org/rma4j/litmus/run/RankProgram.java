@@ -1,11 +1,11 @@
 package org.rma4j.litmus.run;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.LongConsumer;
 
+import org.rma4j.Info;
 import org.rma4j.RmaJob;
 import org.rma4j.Window;
 import org.rma4j.litmus.syntax.Program;
@@ -45,7 +45,9 @@ final class RankProgram {
             }
         };
         final boolean implicitEpoch = !program.hasExplicitEpochs();
-        try (Window window = job.allocateShared(layout.windowBytes(rank), Long.BYTES)) {
+        final Info info = program.info().containsKey(Program.ACCUMULATE_ORDERING_KEY)
+            ? Info.of(Info.ACCUMULATE_ORDERING, program.info().get(Program.ACCUMULATE_ORDERING_KEY)) : null;
+        try (Window window = job.allocateShared(layout.windowBytes(rank), 1, info)) {
             final MemorySegment own = window.segment();
             final Interpreter interpreter = new Interpreter(program, rank, job, window, layout);
             try {
@@ -62,7 +64,7 @@ final class RankProgram {
                     interpreter.run(row, delay);
                     job.barrier();
                     for (int v = 0; v < owned.size(); v++) {
-                        row[registerCount + v] = own.get(ValueLayout.JAVA_LONG, layout.offset(owned.get(v).name()));
+                        row[registerCount + v] = layout.read(own, owned.get(v).name());
                     }
                     reset(own, owned, layout);
                     job.barrier();
@@ -82,7 +84,7 @@ final class RankProgram {
 
     private static void reset(final MemorySegment own, final List<Program.Variable> owned, final VariableLayout layout) {
         for (final Program.Variable v : owned) {
-            own.set(ValueLayout.JAVA_LONG, layout.offset(v.name()), v.init());
+            layout.write(own, v.name(), v.init());
         }
     }
 

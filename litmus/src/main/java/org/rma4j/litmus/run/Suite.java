@@ -90,6 +90,89 @@ public final class Suite {
             + "/" + row.allowed() + " allowed observed";
     }
 
+    /**
+     * Like {@link #run(List, RunConfig, ModelOptions, java.util.function.Consumer)}; in process mode with
+     * {@code batch > 1}, runs up to batch tests of one process count in one job ({@link BatchProcessRunner}),
+     * and a batch whose job fails test by test, so that the failing test is named.
+     */
+    public static List<Row> run(final List<Path> files, final RunConfig config, final ModelOptions options,
+        final java.util.function.Consumer<String> progress, final int batch) {
+        if (batch <= 1 || config.mode() != RunConfig.Mode.PROCESSES) {
+            return run(files, config, options, progress);
+        }
+        final long start = System.nanoTime();
+        final java.util.Map<Integer, List<Path>> byProcs = new java.util.TreeMap<>();
+        final List<Row> rows = new ArrayList<>();
+        for (final Path f : files) {
+            try {
+                byProcs.computeIfAbsent(Parser.parse(f).processCount(), k -> new ArrayList<>()).add(f);
+            } catch (final Exception e) {
+                rows.add(runOne(f, config, options));
+            }
+        }
+        int done = rows.size();
+        for (final List<Path> group : byProcs.values()) {
+            for (int from = 0; from < group.size(); from += batch) {
+                final List<Path> chunk = group.subList(from, Math.min(group.size(), from + batch));
+                final long chunkStart = System.nanoTime();
+                List<Row> chunkRows;
+                try {
+                    chunkRows = runBatch(chunk, config, options);
+                } catch (final Exception e) {
+                    progress.accept("batch failed (" + e.getMessage().lines().findFirst().orElse("") + "), running its "
+                        + chunk.size() + " tests one by one");
+                    chunkRows = new ArrayList<>();
+                    for (final Path f : chunk) {
+                        chunkRows.add(runOne(f, config, options));
+                    }
+                }
+                rows.addAll(chunkRows);
+                done += chunk.size();
+                final double elapsed = (System.nanoTime() - start) / 1e9;
+                final long failed = chunkRows.stream().filter(r -> !r.passed()).count();
+                progress.accept(String.format(Locale.ROOT, "[%d/%d] batch of %d tests: %d failed (%.1f s; elapsed %.0f s,"
+                    + " eta %.0f s)", done, files.size(), chunk.size(), failed, seconds(chunkStart), elapsed,
+                    elapsed / done * (files.size() - done)));
+                chunkRows.stream().filter(r -> !r.passed()).forEach(r -> progress.accept("  " + r.name() + " "
+                    + status(r)));
+            }
+        }
+        return rows;
+    }
+
+    private static List<Row> runBatch(final List<Path> chunk, final RunConfig config, final ModelOptions options)
+        throws Exception {
+        final long start = System.nanoTime();
+        final List<Program> programs = new ArrayList<>();
+        final List<RuleAnalysis> analyses = new ArrayList<>();
+        for (final Path f : chunk) {
+            final Program program = Parser.parse(f);
+            programs.add(program);
+            analyses.add(RuleAnalysis.of(program, options));
+        }
+        final List<Histogram> histograms = BatchProcessRunner.run(programs, config);
+        final double each = seconds(start) / chunk.size();
+        final List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < chunk.size(); i++) {
+            rows.add(row(chunk.get(i), programs.get(i), analyses.get(i), histograms.get(i), each));
+        }
+        return rows;
+    }
+
+    private static Row row(final Path file, final Program program, final RuleAnalysis analysis,
+        final Histogram histogram, final double seconds) {
+        final ModelResult full = analysis.allowed();
+        final ModelResult allowed = program.locations() == null ? full : full.project(program.stateLocations());
+        final Verdict verdict = new Verdict(program, allowed, histogram);
+        long forbiddenRuns = 0;
+        for (final var s : verdict.forbiddenObserved()) {
+            forbiddenRuns += histogram.counts().get(s);
+        }
+        return new Row(program.name(), file, program.processCount(), ActionGraph.of(program).testSize(),
+            analysis.labels(), allowed.states().size(), verdict.allowedObservedCount(),
+            verdict.forbiddenObserved().size(), forbiddenRuns, histogram.total(), seconds, null);
+    }
+
     static Row runOne(final Path file, final RunConfig config, final ModelOptions options) {
         final long start = System.nanoTime();
         final String fallback = file.getFileName().toString().replaceFirst("\\.litmus$", "");

@@ -72,8 +72,34 @@ public final class SuiteReport {
         out.append("# Litmus suite summary\n\n");
         out.append(String.format(Locale.ROOT, "%d tests, %d runs each, %s mode, model: %s%n%n", rows.size(),
             config.iterations(), config.mode().name().toLowerCase(Locale.ROOT),
-            options.enabled(Rule.IR) ? "stock (with IR)" : "without IR"));
-        out.append("## Per rule (tests exercising the rule; cf. coreRMA Table 6)\n\n");
+            options.mpiAtomicity() ? "MPI (--mpi)" : options.enabled(Rule.IR) ? "stock (with IR)" : "without IR"));
+        out.append("## Outcomes\n\n");
+        out.append("Per family of tests (the name up to its first '-'): allowed outcomes of the model, observed\n"
+            + "outcomes, forbidden outcomes seen (must be 0), allowed outcomes never seen (coverage).\n\n");
+        out.append("| Family | #tests | Runs | Allowed | Observed | Forbidden seen | Allowed never seen | Coverage (%) |"
+            + " Errors |\n");
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        final Map<String, long[]> families = new TreeMap<>();
+        for (final Suite.Row r : rows) {
+            final String family = r.name().contains("-") ? r.name().substring(0, r.name().indexOf('-')) : r.name();
+            for (final String key : List.of(family, "\uffffAll")) {
+                final long[] f = families.computeIfAbsent(key, k -> new long[6]);
+                f[0]++;
+                f[1] += r.runs();
+                f[2] += r.allowed();
+                f[3] += r.observedAllowed() + r.forbidden();
+                f[4] += r.forbidden();
+                f[5] += r.error() != null ? 1 : 0;
+            }
+        }
+        for (final Map.Entry<String, long[]> e : families.entrySet()) {
+            final long[] f = e.getValue();
+            final long observedAllowed = f[3] - f[4];
+            out.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %.1f | %d |%n",
+                e.getKey().startsWith("\uffff") ? "**all**" : e.getKey(), f[0], f[1], f[2], f[3], f[4],
+                f[2] - observedAllowed, f[2] == 0 ? 100.0 : 100.0 * observedAllowed / f[2], f[5]));
+        }
+        out.append("\n## Per rule (tests exercising the rule; cf. coreRMA Table 6)\n\n");
         out.append("| Rule | #proc | Size | #tests | #outputs | #errors | Obs (%) |\n");
         out.append("|---|---:|---:|---:|---:|---:|---:|\n");
         for (final RuleRow r : ruleRows(rows)) {

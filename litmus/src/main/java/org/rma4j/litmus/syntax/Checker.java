@@ -14,13 +14,22 @@ import java.util.Map;
  *   second lock of a locked target (conditions (2), eq. (4), (5)); every epoch is closed by the end;</li>
  *   <li>a process does not mix fence epochs with lock epochs (condition (4): a window is not locked
  *   and exposed at once);</li>
- *   <li>flush, flush_all, flush_local, flush_local_all and win_sync only in a passive-target epoch
- *   (condition (6), eq. (8));</li>
- *   <li>put, get, rga and cas only inside an access epoch to their target: a lock of it, lock_all, or
- *   after a fence (condition (8));</li>
+ *   <li>flush, flush_all, flush_local and flush_local_all only in a passive-target epoch (condition (6),
+ *   eq. (8)); win_sync anywhere (MPI-3.1 section 11.5.4 puts no epoch condition on MPI_WIN_SYNC, the
+ *   paper's condition (6) names the flushes only, and rma4j's {@code Window.sync()} accepts it in any
+ *   epoch);</li>
+ *   <li>post / win_wait (or win_test) and start / complete pair up, a process uses PSCW without fence or
+ *   lock epochs, and the k-th start of O naming T has a k-th post of T naming O (MPI-3.1 section 11.5.2);</li>
+ *   <li>put, get, put_notify and get_notify move variables of one type and size; accumulates use
+ *   one-element variables of one type, with an op defined on it (no bitwise op, no cas on double);</li>
+ *   <li>put, get, acc, rga and cas only inside an access epoch to their target: a lock of it, lock_all,
+ *   a start naming it, or after a fence (condition (8)); load, store and poll of another process's
+ *   variable are direct accesses to shared memory and need no epoch;</li>
  *   <li>fences and barriers are collective: every process calls the same sequence of them (condition (3));</li>
- *   <li>every wait(source, tag, n) is matched by exactly n notified puts with that tag from source, in
- *   total per (source, target, tag).</li>
+ *   <li>every wait(source, tag, n) is matched by exactly n notified accesses with that tag from source,
+ *   in total per (source, target, tag); a process with a wait on any source or any tag waits only with
+ *   that one pattern, for every notification it receives, so that no matching order can starve a wait;
+ *   status registers go with a count of 1 and are not used in expressions.</li>
  * </ul>
  *
  * A program with no fence, lock or lock_all at all is a coreRMA program: it runs inside an implicit
@@ -40,6 +49,8 @@ public final class Checker {
         }
         checkCollectives(program);
         checkNotifications(program);
+        checkPscwMatching(program);
+        checkTypes(program);
     }
 
     private static void checkEpochs(final Program program, final int proc, final boolean explicit) {
@@ -47,7 +58,46 @@ public final class Checker {
         Stmt.Sync lockAll = null;
         boolean fenced = false;
         boolean passiveUsed = false;
+        boolean pscwUsed = false;
+        Stmt.Pscw started = null;
+        Stmt.Pscw posted = null;
         for (final Stmt s : program.processes().get(proc)) {
+            if (s instanceof Stmt.Pscw pscw) {
+                pscwUsed = true;
+                if (pscw.group().contains(proc) || pscw.group().size() != new java.util.HashSet<>(pscw.group()).size()) {
+                    throw error(s, "the group of " + pscw.kind().litmusName() + " names process " + proc
+                        + " itself or a process twice");
+                }
+                switch (pscw.kind()) {
+                    case START -> {
+                        if (started != null) {
+                            throw error(s, "start while the access epoch of the start at " + started.pos() + " is open");
+                        }
+                        started = pscw;
+                    }
+                    case COMPLETE -> {
+                        if (started == null) {
+                            throw error(s, "complete without a matching start");
+                        }
+                        started = null;
+                    }
+                    case POST -> {
+                        if (posted != null) {
+                            throw error(s, "post while the exposure epoch of the post at " + posted.pos() + " is open");
+                        }
+                        posted = pscw;
+                    }
+                    case WAIT, TEST -> {
+                        if (posted == null) {
+                            throw error(s, pscw.kind().litmusName() + " without a matching post");
+                        }
+                        posted = null;
+                    }
+                }
+                if (fenced || passiveUsed) {
+                    throw error(s, "process " + proc + " mixes post/start/complete/wait with fence or lock epochs");
+                }
+            }
             if (s instanceof Stmt.Sync sync) {
                 switch (sync.kind()) {
                     case LOCK -> {
@@ -93,10 +143,12 @@ public final class Checker {
                                 + " epoch to process " + sync.target());
                         }
                     }
-                    case FLUSH_ALL, FLUSH_LOCAL_ALL, WIN_SYNC -> {
+                    case FLUSH_ALL, FLUSH_LOCAL_ALL -> {
                         if (explicit && lockAll == null && locks.isEmpty()) {
                             throw error(sync, sync.kind().litmusName() + " outside a passive-target epoch");
                         }
+                    }
+                    case WIN_SYNC -> {
                     }
                     case BARRIER -> {
                     }
@@ -104,16 +156,28 @@ public final class Checker {
                 if (fenced && passiveUsed) {
                     throw error(sync, "process " + proc + " mixes fence epochs with lock epochs");
                 }
-            } else if (explicit && s instanceof Stmt.Memory m && !(s instanceof Stmt.PutNotify)) {
+                if (pscwUsed && (sync.kind() == Stmt.SyncKind.FENCE || sync.kind() == Stmt.SyncKind.LOCK
+                    || sync.kind() == Stmt.SyncKind.LOCK_ALL)) {
+                    throw error(sync, "process " + proc + " mixes post/start/complete/wait with fence or lock epochs");
+                }
+            } else if (explicit && s instanceof Stmt.Memory m && !(s instanceof Stmt.PutNotify)
+                && !(s instanceof Stmt.GetNotify)) {
                 final String target = remoteTarget(m);
                 if (target != null) {
                     final int owner = program.variable(target).owner();
-                    if (!fenced && lockAll == null && !locks.containsKey(owner)) {
+                    if (!fenced && lockAll == null && !locks.containsKey(owner)
+                        && (started == null || !started.group().contains(owner))) {
                         throw error(s, "remote access to " + target + " (process " + owner + ") outside an access"
-                            + " epoch: lock(" + owner + "), lock_all or a fence must come first");
+                            + " epoch: lock(" + owner + "), lock_all, start(" + owner + ") or a fence must come first");
                     }
                 }
             }
+        }
+        if (started != null) {
+            throw error(started, "start is never closed by complete");
+        }
+        if (posted != null) {
+            throw error(posted, "post is never closed by win_wait or win_test");
         }
         if (lockAll != null) {
             throw error(lockAll, "lock_all is never closed by unlock_all");
@@ -123,17 +187,137 @@ public final class Checker {
         }
     }
 
-    /** @return the remote variable of a put / get / rga / cas, or null for local statements. */
-    static String remoteTarget(final Stmt.Memory m) {
+    /**
+     * @return the remote variable of an RMA call (put, get, acc, rga, cas, put_notify, get_notify), or
+     *         null for local statements and direct accesses (load, store, poll).
+     */
+    public static String remoteTarget(final Stmt.Memory m) {
         return switch (m) {
             case Stmt.Put put -> put.target();
             case Stmt.Get get -> get.target();
             case Stmt.Rga rga -> rga.target();
             case Stmt.Cas cas -> cas.target();
+            case Stmt.Acc acc -> acc.target();
             case Stmt.PutNotify pn -> pn.target();
+            case Stmt.GetNotify gn -> gn.target();
             case Stmt.LocalRead r -> null;
             case Stmt.LocalWrite w -> null;
+            case Stmt.Load l -> null;
+            case Stmt.Store st -> null;
+            case Stmt.Poll poll -> null;
         };
+    }
+
+    /** @return the variable a memory statement accesses in memory (for direct accesses: the one they touch). */
+    public static String accessed(final Stmt.Memory m) {
+        return switch (m) {
+            case Stmt.LocalRead r -> r.variable();
+            case Stmt.LocalWrite w -> w.variable();
+            case Stmt.Load l -> l.variable();
+            case Stmt.Store st -> st.variable();
+            case Stmt.Poll poll -> poll.variable();
+            default -> remoteTarget(m);
+        };
+    }
+
+    private static void checkPscwMatching(final Program program) {
+        final Map<List<Integer>, Integer> starts = new HashMap<>();
+        final Map<List<Integer>, Integer> posts = new HashMap<>();
+        final Map<List<Integer>, Stmt> where = new HashMap<>();
+        for (int p = 0; p < program.processCount(); p++) {
+            for (final Stmt s : program.processes().get(p)) {
+                if (s instanceof Stmt.Pscw pscw && pscw.kind().hasGroup()) {
+                    for (final int other : pscw.group()) {
+                        final boolean start = pscw.kind() == Stmt.PscwKind.START;
+                        final List<Integer> key = start ? List.of(p, other) : List.of(other, p);
+                        (start ? starts : posts).merge(key, 1, Integer::sum);
+                        where.putIfAbsent(key, s);
+                    }
+                }
+            }
+        }
+        final java.util.Set<List<Integer>> keys = new java.util.HashSet<>(starts.keySet());
+        keys.addAll(posts.keySet());
+        for (final List<Integer> key : keys) {
+            final int s = starts.getOrDefault(key, 0);
+            final int t = posts.getOrDefault(key, 0);
+            if (s != t) {
+                throw error(where.get(key), "process " + key.get(0) + " starts " + s + " access epoch(s) to process "
+                    + key.get(1) + ", which posts " + t + " exposure epoch(s) to it");
+            }
+        }
+    }
+
+    private static void checkTypes(final Program program) {
+        for (int p = 0; p < program.processCount(); p++) {
+            final java.util.Set<String> status = new java.util.HashSet<>();
+            for (final Stmt s : program.processes().get(p)) {
+                if (s instanceof Stmt.Wait w) {
+                    status.addAll(w.assignedRegisters());
+                }
+            }
+            for (final Stmt s : program.processes().get(p)) {
+                switch (s) {
+                    case Stmt.Put put -> sameShape(program, s, put.target(), put.source());
+                    case Stmt.Get get -> sameShape(program, s, get.target(), get.dest());
+                    case Stmt.PutNotify pn -> sameShape(program, s, pn.target(), pn.source());
+                    case Stmt.GetNotify gn -> sameShape(program, s, gn.target(), gn.dest());
+                    case Stmt.Acc acc -> accumulate(program, s, acc.op(), acc.target(), acc.operand());
+                    case Stmt.Rga rga -> accumulate(program, s, rga.op(), rga.target(), rga.operand(), rga.dest());
+                    case Stmt.Cas cas -> {
+                        accumulate(program, s, AccOp.REPLACE, cas.target(), cas.compare(), cas.swap(), cas.dest());
+                        if (program.variable(cas.target()).type() == VarType.DOUBLE) {
+                            throw error(s, "compare_and_swap is defined on integer types, not on double");
+                        }
+                    }
+                    case Stmt.LocalWrite w -> noStatus(s, w.value(), status);
+                    case Stmt.Store st -> noStatus(s, st.value(), status);
+                    case Stmt.Wait w -> {
+                        if (!w.assignedRegisters().isEmpty() && w.count() != 1) {
+                            throw error(s, "a wait with status registers waits for one notification");
+                        }
+                    }
+                    default -> {
+                    }
+                }
+            }
+        }
+    }
+
+    private static void noStatus(final Stmt at, final Expr value, final java.util.Set<String> status) {
+        value.registers(r -> {
+            if (status.contains(r)) {
+                throw error(at, "register " + r + " holds a wait's status and cannot be used in an expression");
+            }
+        });
+    }
+
+    private static void sameShape(final Program program, final Stmt at, final String a, final String b) {
+        final Program.Variable x = program.variable(a);
+        final Program.Variable y = program.variable(b);
+        if (x.type() != y.type() || x.count() != y.count()) {
+            throw error(at, a + " (" + shape(x) + ") and " + b + " (" + shape(y) + ") differ in type or size");
+        }
+    }
+
+    private static void accumulate(final Program program, final Stmt at, final AccOp op, final String... names) {
+        final Program.Variable first = program.variable(names[0]);
+        for (final String name : names) {
+            final Program.Variable v = program.variable(name);
+            if (v.count() != 1) {
+                throw error(at, "accumulates here are on one element; " + name + " is " + shape(v));
+            }
+            if (v.type() != first.type()) {
+                throw error(at, names[0] + " (" + shape(first) + ") and " + name + " (" + shape(v) + ") differ in type");
+            }
+        }
+        if (!first.type().allows(op)) {
+            throw error(at, "op " + op.litmusName() + " is not defined on " + first.type().litmusName());
+        }
+    }
+
+    private static String shape(final Program.Variable v) {
+        return v.type().litmusName() + (v.count() == 1 ? "" : "[" + v.count() + "]");
     }
 
     private static void checkCollectives(final Program program) {
@@ -172,12 +356,19 @@ public final class Checker {
         final Map<List<Integer>, Integer> sent = new HashMap<>();
         final Map<List<Integer>, Integer> awaited = new HashMap<>();
         final Map<List<Integer>, Stmt> where = new HashMap<>();
+        final Map<Integer, List<Stmt.Wait>> wildcards = new HashMap<>();
         for (int p = 0; p < program.processCount(); p++) {
             for (final Stmt s : program.processes().get(p)) {
-                if (s instanceof Stmt.PutNotify pn) {
-                    final List<Integer> key = List.of(p, program.variable(pn.target()).owner(), pn.tag());
+                final String notifiedTarget = s instanceof Stmt.PutNotify pn ? pn.target()
+                    : s instanceof Stmt.GetNotify gn ? gn.target() : null;
+                final int notifiedTag = s instanceof Stmt.PutNotify pn ? pn.tag()
+                    : s instanceof Stmt.GetNotify gn ? gn.tag() : -1;
+                if (notifiedTarget != null) {
+                    final List<Integer> key = List.of(p, program.variable(notifiedTarget).owner(), notifiedTag);
                     sent.merge(key, 1, Integer::sum);
                     where.putIfAbsent(key, s);
+                } else if (s instanceof Stmt.Wait w && w.wildcard()) {
+                    wildcards.computeIfAbsent(p, k -> new ArrayList<>()).add(w);
                 } else if (s instanceof Stmt.Wait w) {
                     final List<Integer> key = List.of(w.source(), p, w.tag());
                     awaited.merge(key, w.count(), Integer::sum);
@@ -185,9 +376,44 @@ public final class Checker {
                 }
             }
         }
+        for (final Map.Entry<Integer, List<Stmt.Wait>> e : wildcards.entrySet()) {
+            final Stmt.Wait first = e.getValue().getFirst();
+            int total = 0;
+            for (final Stmt.Wait w : e.getValue()) {
+                if (w.source() != first.source() || w.tag() != first.tag()) {
+                    throw error(w, "process " + e.getKey() + " waits on any source or tag: all its waits must use the"
+                        + " one pattern of " + first.pos());
+                }
+                total += w.count();
+            }
+            for (final List<Integer> key : awaited.keySet()) {
+                if (key.get(1).equals(e.getKey())) {
+                    throw error(where.get(key), "process " + e.getKey() + " mixes a wait on any source or tag with"
+                        + " specific waits");
+                }
+            }
+            int matching = 0;
+            for (final Map.Entry<List<Integer>, Integer> s : sent.entrySet()) {
+                if (s.getKey().get(1).equals(e.getKey())) {
+                    if (!first.matches(s.getKey().get(0), s.getKey().get(2))) {
+                        throw error(where.get(s.getKey()), "process " + e.getKey() + " waits only for pattern ("
+                            + (first.source() == Stmt.ANY ? "any" : first.source()) + ", "
+                            + (first.tag() == Stmt.ANY ? "any" : first.tag()) + ") but receives this notification");
+                    }
+                    matching += s.getValue();
+                }
+            }
+            if (matching != total) {
+                throw error(first, "process " + e.getKey() + " receives " + matching + " notification(s) and waits for "
+                    + total);
+            }
+        }
         final java.util.Set<List<Integer>> keys = new java.util.HashSet<>(sent.keySet());
         keys.addAll(awaited.keySet());
         for (final List<Integer> key : keys) {
+            if (wildcards.containsKey(key.get(1))) {
+                continue;
+            }
             final int s = sent.getOrDefault(key, 0);
             final int a = awaited.getOrDefault(key, 0);
             if (s != a) {

@@ -20,6 +20,9 @@ import java.util.Map;
  * </pre>
  */
 public final class Parser {
+    /** Most elements of one variable (64 KiB of longs). */
+    static final int MAX_ELEMENTS = 8192;
+
     private final TokenCursor in;
     private final Map<String, Program.Variable> variables = new LinkedHashMap<>();
     private final Map<String, String> info = new LinkedHashMap<>();
@@ -65,6 +68,14 @@ public final class Parser {
             }
             if (key.text().equals(Program.ATOMICITY_KEY) && !value.is("atomic") && !value.is("nonatomic")) {
                 throw new LitmusException(value.pos(), "atomicity must be 'atomic' or 'nonatomic', found " + value.describe());
+            }
+            if (key.text().equals(Program.ACCUMULATE_ORDERING_KEY) && !value.text().trim().equals("none")) {
+                for (final String order : value.text().split(",")) {
+                    if (!Program.ACCUMULATE_ORDERS.contains(order.trim())) {
+                        throw new LitmusException(value.pos(), "accumulate_ordering is none or a list of rar, raw, war,"
+                            + " waw; found " + value.describe());
+                    }
+                }
             }
             info.put(key.text(), value.text());
             in.accept(Token.Kind.SEMI);
@@ -112,15 +123,40 @@ public final class Parser {
             final Token nameToken = in.expect(Token.Kind.IDENT, "a variable name in the init block");
             in.expect(Token.Kind.AT, "'@' and the owner process after variable " + nameToken.text());
             final int owner = processNumber(in.next());
+            VarType type = VarType.LONG;
+            int count = 1;
+            if (in.accept(Token.Kind.COLON)) {
+                final Token typeToken = in.expect(Token.Kind.IDENT, "a type (long, int, short, double)");
+                type = VarType.byName(typeToken.text());
+                if (type == null) {
+                    throw new LitmusException(typeToken.pos(), "unknown type " + typeToken.describe()
+                        + " (long, int, short, double)");
+                }
+                if (in.accept(Token.Kind.LBRACKET)) {
+                    final Token c = in.expect(Token.Kind.INT, "the number of elements");
+                    final long n = TokenCursor.parseValue(c, false);
+                    if (n < 1 || n > MAX_ELEMENTS) {
+                        throw new LitmusException(c.pos(), "a variable has 1.." + MAX_ELEMENTS + " elements, not " + n);
+                    }
+                    count = (int)n;
+                    in.expect(Token.Kind.RBRACKET, "']' after the number of elements");
+                }
+            }
             in.expect(Token.Kind.EQ, "'=' and the initial value of " + nameToken.text());
+            final Token valueToken = in.peek();
             final long value = number();
+            if (type.narrow(value) != value) {
+                throw new LitmusException(valueToken.pos(), "initial value " + value + " does not fit a "
+                    + type.litmusName());
+            }
             if (variables.containsKey(nameToken.text())) {
                 throw new LitmusException(nameToken.pos(), "variable " + nameToken.text() + " is declared twice");
             }
             if (ConditionParser.RESERVED.contains(nameToken.text()) || StatementParser.isKeyword(nameToken.text())) {
                 throw new LitmusException(nameToken.pos(), "'" + nameToken.text() + "' is a keyword, not a variable name");
             }
-            variables.put(nameToken.text(), new Program.Variable(nameToken.text(), owner, value, nameToken.pos()));
+            variables.put(nameToken.text(), new Program.Variable(nameToken.text(), owner, value, type, count,
+                nameToken.pos()));
             if (!in.accept(Token.Kind.SEMI) && in.peek().kind() != Token.Kind.RBRACE) {
                 throw new LitmusException(in.peek().pos(), "expected ';' or '}' in the init block, found "
                     + in.peek().describe());
@@ -254,7 +290,7 @@ public final class Parser {
             in.expect(Token.Kind.COLON, "':' between process and register");
             final Token reg = in.expect(Token.Kind.IDENT, "a register name");
             final boolean known = processes.get(proc).stream()
-                .anyMatch(s -> s instanceof Stmt.LocalRead r && r.register().equals(reg.text()));
+                .anyMatch(s -> s.assignedRegisters().contains(reg.text()));
             if (!known) {
                 throw new LitmusException(reg.pos(), "process " + proc + " has no register " + reg.text()
                     + " (registers are the targets of local reads)");

@@ -26,7 +26,11 @@ public final class Printer {
         }
         out.append('{');
         for (final Program.Variable v : program.variables()) {
-            out.append(' ').append(v.name()).append('@').append(v.owner()).append('=').append(v.init()).append(';');
+            out.append(' ').append(v.name()).append('@').append(v.owner());
+            if (!v.plain()) {
+                out.append(':').append(v.type().litmusName()).append(v.count() == 1 ? "" : "[" + v.count() + "]");
+            }
+            out.append('=').append(v.init()).append(';');
         }
         out.append(" }\n");
         final int n = program.processCount();
@@ -88,9 +92,24 @@ public final class Printer {
                 + cas.swap() + ")";
             case Stmt.PutNotify pn -> "put_notify(" + remote(pn.target(), program) + ", " + pn.source() + ", "
                 + pn.tag() + ")";
-            case Stmt.Wait w -> "wait(" + w.source() + ", " + w.tag() + (w.count() == 1 ? "" : ", " + w.count()) + ")";
+            case Stmt.Wait w -> (w.sourceRegister() == null ? "" : w.sourceRegister()
+                + (w.tagRegister() == null ? "" : ", " + w.tagRegister()) + " = ") + "wait(" + any(w.source()) + ", "
+                + any(w.tag()) + (w.count() == 1 ? "" : ", " + w.count()) + ")";
+            case Stmt.Load l -> l.register() + " = load(" + remote(l.variable(), program) + ")";
+            case Stmt.Store st -> "store(" + remote(st.variable(), program) + ", " + st.value() + ")";
+            case Stmt.Poll poll -> poll.register() + " = poll(" + remote(poll.variable(), program) + ", " + poll.value()
+                + (poll.bound() == Stmt.Poll.DEFAULT_BOUND ? "" : ", " + poll.bound()) + ")";
+            case Stmt.Acc acc -> "acc(" + remote(acc.target(), program) + ", " + acc.operand()
+                + (acc.op() == AccOp.SUM ? "" : ", " + acc.op().litmusName()) + ")";
+            case Stmt.GetNotify gn -> gn.dest() + " = get_notify(" + remote(gn.target(), program) + ", " + gn.tag() + ")";
+            case Stmt.Pscw pscw -> pscw.kind().litmusName() + (pscw.kind().hasGroup() ? "(" + String.join(", ",
+                pscw.group().stream().map(String::valueOf).toList()) + ")" : "");
             case Stmt.Sync sync -> sync(sync);
         };
+    }
+
+    private static String any(final int value) {
+        return value == Stmt.ANY ? "any" : Integer.toString(value);
     }
 
     private static String sync(final Stmt.Sync sync) {

@@ -24,8 +24,25 @@ public record Program(
     /** Header key selecting the default atomicity ({@code atomic} or {@code nonatomic}). */
     public static final String ATOMICITY_KEY = "atomicity";
 
-    /** A memory variable: its unique name, its owner process and its initial value. */
-    public record Variable(String name, int owner, long init, SourcePos pos) {
+    /**
+     * A memory variable: its unique name, its owner process, its initial value, its element type and
+     * its number of elements (every element holds the variable's value; more than one element makes a
+     * payload, e.g. {@code long[128]} for 1 KiB).
+     */
+    public record Variable(String name, int owner, long init, VarType type, int count, SourcePos pos) {
+        public Variable(final String name, final int owner, final long init, final SourcePos pos) {
+            this(name, owner, init, VarType.LONG, 1, pos);
+        }
+
+        /** @return bytes the variable occupies. */
+        public long bytes() {
+            return (long)type.bytes() * count;
+        }
+
+        /** @return whether the variable is one long, the format's default. */
+        public boolean plain() {
+            return type == VarType.LONG && count == 1;
+        }
     }
 
     public Program {
@@ -37,6 +54,27 @@ public record Program(
         }
         processes = List.copyOf(copy);
         locations = locations == null ? null : List.copyOf(locations);
+    }
+
+    /** Header key of the window's accumulate_ordering info (MPI-3.1 section 11.7.2): none or a list of rar, raw, war, waw. */
+    public static final String ACCUMULATE_ORDERING_KEY = "accumulate_ordering";
+    /** The orders accumulate_ordering can name; all four is MPI's default. */
+    public static final java.util.Set<String> ACCUMULATE_ORDERS = java.util.Set.of("rar", "raw", "war", "waw");
+
+    /** @return the accumulate orders the window keeps: the header's list, none, or (default) all four. */
+    public java.util.Set<String> accumulateOrdering() {
+        final String value = info.get(ACCUMULATE_ORDERING_KEY);
+        if (value == null) {
+            return ACCUMULATE_ORDERS;
+        }
+        if (value.trim().equals("none")) {
+            return java.util.Set.of();
+        }
+        final java.util.Set<String> orders = new java.util.TreeSet<>();
+        for (final String o : value.split(",")) {
+            orders.add(o.trim());
+        }
+        return orders;
     }
 
     /** @return the number of processes. */
@@ -70,19 +108,17 @@ public record Program(
         return owned;
     }
 
-    /** @return the registers of {@code proc} (targets of its local reads), sorted. */
+    /** @return the registers of {@code proc} (targets of its local reads, loads, polls and wait statuses), sorted. */
     public List<String> registersOf(final int proc) {
         final TreeSet<String> registers = new TreeSet<>();
         for (final Stmt s : processes.get(proc)) {
-            if (s instanceof Stmt.LocalRead r) {
-                registers.add(r.register());
-            }
+            registers.addAll(s.assignedRegisters());
         }
         return List.copyOf(registers);
     }
 
     /**
-     * @return whether some process opens an access epoch itself (fence, lock or lock_all). Programs
+     * @return whether some process opens an access epoch itself (fence, lock, lock_all, post or start). Programs
      *         without any are coreRMA programs: they run inside an implicit lock_all epoch.
      */
     public boolean hasExplicitEpochs() {
@@ -90,6 +126,9 @@ public record Program(
             for (final Stmt s : p) {
                 if (s instanceof Stmt.Sync sync && (sync.kind() == Stmt.SyncKind.FENCE
                     || sync.kind() == Stmt.SyncKind.LOCK || sync.kind() == Stmt.SyncKind.LOCK_ALL)) {
+                    return true;
+                }
+                if (s instanceof Stmt.Pscw) {
                     return true;
                 }
             }

@@ -11,7 +11,10 @@ import java.util.Set;
  */
 final class StatementParser {
     private static final Set<String> CALLS = Set.of("put", "get", "rga", "get_accumulate", "cas",
-        "compare_and_swap", "put_notify", "wait", "notify_wait");
+        "compare_and_swap", "put_notify", "wait", "notify_wait", "acc", "accumulate", "get_notify", "load", "store",
+        "poll");
+    /** Calls whose result goes to registers rather than to a variable. */
+    private static final Set<String> REGISTER_CALLS = Set.of("load", "poll", "wait", "notify_wait");
     private static final Set<String> MODIFIERS = Set.of("na", "nonatomic", "at", "atomic");
 
     private final TokenCursor in;
@@ -29,7 +32,7 @@ final class StatementParser {
 
     static boolean isKeyword(final String name) {
         return CALLS.contains(name) || Stmt.SyncKind.byName(name) != null || MODIFIERS.contains(name)
-            || Parser.isProcessName(name);
+            || Stmt.PscwKind.byName(name) != null || name.equals("any") || Parser.isProcessName(name);
     }
 
     Stmt statement(final Token.Kind... terminators) {
@@ -42,7 +45,19 @@ final class StatementParser {
         }
         final Token head = in.expect(Token.Kind.IDENT, "a statement");
         final Stmt stmt;
-        if (in.peek().kind() == Token.Kind.EQ) {
+        if (in.peek().kind() == Token.Kind.COMMA && in.peekAt(1).kind() == Token.Kind.IDENT
+            && in.peekAt(2).kind() == Token.Kind.EQ) {
+            in.next();
+            final Token second = in.next();
+            in.next();
+            final Token call = in.expect(Token.Kind.IDENT, "wait(...) after 'src, tag ='");
+            if (!call.is("wait") && !call.is("notify_wait")) {
+                throw new LitmusException(call.pos(), "only wait(...) assigns two registers (the matched source and tag)");
+            }
+            register(head);
+            register(second);
+            stmt = waitCall(call, head.text(), second.text());
+        } else if (in.peek().kind() == Token.Kind.EQ) {
             in.next();
             stmt = assignment(head, atomicity);
         } else {
@@ -66,9 +81,49 @@ final class StatementParser {
         return String.join(" or ", names);
     }
 
+    private void register(final Token t) {
+        if (variables.containsKey(t.text())) {
+            throw new LitmusException(t.pos(), t.text() + " is a variable; the status of a wait goes to registers");
+        }
+        if (isKeyword(t.text())) {
+            throw new LitmusException(t.pos(), "'" + t.text() + "' is a keyword and cannot be a register");
+        }
+    }
+
     private Stmt assignment(final Token lhs, final Atomicity atomicity) {
         final Program.Variable lhsVar = variables.get(lhs.text());
         final Token rhs = in.peek();
+        if (rhs.kind() == Token.Kind.IDENT && REGISTER_CALLS.contains(rhs.text())
+            && in.peekAt(1).kind() == Token.Kind.LPAREN) {
+            register(lhs);
+            in.next();
+            if (rhs.is("wait") || rhs.is("notify_wait")) {
+                if (atomicity != Atomicity.DEFAULT) {
+                    throw new LitmusException(lhs.pos(), "an atomicity modifier applies to memory statements, not to wait");
+                }
+                return waitCall(rhs, lhs.text(), null);
+            }
+            in.expect(Token.Kind.LPAREN, "'(' after " + rhs.text());
+            final String variable = remoteVariable();
+            final Stmt stmt;
+            if (rhs.is("load")) {
+                stmt = new Stmt.Load(lhs.text(), variable, atomicity, lhs.pos());
+            } else {
+                comma(rhs);
+                final long value = signedNumber();
+                long bound = Stmt.Poll.DEFAULT_BOUND;
+                if (in.accept(Token.Kind.COMMA)) {
+                    final Token b = in.expect(Token.Kind.INT, "the bound of the loop (reads at most)");
+                    bound = TokenCursor.parseValue(b, false);
+                    if (bound < 1) {
+                        throw new LitmusException(b.pos(), "a poll reads at least once");
+                    }
+                }
+                stmt = new Stmt.Poll(lhs.text(), variable, value, bound, atomicity, lhs.pos());
+            }
+            in.expect(Token.Kind.RPAREN, "')' closing " + rhs.text());
+            return stmt;
+        }
         if (rhs.kind() == Token.Kind.IDENT && CALLS.contains(rhs.text()) && in.peekAt(1).kind() == Token.Kind.LPAREN) {
             if (lhsVar == null) {
                 throw new LitmusException(lhs.pos(), "the result of " + rhs.text() + " goes to a variable of process "
@@ -127,18 +182,14 @@ final class StatementParser {
         final String target = remoteVariable();
         final Stmt stmt = switch (call.text()) {
             case "get" -> new Stmt.Get(dest, target, atomicity, call.pos());
+            case "get_notify" -> {
+                comma(call);
+                yield new Stmt.GetNotify(dest, target, tag(), atomicity, call.pos());
+            }
             case "rga", "get_accumulate" -> {
                 comma(call);
                 final String operand = localVariable("the operand of " + call.text());
-                AccOp op = AccOp.SUM;
-                if (in.accept(Token.Kind.COMMA)) {
-                    final Token opName = in.expect(Token.Kind.IDENT, "an accumulate op (sum, max, replace, ...)");
-                    op = AccOp.byName(opName.text());
-                    if (op == null) {
-                        throw new LitmusException(opName.pos(), "unknown accumulate op " + opName.describe()
-                            + " (sum, prod, min, max, land, lor, lxor, band, bor, bxor, replace, no_op)");
-                    }
-                }
+                final AccOp op = in.accept(Token.Kind.COMMA) ? op() : AccOp.SUM;
                 yield new Stmt.Rga(dest, target, operand, op, atomicity, call.pos());
             }
             case "cas", "compare_and_swap" -> {
@@ -170,24 +221,48 @@ final class StatementParser {
             in.expect(Token.Kind.RPAREN, "')' closing " + name);
             return stmt;
         }
+        if (name.equals("acc") || name.equals("accumulate")) {
+            in.expect(Token.Kind.LPAREN, "'(' after " + name);
+            final String target = remoteVariable();
+            comma(head);
+            final String operand = localVariable("the operand of " + name);
+            final AccOp op = in.accept(Token.Kind.COMMA) ? op() : AccOp.SUM;
+            in.expect(Token.Kind.RPAREN, "')' closing " + name);
+            return new Stmt.Acc(target, operand, op, atomicity, head.pos());
+        }
+        if (name.equals("store")) {
+            in.expect(Token.Kind.LPAREN, "'(' after " + name);
+            final String target = remoteVariable();
+            comma(head);
+            final Expr value = expression();
+            in.expect(Token.Kind.RPAREN, "')' closing " + name);
+            return new Stmt.Store(target, value, atomicity, head.pos());
+        }
         if (atomicity != Atomicity.DEFAULT) {
             throw new LitmusException(head.pos(), "an atomicity modifier applies to memory statements, not to " + name);
         }
         if (name.equals("wait") || name.equals("notify_wait")) {
-            in.expect(Token.Kind.LPAREN, "'(' after " + name);
-            final int source = process();
-            comma(head);
-            final int tag = tag();
-            int count = 1;
-            if (in.accept(Token.Kind.COMMA)) {
-                final Token c = in.expect(Token.Kind.INT, "the number of notifications");
-                count = (int)Math.min(Integer.MAX_VALUE, TokenCursor.parseValue(c, false));
-                if (count < 1) {
-                    throw new LitmusException(c.pos(), "a wait needs at least 1 notification");
-                }
+            return waitCall(head, null, null);
+        }
+        final Stmt.PscwKind pscw = Stmt.PscwKind.byName(name);
+        if (pscw != null) {
+            final List<Integer> group = new ArrayList<>();
+            if (pscw.hasGroup()) {
+                in.expect(Token.Kind.LPAREN, "'(' and the processes of " + name);
+                do {
+                    final Token at = in.peek();
+                    final int member = process();
+                    if (member == proc || group.contains(member)) {
+                        throw new LitmusException(at.pos(), "the group of " + name + " names process " + member
+                            + (member == proc ? ", the caller itself" : " twice"));
+                    }
+                    group.add(member);
+                } while (in.accept(Token.Kind.COMMA));
+                in.expect(Token.Kind.RPAREN, "')' closing " + name);
+            } else if (in.accept(Token.Kind.LPAREN)) {
+                in.expect(Token.Kind.RPAREN, "')': " + name + " takes no argument");
             }
-            in.expect(Token.Kind.RPAREN, "')' closing " + name);
-            return new Stmt.Wait(source, tag, count, head.pos());
+            return new Stmt.Pscw(pscw, group, head.pos());
         }
         final Stmt.SyncKind kind = Stmt.SyncKind.byName(name);
         if (kind == null) {
@@ -215,6 +290,44 @@ final class StatementParser {
             in.expect(Token.Kind.RPAREN, "')': " + name + " takes no argument");
         }
         return new Stmt.Sync(kind, target, exclusive, head.pos());
+    }
+
+    /** {@code wait(source|any, tag|any[, count])}, the call token consumed. */
+    private Stmt waitCall(final Token call, final String sourceRegister, final String tagRegister) {
+        in.expect(Token.Kind.LPAREN, "'(' after " + call.text());
+        final int source = in.peek().is("any") ? any() : process();
+        comma(call);
+        final int tag = in.peek().is("any") ? any() : tag();
+        int count = 1;
+        if (in.accept(Token.Kind.COMMA)) {
+            final Token c = in.expect(Token.Kind.INT, "the number of notifications");
+            count = (int)Math.min(Integer.MAX_VALUE, TokenCursor.parseValue(c, false));
+            if (count < 1) {
+                throw new LitmusException(c.pos(), "a wait needs at least 1 notification");
+            }
+        }
+        in.expect(Token.Kind.RPAREN, "')' closing " + call.text());
+        return new Stmt.Wait(source, tag, count, sourceRegister, tagRegister, call.pos());
+    }
+
+    private int any() {
+        in.next();
+        return Stmt.ANY;
+    }
+
+    private AccOp op() {
+        final Token opName = in.expect(Token.Kind.IDENT, "an accumulate op (sum, max, replace, ...)");
+        final AccOp op = AccOp.byName(opName.text());
+        if (op == null) {
+            throw new LitmusException(opName.pos(), "unknown accumulate op " + opName.describe()
+                + " (sum, prod, min, max, land, lor, lxor, band, bor, bxor, replace, no_op)");
+        }
+        return op;
+    }
+
+    private long signedNumber() {
+        final boolean negative = in.accept(Token.Kind.MINUS);
+        return TokenCursor.parseValue(in.expect(Token.Kind.INT, "a number"), negative);
     }
 
     private void comma(final Token call) {

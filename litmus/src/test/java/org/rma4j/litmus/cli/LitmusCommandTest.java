@@ -42,6 +42,27 @@ class LitmusCommandTest {
     }
 
     @Test
+    void mpiAllowsStoreBufferingThroughAccumulatesThatRma4jForbids() {
+        final Result rma4j = run("model", "--registers", seed("sb-acc-fop"));
+        assertTrue(rma4j.out().contains("Observation sb-acc-fop Never"), rma4j.out());
+        final Result mpi = run("model", "--mpi", seed("sb-acc-fop"));
+        assertTrue(mpi.out().contains("model: MPI"), mpi.out());
+        assertTrue(mpi.out().contains("Observation sb-acc-fop Sometimes"), mpi.out());
+    }
+
+    @Test
+    void graphWritesTheDotOfTheForbiddingCycle(@TempDir final Path dir) throws Exception {
+        final Result r = run("graph", "--no-svg", "-o", dir.toString(), seed("core-fig6"));
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("core-fig6: forbidden by IR"), r.out());
+        final String dot = Files.readString(dir.resolve("core-fig6.dot"));
+        assertTrue(dot.startsWith("digraph \"core-fig6\""), dot);
+        final Result allowed = run("graph", "--no-svg", "--no-ir", "--state", "1:b=0", "-o", dir.toString(),
+            seed("core-fig6"));
+        assertTrue(allowed.out().contains("core-fig6: allowed"), allowed.out());
+    }
+
+    @Test
     void runInThreadModePrintsTheObservationLine() {
         final Result r = run("run", "--mode", "threads", "-n", "200", "--delay", "20", seed("core-fig6"));
         assertEquals(0, r.status(), r.out() + r.err());

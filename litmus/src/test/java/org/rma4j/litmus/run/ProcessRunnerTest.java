@@ -14,11 +14,14 @@ import org.rma4j.litmus.syntax.Program;
 
 /**
  * Shipped programs on real rma4j processes (one JVM per litmus process, through the launcher):
- * a coreRMA program, a lock program and two notified-access programs.
+ * a coreRMA program, a lock program, notified puts (a short one, a 1 KiB one), a notified get, waits on
+ * any source and tag, a PSCW epoch, direct stores and a polling loop through shared_query, sub-word
+ * accumulates and store buffering through accumulates.
  */
 class ProcessRunnerTest {
     @ParameterizedTest
-    @ValueSource(strings = {"core-fig8", "mpi-lock-counter", "na-message", "na-put-order"})
+    @ValueSource(strings = {"core-fig8", "mpi-lock-counter", "na-message", "na-put-order", "pscw-mp", "na-get-notify",
+        "shm-store", "na-put-1k", "acc-short", "acc-double", "shm-poll-mp", "wait-any", "sb-acc-fop"})
     void shouldObserveOnlyAllowedStatesAcrossProcesses(final String name) throws Exception {
         final Program p = Seeds.load(name);
         final RunConfig config = new RunConfig(1500, 3, 100, RunConfig.Mode.PROCESSES, null);
