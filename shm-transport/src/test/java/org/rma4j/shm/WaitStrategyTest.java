@@ -69,6 +69,53 @@ class WaitStrategyTest {
     }
 
     @Test
+    void shouldCountNoRecheckWakeWhenTheWriterWakesAProvenSleeper() throws Exception {
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
+        final long before = WaitStrategy.recheckWakes();
+        final Future<Integer> waiter = shm.submit(() -> strategy.awaitInt(segment, WORD, v -> v == 1, Liveness.NONE));
+        FutexSleepers.await(segment, WORD, 1);
+
+        WaitWords.putIntVolatileAndWake(segment, WORD, 1);
+
+        assertEquals(1, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(0, WaitStrategy.recheckWakes() - before, "the wake ended the sleep");
+    }
+
+    @Test
+    void shouldCountAWakeThatArrivedOnlyThroughThePeriodicRecheck() throws Exception {
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
+        final long before = WaitStrategy.recheckWakes();
+        final Future<Integer> waiter = shm.submit(() -> strategy.awaitInt(segment, WORD, v -> v == 1, Liveness.NONE));
+        FutexSleepers.await(segment, WORD, 1);
+
+        // A lost wake-up on purpose: the store without its wake. The sleep runs out its period.
+        Words.putIntVolatile(segment, WORD, 1);
+
+        assertEquals(1, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(1, WaitStrategy.recheckWakes() - before, "the lost wake-up is counted");
+        assertEquals(0, Words.getIntVolatile(segment, SLEEPERS), "the sleeper withdrew its announcement");
+    }
+
+    @Test
+    void shouldCountNoRecheckWakeForASignalledCondition() throws Exception {
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
+        final long before = WaitStrategy.recheckWakes();
+        final long flag = WORD + 64;
+        final Future<Void> waiter = shm.submit(() -> {
+            strategy.awaitCondition(segment, WORD, () -> Words.getIntVolatile(segment, flag) == 1, Liveness.NONE);
+            return null;
+        });
+        FutexSleepers.await(segment, WORD, 1);
+
+        Words.putIntVolatile(segment, flag, 1);
+        WaitWords.signal(segment, WORD);
+
+        waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertEquals(0, WaitStrategy.recheckWakes() - before, "the signal woke the sleeper");
+        assertEquals(1, Words.getIntVolatile(segment, WORD), "the signal bumped the word it sleeps on");
+    }
+
+    @Test
     void shouldReturnTheValueThatSatisfiedTheCondition() throws Exception {
         final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
         final Future<Integer> waiter =
