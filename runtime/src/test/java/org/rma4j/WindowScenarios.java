@@ -200,8 +200,9 @@ final class WindowScenarios {
     static void sharedLocksAndFlushes(final RmaJob job) {
         final int n = job.size();
         final int me = job.rank();
-        // Slot 2 * s of every window is written by rank s through flush, slot 2 * s + 1 through flushLocal.
-        try (Window window = job.allocateShared(16L * n, 8)) {
+        // Word 2s of every window is written by rank s through flush, word 2s + 1 through flushLocal; word 2n
+        // by every rank at once (concurrent puts: undefined which one lands last, but not erroneous).
+        try (Window window = job.allocateShared(16L * n + 8, 8)) {
             for (int target = 0; target < n; target++) {
                 window.lock(LockType.SHARED, target);
             }
@@ -236,11 +237,20 @@ final class WindowScenarios {
                 window.flushAll();
                 assertEquals(value(me, me, 2), readBack[0], "flushAll / flushLocalAll to rank " + target);
             }
+            for (int target = 0; target < n; target++) {
+                window.put(new long[] {value(me, target, 3)}, 0, 1, target, 2L * n);
+            }
             for (int target = n - 1; target >= 0; target--) {
                 window.unlock(target);
             }
             window.sync();
             job.barrier();
+            final long shared = window.segment().get(ValueLayout.JAVA_LONG, 16L * n);
+            boolean someRanks = false;
+            for (int source = 0; source < n; source++) {
+                someRanks |= shared == value(source, me, 3);
+            }
+            assertTrue(someRanks, "the word every rank put to holds " + shared + ", which no rank put");
             for (int source = 0; source < n; source++) {
                 assertEquals(value(source, me, 0), window.segment().get(ValueLayout.JAVA_LONG, 16L * source),
                     "slot of rank " + source);
