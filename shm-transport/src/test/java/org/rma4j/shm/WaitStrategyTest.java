@@ -116,6 +116,60 @@ class WaitStrategyTest {
     }
 
     @Test
+    void shouldEndAWordWaitWithWaitTimeoutExceptionOnceItsTimeoutPassed() {
+        final long timeoutNs = 2 * WaitStrategy.LIVENESS_PERIOD_NS;
+        for (final WaitStrategy strategy : new WaitStrategy[] {
+            new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0).withTimeout(timeoutNs),
+            WaitStrategy.busySpin().withTimeout(timeoutNs)}) {
+            final WaitTimeoutException thrown = assertThrows(WaitTimeoutException.class,
+                () -> strategy.awaitInt(segment, WORD, v -> v == 1, Liveness.NONE), strategy.toString());
+
+            assertTrue(thrown.waitedNs() >= timeoutNs, thrown.waitedNs() + " ns");
+            assertTrue(thrown.getMessage().startsWith("timed out after " + thrown.waitedNs() / 1_000_000
+                + " ms waiting for the word at offset " + WORD + " "), thrown.getMessage());
+            assertEquals(0, Words.getIntVolatile(segment, SLEEPERS), "no sleeper left behind");
+        }
+    }
+
+    @Test
+    void shouldEndAPolledWaitWithWaitTimeoutExceptionNamingWhatItAwaited() {
+        final long timeoutNs = 2 * WaitStrategy.LIVENESS_PERIOD_NS;
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0).withTimeout(timeoutNs);
+
+        final WaitTimeoutException thrown = assertThrows(WaitTimeoutException.class,
+            () -> strategy.awaitPolled(() -> false, Liveness.NONE, "the moon"));
+
+        assertTrue(thrown.waitedNs() >= timeoutNs, thrown.waitedNs() + " ns");
+        assertEquals("timed out after " + thrown.waitedNs() / 1_000_000 + " ms waiting for the moon",
+            thrown.getMessage());
+    }
+
+    @Test
+    void shouldReturnFromAPolledWaitWhoseConditionCameTrueWithThePeerFailure() {
+        final AtomicBoolean done = new AtomicBoolean();
+        final AtomicInteger checks = new AtomicInteger();
+
+        new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0).awaitPolled(done::get, () -> {
+            checks.incrementAndGet();
+            // The peer published the result and then died: the result counts.
+            done.set(true);
+            throw new PeerFailedException(1, "gone after publishing");
+        }, "a result");
+
+        assertEquals(1, checks.get());
+    }
+
+    @Test
+    void shouldKeepItsTimeoutAndShowIt() {
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 7, 3).withTimeout(250_000_000L);
+
+        assertEquals(250_000_000L, strategy.timeoutNs());
+        assertEquals(0, new WaitStrategy(WaitStrategy.Kind.BACKOFF, 7, 3).timeoutNs());
+        assertEquals("WaitStrategy{BACKOFF, spins=7, yields=3, timeout=250 ms}", strategy.toString());
+        assertThrows(IllegalArgumentException.class, () -> strategy.withTimeout(-1));
+    }
+
+    @Test
     void shouldReturnTheValueThatSatisfiedTheCondition() throws Exception {
         final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
         final Future<Integer> waiter =
