@@ -30,51 +30,90 @@ final class NotifyScenarios {
         }
     }
 
-    /** Arrival order, wildcards, counting, status, arrivals before start, several active requests. */
+    /**
+     * Arrival order, wildcards, counting, status, arrivals before start, several active requests.
+     * Every sender rank s puts tag t (1..3) into its own word 3s + t - 1 of rank 0's window, value
+     * 10s + t, so a status's displacement names the put and the window holds that put's data.
+     */
     static void matching(final RmaJob job) {
         final int n = job.size();
         final int me = job.rank();
-        try (Window window = job.allocateShared(8L * n, 8)) {
+        try (Window window = job.allocateShared(8L * 3 * n + 8L * 4, 8)) {
             if (me != 0) {
                 // Every other rank sends tags 1, 2, 3 to rank 0 before rank 0 starts any request.
                 for (int tag = 1; tag <= 3; tag++) {
-                    window.putNotify(MemorySegment.ofArray(new long[] {me * 10L + tag}), 0, me, tag);
+                    window.putNotify(MemorySegment.ofArray(new long[] {me * 10L + tag}), 0, 3L * me + tag - 1, tag);
                 }
             }
             job.barrier();
             if (me == 0) {
                 assertEquals(3 * (n - 1), window.unexpectedNotifications());
-                // Exact (source, tag): the data of the matched put is in the window.
+                // Exact (source, tag): the status names that put, and its data is in the window.
                 if (n > 1) {
                     try (NotifyRequest exact = window.notifyInit(n - 1, 2, 1)) {
                         exact.start();
                         final NotifyRequest.Status status = exact.await();
-                        assertEquals(new NotifyRequest.Status(n - 1, 2, 1, n - 1, 8), status);
+                        assertEquals(new NotifyRequest.Status(n - 1, 2, 1, 3L * (n - 1) + 1, 8), status);
+                        assertMatchedData(window, status);
                     }
                 }
-                // Any source, tag 1: one per sender, in arrival order.
-                try (NotifyRequest tagOne = window.notifyInit(Rma.ANY_SOURCE, 1, n - 1)) {
-                    tagOne.start();
-                    final NotifyRequest.Status status = tagOne.await();
-                    assertEquals(n - 1, status.count());
-                    assertEquals(1, status.tag());
-                }
-                // The rest, any source and any tag: the count completes the request.
-                final int rest = 3 * (n - 1) - (n - 1) - (n > 1 ? 1 : 0);
-                try (NotifyRequest any = window.notifyInit(Rma.ANY_SOURCE, Rma.ANY_TAG, rest)) {
-                    any.start();
-                    assertEquals(rest, any.await().count());
-                    assertEquals(0, window.unexpectedNotifications());
-                    // Persistent: the same request is started again.
-                    if (n > 1) {
-                        any.start();
-                        assertFalse(any.test());
+                // Any source, tag 1, one at a time: each sender's tag-1 put exactly once, with its data.
+                final boolean[] seen = new boolean[n];
+                try (NotifyRequest tagOne = window.notifyInit(Rma.ANY_SOURCE, 1, 1)) {
+                    for (int i = 1; i < n; i++) {
+                        tagOne.start();
+                        final NotifyRequest.Status status = tagOne.await();
+                        assertEquals(1, status.tag());
+                        assertEquals(3L * status.source(), status.displacement());
+                        assertFalse(seen[status.source()], "rank " + status.source() + " matched twice");
+                        seen[status.source()] = true;
+                        assertMatchedData(window, status);
                     }
                 }
+                // Any tag from one source: that source's remaining puts in the order it issued them.
+                for (int source = 1; source < n; source++) {
+                    try (NotifyRequest anyTag = window.notifyInit(source, Rma.ANY_TAG, 1)) {
+                        for (int tag = source == n - 1 ? 3 : 2; tag <= 3; tag++) {
+                            anyTag.start();
+                            final NotifyRequest.Status status = anyTag.await();
+                            assertEquals(new NotifyRequest.Status(source, tag, 1, 3L * source + tag - 1, 8), status,
+                                "arrival order of rank " + source);
+                            assertMatchedData(window, status);
+                        }
+                    }
+                }
+                assertEquals(0, window.unexpectedNotifications());
             }
             job.barrier();
 
-            // Several active requests: each arrival goes to the oldest matching started request.
+            // Any source and any tag, started before the arrivals: the count completes the request and
+            // the status names the last match (every rank, rank 0 included, sends one, tag 20 + rank).
+            final NotifyRequest any = window.notifyInit(Rma.ANY_SOURCE, Rma.ANY_TAG, n);
+            if (me == 0) {
+                any.start();
+            }
+            job.barrier();
+            if (me != 0) {
+                window.putNotify(MemorySegment.ofArray(new long[] {100L + me}), 0, 3L * n + (me % 4), 20 + me);
+            }
+            job.barrier();
+            if (me == 0) {
+                window.putNotify(MemorySegment.ofArray(new long[] {100L}), 0, 3L * n, 20);
+                final NotifyRequest.Status status = any.await();
+                assertEquals(new NotifyRequest.Status(0, 20, n, 3L * n, 8), status, "the last match is rank 0's own");
+                assertMatchedData(window, status);
+                // Persistent: the same request is started again and nothing matches it yet.
+                any.start();
+                assertFalse(any.test());
+            }
+            any.close();
+            job.barrier();
+
+            // Several active requests: each arrival goes to the oldest matching started request. Rank 1
+            // (rank 0 alone in a job of one) sends two tag-7 puts in order, to different words.
+            final int sender = n > 1 ? 1 : 0;
+            final long firstDisp = 3L * n + 1;
+            final long secondDisp = 3L * n + 2;
             if (me == 0) {
                 final NotifyRequest first = window.notifyInit(Rma.ANY_SOURCE, 7, 1);
                 final NotifyRequest second = window.notifyInit(Rma.ANY_SOURCE, 7, 1);
@@ -83,12 +122,17 @@ final class NotifyScenarios {
                 second.start();
                 other.start();
                 job.barrier();
-                sendMatchingRound(window, job);
+                sendMatchingRound(window, job, sender, firstDisp, secondDisp);
                 final NotifyRequest[] all = {first, second, other};
                 NotifyRequest.waitAll(all);
-                assertEquals(7, first.status().tag());
-                assertEquals(7, second.status().tag());
+                assertEquals(new NotifyRequest.Status(sender, 7, 1, firstDisp, 8), first.status(),
+                    "the older request receives the first arrival");
+                assertEquals(new NotifyRequest.Status(sender, 7, 1, secondDisp, 8), second.status(),
+                    "the younger request receives the second arrival");
+                assertEquals(71L, window.segment().get(ValueLayout.JAVA_LONG, 8 * firstDisp));
+                assertEquals(72L, window.segment().get(ValueLayout.JAVA_LONG, 8 * secondDisp));
                 assertEquals(n, other.status().count());
+                assertEquals(8, other.status().tag());
                 assertEquals(-1, NotifyRequest.waitAny(all));
                 for (final NotifyRequest request : all) {
                     request.close();
@@ -96,16 +140,23 @@ final class NotifyScenarios {
                 }
             } else {
                 job.barrier();
-                sendMatchingRound(window, job);
+                sendMatchingRound(window, job, sender, firstDisp, secondDisp);
             }
             job.barrier();
         }
     }
 
-    private static void sendMatchingRound(final Window window, final RmaJob job) {
-        if (job.rank() == 1 || job.size() == 1) {
-            window.putNotify(MemorySegment.ofArray(new long[0]), 0, 0, 7);
-            window.putNotify(MemorySegment.ofArray(new long[0]), 0, 0, 7);
+    private static void assertMatchedData(final Window window, final NotifyRequest.Status status) {
+        final long expected = status.tag() >= 20 ? 100L + status.source() : status.source() * 10L + status.tag();
+        assertEquals(expected, window.segment().get(ValueLayout.JAVA_LONG, 8 * status.displacement()),
+            "data of the put that " + status + " names");
+    }
+
+    private static void sendMatchingRound(
+        final Window window, final RmaJob job, final int sender, final long firstDisp, final long secondDisp) {
+        if (job.rank() == sender) {
+            window.putNotify(MemorySegment.ofArray(new long[] {71}), 0, firstDisp, 7);
+            window.putNotify(MemorySegment.ofArray(new long[] {72}), 0, secondDisp, 7);
         }
         window.putNotify(MemorySegment.NULL, 0, 0, 8);
     }

@@ -1,8 +1,18 @@
 package org.rma4j;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The window contract, run by a subclass per job mode: thread mode and real processes. Each test
@@ -79,7 +89,33 @@ abstract class WindowContractTest {
     }
 
     @Test
-    void shouldRunEveryScenarioAsSingleRank() throws Exception {
-        run(1, "fencePutGet");
+    void shouldNotGrantAnExclusiveLockWhileAnotherRankHoldsLockAll() throws Exception {
+        run(3, "exclusiveAgainstLockAll");
+    }
+
+    @Test
+    void shouldOrderDirectStoresWithSyncAlone() throws Exception {
+        run(3, "syncOnly");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"attributes", "noncontiguous", "sharedLoadStore", "fencePutGet", "putGetOverloads",
+        "exclusiveLockCounter", "lockAllFlushFlag", "sharedLocksAndFlushes", "exclusiveAgainstLockAll", "syncOnly",
+        "oversubscribedRounds", "pscw", "createAndDynamic", "errorClasses"})
+    void shouldRunEveryScenarioAsSingleRank(final String scenario) throws Exception {
+        run(1, scenario);
+    }
+
+    @Test
+    void shouldListEveryScenarioInTheSingleRankTest() throws Exception {
+        final Set<String> listed = Set.of(WindowContractTest.class
+            .getDeclaredMethod("shouldRunEveryScenarioAsSingleRank", String.class)
+            .getAnnotation(ValueSource.class).strings());
+        final Set<String> scenarios = Arrays.stream(WindowScenarios.class.getDeclaredMethods())
+            .filter(m -> Modifier.isStatic(m.getModifiers()) && !Modifier.isPrivate(m.getModifiers()))
+            .filter(m -> Arrays.equals(m.getParameterTypes(), new Class<?>[] {RmaJob.class}))
+            .map(Method::getName)
+            .collect(Collectors.toSet());
+        assertEquals(scenarios, listed);
     }
 }

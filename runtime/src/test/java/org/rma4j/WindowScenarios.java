@@ -12,6 +12,7 @@ import java.lang.invoke.VarHandle;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.function.Consumer;
+import org.rma4j.shm.Words;
 
 /**
  * The programs of the window contract tests: each runs at every rank of a job, in thread mode or as
@@ -190,31 +191,199 @@ final class WindowScenarios {
         }
     }
 
-    /** Shared locks from every rank on every target coexist with lock_all, flushAll and sync. */
+    /**
+     * Shared locks on every target at once, and in them: a put is at the target after flush /
+     * flushAll (a get in the same epoch reads it back); after flushLocal / flushLocalAll the origin
+     * buffer may be reused without changing what the target received; after unlock and a barrier
+     * every rank's slot of every window holds what it put. MODE_NOCHECK and PROC_NULL epochs too.
+     */
     static void sharedLocksAndFlushes(final RmaJob job) {
-        try (Window window = job.allocateShared(8, 8)) {
-            for (int target = 0; target < job.size(); target++) {
+        final int n = job.size();
+        final int me = job.rank();
+        // Word 2s of every window is written by rank s through flush, word 2s + 1 through flushLocal; word 2n
+        // by every rank at once (concurrent puts: undefined which one lands last, but not erroneous).
+        try (Window window = job.allocateShared(16L * n + 8, 8)) {
+            for (int target = 0; target < n; target++) {
                 window.lock(LockType.SHARED, target);
             }
-            window.flushAll();
-            window.flushLocalAll();
-            for (int target = 0; target < job.size(); target++) {
+            final long[] readBack = new long[1];
+            for (int target = 0; target < n; target++) {
+                window.put(new long[] {value(me, target, 0)}, 0, 1, target, 2L * me);
                 window.flush(target);
+                window.get(readBack, 0, 1, target, 2L * me);
+                window.flush(target);
+                assertEquals(value(me, target, 0), readBack[0], "put then flush, read back from rank " + target);
+
+                final MemorySegment origin = MemorySegment.ofArray(new long[] {value(me, target, 1)});
+                window.put(origin, target, 2L * me + 1);
                 window.flushLocal(target);
-                window.put(new long[] {job.rank()}, 0, 1, target, 0);
+                origin.set(ValueLayout.JAVA_LONG, 0, -1L);
+                window.flush(target);
+                window.get(readBack, 0, 1, target, 2L * me + 1);
+                window.flushLocal(target);
+                assertEquals(value(me, target, 1), readBack[0],
+                    "reusing the origin buffer after flushLocal changed what rank " + target + " received");
             }
-            for (int target = job.size() - 1; target >= 0; target--) {
+            // flushAll / flushLocalAll over every target at once.
+            final MemorySegment all = MemorySegment.ofArray(new long[] {value(me, me, 2)});
+            for (int target = 0; target < n; target++) {
+                window.put(all, target, 2L * me + 1);
+            }
+            window.flushLocalAll();
+            all.set(ValueLayout.JAVA_LONG, 0, -1L);
+            window.flushAll();
+            for (int target = 0; target < n; target++) {
+                window.get(readBack, 0, 1, target, 2L * me + 1);
+                window.flushAll();
+                assertEquals(value(me, me, 2), readBack[0], "flushAll / flushLocalAll to rank " + target);
+            }
+            for (int target = 0; target < n; target++) {
+                window.put(new long[] {value(me, target, 3)}, 0, 1, target, 2L * n);
+            }
+            for (int target = n - 1; target >= 0; target--) {
                 window.unlock(target);
             }
             window.sync();
             job.barrier();
+            final long shared = window.segment().get(ValueLayout.JAVA_LONG, 16L * n);
+            boolean someRanks = false;
+            for (int source = 0; source < n; source++) {
+                someRanks |= shared == value(source, me, 3);
+            }
+            assertTrue(someRanks, "the word every rank put to holds " + shared + ", which no rank put");
+            for (int source = 0; source < n; source++) {
+                assertEquals(value(source, me, 0), window.segment().get(ValueLayout.JAVA_LONG, 16L * source),
+                    "slot of rank " + source);
+                assertEquals(value(source, source, 2), window.segment().get(ValueLayout.JAVA_LONG, 16L * source + 8),
+                    "second slot of rank " + source);
+            }
+            job.barrier();
             window.lockAll(Rma.MODE_NOCHECK);
             window.unlockAll();
-            window.lock(LockType.EXCLUSIVE, job.rank(), Rma.MODE_NOCHECK);
-            window.unlock(job.rank());
+            window.lock(LockType.EXCLUSIVE, me, Rma.MODE_NOCHECK);
+            window.unlock(me);
             window.lock(LockType.SHARED, Rma.PROC_NULL);
             window.put(new long[] {1}, 0, 1, Rma.PROC_NULL, 0);
             window.unlock(Rma.PROC_NULL);
+        }
+    }
+
+    private static long value(final int origin, final int target, final int kind) {
+        return 1_000_000L * (origin + 1) + 1_000L * target + kind;
+    }
+
+    /**
+     * An exclusive lock is not granted while another rank holds lockAll: rank 0 holds lockAll and marks
+     * every target "held" while it holds it; rank 1 (and every other rank) asks for an exclusive lock on
+     * target 0 only after rank 0 holds lockAll, and must read the mark cleared once granted. Then the
+     * converse: lockAll waits for an exclusive holder.
+     */
+    static void exclusiveAgainstLockAll(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        final int rounds = 20;
+        // word 0: the "held" mark; word 1: how many ranks asked for their lock this round.
+        try (Window window = job.allocateShared(16, 8)) {
+            final long[] mark = new long[1];
+            for (int round = 1; round <= rounds; round++) {
+                if (me == 0) {
+                    window.lockAll();
+                    for (int target = 0; target < n; target++) {
+                        window.put(new long[] {round}, 0, 1, target, 0);
+                    }
+                    window.flushAll();
+                    job.barrier();
+                    // The other ranks now ask for the exclusive lock; release only once all of them have.
+                    awaitLong(window.segment(), 8, (long)(n - 1) * round);
+                    for (int target = 0; target < n; target++) {
+                        window.put(new long[] {0}, 0, 1, target, 0);
+                    }
+                    window.unlockAll();
+                } else {
+                    job.barrier();
+                    // Announce the request (a shared lock is compatible with lockAll), then ask.
+                    window.lock(LockType.SHARED, 0);
+                    window.fetchAndOp(1L, 0, 1, Op.SUM);
+                    window.unlock(0);
+                    window.lock(LockType.EXCLUSIVE, 0);
+                    window.get(mark, 0, 1, 0, 0);
+                    window.flush(0);
+                    window.unlock(0);
+                    assertEquals(0, mark[0], "exclusive lock on rank 0 granted while rank 0 held lockAll, round " + round);
+                }
+                job.barrier();
+            }
+            // Converse: the last rank holds an exclusive lock on rank 0; everybody else's lockAll waits for it.
+            // The requests are announced in the holder's own word 1 (0 until now unless the holder is rank 0).
+            final int holder = n - 1;
+            if (me == holder) {
+                final long announced = Words.getLongVolatile(window.segment(), 8);
+                window.lock(LockType.EXCLUSIVE, 0);
+                window.put(new long[] {-1}, 0, 1, 0, 0);
+                window.flush(0);
+                job.barrier();
+                awaitLong(window.segment(), 8, announced + n - 1);
+                window.put(new long[] {0}, 0, 1, 0, 0);
+                window.unlock(0);
+            } else {
+                job.barrier();
+                window.lock(LockType.SHARED, holder);
+                window.fetchAndOp(1L, holder, 1, Op.SUM);
+                window.unlock(holder);
+                window.lockAll();
+                window.get(mark, 0, 1, 0, 0);
+                window.flushAll();
+                window.unlockAll();
+                assertEquals(0, mark[0], "lockAll granted while rank " + holder + " held an exclusive lock on rank 0");
+            }
+            job.barrier();
+        }
+    }
+
+    /**
+     * sync on its own orders a rank's direct stores to its window: rank 0 stores the data, syncs, then
+     * stores a flag; a reader that sees the flag through get under lockAll, then syncs, reads the data.
+     */
+    static void syncOnly(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        final int words = 16;
+        final int rounds = 50;
+        try (Window window = job.allocateShared(me == 0 ? 8L * (words + 1) : 0, 8)) {
+            window.lockAll();
+            final long[] flag = new long[1];
+            final long[] data = new long[words];
+            for (int round = 1; round <= rounds; round++) {
+                if (me == 0) {
+                    final MemorySegment mine = window.segment();
+                    for (int i = 0; i < words; i++) {
+                        mine.set(ValueLayout.JAVA_LONG, 8L * i, round * 100L + i);
+                    }
+                    window.sync();
+                    mine.set(ValueLayout.JAVA_LONG, 8L * words, round);
+                    window.sync();
+                } else {
+                    do {
+                        window.get(flag, 0, 1, 0, words);
+                        window.sync();
+                    } while (flag[0] != round);
+                    window.get(data, 0, words, 0, 0);
+                    window.sync();
+                    for (int i = 0; i < words; i++) {
+                        assertEquals(round * 100L + i, data[i], "word " + i + " of round " + round);
+                    }
+                }
+                job.barrier();
+            }
+            window.unlockAll();
+            assertEquals(n, job.size());
+        }
+    }
+
+    private static void awaitLong(final MemorySegment segment, final long offset, final long expected) {
+        while ((long)LONG.getAcquire(segment, offset) != expected) {
+            Thread.onSpinWait();
+            Thread.yield();
         }
     }
 

@@ -42,7 +42,8 @@ import org.rma4j.stress.RankPair.WindowSpec;
  * values written to a location differ only in their lowest byte, so a torn access still reads one of them,
  * and the catch-all stays FORBIDDEN. rma4j performs each operation at its call in program order (DESIGN.md
  * "Decisions"; coreRMA's in-order routing rule IR holds), so the interesting outcomes are allowed but not
- * expected.
+ * expected. Where rma4j promises more than coreRMA allows, a sibling test grades rma4j's promise
+ * ({@link Figure3cInOrder}: in-order routing, as {@link Figure6} does).
  */
 public final class CoreRmaLitmus {
     static final long X = 0;
@@ -152,6 +153,29 @@ public final class CoreRmaLitmus {
     @State
     public static class Figure3c extends Slot {
         public Figure3c() {
+            Local.putLong(memory0, base + X, 1);
+        }
+
+        @Actor
+        public void p1(final J_Result r) {
+            rank0.put(at(memory0, X), 1, base + Y);
+            rank0.get(at(memory0, X), 1, base + Y);
+            rank0.flush(1);
+            r.r1 = Local.getLong(memory0, base + X);
+        }
+    }
+
+    @JCStressTest
+    @Description("coreRMA Figure 3c graded by rma4j's guarantee (README \"Semantics\": operations from one origin "
+        + "to one target take effect in program order, coreRMA's in-order routing IR). X (p1) = 1, Y (p2) = 0. "
+        + "p1: put(Y^p2, X); X = get(Y^p2); flush(p2); c = X. p2 runs no statement.")
+    @Outcome(id = "1", expect = ACCEPTABLE, desc = "The get read Y after the put wrote it.")
+    @Outcome(id = "0", expect = FORBIDDEN,
+        desc = "The get read Y before the earlier put to the same target wrote it: in-order routing violated.")
+    @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
+    @State
+    public static class Figure3cInOrder extends Slot {
+        public Figure3cInOrder() {
             Local.putLong(memory0, base + X, 1);
         }
 

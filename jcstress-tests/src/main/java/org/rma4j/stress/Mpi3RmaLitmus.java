@@ -6,6 +6,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -315,6 +316,44 @@ public final class Mpi3RmaLitmus {
         public void process1(final JJ_Result r) {
             Local.putLong(memoryB, base + X, 2);
             r.r1 = Local.getLong(memoryB, base + X);
+        }
+
+        @Arbiter
+        public void arbiter(final JJ_Result r) {
+            r.r2 = Local.getLong(memoryB, base + X);
+        }
+    }
+
+    @JCStressTest
+    @Description("Figure 10 graded by rma4j's guarantee: the UNIFIED memory model on cache-coherent memory "
+        + "(README \"Semantics\"), under which the writes to one location have one order that every reader "
+        + "follows. Program as Figure10MissingHb, with process 1's store and load opaque (coherent in the Java "
+        + "memory model). Outcome (printed, final).")
+    @Outcome(id = "2, 2", expect = ACCEPTABLE, desc = "The put landed before process 1's store.")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The put landed between process 1's store and its load.")
+    @Outcome(id = "2, 1", expect = ACCEPTABLE, desc = "The put landed after process 1's load.")
+    @Outcome(id = "1, 2", expect = FORBIDDEN,
+        desc = "Incoherent: process 1 read the put's 1 after its own store of 2, so the put is the later write, "
+            + "yet x ended at 2.")
+    @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
+    @State
+    public static class Figure10Coherent extends Slot {
+        private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+
+        public Figure10Coherent() {
+            super(ConsistencyJob.PAIR);
+        }
+
+        @Actor
+        public void process0() {
+            a.put(ONE, 0, 1, 1, base + X);
+            a.flush(1);
+        }
+
+        @Actor
+        public void process1(final JJ_Result r) {
+            LONG.setOpaque(memoryB, base + X, 2L);
+            r.r1 = (long)LONG.getOpaque(memoryB, base + X);
         }
 
         @Arbiter

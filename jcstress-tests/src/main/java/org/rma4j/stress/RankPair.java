@@ -22,7 +22,8 @@ import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.WaitStrategy;
 
 /**
- * A thread-mode job of two ranks that lives as long as the JVM, made once per jcstress test class, and
+ * A thread-mode job of two ranks (or more, {@link #start(String, int, WindowSpec...)}) that lives as long as
+ * the JVM, made once per jcstress test class, and
  * the windows the test's state objects share.
  *
  * <p>{@link #start} runs {@link Rma#callThreads} on a background thread. Each rank thread maps the job's
@@ -55,13 +56,17 @@ final class RankPair {
 
     private final String name;
     private final WindowSpec[] specs;
-    private final Window[][] windows = new Window[2][];
-    private final RmaJob[] jobs = new RmaJob[2];
+    private final int ranks;
+    private final Window[][] windows;
+    private final RmaJob[] jobs;
     private final AtomicInteger nextSlot = new AtomicInteger();
 
-    private RankPair(final String name, final WindowSpec[] specs) {
+    private RankPair(final String name, final int ranks, final WindowSpec[] specs) {
         this.name = name;
+        this.ranks = ranks;
         this.specs = specs;
+        this.windows = new Window[ranks][];
+        this.jobs = new RmaJob[ranks];
     }
 
     /**
@@ -107,13 +112,26 @@ final class RankPair {
      * Starts the job with {@code waitStrategy} for every blocking call of its ranks.
      */
     static RankPair start(final String name, final WaitStrategy waitStrategy, final WindowSpec... specs) {
-        final RankPair pair = new RankPair(name, specs.clone());
+        final RankPair pair = new RankPair(name, 2, specs.clone());
         pair.launch(waitStrategy);
         return pair;
     }
 
     /**
-     * @return the handle of window {@code index} at {@code rank} (0 or 1).
+     * Starts a job of {@code ranks} ranks (the actors of a test drive several ranks' steps each: jcstress
+     * 0.16 runs no test with more actors than CPUs).
+     */
+    static RankPair start(final String name, final int ranks, final WindowSpec... specs) {
+        if (ranks < 2) {
+            throw new IllegalArgumentException("ranks=" + ranks + " must be >= 2");
+        }
+        final RankPair pair = new RankPair(name, ranks, specs.clone());
+        pair.launch(WaitStrategy.defaultStrategy());
+        return pair;
+    }
+
+    /**
+     * @return the handle of window {@code index} at {@code rank} (0 or 1 in a pair).
      */
     Window window(final int index, final int rank) {
         return windows[rank][index];
@@ -162,7 +180,7 @@ final class RankPair {
         final AtomicInteger handedOver = new AtomicInteger();
         final Thread runner = new Thread(() -> {
             try {
-                Rma.callThreads(2, base, waitStrategy, job -> {
+                Rma.callThreads(ranks, base, waitStrategy, job -> {
                     final Window[] mine = new Window[specs.length];
                     for (int i = 0; i < specs.length; i++) {
                         final long bytes = SLOTS * specs[i].slotBytes();
@@ -175,8 +193,8 @@ final class RankPair {
                     }
                     windows[job.rank()] = mine;
                     jobs[job.rank()] = job;
-                    // NOTE: the second rank to hand over completes 'ready', whose completion publishes both arrays.
-                    if (handedOver.incrementAndGet() == 2) {
+                    // NOTE: the last rank to hand over completes 'ready', whose completion publishes the arrays.
+                    if (handedOver.incrementAndGet() == ranks) {
                         ready.complete(null);
                     }
                     release.await();
@@ -193,13 +211,13 @@ final class RankPair {
         try {
             ready.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (final ExecutionException e) {
-            throw new IllegalStateException("the 2-rank job of " + name + " failed to start", e.getCause());
+            throw new IllegalStateException("the " + ranks + "-rank job of " + name + " failed to start", e.getCause());
         } catch (final TimeoutException e) {
-            throw new IllegalStateException("the 2-rank job of " + name + " did not start in "
+            throw new IllegalStateException("the " + ranks + "-rank job of " + name + " did not start in "
                 + START_TIMEOUT_SECONDS + " s", e);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the 2-rank job of " + name + " started", e);
+            throw new IllegalStateException("interrupted while the " + ranks + "-rank job of " + name + " started", e);
         }
     }
 

@@ -30,10 +30,11 @@ import org.rma4j.stress.RankPair.WindowSpec;
  * outcome is TERMINATED if the actor returns within jcstress's timeout (twice the iteration
  * time, at least 30 s), STALE otherwise.
  *
- * <p>What this does not show: rma4j's sleepers also wake every 100 ms to check their peers' liveness
- * ({@code WaitStrategy.LIVENESS_PERIOD_NS}), so a lost futex wake-up shows as a late return, not as STALE.
- * These tests prove that the release reaches the sleeper (directly or by that re-check) within the timeout;
- * how fast is a latency question for the benchmarks.
+ * <p>Lost wake-ups: rma4j's sleepers also wake every 100 ms to check their peers' liveness
+ * ({@code WaitStrategy.LIVENESS_PERIOD_NS}), so a lost futex wake-up alone shows as a late return, not as
+ * STALE. Run with {@code -Drma4j.wait.lostWakeUpFails=true} (the build's jcstress run passes it to the
+ * forked JVMs) and a sleep that ran out its period and then found its condition true throws
+ * {@code IllegalStateException("lost wake-up ...")}: the test ends with an exception, which is FORBIDDEN.
  */
 public final class WakeUp {
     static final WaitStrategy SLEEP_AT_ONCE = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);

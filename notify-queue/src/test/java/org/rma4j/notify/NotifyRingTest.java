@@ -11,6 +11,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.WaitStrategy;
+import org.rma4j.shm.WaitWords;
+import org.rma4j.shm.Words;
 
 /**
  * One thread offering and polling: fields, payloads, capacity, wrap-around, handler failures and misuse.
@@ -178,6 +181,39 @@ class NotifyRingTest {
         assertTrue(ring.offer(1, 1, 1, 0, 0, null));
         ring.awaitNotEmpty(new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0), Liveness.NONE);
         assertEquals(1, ring.poll(n -> { }));
+    }
+
+    @Test
+    void shouldTellWhetherTheHeadIsReady() {
+        final NotifyRing ring = ring(4);
+        assertFalse(ring.isHeadReady());
+        assertTrue(ring.offer(1, 1, 1, 0, 0, null));
+        assertTrue(ring.isHeadReady());
+        assertEquals(1, ring.poll(n -> { }));
+        assertFalse(ring.isHeadReady());
+    }
+
+    @Test
+    void shouldWakeAThreadAwaitingTheRingWhenAnotherThreadCallsWakeWaiters() throws Exception {
+        final MemorySegment segment = files.createRing("ring", 4);
+        final NotifyRing ring = new NotifyRing(segment, RingFiles.RING_OFFSET, 4, 5);
+        final long signal = RingFiles.RING_OFFSET + NotifyRingLayout.SIGNAL_OFFSET;
+        final AtomicBoolean completed = new AtomicBoolean();
+        final Thread waiter = new Thread(
+            () -> ring.await(new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0), completed::get, Liveness.NONE));
+        waiter.setDaemon(true);
+        waiter.start();
+        // The waiter announces itself in the signal word's sleeper count before it sleeps.
+        while (Words.getIntVolatile(segment, signal + WaitWords.SLEEPERS_OFFSET) != 1) {
+            Thread.onSpinWait();
+        }
+
+        completed.set(true);
+        ring.wakeWaiters();
+
+        waiter.join();
+        assertEquals(1, Words.getIntVolatile(segment, signal), "wakeWaiters bumped the word its sleeper waits on");
+        assertEquals(0, Words.getIntVolatile(segment, signal + WaitWords.SLEEPERS_OFFSET));
     }
 
     @Test

@@ -3,9 +3,13 @@ package org.rma4j.shm;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 
@@ -22,9 +26,16 @@ import java.util.concurrent.locks.LockSupport;
 public final class Futex {
     private static final int FUTEX_WAIT = 0;
     private static final int FUTEX_WAKE = 1;
+    /** errno of a FUTEX_WAIT whose timeout expired (Linux, every architecture listed below). */
+    private static final int ETIMEDOUT = 110;
+
+    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
     private static final long SYS_FUTEX = sysFutexNumber();
     private static final MethodHandle SYSCALL = lookupSyscall();
+    /** The same call with errno captured into a segment passed first, for FUTEX_WAIT. */
+    private static final MethodHandle SYSCALL_WITH_ERRNO = lookupSyscall(Linker.Option.captureCallState("errno"));
 
     private Futex() {
     }
@@ -46,19 +57,24 @@ public final class Futex {
      * @param offset    byte offset of the word.
      * @param expected  the value seen by the caller; the kernel returns at once if it differs.
      * @param timeoutNs upper bound of the sleep.
+     * @return false when the sleep ended because {@code timeoutNs} ran out (nobody woke it and the value
+     *         did not differ on entry); true otherwise, and always true without the syscall.
      */
-    public static void wait(final MemorySegment segment, final long offset, final int expected, final long timeoutNs) {
-        if (SYSCALL == null) {
+    public static boolean wait(
+        final MemorySegment segment, final long offset, final int expected, final long timeoutNs) {
+        if (SYSCALL == null || SYSCALL_WITH_ERRNO == null) {
             LockSupport.parkNanos(Math.min(timeoutNs, 1_000_000L));
-            return;
+            return true;
         }
         try (Arena arena = Arena.ofConfined()) {
             final MemorySegment timespec = arena.allocate(16, 8);
             timespec.set(ValueLayout.JAVA_LONG, 0, timeoutNs / 1_000_000_000L);
             timespec.set(ValueLayout.JAVA_LONG, 8, timeoutNs % 1_000_000_000L);
-            final long ignored = (long)SYSCALL.invokeExact(
-                SYS_FUTEX, segment.asSlice(offset, 4), (long)FUTEX_WAIT, (long)expected, timespec,
+            final MemorySegment callState = arena.allocate(CALL_STATE);
+            final long result = (long)SYSCALL_WITH_ERRNO.invokeExact(
+                callState, SYS_FUTEX, segment.asSlice(offset, 4), (long)FUTEX_WAIT, (long)expected, timespec,
                 MemorySegment.NULL, 0L);
+            return result == 0 || (int)ERRNO.get(callState, 0L) != ETIMEDOUT;
         } catch (final Throwable t) {
             throw new IllegalStateException("futex wait failed", t);
         }
@@ -120,7 +136,7 @@ public final class Futex {
         };
     }
 
-    private static MethodHandle lookupSyscall() {
+    private static MethodHandle lookupSyscall(final Linker.Option... options) {
         if (SYS_FUTEX < 0) {
             return null;
         }
@@ -135,7 +151,9 @@ public final class Futex {
                 ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                 ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                 ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG);
-            return linker.downcallHandle(symbol, descriptor, Linker.Option.firstVariadicArg(1));
+            final Linker.Option[] all = Arrays.copyOf(options, options.length + 1);
+            all[options.length] = Linker.Option.firstVariadicArg(1);
+            return linker.downcallHandle(symbol, descriptor, all);
         } catch (final RuntimeException e) {
             // IllegalCallerException when native access is not enabled for this module.
             return null;

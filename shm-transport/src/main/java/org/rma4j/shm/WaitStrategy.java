@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
@@ -51,6 +52,16 @@ public final class WaitStrategy {
     /** Longest a waiter goes without checking its peers' liveness. */
     public static final long LIVENESS_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
+    /**
+     * System property, a test mode: {@code true} makes a wait throw {@link IllegalStateException} when its
+     * futex sleep ran out {@link #LIVENESS_PERIOD_NS} and the condition was then found true, i.e. the
+     * condition came true without the wake that must follow it (a lost wake-up, which otherwise costs only
+     * latency because sleepers re-check every period).
+     */
+    public static final String LOST_WAKE_UP_FAILS_PROP_NAME = "rma4j.wait.lostWakeUpFails";
+    /** Default: a lost wake-up is only counted. */
+    public static final boolean LOST_WAKE_UP_FAILS_DEFAULT = false;
+
     /** The waiting policies. */
     public enum Kind {
         /**
@@ -65,6 +76,10 @@ public final class WaitStrategy {
     }
 
     private static final WaitStrategy DEFAULT = fromSystemProperties();
+    private static final boolean LOST_WAKE_UP_FAILS = Boolean.parseBoolean(
+        System.getProperty(LOST_WAKE_UP_FAILS_PROP_NAME, Boolean.toString(LOST_WAKE_UP_FAILS_DEFAULT)));
+    /** Sleeps that ran out their period and then found the condition true, in this JVM. */
+    private static final AtomicLong RECHECK_WAKES = new AtomicLong();
 
     private final Kind kind;
     private final int spins;
@@ -196,6 +211,7 @@ public final class WaitStrategy {
             }
             if (sleeping) {
                 final int signal = Words.getIntVolatile(segment, signalOffset);
+                final boolean woken;
                 WaitWords.addSleeper(segment, signalOffset);
                 try {
                     // NOTE: announce first, then re-check: a writer that made the condition true after
@@ -206,9 +222,13 @@ public final class WaitStrategy {
                     if (done.getAsBoolean()) {
                         return;
                     }
-                    Futex.wait(segment, signalOffset, signal, LIVENESS_PERIOD_NS);
+                    woken = Futex.wait(segment, signalOffset, signal, LIVENESS_PERIOD_NS);
                 } finally {
                     WaitWords.removeSleeper(segment, signalOffset);
+                }
+                if (!woken && done.getAsBoolean()) {
+                    recheckWake(signalOffset);
+                    return;
                 }
             }
             if (done.getAsBoolean()) {
@@ -325,6 +345,23 @@ public final class WaitStrategy {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * @return how many sleeps in this JVM ran out {@link #LIVENESS_PERIOD_NS} and then found their
+     *         condition true: wakes that arrived only through the periodic re-check.
+     */
+    static long recheckWakes() {
+        return RECHECK_WAKES.get();
+    }
+
+    private static void recheckWake(final long signalOffset) {
+        RECHECK_WAKES.incrementAndGet();
+        if (LOST_WAKE_UP_FAILS) {
+            throw new IllegalStateException("lost wake-up: the condition signalled through the word at offset "
+                + signalOffset + " came true while its sleeper was not woken (" + LOST_WAKE_UP_FAILS_PROP_NAME
+                + "=true)");
         }
     }
 

@@ -175,14 +175,136 @@ class ControlFileTest {
         final long stateWord = ControlLayout.rowOffset(3) + ControlLayout.ROW_STATE_OFFSET;
         final Future<Integer> waiter = shm.submit(() -> new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0)
             .awaitInt(control.segment(), stateWord, state -> state != RankState.EMPTY.ordinal(), Liveness.NONE));
-        TestShm.awaitCondition(
-            () -> Words.getIntVolatile(control.segment(), stateWord + WaitWords.SLEEPERS_OFFSET) == 1,
-            "the waiter to sleep on the state word");
+        FutexSleepers.await(control.segment(), stateWord, 1);
+        final long recheckWakes = WaitStrategy.recheckWakes();
 
         joiner.join(3);
 
         assertEquals(RankState.JOINED.ordinal(), waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(recheckWakes, WaitStrategy.recheckWakes(), "woken by join, not by the periodic re-check");
     }
+
+    @Test
+    void shouldWakeAWaiterOnTheStateWordWhenARankIsDeclaredFailedOrAborted() throws Exception {
+        final ControlFile control = create();
+        for (final int rank : new int[] {1, 2}) {
+            final long stateWord = ControlLayout.rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET;
+            final Future<Integer> waiter = shm.submit(() -> new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0)
+                .awaitInt(control.segment(), stateWord, state -> state != RankState.EMPTY.ordinal(), Liveness.NONE));
+            FutexSleepers.await(control.segment(), stateWord, 1);
+            final long recheckWakes = WaitStrategy.recheckWakes();
+
+            if (rank == 1) {
+                control.markFailed(rank);
+            } else {
+                control.markAborted(rank);
+            }
+
+            final RankState expected = rank == 1 ? RankState.FAILED : RankState.ABORTED;
+            assertEquals(expected.ordinal(), waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            assertEquals(recheckWakes, WaitStrategy.recheckWakes(), "woken by the state change, not the re-check");
+        }
+    }
+
+    @Test
+    void shouldTellDeadRanksFromLiveFinishedAndUnjoinedOnes() throws Exception {
+        final ControlFile control = create();
+        final Process finished = shm.startProcess("true");
+        assertTrue(finished.waitFor(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        control.join(0);
+        writeRow(control, 1, finished.pid(), 0L, RankState.JOINED);
+        control.markAborted(2);
+
+        assertFalse(control.isDead(0), "joined by this live process");
+        assertTrue(control.isDead(1), "joined by a process that is gone");
+        assertTrue(control.isDead(2), "aborted");
+        assertFalse(control.isDead(3), "not joined yet");
+        control.markFailed(3);
+        assertTrue(control.isDead(3), "declared failed");
+        control.markFinished(0);
+        assertFalse(control.isDead(0), "left normally");
+        assertThrows(IndexOutOfBoundsException.class, () -> control.isDead(RANKS));
+    }
+
+    @Test
+    void shouldReportAnAbortedRankWithItsReason() {
+        final ControlFile control = create();
+        control.markAborted(1);
+
+        final PeerFailedException thrown = assertThrows(PeerFailedException.class, () -> control.checkPeer(1, false));
+
+        assertEquals(1, thrown.rank());
+        assertTrue(thrown.getMessage().contains("stopped after another rank failed"), thrown.getMessage());
+        control.markFailed(1);
+        assertEquals(RankState.ABORTED, control.state(1), "an aborted rank stays aborted");
+    }
+
+    @Test
+    void shouldReportAnUnjoinedRankOnlyOnceTheLauncherIsGone() throws Exception {
+        final Process launcher = shm.startProcess("true");
+        assertTrue(launcher.waitFor(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        final ControlFile orphaned = shm.track(ControlFile.create(path, RANKS, launcher.pid()));
+
+        assertTrue(orphaned.launcherGone());
+        final PeerFailedException thrown =
+            assertThrows(PeerFailedException.class, () -> orphaned.checkPeer(2, false));
+        assertEquals(2, thrown.rank());
+        assertTrue(thrown.getMessage().contains("never joined"), thrown.getMessage());
+        assertTrue(thrown.getMessage().contains(Long.toString(launcher.pid())), thrown.getMessage());
+        assertFalse(orphaned.isDead(2), "not joined: not dead, only orphaned");
+    }
+
+    @Test
+    void shouldNotJudgeTheLauncherGoneWhileItRunsOrIsThisProcess() throws Exception {
+        assertFalse(create().launcherGone(), "this process");
+        final Process launcher = shm.startProcess("sleep", "600");
+        final Path other = shm.path("other-control");
+        final ControlFile running = shm.track(ControlFile.create(other, RANKS, launcher.pid()));
+        assertFalse(running.launcherGone(), "a launcher that started before the job was created");
+        assertDoesNotThrow(() -> running.checkPeer(1, true));
+        final ControlFile unknown = shm.track(ControlFile.create(shm.path("unknown-control"), RANKS, 0));
+        assertFalse(unknown.launcherGone(), "no launcher recorded");
+    }
+
+    @Test
+    void shouldNameAFailedRankAheadOfAGoneOneAndAGoneOneAheadOfAnAbortedOne() throws Exception {
+        final ControlFile control = create();
+        final Process finished = shm.startProcess("true");
+        assertTrue(finished.waitFor(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        control.join(0);
+        control.markAborted(1);
+        writeRow(control, 2, finished.pid(), 0L, RankState.JOINED);
+        assertEquals(2, assertThrows(PeerFailedException.class, () -> control.liveness(0, false).check()).rank(),
+            "a gone rank is named ahead of an aborted one");
+
+        control.markFailed(3);
+        assertEquals(3, assertThrows(PeerFailedException.class, () -> control.liveness(0, false).check()).rank(),
+            "a failed rank is named ahead of gone and aborted ones");
+        assertEquals(3, assertThrows(PeerFailedException.class, () -> control.liveness(-1, false).check()).rank(),
+            "also for the launcher (self = -1)");
+
+        control.markFailed(0);
+        final PeerFailedException self =
+            assertThrows(PeerFailedException.class, () -> control.liveness(0, false).check());
+        assertEquals(0, self.rank(), "a rank declared failed itself learns so first");
+        assertTrue(self.getMessage().contains("this rank was declared failed"), self.getMessage());
+    }
+
+    @Test
+    void shouldNameAnAbortedRankWhenNoOtherIsDeadAndAFinishedOneOnlyWhenLeavingIsFailure() {
+        final ControlFile control = create();
+        control.join(0);
+        control.join(1);
+        control.markFinished(2);
+        assertDoesNotThrow(() -> control.liveness(0, false).check());
+        assertEquals(2, assertThrows(PeerFailedException.class, () -> control.liveness(0, true).check()).rank());
+
+        control.markAborted(3);
+        assertEquals(3, assertThrows(PeerFailedException.class, () -> control.liveness(0, false).check()).rank());
+        assertEquals(2, assertThrows(PeerFailedException.class, () -> control.liveness(0, true).check()).rank(),
+            "in rank order once no rank failed or is gone");
+    }
+
 
     @Test
     void shouldRecordFinishedAndFailedStates() {

@@ -8,7 +8,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.CountDownLatch;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -47,98 +48,86 @@ class FutexTest {
 
     @Test
     void shouldWakeSleeperAfterValueChange() throws Exception {
-        final CountDownLatch started = new CountDownLatch(1);
-        final CountDownLatch returned = new CountDownLatch(1);
-        shm.submit(() -> {
-            started.countDown();
-            Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS);
-            returned.countDown();
-            return null;
-        });
-        assertTrue(started.await(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        final Future<Boolean> sleeper = shm.submit(() -> Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS));
+        FutexSleepers.await(segment, WORD, 1);
 
         Words.putIntVolatile(segment, WORD, 1);
         Futex.wake(segment, WORD, Integer.MAX_VALUE);
 
-        // Either the sleeper was woken, or it had not slept yet and the kernel saw the new value.
-        assertTrue(returned.await(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS),
-            "the sleeper was still waiting for its 10-minute timeout");
+        assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
     }
 
     @Test
     void shouldReturnFromWaitWhenWokenWithValueUnchanged() throws Exception {
-        final CountDownLatch returned = new CountDownLatch(1);
-        shm.submit(() -> {
-            Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS);
-            returned.countDown();
-            return null;
-        });
+        final Future<Boolean> sleeper = shm.submit(() -> Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS));
+        FutexSleepers.await(segment, WORD, 1);
 
-        // The value stays 0 throughout, so only a wake can end the sleep before its timeout. A wake
-        // issued before the thread sleeps is lost; repeat until it lands.
-        do {
-            Futex.wake(segment, WORD, 1);
-        } while (!returned.await(5, TimeUnit.MILLISECONDS));
+        // The value stays 0 throughout, so only this wake can end the sleep before its timeout.
+        Futex.wake(segment, WORD, 1);
 
+        assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
         assertEquals(0, Words.getIntVolatile(segment, WORD));
     }
 
     @Test
     void shouldWakeSleeperThroughAnotherMappingOfTheSameFile() throws Exception {
         final MemorySegment other = shm.open("futex").segment();
-        final CountDownLatch returned = new CountDownLatch(1);
-        shm.submit(() -> {
-            Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS);
-            returned.countDown();
-            return null;
-        });
+        final Future<Boolean> sleeper = shm.submit(() -> Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS));
+        FutexSleepers.await(segment, WORD, 1);
 
-        do {
-            Futex.wake(other, WORD, 1);
-        } while (!returned.await(5, TimeUnit.MILLISECONDS));
+        Futex.wake(other, WORD, 1);
 
+        assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
         assertEquals(0, Words.getIntVolatile(other, WORD), "woken by the wake, not by a change of the value");
+    }
+
+    @Test
+    void shouldWakeOnlyAsManySleepersAsCounted() throws Exception {
+        final Future<Boolean> first = shm.submit(() -> Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS));
+        final Future<Boolean> second = shm.submit(() -> Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS));
+        FutexSleepers.await(segment, WORD, 2);
+
+        Futex.wake(segment, WORD, 1);
+        TestShm.awaitCondition(() -> first.isDone() || second.isDone(), "one sleeper to return");
+
+        assertEquals(1, FutexSleepers.count(segment, WORD), "the other sleeper still sleeps");
+        Futex.wake(segment, WORD, 1);
+        assertTrue(first.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(second.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
     }
 
     @Test
     void shouldReturnAtOnceWhenValueDiffersFromExpected() throws Exception {
         Words.putIntVolatile(segment, WORD, 7);
 
-        final Future<Integer> waiter = shm.submit(() -> {
-            Futex.wait(segment, WORD, 6, LONG_TIMEOUT_NS);
-            return Words.getIntVolatile(segment, WORD);
-        });
+        final Future<Boolean> waiter = shm.submit(() -> Futex.wait(segment, WORD, 6, LONG_TIMEOUT_NS));
 
-        assertEquals(7, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "not a timeout");
+        assertEquals(7, Words.getIntVolatile(segment, WORD));
     }
 
     @Test
-    void shouldReturnAfterTimeoutWhenNobodyWakes() throws Exception {
-        final Future<Integer> waiter = shm.submit(() -> {
-            Futex.wait(segment, WORD, 0, TimeUnit.MILLISECONDS.toNanos(1));
-            return Words.getIntVolatile(segment, WORD);
-        });
+    void shouldReportTimeoutWhenNobodyWakes() throws Exception {
+        final Future<Boolean> waiter = shm.submit(() -> Futex.wait(segment, WORD, 0, TimeUnit.MILLISECONDS.toNanos(1)));
 
-        assertEquals(0, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertFalse(waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "the sleep ran out its timeout");
+        assertEquals(0, Words.getIntVolatile(segment, WORD));
     }
 
     @Test
     void shouldWakeEverySleeperWithLargeCount() throws Exception {
         final int sleepers = 3;
-        final CountDownLatch returned = new CountDownLatch(sleepers);
+        final List<Future<Boolean>> returned = new ArrayList<>();
         for (int i = 0; i < sleepers; i++) {
-            shm.submit(() -> {
-                Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS);
-                returned.countDown();
-                return null;
-            });
+            returned.add(shm.submit(() -> Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS)));
         }
+        FutexSleepers.await(segment, WORD, sleepers);
 
-        do {
-            Futex.wake(segment, WORD, Integer.MAX_VALUE);
-        } while (!returned.await(5, TimeUnit.MILLISECONDS));
+        Futex.wake(segment, WORD, Integer.MAX_VALUE);
 
-        assertEquals(0, returned.getCount());
+        for (final Future<Boolean> sleeper : returned) {
+            assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
+        }
     }
 
     @Test

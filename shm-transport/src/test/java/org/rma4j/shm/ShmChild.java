@@ -15,7 +15,7 @@ final class ShmChild {
     /** Offsets in the ping-pong and wake files. */
     static final long COUNTER = 0;
     static final long CHILD_FUTEX_AVAILABLE = 128;
-    static final long CHILD_LIVENESS_CHECKS = 256;
+    static final long CHILD_RECHECK_WAKES = 256;
     static final long ANNOUNCE = 384;
     /** Wait word by which the parent tells the child it may exit. */
     static final long ACK = 512;
@@ -53,17 +53,13 @@ final class ShmChild {
             final MemorySegment segment = file.segment();
             Words.putIntVolatile(segment, CHILD_FUTEX_AVAILABLE, Futex.isAvailable() ? 1 : 0);
             final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, spins, yields);
-            final int[] checks = new int[1];
-            final Liveness parentAlive = () -> {
-                checks[0]++;
-                checkParent();
-            };
+            final Liveness parentAlive = ShmChild::checkParent;
             for (int i = 0; i < rounds; i++) {
                 final int odd = 2 * i + 1;
                 strategy.awaitInt(segment, COUNTER, value -> value == odd, parentAlive);
                 if (i == rounds - 1) {
                     // NOTE: the statistics must be visible before the last answer, which the parent waits for.
-                    Words.putIntVolatile(segment, CHILD_LIVENESS_CHECKS, checks[0]);
+                    Words.putIntVolatile(segment, CHILD_RECHECK_WAKES, (int)WaitStrategy.recheckWakes());
                 }
                 WaitWords.putIntVolatileAndWake(segment, COUNTER, odd + 1);
             }

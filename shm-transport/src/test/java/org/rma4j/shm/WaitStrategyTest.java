@@ -69,6 +69,107 @@ class WaitStrategyTest {
     }
 
     @Test
+    void shouldCountNoRecheckWakeWhenTheWriterWakesAProvenSleeper() throws Exception {
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
+        final long before = WaitStrategy.recheckWakes();
+        final Future<Integer> waiter = shm.submit(() -> strategy.awaitInt(segment, WORD, v -> v == 1, Liveness.NONE));
+        FutexSleepers.await(segment, WORD, 1);
+
+        WaitWords.putIntVolatileAndWake(segment, WORD, 1);
+
+        assertEquals(1, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(0, WaitStrategy.recheckWakes() - before, "the wake ended the sleep");
+    }
+
+    @Test
+    void shouldCountAWakeThatArrivedOnlyThroughThePeriodicRecheck() throws Exception {
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
+        final long before = WaitStrategy.recheckWakes();
+        final Future<Integer> waiter = shm.submit(() -> strategy.awaitInt(segment, WORD, v -> v == 1, Liveness.NONE));
+        FutexSleepers.await(segment, WORD, 1);
+
+        // A lost wake-up on purpose: the store without its wake. The sleep runs out its period.
+        Words.putIntVolatile(segment, WORD, 1);
+
+        assertEquals(1, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(1, WaitStrategy.recheckWakes() - before, "the lost wake-up is counted");
+        assertEquals(0, Words.getIntVolatile(segment, SLEEPERS), "the sleeper withdrew its announcement");
+    }
+
+    @Test
+    void shouldCountNoRecheckWakeForASignalledCondition() throws Exception {
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
+        final long before = WaitStrategy.recheckWakes();
+        final long flag = WORD + 64;
+        final Future<Void> waiter = shm.submit(() -> {
+            strategy.awaitCondition(segment, WORD, () -> Words.getIntVolatile(segment, flag) == 1, Liveness.NONE);
+            return null;
+        });
+        FutexSleepers.await(segment, WORD, 1);
+
+        Words.putIntVolatile(segment, flag, 1);
+        WaitWords.signal(segment, WORD);
+
+        waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        assertEquals(0, WaitStrategy.recheckWakes() - before, "the signal woke the sleeper");
+        assertEquals(1, Words.getIntVolatile(segment, WORD), "the signal bumped the word it sleeps on");
+    }
+
+    @Test
+    void shouldEndAWordWaitWithWaitTimeoutExceptionOnceItsTimeoutPassed() {
+        final long timeoutNs = 2 * WaitStrategy.LIVENESS_PERIOD_NS;
+        for (final WaitStrategy strategy : new WaitStrategy[] {
+            new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0).withTimeout(timeoutNs),
+            WaitStrategy.busySpin().withTimeout(timeoutNs)}) {
+            final WaitTimeoutException thrown = assertThrows(WaitTimeoutException.class,
+                () -> strategy.awaitInt(segment, WORD, v -> v == 1, Liveness.NONE), strategy.toString());
+
+            assertTrue(thrown.waitedNs() >= timeoutNs, thrown.waitedNs() + " ns");
+            assertTrue(thrown.getMessage().startsWith("timed out after " + thrown.waitedNs() / 1_000_000
+                + " ms waiting for the word at offset " + WORD + " "), thrown.getMessage());
+            assertEquals(0, Words.getIntVolatile(segment, SLEEPERS), "no sleeper left behind");
+        }
+    }
+
+    @Test
+    void shouldEndAPolledWaitWithWaitTimeoutExceptionNamingWhatItAwaited() {
+        final long timeoutNs = 2 * WaitStrategy.LIVENESS_PERIOD_NS;
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0).withTimeout(timeoutNs);
+
+        final WaitTimeoutException thrown = assertThrows(WaitTimeoutException.class,
+            () -> strategy.awaitPolled(() -> false, Liveness.NONE, "the moon"));
+
+        assertTrue(thrown.waitedNs() >= timeoutNs, thrown.waitedNs() + " ns");
+        assertEquals("timed out after " + thrown.waitedNs() / 1_000_000 + " ms waiting for the moon",
+            thrown.getMessage());
+    }
+
+    @Test
+    void shouldReturnFromAPolledWaitWhoseConditionCameTrueWithThePeerFailure() {
+        final AtomicBoolean done = new AtomicBoolean();
+        final AtomicInteger checks = new AtomicInteger();
+
+        new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0).awaitPolled(done::get, () -> {
+            checks.incrementAndGet();
+            // The peer published the result and then died: the result counts.
+            done.set(true);
+            throw new PeerFailedException(1, "gone after publishing");
+        }, "a result");
+
+        assertEquals(1, checks.get());
+    }
+
+    @Test
+    void shouldKeepItsTimeoutAndShowIt() {
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 7, 3).withTimeout(250_000_000L);
+
+        assertEquals(250_000_000L, strategy.timeoutNs());
+        assertEquals(0, new WaitStrategy(WaitStrategy.Kind.BACKOFF, 7, 3).timeoutNs());
+        assertEquals("WaitStrategy{BACKOFF, spins=7, yields=3, timeout=250 ms}", strategy.toString());
+        assertThrows(IllegalArgumentException.class, () -> strategy.withTimeout(-1));
+    }
+
+    @Test
     void shouldReturnTheValueThatSatisfiedTheCondition() throws Exception {
         final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
         final Future<Integer> waiter =

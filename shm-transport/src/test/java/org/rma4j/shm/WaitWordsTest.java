@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -68,52 +68,67 @@ class WaitWordsTest {
 
     @Test
     void shouldWakeAnnouncedSleeperOnStore() throws Exception {
-        final CountDownLatch returned = new CountDownLatch(1);
         WaitWords.addSleeper(segment, WORD);
-        shm.submit(() -> {
-            Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS);
-            returned.countDown();
-            return null;
-        });
+        final Future<Boolean> sleeper = shm.submit(() -> Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS));
+        FutexSleepers.await(segment, WORD, 1);
 
         WaitWords.putIntVolatileAndWake(segment, WORD, 1);
 
-        assertTrue(returned.await(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS),
-            "the announced sleeper was not woken");
+        assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
         assertEquals(1, Words.getIntVolatile(segment, WORD));
     }
 
     @Test
     void shouldWakeAnnouncedSleeperWhenValueIsUnchanged() throws Exception {
-        final CountDownLatch returned = new CountDownLatch(1);
         WaitWords.addSleeper(segment, WORD);
-        shm.submit(() -> {
-            Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS);
-            returned.countDown();
-            return null;
-        });
+        final Future<Boolean> sleeper = shm.submit(() -> Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS));
+        FutexSleepers.await(segment, WORD, 1);
 
-        // The value stays 0, so only wakeAll can end the sleep; repeat until the thread slept.
-        do {
-            WaitWords.wakeAll(segment, WORD);
-        } while (!returned.await(5, TimeUnit.MILLISECONDS));
+        // The value stays 0, so only wakeAll can end the sleep.
+        WaitWords.wakeAll(segment, WORD);
 
+        assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
         assertEquals(0, Words.getIntVolatile(segment, WORD));
     }
 
     @Test
     void shouldWakeAnnouncedSleeperOnAtomicAdd() throws Exception {
-        final CountDownLatch returned = new CountDownLatch(1);
         WaitWords.addSleeper(segment, WORD);
-        shm.submit(() -> {
-            Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS);
-            returned.countDown();
-            return null;
-        });
+        final Future<Boolean> sleeper = shm.submit(() -> Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS));
+        FutexSleepers.await(segment, WORD, 1);
 
         assertEquals(0, WaitWords.getAndAddIntAndWake(segment, WORD, 5));
 
-        assertTrue(returned.await(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS),
-            "the announced sleeper was not woken");
+        assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
+        assertEquals(5, Words.getIntVolatile(segment, WORD));
+    }
+
+    @Test
+    void shouldWakeAnnouncedSleeperOnSignalAndBumpTheSignalValue() throws Exception {
+        WaitWords.addSleeper(segment, WORD);
+        final Future<Boolean> sleeper = shm.submit(() -> Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS));
+        FutexSleepers.await(segment, WORD, 1);
+
+        WaitWords.signal(segment, WORD);
+
+        assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
+        assertEquals(1, Words.getIntVolatile(segment, WORD));
+        assertEquals(1, Words.getIntVolatile(segment, WORD + WaitWords.SLEEPERS_OFFSET), "the count is the waiter's");
+    }
+
+    @Test
+    void shouldNeitherBumpNorWakeOnSignalWithoutAnnouncedSleeper() throws Exception {
+        // An unannounced sleeper: neither call may wake it. A futex wake makes its sleeper runnable before
+        // the syscall returns, so the sleeper is still listed asleep afterwards only if it was not woken.
+        final Future<Boolean> sleeper = shm.submit(() -> Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS));
+        FutexSleepers.await(segment, WORD, 1);
+
+        WaitWords.signal(segment, WORD);
+        WaitWords.wakeAll(segment, WORD);
+
+        assertEquals(1, FutexSleepers.count(segment, WORD), "a sleeper that did not announce itself was woken");
+        assertEquals(0, Words.getIntVolatile(segment, WORD), "the signal value moves only for a sleeper");
+        Futex.wake(segment, WORD, 1);
+        assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
     }
 }

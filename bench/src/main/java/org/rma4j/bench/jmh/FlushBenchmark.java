@@ -60,6 +60,11 @@ public class FlushBenchmark {
         }
     }
 
+    /** The origin's window, for tests. */
+    Window window() {
+        return window;
+    }
+
     @Benchmark
     public void putFlush8() {
         window.put(value, TwoRankJob.TARGET, 0);

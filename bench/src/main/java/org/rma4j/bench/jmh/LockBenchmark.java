@@ -44,6 +44,11 @@ public class LockBenchmark {
         job.close();
     }
 
+    /** The origin's window, for tests. */
+    Window window() {
+        return window;
+    }
+
     @Benchmark
     public void lockUnlockShared() {
         window.lock(LockType.SHARED, TwoRankJob.TARGET);

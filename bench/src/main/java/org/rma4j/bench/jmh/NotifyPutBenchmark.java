@@ -66,6 +66,11 @@ public class NotifyPutBenchmark {
         }
     }
 
+    /** The origin's window, for tests. */
+    Window window() {
+        return window;
+    }
+
     @Benchmark
     public void putNotify8() {
         window.putNotify(value, TwoRankJob.TARGET, 0, TAG);
@@ -78,10 +83,18 @@ public class NotifyPutBenchmark {
         return consumer.matched;
     }
 
+    /**
+     * @return the notifications rank 1 matched so far, while it runs.
+     */
+    long consumedSoFar() {
+        return consumer.matchedSoFar;
+    }
+
     /** Rank 1: matches one notification per request cycle until told to stop. */
     private static final class Consumer implements TwoRankJob.Partner {
         volatile boolean stop;
         volatile long matched;
+        volatile long matchedSoFar;
 
         @Override
         public void run(final Window window) {
@@ -96,6 +109,7 @@ public class NotifyPutBenchmark {
                         }
                     }
                     count++;
+                    matchedSoFar = count;
                 }
             }
             matched = count;

@@ -72,6 +72,21 @@ public class PutGetBenchmark {
         }
     }
 
+    /** The origin's window, for tests. */
+    Window window() {
+        return window;
+    }
+
+    /** The native origin / destination buffer of put and get, for tests. */
+    MemorySegment buffer() {
+        return buffer;
+    }
+
+    /** The array of putArray and getArray, for tests. */
+    byte[] array() {
+        return array;
+    }
+
     @Benchmark
     public void put() {
         window.put(buffer, TwoRankJob.TARGET, 0);

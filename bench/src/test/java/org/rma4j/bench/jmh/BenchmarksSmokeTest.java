@@ -1,11 +1,15 @@
 package org.rma4j.bench.jmh;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,12 +19,19 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.rma4j.ErrorClass;
+import org.rma4j.LockType;
+import org.rma4j.RmaException;
+import org.rma4j.Window;
 import org.rma4j.shm.JobDirectory;
 
 /**
- * Runs each benchmark's setup, operation and teardown directly, without JMH, to show that they work
- * and leave nothing behind. No timing is asserted.
+ * Runs each benchmark's setup, operation and teardown directly, without JMH, to show that each
+ * operation does what its name says (the data it moves is checked at the other end) and that nothing is
+ * left behind. No timing is asserted.
  */
+@Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BenchmarksSmokeTest {
     private static final int CALLS = 3;
     private static final List<String> RING_IMPLS =
@@ -47,11 +58,26 @@ class BenchmarksSmokeTest {
             benchmark.sizeBytes = Integer.parseInt(size);
             benchmark.setup();
             try {
+                final Window window = benchmark.window();
+                final int bytes = benchmark.sizeBytes;
                 for (int i = 0; i < CALLS; i++) {
+                    // put: the target holds the origin buffer (byte k = k, from setup).
+                    window.put(new byte[bytes], 0, bytes, TwoRankJob.TARGET, 0);
                     benchmark.put();
+                    assertArrayEquals(pattern(bytes, 1, 0), readTarget(window, bytes), "put of " + bytes);
+                    // get: the origin buffer receives what the target holds.
+                    window.put(pattern(bytes, 3, i + 1), 0, bytes, TwoRankJob.TARGET, 0);
                     benchmark.get();
+                    assertArrayEquals(pattern(bytes, 3, i + 1), benchmark.buffer().toArray(ValueLayout.JAVA_BYTE),
+                        "get of " + bytes);
+                    // putArray then getArray: the array's bytes go to the target and come back.
                     benchmark.putArray();
+                    assertArrayEquals(pattern(bytes, 1, 0), readTarget(window, bytes), "putArray of " + bytes);
+                    window.put(pattern(bytes, 5, i + 2), 0, bytes, TwoRankJob.TARGET, 0);
                     benchmark.getArray();
+                    assertArrayEquals(pattern(bytes, 5, i + 2), benchmark.array(), "getArray of " + bytes);
+                    System.arraycopy(pattern(bytes, 1, 0), 0, benchmark.array(), 0, bytes);
+                    benchmark.buffer().copyFrom(MemorySegment.ofArray(pattern(bytes, 1, 0)));
                 }
             } finally {
                 benchmark.teardown();
@@ -64,11 +90,17 @@ class BenchmarksSmokeTest {
         final FlushBenchmark benchmark = new FlushBenchmark();
         benchmark.setup();
         try {
+            final Window window = benchmark.window();
             for (int i = 0; i < CALLS; i++) {
+                window.put(new long[] {i}, 0, 1, TwoRankJob.TARGET, 0);
                 benchmark.putFlush8();
+                assertEquals(42L, readTargetLong(window), "putFlush8 stores 42 at the target");
+                // flush, flushAll and sync end no epoch: the lockAll epoch of setup stays open.
                 benchmark.flush();
                 benchmark.flushAll();
                 benchmark.sync();
+                window.put(new long[] {-i}, 0, 1, TwoRankJob.TARGET, 0);
+                assertEquals(-i, readTargetLong(window));
             }
         } finally {
             benchmark.teardown();
@@ -97,10 +129,20 @@ class BenchmarksSmokeTest {
         final LockBenchmark benchmark = new LockBenchmark();
         benchmark.setup();
         try {
+            final Window window = benchmark.window();
             for (int i = 0; i < CALLS; i++) {
                 benchmark.lockUnlockShared();
+                assertNoEpochOpen(window);
                 benchmark.lockUnlockExclusive();
+                assertNoEpochOpen(window);
                 benchmark.lockAllUnlockAll();
+                assertNoEpochOpen(window);
+                // Every lock word is free again: an exclusive lock of each rank is granted at once.
+                for (final int rank : new int[] {TwoRankJob.ORIGIN, TwoRankJob.TARGET}) {
+                    window.lock(LockType.EXCLUSIVE, rank);
+                    window.put(new byte[] {(byte)i}, 0, 1, rank, 0);
+                    window.unlock(rank);
+                }
             }
         } finally {
             benchmark.teardown();
@@ -161,10 +203,21 @@ class BenchmarksSmokeTest {
             for (int i = 0; i < CALLS; i++) {
                 benchmark.putNotify8();
             }
+            // The partner matches every notification; then the put's 8 bytes are in its window.
+            while (benchmark.consumedSoFar() < CALLS) {
+                Thread.onSpinWait();
+            }
+            final Window window = benchmark.window();
+            window.lock(LockType.SHARED, TwoRankJob.TARGET);
+            try {
+                assertEquals(42L, readTargetLong(window), "the notified put's data at the target");
+            } finally {
+                window.unlock(TwoRankJob.TARGET);
+            }
         } finally {
             benchmark.teardown();
         }
-        assertTrue(benchmark.consumed() <= CALLS, "consumed " + benchmark.consumed());
+        assertEquals(CALLS, benchmark.consumed(), "every notification matched exactly once");
     }
 
     @Test
@@ -244,6 +297,33 @@ class BenchmarksSmokeTest {
         benchmark.setup();
         benchmark.teardown();
         assertEquals(1, benchmark.cycles(), "only teardown's cycle");
+    }
+
+    private static void assertNoEpochOpen(final Window window) {
+        final RmaException e = assertThrows(RmaException.class,
+            () -> window.put(new byte[1], 0, 1, TwoRankJob.TARGET, 0), "the call left an epoch open");
+        assertEquals(ErrorClass.RMA_SYNC, e.errorClass(), e.getMessage());
+    }
+
+    private static byte[] readTarget(final Window window, final int bytes) {
+        final byte[] seen = new byte[bytes];
+        window.get(seen, 0, bytes, TwoRankJob.TARGET, 0);
+        return seen;
+    }
+
+    private static long readTargetLong(final Window window) {
+        final long[] seen = new long[1];
+        window.get(MemorySegment.ofArray(seen), TwoRankJob.TARGET, 0);
+        return seen[0];
+    }
+
+    /** Byte k is {@code k * step + offset}. */
+    private static byte[] pattern(final int bytes, final int step, final int offset) {
+        final byte[] data = new byte[bytes];
+        for (int k = 0; k < bytes; k++) {
+            data[k] = (byte)(k * step + offset);
+        }
+        return data;
     }
 
     private static List<Path> benchBaseDirectories() throws IOException {

@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.rma4j.litmus.Seeds;
@@ -18,6 +21,7 @@ import org.rma4j.litmus.model.Model;
 import org.rma4j.litmus.model.ModelOptions;
 import org.rma4j.litmus.model.ModelResult;
 import org.rma4j.litmus.model.State;
+import org.rma4j.litmus.syntax.Loc;
 import org.rma4j.litmus.syntax.Program;
 
 /**
@@ -41,12 +45,27 @@ class ThreadRunnerTest {
     }
 
     @Test
+    @Timeout(value = 600, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void shouldSeeBothOutcomesOfTheLockCounterAndNeverALostUpdate() {
+        // The two outcomes are the two orders of the epochs: P0 first (a = 0, b = 1) or P1 first (a = 1, b = 0).
+        // Batches run, each with its own seed for the start delays, until both orders were seen; every
+        // state of every batch must be one of the two (X = 2: no epoch overlapped another).
         final Program p = Seeds.load("mpi-lock-counter");
-        final Histogram h = new ThreadRunner().run(p, QUICK.withIterations(2000), null);
-        final int x = h.locations().indexOf(org.rma4j.litmus.syntax.Loc.memory("X"));
-        for (final State s : h.counts().keySet()) {
-            assertEquals(2, s.get(x), "an exclusive lock epoch overlapped another");
+        final State p0First = new State(new long[] {0, 1, 2});
+        final State p1First = new State(new long[] {1, 0, 2});
+        final Set<State> seen = new HashSet<>();
+        for (long seed = 1; !seen.containsAll(Set.of(p0First, p1First)); seed++) {
+            final RunConfig batch = new RunConfig(500, seed, QUICK.maxDelaySpins(), RunConfig.Mode.THREADS, null);
+            final Histogram h = new ThreadRunner().run(p, batch, null);
+            final int a = h.locations().indexOf(Loc.register(0, "a"));
+            final int b = h.locations().indexOf(Loc.register(1, "b"));
+            final int x = h.locations().indexOf(Loc.memory("X"));
+            for (final State s : h.counts().keySet()) {
+                final State outcome = new State(new long[] {s.get(a), s.get(b), s.get(x)});
+                assertEquals(2, outcome.get(2), "an exclusive lock epoch overlapped another: a, b, X = " + outcome);
+                assertTrue(outcome.equals(p0First) || outcome.equals(p1First), "not a serialization: " + outcome);
+                seen.add(outcome);
+            }
         }
     }
 
