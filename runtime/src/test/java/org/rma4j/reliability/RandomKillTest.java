@@ -48,7 +48,8 @@ import org.rma4j.shm.JobDirectory;
  * <p>Every kill lands on a live process, by handshake rather than timing: a rank is killed only after it
  * printed {@code started <pid>} (or, for kills during the work, after every rank printed {@code ready}),
  * and its ranks run until killed, so its exit status must show SIGKILL; a launcher JVM is killed while
- * its ranks wait for a hold file that the test creates only afterwards. Every survivor of a killed rank
+ * its ranks cannot have ended, since after their work they wait for a hold file that the test creates only
+ * after the kill. Every survivor of a killed rank
  * must notice the death itself (PeerFailedException, exit status 3; the launcher's grace is long enough
  * that it never stops one first), and one of them must name the killed rank (the first to notice can
  * only see that rank dead; a later one may name a survivor that already left).
