@@ -58,7 +58,7 @@ public final class RmaJob implements AutoCloseable {
     private final int size;
     private final JobDirectory directory;
     private final ControlFile control;
-    private final WaitStrategy waitStrategy;
+    private WaitStrategy waitStrategy;
     private final ShmBarrier barrier;
     private final Runnable barrierWait;
     private final boolean ownsDirectory;
@@ -532,6 +532,15 @@ public final class RmaJob implements AutoCloseable {
 
     WaitStrategy waitStrategy() {
         return waitStrategy;
+    }
+
+    /**
+     * Test hook: replaces this rank's wait strategy for the waits that read it at each call (passive-target
+     * lock requests), so that a test can give one call a timeout; the barrier, windows made before and their
+     * PSCW and notification waits keep the strategy they were made with. Called by the rank's own thread.
+     */
+    void replaceWaitStrategyForTest(final WaitStrategy strategy) {
+        this.waitStrategy = strategy;
     }
 
     int windowSequence() {

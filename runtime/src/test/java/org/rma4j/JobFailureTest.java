@@ -2,11 +2,11 @@ package org.rma4j;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -24,6 +24,12 @@ import org.rma4j.shm.WaitStrategy;
  */
 @Timeout(120)
 class JobFailureTest {
+    /**
+     * Time the survivors get to end by themselves after rank 1 ended: long, so that what is asserted is their
+     * own detection even on a loaded machine; it costs nothing when they detect at once.
+     */
+    private static final Duration SURVIVOR_GRACE = Duration.ofSeconds(30);
+
     @RegisterExtension
     final ShmTestDirectory base = new ShmTestDirectory();
 
@@ -33,6 +39,7 @@ class JobFailureTest {
         assertEquals(3, outcome.result.exitCode(), outcome.output());
         assertEquals(1, outcome.result.failedRank(), outcome.output());
         assertTrue(outcome.result.failureMessage().orElseThrow().contains("rank 1"), outcome.output());
+        assertSurvivorsReported(outcome, 0, 2);
         assertFalse(Files.exists(outcome.result.jobDirectory()));
     }
 
@@ -40,12 +47,14 @@ class JobFailureTest {
     void shouldReportRankKilledWhileHoldingExclusiveLock() throws Exception {
         final Outcome outcome = launch(2, "kill-lock");
         assertKilledRankReported(outcome);
+        assertSurvivorsReported(outcome, 0);
     }
 
     @Test
     void shouldReportRankKilledWhilePeerWaitsInFence() throws Exception {
         final Outcome outcome = launch(3, "kill-fence");
         assertKilledRankReported(outcome);
+        assertSurvivorsReported(outcome, 0, 2);
     }
 
     @Test
@@ -76,12 +85,24 @@ class JobFailureTest {
     }
 
     private static void assertKilledRankReported(final Outcome outcome) {
-        assertNotEquals(0, outcome.result.exitCode(), outcome.output());
+        assertEquals(128 + 9, outcome.result.exitCode(), outcome.output());
         assertEquals(128 + 9, outcome.result.exitCode(1), outcome.output());
-        final boolean peerReported = outcome.lines.stream().anyMatch(line -> line.contains("PeerFailedException: rank 1 failed"));
-        final boolean launcherReported = outcome.result.failureMessage().map(m -> m.contains("rank 1")).orElse(false);
-        assertTrue(peerReported || launcherReported, outcome.output());
+        assertEquals(1, outcome.result.failedRank(), outcome.output());
+        assertTrue(outcome.result.failureMessage().orElseThrow().contains("rank 1"), outcome.output());
         assertFalse(Files.exists(outcome.result.jobDirectory()));
+    }
+
+    /**
+     * Asserts that each survivor's own blocking call ended with PeerFailedException naming rank 1 (the
+     * survivor printed it and exited with 4), rather than the launcher stopping a survivor that hung.
+     */
+    private static void assertSurvivorsReported(final Outcome outcome, final int... survivors) {
+        for (final int survivor : survivors) {
+            final String prefix = "[" + survivor + "] rank " + survivor + " saw PeerFailedException: rank 1 failed";
+            assertEquals(1, outcome.lines.stream().filter(line -> line.startsWith(prefix)).count(),
+                () -> "no report of rank 1 by rank " + survivor + ":\n" + outcome.output());
+            assertEquals(4, outcome.result.exitCode(survivor), outcome.output());
+        }
     }
 
     private Outcome launch(final int ranks, final String mode) throws Exception {
@@ -91,6 +112,7 @@ class JobFailureTest {
             .mainClass(FailureMain.class.getName())
             .args(mode)
             .baseDirectory(base.path())
+            .grace(SURVIVOR_GRACE)
             .output(lines::add)
             .errorOutput(lines::add)
             .build()

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -14,8 +15,14 @@ import org.rma4j.shm.WaitStrategy;
 import org.rma4j.shm.WaitTimeoutException;
 
 /**
- * A job-wide wait timeout ends a blocking call with {@link WaitTimeoutException} naming what it
- * waited for; lock, start and notification waits may be retried afterwards.
+ * A wait timeout ends a blocking call with {@link WaitTimeoutException} naming what it waited for; lock,
+ * start and notification waits may be retried afterwards.
+ *
+ * <p>Only a wait that cannot complete meets the timeout, so no outcome depends on how fast anything runs:
+ * the notification and start cases run a job of one rank with the job-wide timeout (its collectives wait
+ * for nobody), waiting for a notification or a post that only that rank could send and has not; the lock
+ * case gives the timeout to rank 0's lock request alone (through a test hook of {@link RmaJob}), while
+ * rank 1 holds the lock until rank 0 has seen the timeout. How soon the timeout fires is not asserted.
  */
 @Timeout(120)
 class TimeoutTest {
@@ -27,7 +34,8 @@ class TimeoutTest {
     @Test
     void shouldTimeOutALockHeldByAnotherRankAndSucceedOnRetry() {
         final CountDownLatch timedOut = new CountDownLatch(1);
-        final List<String> messages = Rma.callThreads(2, base.path(), SHORT, job -> {
+        final WaitStrategy untimed = WaitStrategy.defaultStrategy().withTimeout(0);
+        final List<String> messages = Rma.callThreads(2, base.path(), untimed, job -> {
             try (Window window = job.allocateShared(8, 8)) {
                 String message = null;
                 if (job.rank() == 1) {
@@ -37,8 +45,10 @@ class TimeoutTest {
                     window.unlock(0);
                 } else {
                     job.barrier();
+                    job.replaceWaitStrategyForTest(SHORT);
                     final WaitTimeoutException e = assertThrows(WaitTimeoutException.class,
                         () -> window.lock(LockType.EXCLUSIVE, 0));
+                    job.replaceWaitStrategyForTest(untimed);
                     message = e.getMessage();
                     timedOut.countDown();
                     window.lock(LockType.EXCLUSIVE, 0);
@@ -54,51 +64,33 @@ class TimeoutTest {
 
     @Test
     void shouldTimeOutANotificationWaitAndStillMatchLater() {
-        final CountDownLatch timedOut = new CountDownLatch(1);
-        final List<String> messages = Rma.callThreads(2, base.path(), SHORT, job -> {
+        final List<String> messages = Rma.callThreads(1, base.path(), SHORT, job -> {
             try (Window window = job.allocateShared(8, 8)) {
-                String message = null;
-                if (job.rank() == 0) {
-                    final NotifyRequest request = window.notifyInit(1, 4, 1);
-                    request.start();
-                    final WaitTimeoutException e = assertThrows(WaitTimeoutException.class, request::await);
-                    message = e.getMessage();
-                    timedOut.countDown();
-                    assertEquals(4, request.await().tag());
-                    request.close();
-                } else {
-                    timedOut.await();
-                    window.putNotify(java.lang.foreign.MemorySegment.NULL, 0, 0, 4);
-                }
-                job.barrier();
-                return message;
+                final NotifyRequest request = window.notifyInit(0, 4, 1);
+                request.start();
+                final WaitTimeoutException e = assertThrows(WaitTimeoutException.class, request::await);
+                window.putNotify(MemorySegment.NULL, 0, 0, 4);
+                assertEquals(4, request.await().tag());
+                request.close();
+                return e.getMessage();
             }
         });
-        assertTrue(messages.get(0).contains("NotifyRequest{source=1, tag=4"), messages.get(0));
+        assertTrue(messages.get(0).contains("NotifyRequest{source=0, tag=4"), messages.get(0));
     }
 
     @Test
     void shouldTimeOutStartWaitingForAMissingPost() {
-        final CountDownLatch timedOut = new CountDownLatch(1);
-        final List<String> messages = Rma.callThreads(2, base.path(), SHORT, job -> {
+        final List<String> messages = Rma.callThreads(1, base.path(), SHORT, job -> {
             try (Window window = job.allocateShared(8, 8)) {
-                String message = null;
-                if (job.rank() == 0) {
-                    final WaitTimeoutException e = assertThrows(WaitTimeoutException.class,
-                        () -> window.start(Group.of(1), 0));
-                    message = e.getMessage();
-                    timedOut.countDown();
-                    window.start(Group.of(1), 0);
-                    window.complete();
-                } else {
-                    timedOut.await();
-                    window.post(Group.of(0), 0);
-                    window.await();
-                }
-                job.barrier();
-                return message;
+                final WaitTimeoutException e = assertThrows(WaitTimeoutException.class,
+                    () -> window.start(Group.of(0), 0));
+                window.post(Group.of(0), 0);
+                window.start(Group.of(0), 0);
+                window.complete();
+                window.await();
+                return e.getMessage();
             }
         });
-        assertTrue(messages.get(0).contains("start: the posts of Group[1]"), messages.get(0));
+        assertTrue(messages.get(0).contains("start: the posts of Group[0]"), messages.get(0));
     }
 }

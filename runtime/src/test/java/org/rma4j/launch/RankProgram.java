@@ -29,7 +29,8 @@ import org.rma4j.shm.RankState;
  * sleep                                  print "ready PID" and sleep
  * rma                                    join the job with Rma.init(), barrier, print "joined", close
  * rma-fail RANK STATUS                   join and barrier; then RANK halts with STATUS and the others
- *                                        barrier again and print the rank of the PeerFailedException
+ *                                        barrier again, print the rank of the PeerFailedException and
+ *                                        exit 0 once every other survivor printed its own
  * long-line BYTES                        write BYTES bytes 'x' to stdout without a newline
  * random SEED BYTES                      write BYTES random bytes (java.util.Random(SEED)) to stdout
  * lines COUNT                            print COUNT numbered lines to stdout, then "done" to stderr
@@ -44,6 +45,8 @@ import org.rma4j.shm.RankState;
  */
 final class RankProgram {
     private static final long SLEEP_MINUTES = 10;
+    /** Prefix of the file each survivor of rma-fail creates in the job directory once it saw the failure. */
+    private static final String RMA_FAIL_SEEN = "rma-fail-seen-";
     private static final String STUBBORN_READY = "stubborn-ready-";
     static final int FENCE_ERROR_STATUS = 3;
 
@@ -98,7 +101,7 @@ final class RankProgram {
                     System.out.println("joined " + job.rank() + " of " + job.size());
                 }
             }
-            case "rma-fail" -> rmaFail(rank, Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+            case "rma-fail" -> rmaFail(rank, size, jobDir, Integer.parseInt(args[1]), Integer.parseInt(args[2]));
             case "long-line" -> {
                 final byte[] chunk = new byte[1 << 16];
                 java.util.Arrays.fill(chunk, (byte)'x');
@@ -180,7 +183,8 @@ final class RankProgram {
         job.close();
     }
 
-    private static void rmaFail(final int rank, final int victim, final int status) {
+    private static void rmaFail(final int rank, final int size, final Path jobDir, final int victim, final int status)
+        throws IOException, InterruptedException {
         final RmaJob job = Rma.init();
         job.barrier();
         if (rank == victim) {
@@ -191,9 +195,14 @@ final class RankProgram {
             System.out.println("barrier passed");
         } catch (final PeerFailedException e) {
             System.out.println("peer failed: " + e.rank());
-            // Stay a moment, as a rank that handles the failure would: the launcher declares the victim
-            // failed meanwhile, so the other survivor names the victim, not this rank's exit.
-            sleepQuietly(TimeUnit.SECONDS, 2);
+            // NOTE: leave only once every survivor has seen the failure: a survivor that exits is gone too, and
+            // one that looked after that exit and before the launcher declared the victim failed could name it.
+            Files.createFile(jobDir.resolve(RMA_FAIL_SEEN + rank));
+            for (int other = 0; other < size; other++) {
+                while (other != victim && !Files.exists(jobDir.resolve(RMA_FAIL_SEEN + other))) {
+                    Thread.sleep(10);
+                }
+            }
         }
         Runtime.getRuntime().halt(0);
     }

@@ -11,16 +11,17 @@ import java.util.concurrent.TimeUnit;
 /**
  * A real second user of the machine, created for one test with {@code useradd} (the tests run as root)
  * and deleted with {@code userdel} in {@link #close()}. Its commands run to their end in {@link #run}, so
- * it has no process left when it is deleted.
+ * it has no process left when it is deleted. Shared by the test packages that need a user other than the
+ * one running the tests (launch, reliability).
  */
-final class SecondUser implements AutoCloseable {
+public final class SecondUser implements AutoCloseable {
     private final String name;
 
     private SecondUser(final String name) {
         this.name = name;
     }
 
-    static SecondUser create() throws IOException, InterruptedException {
+    public static SecondUser create() throws IOException, InterruptedException {
         final String name = "rma4jt" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         final Result created = exec(List.of("useradd", "--no-create-home", "--shell", "/usr/sbin/nologin", name));
         if (created.status() != 0) {
@@ -29,14 +30,14 @@ final class SecondUser implements AutoCloseable {
         return new SecondUser(name);
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
     /**
      * Runs a command as this user.
      */
-    Result run(final String... command) throws IOException, InterruptedException {
+    public Result run(final String... command) throws IOException, InterruptedException {
         final List<String> full = new ArrayList<>(List.of("runuser", "-u", name, "--"));
         full.addAll(List.of(command));
         return exec(full);
@@ -60,6 +61,6 @@ final class SecondUser implements AutoCloseable {
         return new Result(process.exitValue(), output);
     }
 
-    record Result(int status, String output) {
+    public record Result(int status, String output) {
     }
 }

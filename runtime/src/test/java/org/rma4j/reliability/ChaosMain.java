@@ -2,6 +2,8 @@ package org.rma4j.reliability;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Random;
 import org.rma4j.Datatype;
 import org.rma4j.Group;
@@ -20,10 +22,13 @@ import org.rma4j.shm.PeerFailedException;
  * barriers), the same sequence of collective phases at every rank, with invariants checked after each
  * phase. It is meant to be killed at any point; the survivors must notice.
  *
- * <p>Arguments: {@code seed iterations [joinDelayMs]} (the delay, at rank 1 only, before it joins the
- * job). Prints {@code ready <pid>} once every rank has joined and {@code done iterations=N} at a normal
- * end. Exit status: 0 normal end, 3 PeerFailedException ({@code PEER_FAILED rank=R}), 7 a violated
- * invariant ({@code INVARIANT ...}), 8 any other exception ({@code UNEXPECTED ...}).
+ * <p>Arguments: {@code seed iterations [joinDelayMs [holdFile]]}: {@code iterations} 0 runs until the rank
+ * is killed or a peer fails; the delay, at rank 1 only, comes before it joins the job; with a hold file,
+ * each rank waits after its iterations, outside rma4j, until that file exists. Prints
+ * {@code started <pid>} first, {@code ready <pid>} once every rank has joined and
+ * {@code done iterations=N} at a normal end. Exit status: 0 normal end, 3 PeerFailedException
+ * ({@code PEER_FAILED rank=R}), 7 a violated invariant ({@code INVARIANT ...}), 8 any other exception
+ * ({@code UNEXPECTED ...}).
  */
 public final class ChaosMain {
     static final int EXIT_PEER_FAILED = 3;
@@ -70,6 +75,8 @@ public final class ChaosMain {
         final long seed = Long.parseLong(args[0]);
         final int iterations = Integer.parseInt(args[1]);
         final long joinDelayMs = args.length > 2 ? Long.parseLong(args[2]) : 0;
+        final Path holdFile = args.length > 3 ? Path.of(args[3]) : null;
+        System.out.println("started " + ProcessHandle.current().pid());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (!exiting) {
                 System.out.println("STOPPED in " + where);
@@ -84,8 +91,14 @@ public final class ChaosMain {
             System.out.println("ready " + ProcessHandle.current().pid());
             where = "setup";
             final ChaosMain program = new ChaosMain(job, seed);
-            for (int iteration = 0; iteration < iterations; iteration++) {
+            for (int iteration = 0; iterations == 0 || iteration < iterations; iteration++) {
                 program.phase(iteration);
+            }
+            if (holdFile != null) {
+                where = "hold";
+                while (!Files.exists(holdFile)) {
+                    RankSupport.sleep(5);
+                }
             }
             where = "close";
             program.data.free();

@@ -54,9 +54,9 @@ import org.rma4j.shm.PeerFailedException;
  *   end with PeerFailedException.</li>
  *   <li>{@code create} (3 ranks): the victim dies before a collective window creation the others are
  *   inside.</li>
- *   <li>{@code linger} (2 ranks): rank 1 exits with status 3 while rank 0 sleeps outside rma4j, so the
- *   launcher has to stop rank 0, which prints {@code STOPPING} from a shutdown hook when it gets
- *   SIGTERM.</li>
+ *   <li>{@code linger} (2 ranks): rank 0 installs a shutdown hook that prints {@code STOPPING} and prints
+ *   {@code LINGERING}, then both enter a barrier; after it rank 1 exits with status 3 while rank 0 sleeps
+ *   outside rma4j, so the launcher has to stop rank 0 with SIGTERM.</li>
  * </ul>
  */
 public final class FaultMain {
@@ -339,12 +339,16 @@ public final class FaultMain {
     }
 
     private static void linger(final RmaJob job) {
+        if (job.rank() == 0) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println("STOPPING")));
+            System.out.println("LINGERING");
+        }
+        // NOTE: rank 0 has printed LINGERING and installed its hook before rank 1 leaves this barrier and exits,
+        // so the launcher, which stops rank 0 once rank 1 is gone, cannot stop it before either.
         job.barrier();
         if (job.rank() == 1) {
             System.exit(3);
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println("STOPPING")));
-        System.out.println("LINGERING");
         RankSupport.sleep(60_000);
     }
 

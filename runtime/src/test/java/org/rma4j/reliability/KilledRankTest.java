@@ -11,13 +11,15 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.rma4j.shm.WaitStrategy;
 
 /**
  * A rank killed with SIGKILL at a chosen point of the protocol ({@link FaultMain}): every surviving rank's
  * blocking call ends with PeerFailedException naming the dead rank, the launcher reports the rank and
  * exits non-zero, and the job leaves no file.
  *
- * <p>The time from the kill to the survivor's detection is printed, never asserted. A rank killed between
+ * <p>The time from the kill to the survivor's detection is printed and bounded only against a hang
+ * ({@link #DETECTION_BOUND_MS}): that a survivor detects the death at all, not how fast. A rank killed between
  * claiming and publishing a notification slot (issue 8, fault (d)) is stopped there through test hooks
  * ({@code org.rma4j.NotifyFaults}, {@code org.rma4j.notify.StuckClaims}), since the public API has no point
  * between the steps of an offer.
@@ -30,6 +32,15 @@ class KilledRankTest {
      * detection even on a loaded machine (the measured times are printed).
      */
     private static final Duration GRACE = Duration.ofSeconds(5);
+    /**
+     * Longest time from the victim's recorded death to a survivor's report of it: 5 liveness periods (a
+     * waiter checks its peers at least once a period) plus 2 s of scheduling slack. The survivor runs
+     * the exception's construction and its report in a C1-only JVM on a machine that the build shares
+     * (2 cores at a load average near 15: each runnable thread waits behind about 7 others), and a
+     * descheduled waiter detects late by whole time slices. A survivor past this bound hangs in effect;
+     * this is no measure of speed (the times are printed).
+     */
+    static final long DETECTION_BOUND_MS = 5 * TimeUnit.NANOSECONDS.toMillis(WaitStrategy.LIVENESS_PERIOD_NS) + 2000;
 
     @RegisterExtension
     final ShmBase base = new ShmBase();
@@ -133,7 +144,8 @@ class KilledRankTest {
 
     /**
      * Asserts that rank 0 received every notification published behind the dead rank's slot (their order and
-     * data are checked by the rank) and gave exactly that slot up; prints the time from the kill to the last.
+     * data are checked by the rank) within the hang bound and gave exactly that slot up; prints the time from
+     * the kill to the last.
      */
     private static void assertConsumedBehindStuckSlot(final Jobs.Outcome outcome, final String mode) {
         final String context = outcome.describe();
@@ -145,13 +157,16 @@ class KilledRankTest {
         System.out.println(mode + ": " + held.getFirst() + "; rank 0 had every notification behind the slot "
             + Jobs.Outcome.field(line, "ms") + " ms after the kill (awaits ended by PeerFailedException: "
             + Jobs.Outcome.field(line, "awaitFailures") + ")");
+        final double ms = Double.parseDouble(Jobs.Outcome.field(line, "ms"));
+        assertTrue(ms >= 0 && ms <= DETECTION_BOUND_MS, () -> "rank 0 had the notifications behind the dead rank's"
+            + " slot " + ms + " ms after the kill, beyond the hang bound of " + DETECTION_BOUND_MS + " ms:\n" + context);
         assertEquals(Integer.toString(FaultMain.BEHIND_STUCK), Jobs.Outcome.field(line, "received"), context);
         assertEquals("1", Jobs.Outcome.field(line, "skipped"), context);
     }
 
     /**
-     * Asserts the launcher's report, each survivor's detection in the expected call, and that no file is
-     * left; prints the detection times.
+     * Asserts the launcher's report, each survivor's detection in the expected call within the hang bound,
+     * and that no file is left; prints the detection times.
      */
     private void assertSurvivorsDetected(
         final Jobs.Outcome outcome, final String mode, final List<Integer> survivors, final String... calls) {
@@ -168,6 +183,9 @@ class KilledRankTest {
             final String line = detected.getFirst();
             System.out.println(mode + ": rank " + survivor + " detected the kill after "
                 + Jobs.Outcome.field(line, "ms") + " ms in " + Jobs.Outcome.field(line, "call"));
+            final double ms = Double.parseDouble(Jobs.Outcome.field(line, "ms"));
+            assertTrue(ms >= 0 && ms <= DETECTION_BOUND_MS, () -> "rank " + survivor + " detected the kill "
+                + ms + " ms after it, beyond the hang bound of " + DETECTION_BOUND_MS + " ms:\n" + context);
             assertEquals("1", Jobs.Outcome.field(line, "rank"), context);
             assertEquals(calls[i], Jobs.Outcome.field(line, "call"), context);
             assertTrue(line.contains("message=rank 1 failed: "), context);

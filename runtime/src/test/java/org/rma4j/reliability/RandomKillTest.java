@@ -23,20 +23,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.rma4j.launch.JobEnvironment;
 import org.rma4j.launch.JobResult;
 import org.rma4j.launch.Launcher;
 import org.rma4j.launch.RmaRun;
@@ -48,10 +45,18 @@ import org.rma4j.shm.JobDirectory;
  * after which {@code rmarun --clean} or {@link JobDirectory#sweepStale} must remove what it left. After
  * every job its base directory must be empty.
  *
+ * <p>Every kill lands on a live process, by handshake rather than timing: a rank is killed only after it
+ * printed {@code started <pid>} (or, for kills during the work, after every rank printed {@code ready}),
+ * and its ranks run until killed, so its exit status must show SIGKILL; a launcher JVM is killed while
+ * its ranks cannot have ended, since after their work they wait for a hold file that the test creates only
+ * after the kill. Every survivor of a killed rank
+ * must notice the death itself (PeerFailedException, exit status 3; the launcher's grace is long enough
+ * that it never stops one first), and one of them must name the killed rank (the first to notice can
+ * only see that rank dead; a later one may name a survivor that already left).
+ *
  * <p>Two lanes run jobs side by side, each in its own base directory, so that one job's JVMs start while
  * the other's wait. The seed is printed; {@code -Drma4j.chaos.seed=N} repeats the choices (not the
- * timing). Outcomes that depend on timing (whether a survivor noticed the death itself or was stopped by
- * the launcher) are counted and printed, not asserted; what is asserted holds on every path.
+ * timing). Where the survivors were and how long they took to notice are counted and printed.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class RandomKillTest {
@@ -62,8 +67,13 @@ class RandomKillTest {
     private static final int KILL_WINDOW_MS = 800;
     /** Kills after every rank joined land uniformly in this many milliseconds: work, window churn and exit. */
     private static final int WORK_WINDOW_MS = 400;
-    private static final Duration GRACE = Duration.ofMillis(500);
-    private static final Set<Integer> SURVIVOR_STATUSES = Set.of(0, ChaosMain.EXIT_PEER_FAILED, 128 + 9, 128 + 15);
+    /**
+     * How long the launcher lets the other ranks run after one died: far longer than a survivor takes to
+     * notice (a few liveness periods), so that every survivor ends by itself.
+     */
+    private static final Duration GRACE = Duration.ofSeconds(30);
+    /** Iterations of the jobs whose launcher is killed: their ranks end by themselves. */
+    private static final String UNTIL_KILLED = "0";
 
     @RegisterExtension
     final ShmBase base = new ShmBase();
@@ -107,11 +117,14 @@ class RandomKillTest {
     @Test
     void shouldEndOrphanedRanksWhenTheLauncherAndAnUnjoinedRankAreKilled() throws Exception {
         final Lane lane = new Lane(0, base.path(), 0);
-        final Process launcher = lane.startLauncherJvm(2, new String[] {"1", "10", "5000"});
-        final List<ProcessHandle> ranks = lane.awaitRanks(launcher::descendants, 2);
-        final ProcessHandle early = ranks.stream().filter(p -> ShmBase.rankOf(p.pid()) == 0).findFirst().orElseThrow();
-        final ProcessHandle late = ranks.stream().filter(p -> ShmBase.rankOf(p.pid()) == 1).findFirst().orElseThrow();
-        RankSupport.sleep(1000); // rank 0 is inside Rma.init, waiting for rank 1, which sleeps before joining
+        final Process launcher = lane.startLauncherJvm(2, new String[] {"1", "10", "60000"});
+        final Lines out = Lines.of(launcher.getInputStream());
+        Lines.of(launcher.getErrorStream());
+        // Both printed started: rank 0 goes on into Rma.init, where it waits for rank 1, which waits a minute
+        // before joining. Whether rank 0 is already inside Rma.init or enters it after the kills, it must end.
+        out.awaitPids("started", 2, Duration.ofSeconds(30));
+        final ProcessHandle early = ProcessHandle.of(pidOf(out.lines, 0, "started")).orElseThrow();
+        final ProcessHandle late = ProcessHandle.of(pidOf(out.lines, 1, "started")).orElseThrow();
         launcher.destroyForcibly().waitFor();
         late.destroyForcibly();
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -145,12 +158,13 @@ class RandomKillTest {
                 for (int job = 0; job < jobs; job++) {
                     final long jobStartNs = System.nanoTime();
                     final int ranks = 2 + random.nextInt(2);
-                    final String[] args = {Long.toString(random.nextLong()), Integer.toString(ITERATIONS)};
+                    final String jobSeed = Long.toString(random.nextLong());
+                    final String[] untilKilled = {jobSeed, UNTIL_KILLED};
                     final String context = "lane " + index + " job " + job + " of seed " + seed;
                     switch (job % 10) {
-                        case 7, 8 -> killRankUnderLauncherJvm(ranks, args, context);
-                        case 9 -> killLauncherJvm(ranks, args, job % 20 == 19, context);
-                        default -> killRankInProcess(ranks, args, context);
+                        case 7, 8 -> killRankUnderLauncherJvm(ranks, untilKilled, context);
+                        case 9 -> killLauncherJvm(ranks, jobSeed, job % 20 == 19, context);
+                        default -> killRankInProcess(ranks, untilKilled, context);
                     }
                     assertEquals(List.of(), entries(), "files left behind after " + context);
                     stats.slowestJobMs = Math.max(stats.slowestJobMs, (System.nanoTime() - jobStartNs) / 1_000_000);
@@ -180,34 +194,27 @@ class RandomKillTest {
                     run.completeExceptionally(t);
                 }
             });
-            final int killed = killRandomRank(() -> ProcessHandle.current().children(), run,
-                () -> readyLines(output.out) == ranks);
+            final int killed = killRandomRank(ranks, output.out, run);
             final long killNs = lastKillNs;
             final JobResult result = run.get(60, TimeUnit.SECONDS);
             final Jobs.Outcome outcome = new Jobs.Outcome(result, output);
+            final Supplier<String> describe = () -> context + ": rank " + killed + " killed\n" + outcome.describe();
+            assertEquals(128 + 9, result.exitCode(killed), describe);
+            assertNotEquals(0, result.exitCode(), describe);
+            assertTrue(outcome.errContains("rank " + killed + " exited with status 137"), describe);
+            stats.killsLanded++;
+            final List<String> reports = new ArrayList<>();
             for (int rank = 0; rank < ranks; rank++) {
-                final int status = result.exitCode(rank);
-                if (rank == killed && status == 128 + 9) {
-                    assertNotEquals(0, result.exitCode(), () -> context + "\n" + outcome.describe());
-                    assertTrue(outcome.errContains("rank " + rank + " exited with status 137"),
-                        () -> context + "\n" + outcome.describe());
-                    stats.killsLanded++;
-                } else {
-                    final int r = rank;
-                    assertTrue(SURVIVOR_STATUSES.contains(status), () -> context + ": rank " + r + " ended with an"
-                        + " unexpected status\n" + outcome.describe());
-                    stats.count(status, killed >= 0, !outcome.lines(rank, "ready").isEmpty());
-                    outcome.lines(rank, "PEER_FAILED").forEach(line -> stats.detectionMs.add(
-                        (Long.parseLong(Jobs.Outcome.field(line, "at")) - killNs) / 1e6));
-                    if (status > 128) {
-                        stats.stoppedIn("status " + status);
-                    }
-                    outcome.lines(rank, "STOPPED in ").forEach(line -> stats.stoppedIn(line.substring(11)));
+                if (rank == killed) {
+                    continue;
                 }
+                final List<String> lines = outcome.lines(rank, "PEER_FAILED ");
+                assertEquals(1, lines.size(), describe);
+                assertEquals(ChaosMain.EXIT_PEER_FAILED, result.exitCode(rank), describe);
+                reports.add(lines.getFirst());
+                stats.detected(lines.getFirst(), killed, killNs, !outcome.lines(rank, "ready").isEmpty());
             }
-            if (killed < 0) {
-                assertEquals(0, result.exitCode(), () -> context + "\n" + outcome.describe());
-            }
+            assertTrue(reports.stream().anyMatch(line -> ("rank=" + killed).equals(line.split(" ")[1])), describe);
             stats.jobs++;
         }
 
@@ -219,17 +226,25 @@ class RandomKillTest {
             final Process launcher = startLauncherJvm(ranks, args);
             final Lines out = Lines.of(launcher.getInputStream());
             final Lines err = Lines.of(launcher.getErrorStream());
-            final int killed = killRandomRank(launcher::descendants, launcher.onExit(), () -> out.ready() == ranks);
+            final int killed = killRandomRank(ranks, out.lines, launcher.onExit());
             assertTrue(launcher.waitFor(60, TimeUnit.SECONDS), context + ": the launcher did not end");
             final int status = launcher.exitValue();
             final Supplier<String> describe =
-                () -> context + ": rmarun exited with " + status + "\n" + out + "\n" + err;
-            if (killed >= 0 && err.contains("rank " + killed + " exited with status 137")) {
-                assertNotEquals(0, status, describe);
-                stats.killsLanded++;
-            } else {
-                assertEquals(0, status, describe);
+                () -> context + ": rank " + killed + " killed, rmarun exited with " + status + "\n" + out + "\n" + err;
+            out.awaitEnd();
+            err.awaitEnd();
+            assertNotEquals(0, status, describe);
+            assertTrue(err.contains("rank " + killed + " exited with status 137"), describe);
+            stats.killsLanded++;
+            boolean named = false;
+            for (int rank = 0; rank < ranks; rank++) {
+                if (rank != killed) {
+                    final List<String> lines = out.starting("[" + rank + "] PEER_FAILED ");
+                    assertEquals(1, lines.size(), describe);
+                    named |= lines.getFirst().contains("PEER_FAILED rank=" + killed + " ");
+                }
             }
+            assertTrue(named, describe);
             assertFalse(out.contains("INVARIANT") || out.contains("UNEXPECTED"), describe);
             stats.jobs++;
             stats.launcherJvms++;
@@ -238,26 +253,40 @@ class RandomKillTest {
         /**
          * A job run by a separate rmarun JVM that is killed with SIGKILL once every rank joined (sometimes
          * with one of its ranks); the orphaned ranks end by themselves, and a sweep removes the job directory.
+         * The ranks wait for a hold file after their iterations, so the launcher, which lives as long as one
+         * of them does, is alive when it is killed. What the ranks print after that has no reader (their
+         * launcher was their only one, and they are not this JVM's children, so their exit statuses are
+         * not seen either): that they end is what is asserted here; that survivors notice a killed rank is
+         * asserted by the other kinds of job.
          */
         private void killLauncherJvm(
-            final int ranks, final String[] args, final boolean alsoKillARank, final String context)
+            final int ranks, final String jobSeed, final boolean alsoKillARank, final String context)
             throws IOException, InterruptedException {
-            final Process launcher = startLauncherJvm(ranks, args);
+            final Path hold = path.resolveSibling(path.getFileName() + ".hold");
+            final Process launcher =
+                startLauncherJvm(ranks, new String[] {jobSeed, Integer.toString(ITERATIONS), "0", hold.toString()});
             final Lines out = Lines.of(launcher.getInputStream());
             Lines.of(launcher.getErrorStream());
             // NOTE: only once every rank joined: a launcher killed earlier leaves ranks that wait forever
             // (see shouldEndOrphanedRanksWhenTheLauncherAndAnUnjoinedRankAreKilled).
-            final List<Long> rankPids = out.awaitReady(ranks, Duration.ofSeconds(30));
-            RankSupport.sleep(random.nextInt(400));
+            final List<Long> rankPids = out.awaitPids("ready", ranks, Duration.ofSeconds(30));
+            RankSupport.sleep(random.nextInt(400)); // a random point of the work, not a synchronization
+            assertTrue(launcher.isAlive(), context + ": the launcher ended while its ranks wait for " + hold);
             launcher.destroyForcibly();
             assertTrue(launcher.waitFor(10, TimeUnit.SECONDS));
+            assertEquals(128 + 9, launcher.exitValue(), context + ": the launcher was not killed\n" + out);
             if (alsoKillARank) {
-                ProcessHandle.of(rankPids.get(random.nextInt(ranks))).ifPresent(ProcessHandle::destroyForcibly);
+                final ProcessHandle victim = ProcessHandle.of(rankPids.get(random.nextInt(ranks))).orElseThrow(
+                    () -> new AssertionError(context + ": the rank to kill ended while it waits for " + hold));
+                assertTrue(victim.destroyForcibly(), context);
+                stats.killsLanded++;
             }
+            Files.createFile(hold);
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (rankPids.stream().anyMatch(ShmBase::isRunning) && System.nanoTime() < deadline) {
                 RankSupport.sleep(10);
             }
+            Files.delete(hold);
             final List<Long> hung = rankPids.stream().filter(ShmBase::isRunning).toList();
             hung.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
             assertEquals(List.of(), hung, context + ": orphaned ranks did not end within 30 s\n" + out);
@@ -284,58 +313,33 @@ class RandomKillTest {
         }
 
         /**
-         * Waits a random time, then kills one random rank process that runs by then (waiting for one to exist).
-         * One kill in three lands in the first {@link #KILL_WINDOW_MS} after the launch, mostly while JVMs
-         * start; the others a random time of up to {@link #WORK_WINDOW_MS} after every rank joined.
+         * Kills one random rank with SIGKILL once it is known to run. One kill in three lands a random time of
+         * up to {@link #KILL_WINDOW_MS} after the victim printed {@code started} (mostly while the ranks start
+         * and join); the others a random time of up to {@link #WORK_WINDOW_MS} after every rank printed
+         * {@code ready}. The ranks run until killed, so the victim still runs at the kill.
          *
-         * @return the killed rank, or -1 if the job ended first.
+         * @return the killed rank.
          */
-        private int killRandomRank(
-            final Supplier<Stream<ProcessHandle>> candidates, final CompletableFuture<?> end,
-            final BooleanSupplier joined) {
+        private int killRandomRank(final int ranks, final List<String> out, final CompletableFuture<?> end) {
             final boolean early = random.nextInt(3) == 0;
             final int delayMs = random.nextInt(early ? KILL_WINDOW_MS : WORK_WINDOW_MS);
-            final int choice = random.nextInt(3);
-            while (!early && !joined.getAsBoolean() && !end.isDone()) {
-                RankSupport.sleep(1);
-            }
-            final long killAtNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMs);
-            while (System.nanoTime() < killAtNs && !end.isDone()) {
-                RankSupport.sleep(1);
-            }
-            while (!end.isDone()) {
-                final List<ProcessHandle> ranks = candidates.get().filter(this::isRank).toList();
-                if (!ranks.isEmpty()) {
-                    final ProcessHandle victim = ranks.get(choice % ranks.size());
-                    final int rank = ShmBase.rankOf(victim.pid());
-                    lastKillNs = System.nanoTime();
-                    victim.destroyForcibly();
-                    return rank;
-                }
-                RankSupport.sleep(1);
-            }
-            stats.endedBeforeKill++;
-            return -1;
-        }
-
-        /**
-         * Whether a process is a rank JVM of a job of this lane (a launcher's child between fork and exec
-         * still shows the launcher's environment).
-         */
-        boolean isRank(final ProcessHandle process) {
-            return ShmBase.environment(process.pid()).contains(JobEnvironment.JOB_DIR + "=" + path + "/");
-        }
-
-        List<ProcessHandle> awaitRanks(final Supplier<Stream<ProcessHandle>> candidates, final int count) {
+            final int victim = random.nextInt(ranks);
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (System.nanoTime() < deadline) {
-                final List<ProcessHandle> ranks = candidates.get().filter(this::isRank).toList();
-                if (ranks.size() == count) {
-                    return ranks;
+            long pid = -1;
+            while (pid < 0) {
+                assertFalse(end.isDone(), () -> "the job ended before rank " + victim + " was killed:\n" + out);
+                assertTrue(System.nanoTime() < deadline, () -> "no handshake of rank " + victim + " in 30 s:\n" + out);
+                pid = early ? pidOf(out, victim, "started") : (readyLines(out) == ranks ? pidOf(out, victim, "ready") : -1);
+                if (pid < 0) {
+                    RankSupport.sleep(1);
                 }
-                RankSupport.sleep(5);
             }
-            throw new AssertionError("the ranks did not start");
+            RankSupport.sleep(delayMs); // a random point of the rank's life, not a synchronization
+            final ProcessHandle process = ProcessHandle.of(pid).orElseThrow(
+                () -> new AssertionError("rank " + victim + " ended before it was killed:\n" + out));
+            lastKillNs = System.nanoTime();
+            assertTrue(process.destroyForcibly(), "SIGKILL to rank " + victim);
+            return victim;
         }
 
         Process startLauncherJvm(final int ranks, final String[] args) throws IOException {
@@ -370,9 +374,21 @@ class RandomKillTest {
         }
     }
 
+    /**
+     * @return the pid that {@code rank} printed in its line {@code <word> <pid>}, or -1 if it printed none.
+     */
+    private static long pidOf(final List<String> lines, final int rank, final String word) {
+        final String prefix = "[" + rank + "] " + word + " ";
+        synchronized (lines) {
+            return lines.stream().filter(line -> line.startsWith(prefix))
+                .mapToLong(line -> Long.parseLong(line.substring(prefix.length()))).findFirst().orElse(-1);
+        }
+    }
+
     /** Lines read from a stream by a daemon thread. */
     private static final class Lines {
         private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        private final CompletableFuture<Void> end = new CompletableFuture<>();
 
         static Lines of(final InputStream stream) {
             final Lines lines = new Lines();
@@ -384,6 +400,8 @@ class RandomKillTest {
                     }
                 } catch (final IOException ignored) {
                     // the process is gone
+                } finally {
+                    lines.end.complete(null);
                 }
             });
             return lines;
@@ -395,23 +413,45 @@ class RandomKillTest {
             }
         }
 
-        long ready() {
-            return readyLines(lines);
+        List<String> starting(final String prefix) {
+            synchronized (lines) {
+                return lines.stream().filter(line -> line.startsWith(prefix)).toList();
+            }
         }
 
-        List<Long> awaitReady(final int ranks, final Duration timeout) {
+        /**
+         * Waits until the stream ended (every process that held it is gone), so that every line is here.
+         */
+        void awaitEnd() {
+            try {
+                end.get(30, TimeUnit.SECONDS);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            } catch (final ExecutionException | TimeoutException e) {
+                fail("the output did not end within 30 s:\n" + this, e);
+            }
+        }
+
+        /**
+         * @return the pids that {@code ranks} ranks printed in their lines {@code <word> <pid>}, by rank.
+         */
+        List<Long> awaitPids(final String word, final int ranks, final Duration timeout) {
             final long deadline = System.nanoTime() + timeout.toNanos();
             while (System.nanoTime() < deadline) {
-                synchronized (lines) {
-                    final List<Long> pids = lines.stream().filter(line -> line.matches("\\[\\d+] ready \\d+"))
-                        .map(line -> Long.parseLong(line.substring(line.lastIndexOf(' ') + 1))).toList();
-                    if (pids.size() == ranks) {
-                        return pids;
+                final List<Long> pids = new ArrayList<>();
+                for (int rank = 0; rank < ranks; rank++) {
+                    final long pid = pidOf(lines, rank, word);
+                    if (pid >= 0) {
+                        pids.add(pid);
                     }
+                }
+                if (pids.size() == ranks) {
+                    return pids;
                 }
                 RankSupport.sleep(2);
             }
-            return fail("the ranks did not all join within " + timeout + ":\n" + this);
+            return fail("the ranks did not all print " + word + " within " + timeout + ":\n" + this);
         }
 
         @Override
@@ -427,46 +467,37 @@ class RandomKillTest {
         int jobs;
         int launcherJvms;
         int killsLanded;
-        int endedBeforeKill;
-        int survivorsDetected;
-        int survivorsStoppedBeforeJoining;
-        int survivorsStoppedAfterJoining;
-        int survivorsFinished;
         int launchersKilled;
         int swept;
+        int survivorsDetectedBeforeJoining;
         long slowestJobMs;
-        final Map<String, Integer> stoppedIn = new TreeMap<>();
+        final Map<String, Integer> detectedIn = new TreeMap<>();
         final List<Double> detectionMs = new ArrayList<>();
 
-        void stoppedIn(final String where) {
-            stoppedIn.merge(where.replaceAll("iteration \\d+ ", ""), 1, Integer::sum);
-        }
-
-        void count(final int status, final boolean killedSomething, final boolean joined) {
-            if (status == ChaosMain.EXIT_PEER_FAILED) {
-                survivorsDetected++;
-            } else if (status != 0 && joined) {
-                survivorsStoppedAfterJoining++;
-            } else if (status != 0) {
-                survivorsStoppedBeforeJoining++;
-            } else if (killedSomething) {
-                survivorsFinished++;
+        /**
+         * Counts a survivor's line {@code PEER_FAILED rank=R at=NS in WHERE: ...}.
+         */
+        void detected(final String line, final int killed, final long killNs, final boolean joined) {
+            if (!joined) {
+                survivorsDetectedBeforeJoining++;
             }
+            if (line.startsWith("PEER_FAILED rank=" + killed + " ")) {
+                detectionMs.add((Long.parseLong(Jobs.Outcome.field(line, "at")) - killNs) / 1e6);
+            }
+            final int in = line.indexOf(" in ");
+            final String where = line.substring(in + 4, line.indexOf(':', in));
+            detectedIn.merge(where.replaceAll("iteration \\d+ ", ""), 1, Integer::sum);
         }
 
         void add(final Stats other) {
             jobs += other.jobs;
             launcherJvms += other.launcherJvms;
             killsLanded += other.killsLanded;
-            endedBeforeKill += other.endedBeforeKill;
-            survivorsDetected += other.survivorsDetected;
-            survivorsStoppedBeforeJoining += other.survivorsStoppedBeforeJoining;
-            survivorsStoppedAfterJoining += other.survivorsStoppedAfterJoining;
-            survivorsFinished += other.survivorsFinished;
             launchersKilled += other.launchersKilled;
             swept += other.swept;
+            survivorsDetectedBeforeJoining += other.survivorsDetectedBeforeJoining;
             slowestJobMs = Math.max(slowestJobMs, other.slowestJobMs);
-            other.stoppedIn.forEach((where, count) -> stoppedIn.merge(where, count, Integer::sum));
+            other.detectedIn.forEach((where, count) -> detectedIn.merge(where, count, Integer::sum));
             detectionMs.addAll(other.detectionMs);
         }
 
@@ -474,20 +505,18 @@ class RandomKillTest {
         public String toString() {
             return "jobs=" + jobs + " (under a separate rmarun JVM: " + launcherJvms + ", launcher JVM killed: "
                 + launchersKilled + ", of which left a directory for the sweep: " + swept + "), rank kills landed="
-                + killsLanded + ", jobs ended before the kill=" + endedBeforeKill + "; survivors of in-process jobs:"
-                + " noticed the death themselves=" + survivorsDetected + ", stopped by the launcher after joining="
-                + survivorsStoppedAfterJoining + ", stopped by the launcher before joining="
-                + survivorsStoppedBeforeJoining + " (where the stopped ones were: " + stoppedIn + "), had already"
-                + " finished=" + survivorsFinished + "; " + detection() + "; slowest job " + slowestJobMs + " ms";
+                + killsLanded + "; survivors of in-process jobs: noticed the death before joining="
+                + survivorsDetectedBeforeJoining + ", where they noticed it: " + detectedIn + "; " + detection()
+                + "; slowest job " + slowestJobMs + " ms";
         }
 
         private String detection() {
             if (detectionMs.isEmpty()) {
-                return "no survivor noticed a death itself";
+                return "no survivor of an in-process job named the killed rank";
             }
             final List<Double> sorted = detectionMs.stream().sorted().toList();
-            return String.format(Locale.ROOT, "time from kill to a survivor's PeerFailedException: median"
-                + " %.0f ms, 90th percentile %.0f ms, max %.0f ms", sorted.get(sorted.size() / 2),
+            return String.format(Locale.ROOT, "time from kill to a survivor's PeerFailedException naming the"
+                + " killed rank: median %.0f ms, 90th percentile %.0f ms, max %.0f ms", sorted.get(sorted.size() / 2),
                 sorted.get(sorted.size() * 9 / 10), sorted.getLast());
         }
     }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -38,6 +38,7 @@ import org.rma4j.RmaException;
 import org.rma4j.Window;
 import org.rma4j.launch.JobEnvironment;
 import org.rma4j.launch.Launcher;
+import org.rma4j.launch.SecondUser;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.ControlLayout;
 import org.rma4j.shm.FileHeader;
@@ -98,24 +99,21 @@ class SecurityTest {
     }
 
     @Test
-    void shouldRefuseAJobDirectoryOwnedByAnotherUser() throws IOException {
-        final UserPrincipal nobody;
-        try {
-            nobody = base.path().getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
-        } catch (final IOException e) {
-            assumeTrue(false, "no user nobody on this machine");
-            return;
-        }
+    void shouldRefuseAJobDirectoryOwnedByAnotherUser() throws Exception {
         final Path dir = Files.createDirectory(base.path().resolve("foreign"),
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        try {
-            Files.setOwner(dir, nobody);
-        } catch (final IOException e) {
-            assumeTrue(false, "only root can give a directory to another user: " + e);
+        try (SecondUser other = SecondUser.create()) {
+            try {
+                final UserPrincipal owner =
+                    base.path().getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(other.name());
+                Files.setOwner(dir, owner);
+                final UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> JobDirectory.open(dir));
+                assertTrue(e.getMessage().contains("job directory " + dir + " belongs to user " + other.name()),
+                    e::getMessage);
+            } finally {
+                Files.delete(dir);
+            }
         }
-        final UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> JobDirectory.open(dir));
-        assertTrue(e.getMessage().contains("belongs to user nobody"), e::getMessage);
-        Files.delete(dir);
     }
 
     @Test
@@ -170,9 +168,9 @@ class SecurityTest {
     @Test
     void shouldNotFollowSymbolicLinksPlantedInALiveJobDirectory() throws IOException {
         final Path victim = victim("victim");
-        final List<String> outcomes = Rma.callThreads(2, base.path(), WaitStrategy.defaultStrategy(), job -> {
+        Rma.callThreads(2, base.path(), WaitStrategy.defaultStrategy(), job -> {
+            final Path dir = jobDirectory();
             if (job.rank() == 0) {
-                final Path dir = jobDirectory();
                 Files.createSymbolicLink(dir.resolve("win-0"), victim);
                 Files.createSymbolicLink(dir.resolve("mem-0-0"), victim);
             }
@@ -180,17 +178,17 @@ class SecurityTest {
             final RmaException refused = assertThrows(RmaException.class, () -> job.allocateShared(4096, 8));
             assertEquals(ErrorClass.RMA_SHARED, refused.errorClass(), refused::getMessage);
             assertTrue(refused.getMessage().contains("rank 0 could not create the window file"), refused::getMessage);
-            String allocMem = "none";
             if (job.rank() == 0) {
-                final RuntimeException e = assertThrows(RuntimeException.class, () -> job.allocMem(64));
-                allocMem = e.toString();
+                final RmaException allocMem = assertThrows(RmaException.class, () -> job.allocMem(64));
+                assertEquals(ErrorClass.OTHER, allocMem.errorClass(), allocMem::getMessage);
+                assertTrue(allocMem.getMessage().contains("allocMem size=64 at rank 0: cannot create shared file "
+                    + dir.resolve("mem-0-0")), allocMem::getMessage);
             }
             try (Window window = job.allocateShared(4096, 8)) {
                 window.segment().set(ValueLayout.JAVA_LONG, 0, 7);
             }
-            return "allocateShared: " + refused.getMessage() + "; allocMem: " + allocMem;
+            return null;
         });
-        System.out.println("symbolic links in a live job: " + outcomes.getFirst());
         assertVictimUnchanged(victim);
         Files.delete(victim);
     }
@@ -296,7 +294,10 @@ class SecurityTest {
             new Corruption("recorded size", bytes -> putLong(bytes, FileHeader.SIZE_OFFSET, 12345),
                 "differs from the recorded 12345"),
             new Corruption("all zero", bytes -> Arrays.fill(bytes, (byte)0), "never completely initialised"),
-            new Corruption("random bytes", bytes -> new Random(1).nextBytes(bytes), ""),
+            new Corruption("random bytes marked ready", bytes -> {
+                new Random(1).nextBytes(bytes);
+                putInt(bytes, FileHeader.READY_OFFSET, 1);
+            }, "is not the expected 0x"),
             new Corruption("truncated to 0", 0, "size 0 is smaller than its header"),
             new Corruption("truncated into the header", FileHeader.LENGTH - 1,
                 "size " + (FileHeader.LENGTH - 1) + " is smaller than its header"),
@@ -315,15 +316,17 @@ class SecurityTest {
         final RuntimeException e = assertThrows(RuntimeException.class, () -> open.accept(dir));
         assertTrue(e.getMessage().contains(dir.toString()), e::getMessage);
         final Path fifo = directory.file("a-fifo");
+        final Process mkfifo = new ProcessBuilder("mkfifo", "-m", "600", fifo.toString()).redirectErrorStream(true)
+            .start();
+        final String mkfifoOutput = new String(mkfifo.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         try {
-            final Process mkfifo = new ProcessBuilder("mkfifo", "-m", "600", fifo.toString()).start();
-            if (mkfifo.waitFor() == 0) {
-                final RuntimeException f = assertThrows(RuntimeException.class, () -> open.accept(fifo));
-                assertTrue(f.getMessage().contains(fifo.toString()), f::getMessage);
-            }
+            assertEquals(0, mkfifo.waitFor(), "mkfifo (coreutils) failed: " + mkfifoOutput);
         } catch (final InterruptedException ie) {
             Thread.currentThread().interrupt();
+            fail("interrupted while waiting for mkfifo", ie);
         }
+        final RuntimeException f = assertThrows(RuntimeException.class, () -> open.accept(fifo));
+        assertTrue(f.getMessage().contains(fifo.toString()), f::getMessage);
     }
 
     private static void assertRejection(final Corruption corruption, final Path copy, final RuntimeException e) {
