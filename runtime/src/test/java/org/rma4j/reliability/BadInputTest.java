@@ -42,7 +42,7 @@ import org.rma4j.shm.WaitStrategy;
  * <p>One thread-mode job of two ranks runs every row: rank 0 makes the local calls; both ranks make the
  * collective ones (only rank 0 with a bad argument: rank 1 must fail too, naming rank 0). Rows that need
  * an open fence epoch get one from a fence at both ranks. Other tests check many of these rows one by one;
- * this table is the one place that lists them all. Rows that reveal a bug are separate tests, disabled.
+ * this table is the one place that lists them all.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class BadInputTest {

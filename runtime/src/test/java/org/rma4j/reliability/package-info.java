@@ -33,7 +33,5 @@
  *   or duplicated, each source's order and each put's data kept, heap after GC and resident set flat from
  *   10 % of the traffic to the end (the command is in the test's Javadoc and the top-level README).</li>
  * </ul>
- *
- * Tests that reveal a bug in the main code are disabled with the reason {@code "bug: ..."}.
  */
 package org.rma4j.reliability;
