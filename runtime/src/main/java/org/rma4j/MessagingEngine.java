@@ -6,14 +6,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.rma4j.MessagingTransfers.Inbound;
 import org.rma4j.MessagingTransfers.Outbound;
 import org.rma4j.MessagingTransfers.Unexpected;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.PeerFailedException;
-import org.rma4j.shm.WaitStrategy;
 import org.rma4j.shm.WaitTimeoutException;
 
 /**
@@ -191,37 +189,26 @@ final class MessagingEngine {
 
     /**
      * Makes progress on several engines (of different Messaging objects of this thread) until
-     * {@code done}, backing off to short sleeps while nothing happens.
+     * {@code done}, waiting through the window's wait strategy (liveness of every engine's peers, the
+     * job's timeout) while nothing happens.
      */
     static void waitUntil(final List<MessagingEngine> engines, final BooleanSupplier done) {
-        int idle = 0;
-        long lastCheckNs = System.nanoTime();
-        while (true) {
+        // NOTE: nobody sleeps on one ring here (the engines' rings are in different windows): the one waiting
+        // mechanism's polled wait spins, then parks briefly, and checks every engine's peers on its period.
+        engines.get(0).window.notifications().waitStrategy().awaitPolled(() -> {
             for (final MessagingEngine engine : engines) {
                 engine.progress();
             }
-            if (done.getAsBoolean()) {
-                return;
-            }
-            final long now = System.nanoTime();
-            if (now - lastCheckNs >= WaitStrategy.LIVENESS_PERIOD_NS) {
-                // NOTE: nobody sleeps on a ring here, so the peers are checked on the period a sleeper would use.
-                lastCheckNs = now;
-                for (final MessagingEngine engine : engines) {
-                    try {
-                        engine.liveness.check();
-                    } catch (final PeerFailedException e) {
-                        throw engine.fail(e);
-                    }
+            return done.getAsBoolean();
+        }, () -> {
+            for (final MessagingEngine engine : engines) {
+                try {
+                    engine.liveness.check();
+                } catch (final PeerFailedException e) {
+                    throw engine.fail(e);
                 }
             }
-            if (idle < 50) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(Math.min(1_000_000L, 10_000L * (idle - 49)));
-            }
-            idle++;
-        }
+        }, "progress of " + engines.size() + " Messaging objects of rank " + engines.get(0).rank);
     }
 
     /**
