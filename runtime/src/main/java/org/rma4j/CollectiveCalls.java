@@ -1,5 +1,7 @@
 package org.rma4j;
 
+import java.util.function.IntPredicate;
+
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.Liveness;
 
@@ -149,16 +151,21 @@ final class CollectiveCalls {
      * a collective call this rank has not made yet waits in it for this rank, so it will never do what
      * this rank waits for.
      *
+     * @param peers        the peers whose post or complete had not arrived.
+     * @param stillPending   whether a peer's post or complete has still not arrived, asked again after its
+     *                       call word was read: a peer that posted, then entered the collective, is fine.
      * @param waiting what this rank waits in, e.g. "start on window 0 for the posts of {1}".
      * @throws RmaException RMA_SYNC naming the peer's call.
      */
-    void checkNotAwaitedBy(final int[] peers, final String waiting) {
+    void checkNotAwaitedBy(final int[] peers, final IntPredicate stillPending, final String waiting) {
         for (final int peer : peers) {
             if (peer == rank) {
                 continue;
             }
             final long latest = latest(peer);
-            if (sequenceOf(latest) > sequence && comparable(peer, latest)) {
+            // NOTE: the call word is read (volatile) before the peer's counter is asked again: the peer stores
+            // its post or complete before it publishes a later call, so a peer that did both is seen to have.
+            if (sequenceOf(latest) > sequence && comparable(peer, latest) && stillPending.test(peer)) {
                 throw new RmaException(ErrorClass.RMA_SYNC, "rank " + rank + " waits in " + waiting + ", but rank "
                     + peer + " is in " + describe(latest & ~MISMATCH_BIT) + ", which rank " + rank + " has not"
                     + " called: rank " + peer + " waits there for this rank and cannot do what it waits for");

@@ -1296,7 +1296,8 @@ public final class Window implements AutoCloseable {
      */
     private void checkPscwPeers() {
         pscwPeers.check();
-        job.calls().checkNotAwaitedBy(pscw.pending(pscwPosts, pscwWaitedOn), pscwWait);
+        job.calls().checkNotAwaitedBy(pscw.pending(pscwPosts, pscwWaitedOn),
+            peer -> pscw.pending(pscwPosts, new int[] {peer}).length == 1, pscwWait);
     }
 
     /**
