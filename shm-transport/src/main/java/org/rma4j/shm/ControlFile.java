@@ -153,6 +153,49 @@ public final class ControlFile implements AutoCloseable {
     }
 
     /**
+     * Publishes what {@code rank} is blocked in (see {@link ControlLayout}); for the slow path of a wait only.
+     */
+    public void publishWait(final int rank, final WaitState state) {
+        checkRank(rank);
+        final long row = ControlLayout.rowOffset(rank);
+        Words.putIntVolatile(segment, row + ControlLayout.ROW_WAIT_CALL_OFFSET, 0);
+        Words.putInt(segment, row + ControlLayout.ROW_WAIT_WINDOW_OFFSET, state.window());
+        Words.putInt(segment, row + ControlLayout.ROW_WAIT_PEER_OFFSET, state.peer());
+        Words.putInt(segment, row + ControlLayout.ROW_WAIT_CALL_NUMBER_OFFSET, state.callNumber());
+        Words.putLong(segment, row + ControlLayout.ROW_WAIT_SINCE_MILLIS_OFFSET, state.sinceMillis());
+        // NOTE: the code last, so that a reader that sees it also sees the fields it describes.
+        Words.putIntVolatile(segment, row + ControlLayout.ROW_WAIT_CALL_OFFSET, state.call().code());
+    }
+
+    /**
+     * Records that {@code rank} is no longer blocked in the call it published.
+     */
+    public void clearWait(final int rank) {
+        checkRank(rank);
+        Words.putIntVolatile(segment, ControlLayout.rowOffset(rank) + ControlLayout.ROW_WAIT_CALL_OFFSET, 0);
+    }
+
+    /**
+     * @return what {@code rank} published it is blocked in, or null if it is not blocked on a slow path
+     *         (or changed its state while this read it).
+     */
+    public WaitState waitState(final int rank) {
+        checkRank(rank);
+        final long row = ControlLayout.rowOffset(rank);
+        final int code = Words.getIntVolatile(segment, row + ControlLayout.ROW_WAIT_CALL_OFFSET);
+        final long since = Words.getLongVolatile(segment, row + ControlLayout.ROW_WAIT_SINCE_MILLIS_OFFSET);
+        final int window = Words.getIntVolatile(segment, row + ControlLayout.ROW_WAIT_WINDOW_OFFSET);
+        final int peer = Words.getIntVolatile(segment, row + ControlLayout.ROW_WAIT_PEER_OFFSET);
+        final int number = Words.getIntVolatile(segment, row + ControlLayout.ROW_WAIT_CALL_NUMBER_OFFSET);
+        final WaitState.Call call = WaitState.Call.of(code);
+        if (call == null || Words.getIntVolatile(segment, row + ControlLayout.ROW_WAIT_CALL_OFFSET) != code
+            || Words.getLongVolatile(segment, row + ControlLayout.ROW_WAIT_SINCE_MILLIS_OFFSET) != since) {
+            return null;
+        }
+        return new WaitState(call, window, peer, number, since);
+    }
+
+    /**
      * Records that the job is aborted with {@code status} (MPI_ABORT) and wakes its watchers. Only the
      * first abort counts.
      *
@@ -274,7 +317,7 @@ public final class ControlFile implements AutoCloseable {
      * Whether the process that created the job is gone: not running, or its pid now belongs to a
      * process that started after the job was created.
      */
-    boolean launcherGone() {
+    public boolean launcherGone() {
         final long pid = launcherPid();
         if (pid == 0 || pid == ProcessHandle.current().pid()) {
             return false;
