@@ -199,7 +199,8 @@ public final class RmaRun implements Callable<Integer> {
                 "-n must be between 1 and " + ControlLayout.MAX_RANKS + ", got " + ranks);
         }
         if (mainClass == null) {
-            throw new ParameterException(spec.commandLine(), "the main class is missing");
+            throw new ParameterException(spec.commandLine(),
+                "the main class is missing: rmarun -n N [options] MainClass [args...]");
         }
         if (graceMs < 0) {
             throw new ParameterException(spec.commandLine(), "--grace-ms must not be negative, got " + graceMs);
