@@ -56,13 +56,15 @@ import picocli.CommandLine.Spec;
         + "is prefixed with its rank; the exit status is the first non-zero exit status of a rank.",
     footerHeading = "%nExit status:%n",
     footer = {
-        "  0    every rank exited with 0 (--status: a job was found; --clean: always)",
-        "  N    the first non-zero exit status of a rank (128+S: the rank was killed by signal S)",
-        "  1    the job could not be started (main class not found, unsafe --shm-dir...), or --status found no job",
-        "  2    usage error (unknown option, -n out of range, missing main class name)",
-        "  74   every rank exited with 0 but part of their output could not be delivered",
-        "  124  --timeout expired: what each rank waited for was reported and the job was stopped",
-        "  130  rmarun was interrupted (Ctrl-C): what each rank waited for was reported and the job was stopped",
+        "  0    every rank exited with 0 (--status: a job was found)",
+        "  N    the first non-zero exit status of a rank (128+S: killed by signal S)",
+        "  1    the job could not be started (main class not found, unsafe --shm-dir),",
+        "       or --status found no running job",
+        "  2    usage error (unknown option, -n out of range, no main class)",
+        "  74   every rank exited with 0, but part of their output was lost",
+        "  124  --timeout expired: the waits were reported and the job stopped",
+        "  130  rmarun was interrupted (Ctrl-C): the waits were reported and the job",
+        "       stopped",
     })
 public final class RmaRun implements Callable<Integer> {
     /** Exit status when the job could not be started. */
