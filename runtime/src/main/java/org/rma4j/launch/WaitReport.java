@@ -87,8 +87,6 @@ final class WaitReport {
                         line.append(", waiting for rank").append(missing.size() == 1 ? " " : "s ")
                             .append(String.join(", ", missing.stream().map(String::valueOf).toList()));
                     }
-                } else {
-                    line.append(", waiting for rank ").append(wait.peer());
                 }
             }
             lines.add(line.toString());

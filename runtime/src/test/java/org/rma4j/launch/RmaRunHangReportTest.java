@@ -84,20 +84,7 @@ class RmaRunHangReportTest {
         final CompletableFuture<List<String>> errors = readLines(launcher.getErrorStream());
         stopRank();
 
-        final ByteArrayOutputStream statusBytes = new ByteArrayOutputStream();
-        String status = "";
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(RmaRunProcess.HANG_BOUND_SECONDS);
-        // the waiting ranks publish their fence at their first liveness check; poll until both did
-        while (FENCE_WAIT.matcher(status).results().count() < 2) {
-            assertTrue(System.nanoTime() < deadlineNs, status + statusBytes);
-            Thread.sleep(50);
-            statusBytes.reset();
-            final PrintStream out = new PrintStream(statusBytes, true, StandardCharsets.UTF_8);
-            final int exitStatus = RmaRun.execute(out, out, "--status", "--shm-dir", base.path().toString(),
-                Long.toString(launcher.pid()));
-            assertEquals(0, exitStatus, () -> statusBytes.toString(StandardCharsets.UTF_8));
-            status = statusBytes.toString(StandardCharsets.UTF_8);
-        }
+        final String status = awaitStatus(text -> FENCE_WAIT.matcher(text).results().count() == 2);
         assertTrue(status.contains("(rmarun pid " + launcher.pid() + ", 3 ranks)"), status);
         assertTrue(STOPPED_LINE.matcher(status).find(), status);
 
@@ -111,12 +98,54 @@ class RmaRunHangReportTest {
     }
 
     @Test
+    void shouldReportLockAndStartWaits() throws Exception {
+        launcher = new ProcessBuilder(RmaRunProcess.command(base.path(),
+            List.of("-n", "3", BlockedProgram.class.getName()))).start();
+        final CompletableFuture<List<String>> errors = readLines(launcher.getErrorStream());
+        awaitReady();
+        final Pattern lock = Pattern.compile("rank 0 \\(pid \\d+, [a-z ]+\\): in lock on window 0, target 0 for");
+        final Pattern start = Pattern.compile(
+            "rank 2 \\(pid \\d+, [a-z ]+\\): in start on window 0, waiting for the post of rank 1 for");
+        final String status = awaitStatus(text -> lock.matcher(text).find() && start.matcher(text).find());
+        assertTrue(status.contains("rank 1 (pid "), status);
+
+        // NOTE: SIGTERM through kill: Process.destroy() would also close the pipe the report arrives on.
+        signal("TERM", launcher.pid());
+        assertTrue(launcher.waitFor(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS), "rmarun did not stop");
+        final String report = String.join("\n", errors.get(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS));
+        assertTrue(lock.matcher(report).find() && start.matcher(report).find(), report);
+        base.assertNoJobDirectoryLeft();
+    }
+
+    @Test
     void shouldSayThatNoJobRuns() {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         assertEquals(RmaRun.EXIT_NO_JOB, RmaRun.execute(out, out, "--status", "--shm-dir", base.path().toString()));
         assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("no running job under " + base.path()),
             () -> bytes.toString(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Runs {@code rmarun --status PID} until its output satisfies {@code done}: the waiting ranks publish
+     * their waits at their first liveness check.
+     */
+    private String awaitStatus(final java.util.function.Predicate<String> done) throws InterruptedException {
+        final ByteArrayOutputStream statusBytes = new ByteArrayOutputStream();
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(RmaRunProcess.HANG_BOUND_SECONDS);
+        while (true) {
+            statusBytes.reset();
+            final PrintStream out = new PrintStream(statusBytes, true, StandardCharsets.UTF_8);
+            final int exitStatus = RmaRun.execute(out, out, "--status", "--shm-dir", base.path().toString(),
+                Long.toString(launcher.pid()));
+            final String status = statusBytes.toString(StandardCharsets.UTF_8);
+            assertEquals(0, exitStatus, status);
+            if (done.test(status)) {
+                return status;
+            }
+            assertTrue(System.nanoTime() < deadlineNs, status);
+            Thread.sleep(50);
+        }
     }
 
     private static void assertReport(final List<String> report) {
@@ -136,6 +165,16 @@ class RmaRunHangReportTest {
      * Waits until every rank passed its first fence, then stops rank 2.
      */
     private void stopRank() throws IOException {
+        stoppedPid = awaitReady().get(STOPPED);
+        signal("STOP", stoppedPid);
+    }
+
+    /**
+     * Waits for the line {@code ready <pid>} of every rank.
+     *
+     * @return the pid of each rank.
+     */
+    private Map<Integer, Long> awaitReady() throws IOException {
         final Map<Integer, Long> pids = new TreeMap<>();
         final BufferedReader lines = new BufferedReader(
             new InputStreamReader(launcher.getInputStream(), StandardCharsets.UTF_8));
@@ -147,10 +186,9 @@ class RmaRunHangReportTest {
                 pids.put(Integer.parseInt(ready.group(1)), Long.parseLong(ready.group(2)));
             }
         }
-        stoppedPid = pids.get(STOPPED);
-        signal("STOP", stoppedPid);
         // the rest of the output is not needed, but must not fill the pipe
         readLines(launcher.getInputStream());
+        return pids;
     }
 
     private static CompletableFuture<List<String>> readLines(final java.io.InputStream stream) {

@@ -27,7 +27,8 @@ public record WaitState(Call call, int window, int peer, int callNumber, long si
         FREE("free"),
         LOCK("lock"),
         START("start"),
-        WAIT("wait");
+        WAIT("wait"),
+        LOCK_ALL("lockAll");
 
         private final String callName;
 
@@ -60,7 +61,8 @@ public record WaitState(Call call, int window, int peer, int callNumber, long si
     }
 
     /**
-     * @return e.g. {@code "fence on window 0 (collective call #5)"} or {@code "lock on window 1, target 2"}.
+     * @return e.g. {@code "fence on window 0 (collective call #5)"}, {@code "lock on window 1, target 2"} or
+     *         {@code "start on window 0, waiting for the post of rank 1"}.
      */
     public String describe() {
         final StringBuilder text = new StringBuilder(call.callName());
@@ -68,7 +70,11 @@ public record WaitState(Call call, int window, int peer, int callNumber, long si
             text.append(" on window ").append(window);
         }
         if (peer >= 0) {
-            text.append(call == Call.LOCK ? ", target " : ", peer ").append(peer);
+            text.append(switch (call) {
+                case START -> ", waiting for the post of rank ";
+                case WAIT -> ", waiting for the complete of rank ";
+                default -> ", target ";
+            }).append(peer);
         }
         if (callNumber > 0) {
             text.append(" (collective call #").append(callNumber).append(')');
