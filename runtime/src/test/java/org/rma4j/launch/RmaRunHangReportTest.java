@@ -79,6 +79,22 @@ class RmaRunHangReportTest {
     }
 
     @Test
+    void shouldReportWhoWaitedForWhomWhenTheJobsWaitTimeoutFires() throws Exception {
+        start("--jvm-opt=-D" + org.rma4j.shm.WaitStrategy.TIMEOUT_PROP_NAME + "=8000");
+        final CompletableFuture<List<String>> errors = readLines(launcher.getErrorStream());
+        stopRank();
+
+        assertTrue(launcher.waitFor(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS), "rmarun did not stop");
+        final String report = String.join("\n", errors.get(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS));
+        assertEquals(1, launcher.exitValue(), report);
+        assertTrue(report.contains("rmarun: what each rank waits for:"), report);
+        assertTrue(Pattern.compile("rank [01] \\(pid \\d+, [a-z ]+\\): failed; it was blocked in fence on window 0 "
+            + "\\(collective call #\\d+\\) for \\d+\\.\\d s").matcher(report).find(), report);
+        assertTrue(STOPPED_LINE.matcher(report).find(), report);
+        base.assertNoJobDirectoryLeft();
+    }
+
+    @Test
     void shouldPrintTheWaitsOfARunningJobWithStatusAndReportThemOnSigint() throws Exception {
         start();
         final CompletableFuture<List<String>> errors = readLines(launcher.getErrorStream());
