@@ -1311,10 +1311,10 @@ public final class Window implements AutoCloseable {
     private void checkPscwPeers() {
         pscwPeers.check();
         final int[] pending = pscw.pending(pscwPosts, pscwWaitedOn);
+        job.calls().checkNotAwaitedBy(pending, pscwWait);
         if (pending.length > 0) {
             blocked.publish(pending[0]);
         }
-        job.calls().checkNotAwaitedBy(pending, pscwWait);
     }
 
     /**

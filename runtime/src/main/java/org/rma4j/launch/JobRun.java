@@ -2,7 +2,8 @@ package org.rma4j.launch;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -59,6 +60,7 @@ final class JobRun {
     private boolean shuttingDown; // guarded by this
     private JobDirectory jobDirectory; // guarded by this
     private volatile ControlFile control;
+    private FileChannel statusChannel;
     private boolean timedOut;
 
     JobRun(final Launcher launcher) {
@@ -78,7 +80,7 @@ final class JobRun {
                 jobDirectory = directory;
             }
             control = ControlFile.create(directory.controlFile(), ranks, ProcessHandle.current().pid());
-            linkStatusFile(directory);
+            statusChannel = openForStatus(directory);
             startRanks(directory);
             return checkOutput(awaitRanks(directory));
         } finally {
@@ -132,15 +134,15 @@ final class JobRun {
     }
 
     /**
-     * Gives the control file a second name, {@value WaitReport#STATUS_FILE_NAME}, which lasts as long as the job
-     * directory: rank 0 removes the name {@code control} once every rank mapped it, and {@code rmarun --status}
-     * still finds the ranks' wait states.
+     * Keeps a descriptor of the control file open while the job runs: rank 0 removes the file's name once
+     * every rank mapped it, and {@code rmarun --status} then opens it through {@code /proc/<pid>/fd}
+     * ({@link WaitReport#openControl}).
      */
-    private static void linkStatusFile(final JobDirectory directory) {
+    private static FileChannel openForStatus(final JobDirectory directory) {
         try {
-            Files.createLink(directory.file(WaitReport.STATUS_FILE_NAME), directory.controlFile());
-        } catch (final IOException | UnsupportedOperationException e) {
-            // rmarun --status cannot see this job; the job itself does not need the name
+            return FileChannel.open(directory.controlFile(), StandardOpenOption.READ);
+        } catch (final IOException e) {
+            return null; // rmarun --status cannot see this job; the job itself does not need it
         }
     }
 
@@ -283,6 +285,13 @@ final class JobRun {
         }
         if (control != null) {
             control.close();
+        }
+        if (statusChannel != null) {
+            try {
+                statusChannel.close();
+            } catch (final IOException ignored) {
+                // nothing to release
+            }
         }
         deleteJobDirectory();
         if (interrupted) {

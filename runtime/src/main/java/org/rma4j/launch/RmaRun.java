@@ -327,7 +327,11 @@ public final class RmaRun implements Callable<Integer> {
         }
         int found = 0;
         for (final Path dir : jobs) {
-            try (ControlFile control = ControlFile.open(dir.resolve(WaitReport.STATUS_FILE_NAME))) {
+            final long launcherPid = launcherPid(dir);
+            if (launcherPid <= 0) {
+                continue;
+            }
+            try (ControlFile control = WaitReport.openControl(dir, launcherPid)) {
                 if (control.launcherGone()) {
                     continue;
                 }
@@ -347,6 +351,23 @@ public final class RmaRun implements Callable<Integer> {
             return EXIT_NO_JOB;
         }
         return 0;
+    }
+
+    /**
+     * @return the launcher pid in a job directory's name ({@code rma4j-<pid>-<nonce>}), or -1.
+     */
+    private static long launcherPid(final Path directory) {
+        final String name = directory.toAbsolutePath().normalize().getFileName().toString();
+        if (!name.startsWith(JobDirectory.NAME_PREFIX)) {
+            return -1;
+        }
+        final String rest = name.substring(JobDirectory.NAME_PREFIX.length());
+        final int dash = rest.indexOf('-');
+        try {
+            return dash > 0 ? Long.parseLong(rest.substring(0, dash)) : -1;
+        } catch (final NumberFormatException e) {
+            return -1;
+        }
     }
 
     /**

@@ -2,13 +2,17 @@ package org.rma4j.launch;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 import org.rma4j.shm.ControlFile;
+import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.RankState;
 import org.rma4j.shm.WaitState;
 
@@ -21,10 +25,48 @@ import org.rma4j.shm.WaitState;
  * {@code rmarun --timeout} and on Ctrl-C.
  */
 final class WaitReport {
-    /** Second name of a job's control file, kept while the job runs, for {@code rmarun --status}. */
-    static final String STATUS_FILE_NAME = "status";
-
     private WaitReport() {
+    }
+
+    /**
+     * Opens the control file of a running job from another process: by its name while it has one, else
+     * through the descriptor its launcher keeps open ({@code /proc/<launcherPid>/fd}).
+     *
+     * @param directory   the job directory.
+     * @param launcherPid the pid of the job's launcher.
+     * @throws IllegalStateException if neither is there.
+     */
+    static ControlFile openControl(final Path directory, final long launcherPid) {
+        final Path control = directory.resolve(JobDirectory.CONTROL_FILE_NAME);
+        if (Files.exists(control)) {
+            try {
+                return ControlFile.open(control);
+            } catch (final RuntimeException e) {
+                // removed meanwhile: look for the launcher's descriptor
+            }
+        }
+        final String name = control.toString();
+        try (DirectoryStream<Path> descriptors = Files.newDirectoryStream(Path.of("/proc", Long.toString(launcherPid),
+            "fd"))) {
+            for (final Path descriptor : descriptors) {
+                final String target;
+                try {
+                    target = Files.readSymbolicLink(descriptor).toString();
+                } catch (final IOException e) {
+                    continue;
+                }
+                if (target.equals(name) || target.equals(name + " (deleted)")) {
+                    // NOTE: through the launcher's descriptor, a link the kernel keeps, to a file of the same user
+                    try (FileChannel channel = FileChannel.open(descriptor, StandardOpenOption.READ,
+                        StandardOpenOption.WRITE)) {
+                        return ControlFile.open(descriptor, channel);
+                    }
+                }
+            }
+        } catch (final IOException e) {
+            throw new IllegalStateException("cannot list the descriptors of rmarun " + launcherPid + ": " + e, e);
+        }
+        throw new IllegalStateException("rmarun " + launcherPid + " holds no control file of " + directory);
     }
 
     /**

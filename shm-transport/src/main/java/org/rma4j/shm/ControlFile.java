@@ -1,6 +1,7 @@
 package org.rma4j.shm;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 /**
@@ -45,7 +46,20 @@ public final class ControlFile implements AutoCloseable {
      * @throws ShmFormatException if the file is not a valid control file.
      */
     public static ControlFile open(final Path path) {
-        final MappedFile file = MappedFile.open(path);
+        return validate(path, MappedFile.open(path));
+    }
+
+    /**
+     * Maps and validates the control file open in {@code channel} (for a file without a name any more,
+     * reached through another process's descriptor).
+     *
+     * @throws ShmFormatException if the file is not a valid control file.
+     */
+    public static ControlFile open(final Path path, final FileChannel channel) {
+        return validate(path, MappedFile.map(path, channel));
+    }
+
+    private static ControlFile validate(final Path path, final MappedFile file) {
         try {
             final MemorySegment segment = file.segment();
             FileHeader.check(segment, path, ControlLayout.MAGIC, ControlLayout.VERSION);
