@@ -4,6 +4,7 @@ import java.util.function.IntPredicate;
 
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.Liveness;
+import org.rma4j.shm.WaitState;
 
 /**
  * The job-wide order of one rank's collective calls, and the check that every rank's calls match.
@@ -20,6 +21,8 @@ import org.rma4j.shm.Liveness;
  *   free, say) is seen at once.</li>
  * </ul>
  * A mismatch is an {@link RmaException} naming both calls and ranks, at every rank that compares them.
+ * At its first liveness check a wait also publishes the call as the rank's {@link WaitState}, for the
+ * launcher's reports of a hung job; a wait that ends before it publishes nothing more than its call word.
  *
  * <p>Call word: bits 63..32 the sequence number, 31..24 the kind (ordinal + 1), bit 23 set once the
  * rank found that this call did not match a peer's, 22..0 the object (0 for the job, 1 + the window's
@@ -36,20 +39,20 @@ import org.rma4j.shm.Liveness;
 final class CollectiveCalls {
     /** What a collective call is. */
     enum Kind {
-        BARRIER("barrier"),
-        CREATE("window creation"),
-        CLOSE("RmaJob.close"),
-        FENCE("fence"),
-        FREE("free");
+        BARRIER(WaitState.Call.BARRIER),
+        CREATE(WaitState.Call.CREATE),
+        CLOSE(WaitState.Call.CLOSE),
+        FENCE(WaitState.Call.FENCE),
+        FREE(WaitState.Call.FREE);
 
-        private final String callName;
+        private final WaitState.Call waitCall;
 
-        Kind(final String callName) {
-            this.callName = callName;
+        Kind(final WaitState.Call waitCall) {
+            this.waitCall = waitCall;
         }
 
         String callName() {
-            return callName;
+            return waitCall.callName();
         }
     }
 
@@ -62,6 +65,7 @@ final class CollectiveCalls {
     private final int ranks;
     private int sequence;
     private long current;
+    private boolean waitPublished;
 
     CollectiveCalls(final ControlFile control, final int rank) {
         this.control = control;
@@ -88,6 +92,18 @@ final class CollectiveCalls {
      */
     void end() {
         current = 0;
+        if (waitPublished) {
+            waitPublished = false;
+            control.clearWait(rank);
+        }
+    }
+
+    /**
+     * The wait of the current call timed out: its wait state stays published, for the launcher's report
+     * of the hung job ({@link #end()} no longer clears it).
+     */
+    void timedOut() {
+        waitPublished = false;
     }
 
     /**
@@ -102,9 +118,25 @@ final class CollectiveCalls {
      */
     Liveness whileWaiting(final Liveness peers) {
         return () -> {
+            publishWaiting();
             checkWaiting();
             peers.check();
         };
+    }
+
+    /**
+     * Publishes the current call as this rank's wait state, once per call (the slow path of its wait).
+     */
+    private void publishWaiting() {
+        final long mine = current;
+        if (mine == 0 || waitPublished) {
+            return;
+        }
+        final int kindCode = (int)(mine >>> 24) & 0xff;
+        final int object = (int)(mine & OBJECT_MASK);
+        control.publishWait(rank, new WaitState(KINDS[kindCode - 1].waitCall, object - 1, -1, sequenceOf(mine),
+            System.currentTimeMillis()));
+        waitPublished = true;
     }
 
     /**

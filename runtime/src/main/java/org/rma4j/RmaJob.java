@@ -186,6 +186,7 @@ public final class RmaJob implements AutoCloseable {
         } catch (final PeerFailedException e) {
             throw recordFailure(renamed(e, call));
         } catch (final WaitTimeoutException e) {
+            calls.timedOut();
             throw recordFailure(new WaitTimeoutException(CollectiveCalls.describe(call) + " at rank " + rank + " of "
                 + size, e.waitedNs()));
         } catch (final RuntimeException e) {

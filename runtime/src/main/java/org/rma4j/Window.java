@@ -12,6 +12,7 @@ import org.rma4j.shm.DisseminationBarrier;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappedFile;
 import org.rma4j.shm.MappingLiveness;
+import org.rma4j.shm.WaitState;
 import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.WaitTimeoutException;
 import org.rma4j.shm.Words;
@@ -54,6 +55,8 @@ public final class Window implements AutoCloseable {
     private final long lockTable;
     private final DisseminationBarrier fenceBarrier;
     private final Liveness lockLiveness;
+    /** The lock or PSCW wait in progress, published as this rank's wait state on its slow path. */
+    private final WaitPublication blocked;
     private final Epochs epochs;
     private final Pscw pscw;
     private final Notifications notifications;
@@ -100,7 +103,12 @@ public final class Window implements AutoCloseable {
                 throw fileCheck.explain(e);
             }
         };
-        this.lockLiveness = fileCheck.and(job.control().liveness(rank, false));
+        this.blocked = new WaitPublication(job.control(), rank, number);
+        final Liveness lockPeers = fileCheck.and(job.control().liveness(rank, false));
+        this.lockLiveness = () -> {
+            blocked.publish();
+            lockPeers.check();
+        };
         this.epochs = new Epochs(ranks, !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         this.noLocks = info.flag(Info.NO_LOCKS);
         this.pscwPeers = collective;
@@ -828,6 +836,7 @@ public final class Window implements AutoCloseable {
             pscwWaitedOn = group.members();
             pscwPosts = true;
             pscwWait = "start on window " + number + " for the posts of " + group;
+            blocked.begin(WaitState.Call.START, -1);
             try {
                 pscw.awaitPosts(group);
             } catch (final InternalError e) {
@@ -836,6 +845,8 @@ public final class Window implements AutoCloseable {
                 throw new WaitTimeoutException("start: the posts of " + group, e.waitedNs());
             } catch (final PeerFailedException e) {
                 throw job.recordFailure(job.named(e, "start on window " + number + " for the posts of " + group));
+            } finally {
+                blocked.end();
             }
         }
         epochs.started(group);
@@ -867,6 +878,7 @@ public final class Window implements AutoCloseable {
         pscwWaitedOn = group.members();
         pscwPosts = false;
         pscwWait = "wait on window " + number + " for the completes of " + group;
+        blocked.begin(WaitState.Call.WAIT, -1);
         try {
             pscw.awaitCompletes(group);
         } catch (final WaitTimeoutException e) {
@@ -875,6 +887,8 @@ public final class Window implements AutoCloseable {
             throw fileCheck.explain(e);
         } catch (final PeerFailedException e) {
             throw job.recordFailure(job.named(e, "wait on window " + number + " for the completes of " + group));
+        } finally {
+            blocked.end();
         }
         pscw.setExposed(false);
         epochs.waited();
@@ -1296,8 +1310,12 @@ public final class Window implements AutoCloseable {
      */
     private void checkPscwPeers() {
         pscwPeers.check();
-        job.calls().checkNotAwaitedBy(pscw.pending(pscwPosts, pscwWaitedOn),
-            peer -> pscw.pending(pscwPosts, new int[] {peer}).length == 1, pscwWait);
+        final int[] pending = pscw.pending(pscwPosts, pscwWaitedOn);
+        job.calls().checkNotAwaitedBy(pending, peer -> pscw.pending(pscwPosts, new int[] {peer}).length == 1,
+            pscwWait);
+        if (pending.length > 0) {
+            blocked.publish(pending[0]);
+        }
     }
 
     /**
@@ -1331,6 +1349,7 @@ public final class Window implements AutoCloseable {
      * @param type the lock call's type, or null for lockAll.
      */
     private void acquire(final Runnable acquisition, final LockType type, final int target, final long word) {
+        blocked.begin(type == null ? WaitState.Call.LOCK_ALL : WaitState.Call.LOCK, target);
         try {
             acquisition.run();
         } catch (final InternalError e) {
@@ -1344,6 +1363,8 @@ public final class Window implements AutoCloseable {
             final String what = type == null ? "lockAll: the lock of rank " + target : "lock(" + type + ", " + target + ")";
             throw new WaitTimeoutException(what + " (lock word " + LockWord.describe(Words.getIntVolatile(mapping, word))
                 + ")", e.waitedNs());
+        } finally {
+            blocked.end();
         }
     }
 

@@ -2,6 +2,8 @@ package org.rma4j.launch;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -57,7 +59,9 @@ final class JobRun {
     private final Process[] processes; // guarded by this
     private boolean shuttingDown; // guarded by this
     private JobDirectory jobDirectory; // guarded by this
-    private ControlFile control;
+    private volatile ControlFile control;
+    private FileChannel statusChannel;
+    private boolean timedOut;
 
     JobRun(final Launcher launcher) {
         this.launcher = launcher;
@@ -76,6 +80,7 @@ final class JobRun {
                 jobDirectory = directory;
             }
             control = ControlFile.create(directory.controlFile(), ranks, ProcessHandle.current().pid());
+            statusChannel = openForStatus(directory);
             startRanks(directory);
             return checkOutput(awaitRanks(directory));
         } finally {
@@ -93,7 +98,11 @@ final class JobRun {
         final ProcessHandle self = ProcessHandle.current();
         final long startMillis = self.info().startInstant().map(instant -> instant.toEpochMilli()).orElse(0L);
         for (int rank = 0; rank < ranks; rank++) {
-            final ProcessBuilder builder = new ProcessBuilder(command);
+            final ProcessBuilder builder = new ProcessBuilder(launcher.commandOf(rank, command));
+            if (launcher.outputDirectory() != null) {
+                builder.redirectErrorStream(true);
+                builder.redirectOutput(launcher.outputDirectory().resolve("rank." + rank).toFile());
+            }
             final Map<String, String> environment = builder.environment();
             environment.putAll(launcher.environment());
             environment.put(JobEnvironment.RANK, Integer.toString(rank));
@@ -124,19 +133,41 @@ final class JobRun {
         }
     }
 
+    /**
+     * Keeps a descriptor of the control file open while the job runs: rank 0 removes the file's name once
+     * every rank mapped it, and {@code rmarun --status} then opens it through {@code /proc/<pid>/fd}
+     * ({@link WaitReport#openControl}).
+     */
+    private static FileChannel openForStatus(final JobDirectory directory) {
+        try {
+            return FileChannel.open(directory.controlFile(), StandardOpenOption.READ);
+        } catch (final IOException e) {
+            return null; // rmarun --status cannot see this job; the job itself does not need it
+        }
+    }
+
     private JobResult awaitRanks(final JobDirectory directory) throws InterruptedException {
         final Integer[] statuses = new Integer[ranks];
         int remaining = ranks;
         int failedRank = -1;
         String failure = null;
         Phase phase = Phase.RUNNING;
-        long deadlineNs = 0;
+        final boolean timeLimited = !launcher.timeout().isZero();
+        long deadlineNs = System.nanoTime() + launcher.timeout().toNanos();
         while (remaining > 0) {
-            final RankExit exit = phase == Phase.RUNNING || phase == Phase.KILLING
+            final RankExit exit = phase == Phase.KILLING || phase == Phase.RUNNING && !timeLimited
                 ? exits.take()
                 : exits.poll(deadlineNs - System.nanoTime(), TimeUnit.NANOSECONDS);
             if (exit == null) {
-                if (phase == Phase.GRACE) {
+                if (phase == Phase.RUNNING) {
+                    timedOut = true;
+                    errorLine(Launcher.MESSAGE_PREFIX + "the job did not end within " + launcher.timeout().toSeconds()
+                        + " s (--timeout); stopping it. What each rank waits for:");
+                    report();
+                    signalAll(false);
+                    phase = Phase.TERMINATING;
+                    deadlineNs = System.nanoTime() + Launcher.KILL_DELAY.toNanos();
+                } else if (phase == Phase.GRACE) {
                     signalAll(false);
                     phase = Phase.TERMINATING;
                     deadlineNs = System.nanoTime() + Launcher.KILL_DELAY.toNanos();
@@ -148,7 +179,9 @@ final class JobRun {
             }
             remaining--;
             statuses[exit.rank()] = exit.status();
-            if (exit.status() != 0) {
+            if (exit.status() != 0 && timedOut) {
+                control.markFailed(exit.rank());
+            } else if (exit.status() != 0) {
                 // NOTE: marked before anything else, so that peers waiting on this rank fail fast.
                 control.markFailed(exit.rank());
                 final String message = "rank " + exit.rank() + " exited with " + ExitStatus.describe(exit.status());
@@ -157,6 +190,11 @@ final class JobRun {
                     failure = message;
                     if (!isShuttingDown()) {
                         errorLine(Launcher.MESSAGE_PREFIX + message + (remaining > 0 ? "; stopping the job" : ""));
+                        if (remaining > 0 && WaitReport.anyWaiting(control)) {
+                            // e.g. a wait timeout (rma4j.wait.timeout.ms): say who waited for whom
+                            errorLine(Launcher.MESSAGE_PREFIX + "what each rank waits for:");
+                            report();
+                        }
                     }
                     phase = Phase.GRACE;
                     deadlineNs = System.nanoTime() + launcher.grace().toNanos();
@@ -168,6 +206,10 @@ final class JobRun {
                 // of the job (programs need not use rma4j in every rank), but peers must not wait on it.
                 control.markFailed(exit.rank());
             }
+        }
+        if (timedOut) {
+            return new JobResult(Launcher.EXIT_TIMEOUT, Arrays.asList(statuses), failedRank,
+                Optional.of("the job did not end within " + launcher.timeout().toSeconds() + " s"), directory.path());
         }
         final int exitCode = failedRank < 0 ? 0 : statuses[failedRank];
         return new JobResult(exitCode, Arrays.asList(statuses), failedRank, Optional.ofNullable(failure),
@@ -244,6 +286,13 @@ final class JobRun {
         if (control != null) {
             control.close();
         }
+        if (statusChannel != null) {
+            try {
+                statusChannel.close();
+            } catch (final IOException ignored) {
+                // nothing to release
+            }
+        }
         deleteJobDirectory();
         if (interrupted) {
             Thread.currentThread().interrupt();
@@ -261,13 +310,32 @@ final class JobRun {
             alive = snapshot();
         }
         if (!alive.isEmpty()) {
-            errorLine(Launcher.MESSAGE_PREFIX + "shutting down; stopping " + alive.size() + " rank(s)");
+            errorLine(Launcher.MESSAGE_PREFIX + "shutting down; stopping " + alive.size() + " rank(s). What each rank"
+                + " waits for:");
+            report();
             alive.forEach(process -> process.toHandle().destroy());
             awaitExit(alive, System.nanoTime() + Launcher.KILL_DELAY.toNanos());
             signalAll(true);
             awaitExit(alive, System.nanoTime() + Launcher.KILL_DELAY.toNanos());
         }
         deleteJobDirectory();
+    }
+
+    /**
+     * Writes what each rank waits for ({@link WaitReport}) to the error sink.
+     */
+    private void report() {
+        final ControlFile file = control;
+        if (file == null) {
+            return;
+        }
+        try {
+            for (final String line : WaitReport.lines(file, System.currentTimeMillis())) {
+                errorLine(Launcher.MESSAGE_PREFIX + "  " + line);
+            }
+        } catch (final RuntimeException e) {
+            errorLine(Launcher.MESSAGE_PREFIX + "  cannot read the ranks' wait states: " + e);
+        }
     }
 
     private static void awaitExit(final List<Process> processes, final long deadlineNs) {

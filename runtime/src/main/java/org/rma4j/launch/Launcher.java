@@ -49,6 +49,13 @@ public final class Launcher {
      * (the sink failed: a closed pipe, a full disk). 74 is {@code EX_IOERR} of {@code sysexits.h}.
      */
     public static final int EXIT_OUTPUT_LOST = 74;
+    /**
+     * Exit code of a job stopped because it did not end within its {@linkplain Builder#timeout timeout}:
+     * 124, as GNU {@code timeout} exits.
+     */
+    public static final int EXIT_TIMEOUT = 124;
+    /** Program that pins a rank to a CPU ({@link Builder#bindToCore}), from util-linux. */
+    static final String TASKSET = "taskset";
     /** Prefix of the launcher's own messages. */
     static final String MESSAGE_PREFIX = "rmarun: ";
 
@@ -63,6 +70,9 @@ public final class Launcher {
     private final LineSink outputSink;
     private final LineSink errorSink;
     private final Duration grace;
+    private final Duration timeout;
+    private final Path outputDirectory;
+    private final int[] cpus;
 
     private Launcher(final Builder builder) {
         this.ranks = builder.ranks;
@@ -77,6 +87,9 @@ public final class Launcher {
         this.errorSink = builder.errorSink != null ? builder.errorSink
             : builder.outputSink != null ? builder.outputSink : LineSink.of(System.err);
         this.grace = builder.grace;
+        this.timeout = builder.timeout;
+        this.outputDirectory = builder.outputDirectory;
+        this.cpus = builder.bindToCore ? allowedCpus() : null;
     }
 
     /**
@@ -144,6 +157,70 @@ public final class Launcher {
         }
     }
 
+    /**
+     * @return the command of {@code rank}: {@code command}, preceded by {@code taskset -c CPU} when ranks are
+     *         bound to cores (rank i gets the i-th CPU this process may run on, modulo their number).
+     */
+    List<String> commandOf(final int rank, final List<String> command) {
+        if (cpus == null) {
+            return command;
+        }
+        final List<String> bound = new ArrayList<>(List.of(TASKSET, "-c", Integer.toString(cpus[rank % cpus.length])));
+        bound.addAll(command);
+        return bound;
+    }
+
+    /**
+     * @return the CPUs this process may run on, from {@code Cpus_allowed_list} of {@code /proc/self/status}.
+     * @throws IllegalStateException if they cannot be read or {@code taskset} is not installed.
+     */
+    static int[] allowedCpus() {
+        if (!onPath(TASKSET)) {
+            throw new IllegalStateException("--bind-to core needs " + TASKSET + " (package util-linux), which is not on"
+                + " the PATH");
+        }
+        try {
+            for (final String line : java.nio.file.Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("Cpus_allowed_list:")) {
+                    return parseCpuList(line.substring(line.indexOf(':') + 1).trim());
+                }
+            }
+        } catch (final java.io.IOException e) {
+            throw new IllegalStateException("cannot read the CPUs rmarun may run on: " + e.getMessage(), e);
+        }
+        throw new IllegalStateException("no Cpus_allowed_list in /proc/self/status");
+    }
+
+    /**
+     * @param list a CPU list as the kernel writes it, e.g. {@code "0-3,8,10-11"}.
+     * @return the CPUs in it, in order.
+     */
+    static int[] parseCpuList(final String list) {
+        final List<Integer> cpus = new ArrayList<>();
+        for (final String part : list.split(",")) {
+            final int dash = part.indexOf('-');
+            final int first = Integer.parseInt(dash < 0 ? part.trim() : part.substring(0, dash).trim());
+            final int last = dash < 0 ? first : Integer.parseInt(part.substring(dash + 1).trim());
+            for (int cpu = first; cpu <= last; cpu++) {
+                cpus.add(cpu);
+            }
+        }
+        return cpus.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static boolean onPath(final String program) {
+        final String path = System.getenv("PATH");
+        if (path == null) {
+            return false;
+        }
+        for (final String dir : path.split(File.pathSeparator)) {
+            if (!dir.isEmpty() && java.nio.file.Files.isExecutable(Path.of(dir, program))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     int ranks() {
         return ranks;
     }
@@ -166,6 +243,14 @@ public final class Launcher {
 
     Duration grace() {
         return grace;
+    }
+
+    Duration timeout() {
+        return timeout;
+    }
+
+    Path outputDirectory() {
+        return outputDirectory;
     }
 
     /**
@@ -191,6 +276,9 @@ public final class Launcher {
         private LineSink outputSink;
         private LineSink errorSink;
         private Duration grace = GRACE_DEFAULT;
+        private Duration timeout = Duration.ZERO;
+        private Path outputDirectory;
+        private boolean bindToCore;
 
         private Builder() {
         }
@@ -363,7 +451,42 @@ public final class Launcher {
         }
 
         /**
+         * @param timeout how long the job may run (zero, the default: no limit). When it is over, the launcher
+         *                writes what each rank waits for to the error output, stops the ranks and the job
+         *                ends with {@link #EXIT_TIMEOUT}.
+         * @return this builder.
+         */
+        public Builder timeout(final Duration timeout) {
+            if (timeout.isNegative()) {
+                throw new IllegalArgumentException("timeout " + timeout + " is negative");
+            }
+            this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * @param directory where rank i writes its standard output and standard error, into the file
+         *                  {@code rank.i} (created or truncated), instead of the output sinks; it must exist.
+         * @return this builder.
+         */
+        public Builder outputDirectory(final Path directory) {
+            this.outputDirectory = directory.toAbsolutePath();
+            return this;
+        }
+
+        /**
+         * @param bindToCore whether rank i runs pinned to one CPU, the i-th (modulo their number) of those
+         *                   the launcher may run on, through {@code taskset -c} (util-linux). Default false.
+         * @return this builder.
+         */
+        public Builder bindToCore(final boolean bindToCore) {
+            this.bindToCore = bindToCore;
+            return this;
+        }
+
+        /**
          * @return a launcher with these settings.
+         * @throws IllegalStateException if ranks are bound to cores but {@code taskset} is not installed.
          * @throws NullPointerException if no main class was set.
          */
         public Launcher build() {

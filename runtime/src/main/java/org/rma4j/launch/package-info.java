@@ -28,6 +28,12 @@
  *   non-zero status in the order the ranks ended.</li>
  *   <li>A rank that exits with 0 without having joined the job is marked failed as well (its peers
  *   could never complete a collective call with it), without failing the job.</li>
+ *   <li>A hung job says who waits for whom: {@code WaitReport} reads each rank's
+ *   published wait state (call, window, peer, since when) and process state from the control file,
+ *   of which the launcher keeps a descriptor open while the job runs (rank 0 removes its name). The launcher
+ *   prints it when its timeout expires (then stops the job: exit code 124), on a shutdown of its JVM
+ *   (Ctrl-C) and when a rank fails while others are blocked; {@code rmarun --status} prints it from
+ *   another process.</li>
  * </ul>
  */
 package org.rma4j.launch;

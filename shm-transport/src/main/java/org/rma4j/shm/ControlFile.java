@@ -1,6 +1,7 @@
 package org.rma4j.shm;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 /**
@@ -45,7 +46,20 @@ public final class ControlFile implements AutoCloseable {
      * @throws ShmFormatException if the file is not a valid control file.
      */
     public static ControlFile open(final Path path) {
-        final MappedFile file = MappedFile.open(path);
+        return validate(path, MappedFile.open(path));
+    }
+
+    /**
+     * Maps and validates the control file open in {@code channel} (for a file without a name any more,
+     * reached through another process's descriptor).
+     *
+     * @throws ShmFormatException if the file is not a valid control file.
+     */
+    public static ControlFile open(final Path path, final FileChannel channel) {
+        return validate(path, MappedFile.map(path, channel));
+    }
+
+    private static ControlFile validate(final Path path, final MappedFile file) {
         try {
             final MemorySegment segment = file.segment();
             FileHeader.check(segment, path, ControlLayout.MAGIC, ControlLayout.VERSION);
@@ -150,6 +164,49 @@ public final class ControlFile implements AutoCloseable {
     public long call(final int rank, final int parity) {
         checkRank(rank);
         return Words.getLongVolatile(segment, ControlLayout.callOffset(rank, parity));
+    }
+
+    /**
+     * Publishes what {@code rank} is blocked in (see {@link ControlLayout}); for the slow path of a wait only.
+     */
+    public void publishWait(final int rank, final WaitState state) {
+        checkRank(rank);
+        final long row = ControlLayout.rowOffset(rank);
+        Words.putIntVolatile(segment, row + ControlLayout.ROW_WAIT_CALL_OFFSET, 0);
+        Words.putInt(segment, row + ControlLayout.ROW_WAIT_WINDOW_OFFSET, state.window());
+        Words.putInt(segment, row + ControlLayout.ROW_WAIT_PEER_OFFSET, state.peer());
+        Words.putInt(segment, row + ControlLayout.ROW_WAIT_CALL_NUMBER_OFFSET, state.callNumber());
+        Words.putLong(segment, row + ControlLayout.ROW_WAIT_SINCE_MILLIS_OFFSET, state.sinceMillis());
+        // NOTE: the code last, so that a reader that sees it also sees the fields it describes.
+        Words.putIntVolatile(segment, row + ControlLayout.ROW_WAIT_CALL_OFFSET, state.call().code());
+    }
+
+    /**
+     * Records that {@code rank} is no longer blocked in the call it published.
+     */
+    public void clearWait(final int rank) {
+        checkRank(rank);
+        Words.putIntVolatile(segment, ControlLayout.rowOffset(rank) + ControlLayout.ROW_WAIT_CALL_OFFSET, 0);
+    }
+
+    /**
+     * @return what {@code rank} published it is blocked in, or null if it is not blocked on a slow path
+     *         (or changed its state while this read it).
+     */
+    public WaitState waitState(final int rank) {
+        checkRank(rank);
+        final long row = ControlLayout.rowOffset(rank);
+        final int code = Words.getIntVolatile(segment, row + ControlLayout.ROW_WAIT_CALL_OFFSET);
+        final long since = Words.getLongVolatile(segment, row + ControlLayout.ROW_WAIT_SINCE_MILLIS_OFFSET);
+        final int window = Words.getIntVolatile(segment, row + ControlLayout.ROW_WAIT_WINDOW_OFFSET);
+        final int peer = Words.getIntVolatile(segment, row + ControlLayout.ROW_WAIT_PEER_OFFSET);
+        final int number = Words.getIntVolatile(segment, row + ControlLayout.ROW_WAIT_CALL_NUMBER_OFFSET);
+        final WaitState.Call call = WaitState.Call.of(code);
+        if (call == null || Words.getIntVolatile(segment, row + ControlLayout.ROW_WAIT_CALL_OFFSET) != code
+            || Words.getLongVolatile(segment, row + ControlLayout.ROW_WAIT_SINCE_MILLIS_OFFSET) != since) {
+            return null;
+        }
+        return new WaitState(call, window, peer, number, since);
     }
 
     /**
@@ -274,7 +331,7 @@ public final class ControlFile implements AutoCloseable {
      * Whether the process that created the job is gone: not running, or its pid now belongs to a
      * process that started after the job was created.
      */
-    boolean launcherGone() {
+    public boolean launcherGone() {
         final long pid = launcherPid();
         if (pid == 0 || pid == ProcessHandle.current().pid()) {
             return false;

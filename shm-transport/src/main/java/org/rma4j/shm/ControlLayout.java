@@ -25,6 +25,10 @@ package org.rma4j.shm;
  * collective call it enters (an opaque long the runtime encodes: kind, object, job-wide sequence
  * number) with a volatile store into the call word of the sequence's parity before it waits, so that
  * peers that finished the same collective can compare it while this rank already enters the next.
+ * A rank publishes what it is blocked in ({@link WaitState}) on the slow path of a wait: it stores
+ * window, peer, call number and time, then the wait call code with a volatile store; it clears the
+ * call code (volatile store of 0) when the wait ends. A reader loads the code, the fields, and the
+ * code and time again, and keeps the state only if they did not change (diagnostics, not synchronization).
  * The abort status is set at most once, by a compare-and-set from 0, and woken.
  */
 public final class ControlLayout {
@@ -48,6 +52,14 @@ public final class ControlLayout {
     public static final int ROW_STATE_OFFSET = 16;
     /** Two longs: the collective call the rank entered last with an even, then odd, sequence number. */
     public static final int ROW_CALL_OFFSET = 64;
+
+    /** Wait call code ({@link WaitState.Call} ordinal + 1; 0: not blocked), then window, peer, call number. */
+    public static final int ROW_WAIT_CALL_OFFSET = 80;
+    public static final int ROW_WAIT_WINDOW_OFFSET = 84;
+    public static final int ROW_WAIT_PEER_OFFSET = 88;
+    public static final int ROW_WAIT_CALL_NUMBER_OFFSET = 92;
+    /** Epoch milliseconds at which the wait state was published. */
+    public static final int ROW_WAIT_SINCE_MILLIS_OFFSET = 96;
 
     /** Bytes of collective scratch space per rank. */
     public static final int SCRATCH_SLOT_LENGTH = 1024;

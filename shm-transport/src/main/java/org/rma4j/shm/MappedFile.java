@@ -78,6 +78,21 @@ public final class MappedFile implements AutoCloseable {
         }
     }
 
+    /**
+     * Maps the whole file open in {@code channel} (read and write), e.g. one reached through
+     * {@code /proc/<pid>/fd}, which {@link #open} does not follow.
+     *
+     * @param path    the name to report in errors.
+     * @param channel an open channel of the file; it may be closed once this returns.
+     */
+    public static MappedFile map(final Path path, final FileChannel channel) {
+        try {
+            return map(path, channel, channel.size());
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot map shared file " + path, e);
+        }
+    }
+
     private static MappedFile map(final Path path, final FileChannel channel, final long size) throws IOException {
         final Arena arena = Arena.ofShared();
         try {

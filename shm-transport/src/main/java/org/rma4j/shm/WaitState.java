@@ -1,0 +1,84 @@
+package org.rma4j.shm;
+
+/**
+ * What a rank is blocked in, as it publishes it in its row of the control file for the launcher's
+ * reports ({@code rmarun --status}, {@code --timeout}, Ctrl-C): the call, the window, the peer it waits
+ * for and since when.
+ *
+ * <p>A rank publishes its wait state only on the slow path of a wait, at its first liveness check
+ * (after about {@link WaitStrategy#LIVENESS_PERIOD_NS} of waiting), and clears it when the wait ends;
+ * waits that end sooner publish nothing. {@code sinceMillis} is therefore the time of that first
+ * check: the rank has waited at least since then.
+ *
+ * @param call        the blocking call.
+ * @param window      the window's number, or -1 for a call on the job.
+ * @param peer        the rank waited for, or -1 for a collective call (it waits for every rank that has
+ *                    not entered it).
+ * @param callNumber  the job-wide sequence number of a collective call, or 0.
+ * @param sinceMillis epoch milliseconds of the publication.
+ */
+public record WaitState(Call call, int window, int peer, int callNumber, long sinceMillis) {
+    /** The blocking calls a rank reports; the code in the control file is the ordinal + 1. */
+    public enum Call {
+        BARRIER("barrier"),
+        CREATE("window creation"),
+        CLOSE("RmaJob.close"),
+        FENCE("fence"),
+        FREE("free"),
+        LOCK("lock"),
+        START("start"),
+        WAIT("wait"),
+        LOCK_ALL("lockAll");
+
+        private final String callName;
+
+        Call(final String callName) {
+            this.callName = callName;
+        }
+
+        /**
+         * @return the name of the call in reports, e.g. {@code "fence"}.
+         */
+        public String callName() {
+            return callName;
+        }
+
+        int code() {
+            return ordinal() + 1;
+        }
+
+        static Call of(final int code) {
+            final Call[] calls = values();
+            return code >= 1 && code <= calls.length ? calls[code - 1] : null;
+        }
+    }
+
+    /**
+     * @return whether the call is collective: the rank waits for every rank that has not entered it.
+     */
+    public boolean collective() {
+        return peer < 0;
+    }
+
+    /**
+     * @return e.g. {@code "fence on window 0 (collective call #5)"}, {@code "lock on window 1, target 2"} or
+     *         {@code "start on window 0, waiting for the post of rank 1"}.
+     */
+    public String describe() {
+        final StringBuilder text = new StringBuilder(call.callName());
+        if (window >= 0) {
+            text.append(" on window ").append(window);
+        }
+        if (peer >= 0) {
+            text.append(switch (call) {
+                case START -> ", waiting for the post of rank ";
+                case WAIT -> ", waiting for the complete of rank ";
+                default -> ", target ";
+            }).append(peer);
+        }
+        if (callNumber > 0) {
+            text.append(" (collective call #").append(callNumber).append(')');
+        }
+        return text.toString();
+    }
+}
