@@ -333,6 +333,19 @@ public final class RmaJob implements AutoCloseable {
             abandon(e);
             throw e;
         }
+        releaseLocally();
+        control.markFinished(rank);
+        control.close();
+        if (ownsDirectory) {
+            directory.delete();
+        }
+    }
+
+    /**
+     * Ends this rank's use of the job without a collective call: closes the state, stops the abort
+     * watcher, unmaps every window and allocation.
+     */
+    private void releaseLocally() {
         state = State.CLOSED;
         stopAbortWatcher();
         for (final Window window : List.copyOf(windows)) {
@@ -340,11 +353,6 @@ public final class RmaJob implements AutoCloseable {
         }
         windows.clear();
         allocator.close();
-        control.markFinished(rank);
-        control.close();
-        if (ownsDirectory) {
-            directory.delete();
-        }
     }
 
     /**
@@ -357,13 +365,7 @@ public final class RmaJob implements AutoCloseable {
             return;
         }
         recordFailure(cause);
-        state = State.CLOSED;
-        stopAbortWatcher();
-        for (final Window window : List.copyOf(windows)) {
-            window.release();
-        }
-        windows.clear();
-        allocator.close();
+        releaseLocally();
         if (isConsequence(cause)) {
             control.markAborted(rank);
         } else {

@@ -247,21 +247,10 @@ public final class WaitStrategy {
                     lastCheckNs = sleeping ? now - LIVENESS_PERIOD_NS : startNs;
                 }
                 if (now - lastCheckNs >= LIVENESS_PERIOD_NS) {
-                    try {
-                        liveness.check();
-                    } catch (final PeerFailedException e) {
-                        if (done.getAsBoolean()) {
-                            return;
-                        }
-                        throw e;
+                    if (periodicCheck(done, liveness, startNs, now, null, signalOffset)) {
+                        return;
                     }
                     lastCheckNs = now;
-                    if (timedOut(startNs, now)) {
-                        if (done.getAsBoolean()) {
-                            return;
-                        }
-                        throw timeout(startNs, now, signalOffset);
-                    }
                 }
             }
         }
@@ -328,21 +317,10 @@ public final class WaitStrategy {
             if ((iteration & 63) == 0 || parking) {
                 final long now = System.nanoTime();
                 if (now - lastCheckNs >= LIVENESS_PERIOD_NS) {
-                    try {
-                        liveness.check();
-                    } catch (final PeerFailedException e) {
-                        if (done.getAsBoolean()) {
-                            return;
-                        }
-                        throw e;
+                    if (periodicCheck(done, liveness, startNs, now, what, -1)) {
+                        return;
                     }
                     lastCheckNs = now;
-                    if (timedOut(startNs, now)) {
-                        if (done.getAsBoolean()) {
-                            return;
-                        }
-                        throw new WaitTimeoutException(what, now - startNs);
-                    }
                 }
             }
         }
@@ -363,6 +341,34 @@ public final class WaitStrategy {
                 + signalOffset + " came true while its sleeper was not woken (" + LOST_WAKE_UP_FAILS_PROP_NAME
                 + "=true)");
         }
+    }
+
+    /**
+     * The periodic part of a wait: runs {@code liveness}, then checks the timeout. A failure or timeout
+     * is thrown only if {@code done} is still false (the event may have come meanwhile).
+     *
+     * @param what         what is awaited, for the timeout's message, or null for the word at
+     *                     {@code signalOffset}.
+     * @return true if {@code done} became true while a failure or timeout was being raised.
+     */
+    private boolean periodicCheck(
+        final BooleanSupplier done, final Liveness liveness, final long startNs, final long nowNs, final String what,
+        final long signalOffset) {
+        try {
+            liveness.check();
+        } catch (final PeerFailedException e) {
+            if (done.getAsBoolean()) {
+                return true;
+            }
+            throw e;
+        }
+        if (timedOut(startNs, nowNs)) {
+            if (done.getAsBoolean()) {
+                return true;
+            }
+            throw what != null ? new WaitTimeoutException(what, nowNs - startNs) : timeout(startNs, nowNs, signalOffset);
+        }
+        return false;
     }
 
     private boolean timedOut(final long startNs, final long nowNs) {
