@@ -8,9 +8,10 @@ import java.util.List;
 
 /**
  * A private tmpfs of a given size, mounted on a fresh directory for one test (the test JVM runs as root) and
- * removed by {@link #close()}, which a test calls in a {@code finally} block or {@code @AfterEach}.
+ * removed by {@link #close()}, which a test calls in a {@code finally} block or {@code @AfterEach}. Shared
+ * with the runtime's tests through this module's test jar.
  */
-final class Tmpfs implements AutoCloseable {
+public final class Tmpfs implements AutoCloseable {
     private final Path mountPoint;
 
     private Tmpfs(final Path mountPoint) {
@@ -22,7 +23,7 @@ final class Tmpfs implements AutoCloseable {
      *
      * @throws IOException if it cannot be mounted (the directory is removed again).
      */
-    static Tmpfs mount(final long sizeBytes) throws IOException {
+    public static Tmpfs mount(final long sizeBytes) throws IOException {
         final Path dir = Files.createTempDirectory("rma4j-tmpfs-");
         try {
             run("mount", "-t", "tmpfs", "-o", "size=" + sizeBytes + ",mode=0700", "tmpfs", dir.toString());
@@ -33,7 +34,7 @@ final class Tmpfs implements AutoCloseable {
         return new Tmpfs(dir);
     }
 
-    Path path() {
+    public Path path() {
         return mountPoint;
     }
 
