@@ -55,6 +55,11 @@ public enum ErrorClass {
      * (mappings, datatype blocks) would be exceeded; nothing was allocated or changed.
      */
     NO_MEM("MPI_ERR_NO_MEM", "memory exhausted"),
+    /**
+     * A rank the call depends on has failed (the process-failure class of MPI's fault-tolerance
+     * proposal, ULFM): thrown as {@link RankFailedException}.
+     */
+    PROC_FAILED("MPI_ERR_PROC_FAILED", "a process involved in the operation has failed"),
     /** The job or an operation on it failed in a way no other class describes. */
     OTHER("MPI_ERR_OTHER", "known error not in this list");
 

@@ -81,7 +81,7 @@ public final class MessageRequest {
      * status.
      *
      * @throws RmaException as {@link #test}.
-     * @throws org.rma4j.shm.PeerFailedException if a rank of the job dies meanwhile.
+     * @throws RankFailedException if a rank of the job dies meanwhile.
      */
     public MessageStatus await() {
         if (!complete) {

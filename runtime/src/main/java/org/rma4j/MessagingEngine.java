@@ -11,8 +11,6 @@ import org.rma4j.MessagingTransfers.Inbound;
 import org.rma4j.MessagingTransfers.Outbound;
 import org.rma4j.MessagingTransfers.Unexpected;
 import org.rma4j.shm.Liveness;
-import org.rma4j.shm.PeerFailedException;
-import org.rma4j.shm.WaitTimeoutException;
 
 /**
  * The protocol engine of {@link Messaging} (see its class comment for the protocol): matching of
@@ -178,12 +176,12 @@ final class MessagingEngine {
                 armed = false;
                 dispatch(status);
             }
-        } catch (final PeerFailedException e) {
+        } catch (final RankFailedException e) {
             throw fail(e);
-        } catch (final WaitTimeoutException e) {
-            throw fail(new WaitTimeoutException("progress of rank " + rank + "'s Messaging object (" + posted.size()
+        } catch (final RmaTimeoutException e) {
+            throw fail(new RmaTimeoutException("progress of rank " + rank + "'s Messaging object (" + posted.size()
                 + " receive(s) posted, " + queuedSends + " send(s) queued, " + activeRendezvous + " rendezvous in"
-                + " flight; " + e.getMessage() + ")", e.waitedNs()));
+                + " flight; " + e.waitedFor() + ")", e.waitedNs(), e));
         }
     }
 
@@ -195,20 +193,26 @@ final class MessagingEngine {
     static void waitUntil(final List<MessagingEngine> engines, final BooleanSupplier done) {
         // NOTE: nobody sleeps on one ring here (the engines' rings are in different windows): the one waiting
         // mechanism's polled wait spins, then parks briefly, and checks every engine's peers on its period.
-        engines.get(0).window.notifications().waitStrategy().awaitPolled(() -> {
-            for (final MessagingEngine engine : engines) {
-                engine.progress();
-            }
-            return done.getAsBoolean();
-        }, () -> {
-            for (final MessagingEngine engine : engines) {
-                try {
-                    engine.liveness.check();
-                } catch (final PeerFailedException e) {
-                    throw engine.fail(e);
+        final int rank = engines.get(0).rank;
+        final String what = "progress of " + engines.size() + " Messaging objects";
+        try {
+            engines.get(0).window.notifications().waitStrategy().awaitPolled(() -> {
+                for (final MessagingEngine engine : engines) {
+                    engine.progress();
                 }
-            }
-        }, "progress of " + engines.size() + " Messaging objects of rank " + engines.get(0).rank);
+                return done.getAsBoolean();
+            }, () -> {
+                for (final MessagingEngine engine : engines) {
+                    try {
+                        engine.liveness.check();
+                    } catch (final RuntimeException e) {
+                        throw engine.fail(Failures.translate(e, rank, what));
+                    }
+                }
+            }, what);
+        } catch (final RuntimeException e) {
+            throw Failures.translate(e, rank, what);
+        }
     }
 
     /**
@@ -361,7 +365,7 @@ final class MessagingEngine {
     private void transfer() {
         if (failNextTransfer == this) {
             failNextTransfer = null;
-            throw new WaitTimeoutException("room in the notification ring of a peer (test hook)", 0);
+            throw new RmaTimeoutException("room in the notification ring of a peer (test hook)", 0, null);
         }
     }
 

@@ -93,14 +93,19 @@ final class Notifications {
             return;
         }
         onFullRing.run();
-        waitStrategy.awaitPolled(() -> {
-            // NOTE: drain our own ring while the target's is full: the target may be waiting for room in ours.
-            progress();
-            return ring.offer(rank, tag, displacement, length, flags, inline);
-        }, () -> {
-            window.checkOpenFor(call);
-            control.checkPeer(target, true);
-        }, call + ": room in the full notification ring of rank " + target);
+        final String what = call + ": room in the full notification ring of rank " + target;
+        try {
+            waitStrategy.awaitPolled(() -> {
+                // NOTE: drain our own ring while the target's is full: the target may be waiting for room in ours.
+                progress();
+                return ring.offer(rank, tag, displacement, length, flags, inline);
+            }, () -> {
+                window.checkOpenFor(call);
+                control.checkPeer(target, true);
+            }, what);
+        } catch (final RuntimeException e) {
+            throw Failures.translate(e, rank, what);
+        }
     }
 
     /**
@@ -260,6 +265,10 @@ final class Notifications {
      */
     void onFullRing(final Runnable hook) {
         onFullRing = hook;
+    }
+
+    int rank() {
+        return rank;
     }
 
     WaitStrategy waitStrategy() {

@@ -2,8 +2,6 @@ package org.rma4j;
 
 import java.util.Objects;
 import java.util.LinkedHashSet;
-import org.rma4j.shm.PeerFailedException;
-import org.rma4j.shm.WaitTimeoutException;
 
 /**
  * A persistent notification request (Notified Access, Belli and Hoefler, IPDPS 2015, section III):
@@ -105,7 +103,8 @@ public final class NotifyRequest implements AutoCloseable {
      * idle) and returns its status; the request becomes inactive.
      *
      * @throws RmaException REQUEST if the request is not active or freed, WIN if its window was freed.
-     * @throws org.rma4j.shm.PeerFailedException if a rank of the job dies meanwhile.
+     * @throws RankFailedException if a rank of the job dies meanwhile.
+     * @throws RmaTimeoutException after the job's wait timeout.
      */
     public Status await() {
         checkActive("await");
@@ -113,8 +112,8 @@ public final class NotifyRequest implements AutoCloseable {
             endpoint.awaitComplete(this);
             finishIfComplete();
             return status();
-        } catch (final WaitTimeoutException e) {
-            throw new WaitTimeoutException(this.toString(), e.waitedNs());
+        } catch (final RuntimeException e) {
+            throw Failures.translate(e, endpoint.rank(), "await of " + this);
         }
     }
 
@@ -162,8 +161,8 @@ public final class NotifyRequest implements AutoCloseable {
      * active. Draining and checking every request for completion are one step, so a request that a drain
      * for another request completed is never waited for in vain.
      *
-     * @throws PeerFailedException if a rank of a request's window dies meanwhile.
-     * @throws WaitTimeoutException after the job's wait timeout.
+     * @throws RankFailedException if a rank of a request's window dies meanwhile.
+     * @throws RmaTimeoutException after the job's wait timeout.
      */
     public static int waitAny(final NotifyRequest... requests) {
         for (final NotifyRequest request : requests) {
@@ -171,6 +170,23 @@ public final class NotifyRequest implements AutoCloseable {
                 request.check("waitAny");
             }
         }
+        try {
+            return awaitAny(requests);
+        } catch (final RuntimeException e) {
+            throw Failures.translate(e, rankOf(requests), "waitAny over " + requests.length + " notification requests");
+        }
+    }
+
+    private static int rankOf(final NotifyRequest[] requests) {
+        for (final NotifyRequest request : requests) {
+            if (request != null) {
+                return request.endpoint.rank();
+            }
+        }
+        return -1;
+    }
+
+    private static int awaitAny(final NotifyRequest[] requests) {
         final Notifications shared = sharedEndpoint(requests);
         if (shared != null) {
             final int done = shared.awaitAny(requests);

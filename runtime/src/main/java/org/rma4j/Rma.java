@@ -13,7 +13,6 @@ import org.rma4j.launch.RankFailureReport;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.ShmSpaceException;
 import org.rma4j.shm.JobDirectory;
-import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.WaitStrategy;
 
 /**
@@ -22,7 +21,7 @@ import org.rma4j.shm.WaitStrategy;
  * <ul>
  *   <li>{@link #run(RankBody)} is the entry point of a rank's program: it joins the job, runs the body
  *   and leaves the job, or, if the body throws, abandons it (peers' blocking calls throw
- *   {@link PeerFailedException} naming this rank) and rethrows.</li>
+ *   {@link RankFailedException} naming this rank) and rethrows.</li>
  *   <li>{@link #init()} joins the job described by the environment that {@code rmarun} gives each
  *   process; without it the process is a job of one rank, so every program also runs alone.</li>
  *   <li>{@link #runThreads} / {@link #callThreads} run a job of n ranks as threads of this JVM
@@ -75,7 +74,7 @@ public final class Rma {
      * joins the job ({@link #init()}), runs the body, and leaves the job ({@link RmaJob#close()}).
      *
      * <p>If the body throws, the job is abandoned before anything else happens: this rank is marked
-     * failed, so peers waiting for it throw {@link PeerFailedException} naming it within the liveness
+     * failed, so peers waiting for it throw {@link RankFailedException} naming it within the liveness
      * period (100 ms) instead of waiting for collective calls it will never make, and the exception is
      * rethrown unchanged. Escaping {@code main}, it is reported once on standard error (the exception
      * and its first frames; see {@link RankFailureReport}) and the process exits with status 1.
@@ -142,7 +141,7 @@ public final class Rma {
             }
             System.err.print(RankFailureReport.describe(job.rank(), failure));
             System.err.flush();
-            if (failure instanceof PeerFailedException peer && peer.rank() != job.rank()) {
+            if (failure instanceof RankFailedException peer && peer.rank() != job.rank()) {
                 awaitProcessEnd(job, peer.rank());
             }
         });
@@ -168,7 +167,7 @@ public final class Rma {
     /**
      * Runs {@code body} as ranks 0..ranks-1 of a new job, one thread per rank, and returns when all
      * have finished; the job directory is removed on every path. If a rank throws, it is marked
-     * failed (peers that wait for it throw {@link org.rma4j.shm.PeerFailedException}), and the first
+     * failed (peers that wait for it throw {@link RankFailedException}), and the first
      * failure is rethrown with the others attached as suppressed.
      *
      * @param ranks number of ranks, >= 1.
@@ -189,11 +188,19 @@ public final class Rma {
     }
 
     /**
-     * Like {@link #callThreads(int, RankFunction)} with an explicit base directory and wait strategy.
+     * Like {@link #callThreads(int, RankFunction)} with an explicit way its blocking calls wait.
+     */
+    public static <T> List<T> callThreads(final int ranks, final WaitOptions wait, final RankFunction<T> body) {
+        return ThreadJob.run(ranks, JobDirectory.defaultBase(), wait.strategy(), body);
+    }
+
+    /**
+     * Like {@link #callThreads(int, RankFunction)} with an explicit base directory (under which the job's
+     * directory is made) and the way its blocking calls wait.
      */
     public static <T> List<T> callThreads(
-        final int ranks, final Path baseDirectory, final WaitStrategy waitStrategy, final RankFunction<T> body) {
-        return ThreadJob.run(ranks, baseDirectory, waitStrategy, body);
+        final int ranks, final Path baseDirectory, final WaitOptions wait, final RankFunction<T> body) {
+        return ThreadJob.run(ranks, baseDirectory, wait.strategy(), body);
     }
 
     /**
@@ -308,7 +315,7 @@ public final class Rma {
                 final Throwable first = primary(failures);
                 for (final Throwable other : failures) {
                     // NOTE: ranks that only stopped because another failed add nothing but noise to its report.
-                    if (other != first && !(other instanceof PeerFailedException)) {
+                    if (other != first && !(other instanceof RankFailedException)) {
                         first.addSuppressed(other);
                     }
                 }
@@ -334,7 +341,7 @@ public final class Rma {
                 }
             }
             for (final Throwable failure : failures) {
-                if (!(failure instanceof PeerFailedException)) {
+                if (!(failure instanceof RankFailedException)) {
                     return failure;
                 }
             }
@@ -343,7 +350,7 @@ public final class Rma {
 
         /**
          * Joins a rank thread. An interrupt of the runner cancels the job: every rank still running is
-         * declared failed, so each blocked call of the job throws PeerFailedException within the
+         * declared failed, so each blocked call of the job throws RankFailedException within the
          * liveness period and its thread ends.
          *
          * @return whether the runner was interrupted.

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.JobDirectory;
-import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.RankState;
 import org.rma4j.shm.ShmBarrier;
 import org.rma4j.shm.ShmFormatException;
@@ -30,7 +29,7 @@ import org.rma4j.shm.WaitTimeoutException;
  * the calls did not match) leaves this rank out of step with its peers: the job records it, every
  * later collective call throws at once, and {@link #close()} (and {@link Window#close()}) abandon
  * instead of waiting for peers: the rank is marked failed (or, when the failure was a peer's, stopped),
- * unmaps everything, and the peers' blocking calls throw {@link PeerFailedException} naming it within
+ * unmaps everything, and the peers' blocking calls throw {@link RankFailedException} naming it within
  * the liveness period (100 ms). A call that throws for a bad argument changes nothing and records no
  * failure. {@link Rma#run} abandons the job as well when the program's body throws, and
  * {@link #abort(int)} ends every rank of the job (MPI_ABORT).
@@ -164,7 +163,7 @@ public final class RmaJob implements AutoCloseable {
     /**
      * Blocks until every rank has called it (MPI_BARRIER); every store made before it is seen after it.
      *
-     * @throws org.rma4j.shm.PeerFailedException if a rank dies or leaves while others wait.
+     * @throws RankFailedException if a rank dies or leaves while others wait.
      */
     public void barrier() {
         checkOpen("barrier");
@@ -183,14 +182,11 @@ public final class RmaJob implements AutoCloseable {
         final long call = calls.begin(kind, object);
         try {
             wait.run();
-        } catch (final PeerFailedException e) {
-            throw recordFailure(renamed(e, call));
-        } catch (final WaitTimeoutException e) {
-            calls.timedOut();
-            throw recordFailure(new WaitTimeoutException(CollectiveCalls.describe(call) + " at rank " + rank + " of "
-                + size, e.waitedNs()));
         } catch (final RuntimeException e) {
-            throw recordFailure(e);
+            if (e instanceof WaitTimeoutException) {
+                calls.timedOut();
+            }
+            throw recordFailure(Failures.translate(e, rank, CollectiveCalls.describe(call)));
         } finally {
             calls.end();
         }
@@ -199,20 +195,6 @@ public final class RmaJob implements AutoCloseable {
         } catch (final RmaException e) {
             throw recordFailure(e);
         }
-    }
-
-    private PeerFailedException renamed(final PeerFailedException e, final long call) {
-        return named(e, CollectiveCalls.describe(call));
-    }
-
-    /**
-     * @return a PeerFailedException like {@code e} whose message also names the call this rank waited in.
-     */
-    PeerFailedException named(final PeerFailedException e, final String call) {
-        final String prefix = "rank " + e.rank() + " failed: ";
-        final String reason = e.getMessage().startsWith(prefix) ? e.getMessage().substring(prefix.length())
-            : e.getMessage();
-        return new PeerFailedException(e.rank(), reason + " (rank " + rank + " waited in " + call + ")");
     }
 
     /**
@@ -381,7 +363,7 @@ public final class RmaJob implements AutoCloseable {
      * Whether {@code cause} only reports another rank's failure: this rank then stops as a consequence.
      */
     private boolean isConsequence(final Throwable cause) {
-        return cause instanceof PeerFailedException failed && failed.rank() != rank;
+        return cause instanceof RankFailedException failed && failed.rank() != rank;
     }
 
     /**
@@ -494,11 +476,11 @@ public final class RmaJob implements AutoCloseable {
         final String because = call + " at rank " + rank + " after an earlier call of this rank failed (" + failure
             + "); the rank is out of step with its peers and can only leave the job";
         // NOTE: the same kind of exception as the first failure, as a broken barrier throws.
-        if (failure instanceof PeerFailedException failed) {
-            throw new PeerFailedException(failed.rank(), because);
+        if (failure instanceof RankFailedException failed) {
+            throw new RankFailedException(failed.rank(), because, null);
         }
-        if (failure instanceof WaitTimeoutException) {
-            throw new WaitTimeoutException(because, 0);
+        if (failure instanceof RmaTimeoutException) {
+            throw new RmaTimeoutException(because, 0, null);
         }
         throw new RmaException(ErrorClass.OTHER, because);
     }

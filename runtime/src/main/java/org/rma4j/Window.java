@@ -13,8 +13,6 @@ import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappedFile;
 import org.rma4j.shm.MappingLiveness;
 import org.rma4j.shm.WaitState;
-import org.rma4j.shm.PeerFailedException;
-import org.rma4j.shm.WaitTimeoutException;
 import org.rma4j.shm.Words;
 
 /**
@@ -841,10 +839,9 @@ public final class Window implements AutoCloseable {
                 pscw.awaitPosts(group);
             } catch (final InternalError e) {
                 throw fileCheck.explain(e);
-            } catch (final WaitTimeoutException e) {
-                throw new WaitTimeoutException("start: the posts of " + group, e.waitedNs());
-            } catch (final PeerFailedException e) {
-                throw job.recordFailure(job.named(e, "start on window " + number + " for the posts of " + group));
+            } catch (final RuntimeException e) {
+                throw job.recordFailure(Failures.translate(e, rank, "start on window " + number + " for the posts of "
+                    + group));
             } finally {
                 blocked.end();
             }
@@ -881,12 +878,11 @@ public final class Window implements AutoCloseable {
         blocked.begin(WaitState.Call.WAIT, -1);
         try {
             pscw.awaitCompletes(group);
-        } catch (final WaitTimeoutException e) {
-            throw new WaitTimeoutException("wait: the completes of " + group, e.waitedNs());
         } catch (final InternalError e) {
             throw fileCheck.explain(e);
-        } catch (final PeerFailedException e) {
-            throw job.recordFailure(job.named(e, "wait on window " + number + " for the completes of " + group));
+        } catch (final RuntimeException e) {
+            throw job.recordFailure(Failures.translate(e, rank, "wait on window " + number + " for the completes of "
+                + group));
         } finally {
             blocked.end();
         }
@@ -997,7 +993,7 @@ public final class Window implements AutoCloseable {
                 try {
                     acquire(() -> LockWord.acquireShared(mapping, word, job.waitStrategy(), lockLiveness),
                         null, target, word);
-                } catch (final WaitTimeoutException e) {
+                } catch (final RmaTimeoutException e) {
                     for (int held = 0; held < acquired; held++) {
                         LockWord.releaseShared(mapping, WindowLayout.lockWordOffset(lockTable, held));
                     }
@@ -1097,7 +1093,7 @@ public final class Window implements AutoCloseable {
      * @throws RmaException RMA_SYNC while this rank holds a lock or lock_all, or a start or post epoch is
      *                      open (nothing changes); OTHER if the ranks' collective calls do not match or
      *                      an earlier call of this rank failed.
-     * @throws org.rma4j.shm.PeerFailedException if a rank fails while this one waits.
+     * @throws RankFailedException if a rank fails while this one waits.
      */
     public void free() {
         checkOpen("free");
@@ -1112,7 +1108,7 @@ public final class Window implements AutoCloseable {
     /**
      * Frees the window ({@link #free()}) if it is not freed yet, unless this rank cannot take part in a
      * collective call any more: then it abandons the job instead (the rank is marked failed, so peers'
-     * blocking calls throw {@link org.rma4j.shm.PeerFailedException} naming it, see {@link RmaJob}). That
+     * blocking calls throw {@link RankFailedException} naming it, see {@link RmaJob}). That
      * is the case after a failed call of this rank, and when the window is closed in the middle of an
      * exchange, as when an exception escapes a {@code try}-with-resources block: inside a lock, lock_all,
      * start or post epoch, or with a notification request of the window active.
@@ -1354,15 +1350,12 @@ public final class Window implements AutoCloseable {
             acquisition.run();
         } catch (final InternalError e) {
             throw fileCheck.explain(e);
-        } catch (final PeerFailedException e) {
-            throw job.recordFailure(job.named(e, (type == null ? "lockAll" : "lock(" + type + ", " + target + ")")
-                + " on window " + number));
-        } catch (final WaitTimeoutException e) {
+        } catch (final RuntimeException e) {
             // NOTE: the description is built here, not by the caller: a string concatenation per lock call
             // showed up in profiles of the uncontended lock + unlock.
             final String what = type == null ? "lockAll: the lock of rank " + target : "lock(" + type + ", " + target + ")";
-            throw new WaitTimeoutException(what + " (lock word " + LockWord.describe(Words.getIntVolatile(mapping, word))
-                + ")", e.waitedNs());
+            final RuntimeException translated = Failures.translate(e, rank, what + " on window " + number + " (lock word " + LockWord.describe(Words.getIntVolatile(mapping, word)) + ")");
+            throw translated instanceof RankFailedException ? job.recordFailure(translated) : translated;
         } finally {
             blocked.end();
         }

@@ -14,8 +14,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.rma4j.shm.WaitStrategy;
-import org.rma4j.shm.WaitTimeoutException;
+
 
 /**
  * A collective wait that times out, or ends because a peer failed, names its call; a wait on receives
@@ -32,8 +31,8 @@ class CollectiveWaitNamesTest {
     void shouldNameTheCallWhenItTimesOut(final String call) {
         final CountDownLatch timedOut = new CountDownLatch(1);
         final String[] message = new String[1];
-        final WaitStrategy strategy = WaitStrategy.defaultStrategy().withTimeout(TimeUnit.MILLISECONDS.toNanos(1500));
-        assertThrows(WaitTimeoutException.class, () -> Rma.callThreads(2, base.path(), strategy, job -> {
+        final WaitOptions strategy = WaitOptions.defaults().withTimeout(java.time.Duration.ofMillis(1500));
+        assertThrows(RmaTimeoutException.class, () -> Rma.callThreads(2, base.path(), strategy, job -> {
             final Window window = job.allocateShared(8, 8);
             if (job.rank() == 1) {
                 // The peer makes no call until rank 0's has timed out, then leaves (which fails: rank 0 abandoned).
@@ -50,7 +49,7 @@ class CollectiveWaitNamesTest {
             }
             return null;
         }));
-        assertTrue(message[0].startsWith("WaitTimeoutException: timed out after"), message[0]);
+        assertTrue(message[0].startsWith("RmaTimeoutException: MPI_ERR_OTHER: timed out after"), message[0]);
         assertTrue(message[0].contains(expected(call)), message[0]);
     }
 
@@ -58,7 +57,7 @@ class CollectiveWaitNamesTest {
     @ValueSource(strings = {"fence", "free", "barrier", "create", "close"})
     void shouldNameTheCallWhenAPeerFails(final String call) {
         final String[] message = new String[1];
-        assertThrows(IllegalStateException.class, () -> Rma.callThreads(2, base.path(), WaitStrategy.defaultStrategy(),
+        assertThrows(IllegalStateException.class, () -> Rma.callThreads(2, base.path(), WaitOptions.defaults(),
             job -> {
                 final Window window = job.allocateShared(8, 8);
                 if (job.rank() == 0) {
@@ -72,7 +71,7 @@ class CollectiveWaitNamesTest {
                 }
                 return null;
             }));
-        assertTrue(message[0].startsWith("PeerFailedException: rank 0 failed"), message[0]);
+        assertTrue(message[0].startsWith("RankFailedException: MPI_ERR_PROC_FAILED: rank 0 failed"), message[0]);
         assertTrue(message[0].contains("rank 1 waited in " + expected(call)), message[0]);
     }
 
@@ -101,7 +100,7 @@ class CollectiveWaitNamesTest {
     void shouldEndAWaitOnSeveralMessagingObjectsWhenTheSourceCloses(final int ranks) {
         final List<Throwable> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
         assertThrows(RuntimeException.class, () -> Rma.callThreads(ranks, base.path(),
-            WaitStrategy.defaultStrategy(), job -> {
+            WaitOptions.defaults(), job -> {
                 try (Messaging first = Messaging.create(job); Messaging second = Messaging.create(job)) {
                     if (job.rank() == 1) {
                         throw new IllegalStateException("rank 1 gives up");

@@ -13,9 +13,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.rma4j.shm.PeerFailedException;
-import org.rma4j.shm.WaitStrategy;
-import org.rma4j.shm.WaitTimeoutException;
+
+
 
 /**
  * A call that fails at one rank leaves every rank consistent: collectives that fail after they started
@@ -112,7 +111,7 @@ class FailedCallConsistencyTest {
                         messaging.barrier();
                     }
                     return "returned";
-                } catch (final PeerFailedException e) {
+                } catch (final RankFailedException e) {
                     return "peer " + e.rank() + " failed";
                 } catch (final RmaException e) {
                     return e.getMessage();
@@ -132,19 +131,19 @@ class FailedCallConsistencyTest {
             try (Messaging messaging = Messaging.create(job, 4096)) {
                 if (job.rank() == 0) {
                     MessagingEngine.failNextTransfer = messaging.engine();
-                    assertThrows(WaitTimeoutException.class, () -> messaging.send(new long[] {1}, 0, 1, 1, 3));
+                    assertThrows(RmaTimeoutException.class, () -> messaging.send(new long[] {1}, 0, 1, 1, 3));
                     messaging.send(new long[] {1}, 0, 1, 1, 3);
                     for (int i = 0; i < eagerCount; i++) {
                         if (i == 7) {
                             MessagingEngine.failNextTransfer = messaging.engine();
                             final byte[] failing = filled(1000, i);
-                            assertThrows(WaitTimeoutException.class,
+                            assertThrows(RmaTimeoutException.class,
                                 () -> messaging.send(MemorySegment.ofArray(failing), 1, 4));
                         }
                         messaging.send(MemorySegment.ofArray(filled(1000, i)), 1, 4);
                     }
                     MessagingEngine.failNextTransfer = messaging.engine();
-                    assertThrows(WaitTimeoutException.class,
+                    assertThrows(RmaTimeoutException.class,
                         () -> messaging.send(MemorySegment.ofArray(filled(large, 9)), 1, 5));
                     messaging.send(MemorySegment.ofArray(filled(large, 9)), 1, 5);
                     messaging.send(new long[] {2}, 0, 1, 1, 3);
@@ -197,7 +196,7 @@ class FailedCallConsistencyTest {
     }
 
     private List<String> run(final int ranks, final Rma.RankFunction<String> body) {
-        return Rma.callThreads(ranks, base.path(), WaitStrategy.defaultStrategy(), body);
+        return Rma.callThreads(ranks, base.path(), WaitOptions.defaults(), body);
     }
 
     private static byte[] filled(final int length, final int value) {

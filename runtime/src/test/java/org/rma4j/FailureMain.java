@@ -1,7 +1,7 @@
 package org.rma4j;
 
 import java.io.IOException;
-import org.rma4j.shm.PeerFailedException;
+
 
 /**
  * Main class of the fault tests: rank 1 ends abnormally at a chosen point while rank 0 (and any
@@ -40,8 +40,8 @@ public final class FailureMain {
             }
             System.out.println("rank " + job.rank() + " was not stopped");
             System.exit(0);
-        } catch (final PeerFailedException e) {
-            System.out.println("rank " + job.rank() + " saw PeerFailedException: " + e.getMessage());
+        } catch (final RankFailedException e) {
+            System.out.println("rank " + job.rank() + " saw RankFailedException: " + e.getMessage());
             System.exit(4);
         }
     }

@@ -16,8 +16,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.rma4j.launch.JobResult;
 import org.rma4j.launch.Launcher;
-import org.rma4j.shm.PeerFailedException;
-import org.rma4j.shm.WaitStrategy;
+
 
 /**
  * A rank that ends abnormally never leaves its peers hanging, and its job leaves no file behind.
@@ -62,7 +61,7 @@ class JobFailureTest {
         final List<Throwable> seen = Collections.synchronizedList(new ArrayList<>());
         final AtomicReference<IllegalStateException> thrown = new AtomicReference<>();
         final IllegalStateException failure = assertThrows(IllegalStateException.class, () ->
-            Rma.callThreads(3, base.path(), WaitStrategy.defaultStrategy(), job -> {
+            Rma.callThreads(3, base.path(), WaitOptions.defaults(), job -> {
                 final Window window = job.allocateShared(8, 8);
                 if (job.rank() == 2) {
                     final IllegalStateException e = new IllegalStateException("rank 2 gives up");
@@ -71,7 +70,7 @@ class JobFailureTest {
                 }
                 try {
                     window.fence(0);
-                } catch (final PeerFailedException e) {
+                } catch (final RankFailedException e) {
                     seen.add(e);
                     throw e;
                 }
@@ -80,7 +79,7 @@ class JobFailureTest {
         assertEquals(thrown.get(), failure);
         assertEquals(2, seen.size());
         for (final Throwable t : seen) {
-            assertEquals(2, ((PeerFailedException)t).rank(), t.getMessage());
+            assertEquals(2, ((RankFailedException)t).rank(), t.getMessage());
         }
     }
 
@@ -93,12 +92,12 @@ class JobFailureTest {
     }
 
     /**
-     * Asserts that each survivor's own blocking call ended with PeerFailedException naming rank 1 (the
+     * Asserts that each survivor's own blocking call ended with RankFailedException naming rank 1 (the
      * survivor printed it and exited with 4), rather than the launcher stopping a survivor that hung.
      */
     private static void assertSurvivorsReported(final Outcome outcome, final int... survivors) {
         for (final int survivor : survivors) {
-            final String prefix = "[" + survivor + "] rank " + survivor + " saw PeerFailedException: rank 1 failed";
+            final String prefix = "[" + survivor + "] rank " + survivor + " saw RankFailedException: MPI_ERR_PROC_FAILED: rank 1 failed";
             assertEquals(1, outcome.lines.stream().filter(line -> line.startsWith(prefix)).count(),
                 () -> "no report of rank 1 by rank " + survivor + ":\n" + outcome.output());
             assertEquals(4, outcome.result.exitCode(survivor), outcome.output());

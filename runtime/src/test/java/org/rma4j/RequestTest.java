@@ -16,7 +16,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.rma4j.shm.WaitStrategy;
 
 /**
  * Request-based RMA (MPI-3.1 section 11.3.5): rput, rget, raccumulate and rgetAccumulate inside
@@ -41,7 +40,7 @@ class RequestTest {
     }
 
     private void runThreads(final int ranks, final Rma.RankBody body) {
-        Rma.callThreads(ranks, base.path(), WaitStrategy.defaultStrategy(), job -> {
+        Rma.callThreads(ranks, base.path(), WaitOptions.defaults(), job -> {
             body.run(job);
             return null;
         });

@@ -10,7 +10,6 @@ import java.util.Collections;
 import java.util.List;
 import org.rma4j.launch.JobResult;
 import org.rma4j.launch.Launcher;
-import org.rma4j.shm.WaitStrategy;
 
 /**
  * Runs scenario programs (static methods taking an {@link RmaJob}, grouped in holder classes such as
@@ -60,9 +59,9 @@ final class Scenarios {
 
     private static void runThreads(
         final Path base, final int ranks, final Class<?> holder, final String name, final long waitTimeoutMs) {
-        final WaitStrategy strategy = waitTimeoutMs > 0
-            ? WaitStrategy.defaultStrategy().withTimeout(waitTimeoutMs * 1_000_000L)
-            : WaitStrategy.defaultStrategy();
+        final WaitOptions strategy = waitTimeoutMs > 0
+            ? WaitOptions.defaults().withTimeout(java.time.Duration.ofMillis(waitTimeoutMs))
+            : WaitOptions.defaults();
         Rma.callThreads(ranks, base, strategy, job -> {
             try {
                 invoke(holder, name, job);

@@ -19,8 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.rma4j.launch.JobResult;
 import org.rma4j.launch.Launcher;
-import org.rma4j.shm.PeerFailedException;
-import org.rma4j.shm.WaitStrategy;
+
 
 /**
  * A rank whose program throws out of {@code try}-with-resources at any point, or whose collective calls
@@ -84,7 +83,7 @@ class ThrowInsideResourcesTest {
     @MethodSource("throwModes")
     void shouldEndJobAndRethrowThrowingRanksExceptionInThreadMode(final String mode) {
         final Throwable failure = assertThrows(Throwable.class, () -> Rma.callThreads(2, base.path(),
-            WaitStrategy.defaultStrategy(), job -> {
+            WaitOptions.defaults(), job -> {
                 ThrowScenarios.run(mode, job);
                 return null;
             }));
@@ -93,7 +92,7 @@ class ThrowInsideResourcesTest {
         all.add(failure);
         assertTrue(all.stream().anyMatch(t -> t instanceof IllegalStateException
             && ThrowScenarios.BUG.equals(t.getMessage())), () -> describe(failure));
-        assertTrue(all.stream().noneMatch(PeerFailedException.class::isInstance), () -> describe(failure));
+        assertTrue(all.stream().noneMatch(RankFailedException.class::isInstance), () -> describe(failure));
         assertTrue(endedNs - ThrowScenarios.THROWN_AT.get() < END_BOUND_NS, () -> "ended "
             + (endedNs - ThrowScenarios.THROWN_AT.get()) / 1_000_000 + " ms after the throw");
     }
@@ -103,7 +102,7 @@ class ThrowInsideResourcesTest {
     void shouldFailMismatchedCollectivesAtEveryRankInThreadMode(final String mode) {
         final List<Throwable> seen = Collections.synchronizedList(new ArrayList<>());
         final long startNs = System.nanoTime();
-        assertThrows(RmaException.class, () -> Rma.callThreads(2, base.path(), WaitStrategy.defaultStrategy(), job -> {
+        assertThrows(RmaException.class, () -> Rma.callThreads(2, base.path(), WaitOptions.defaults(), job -> {
             try {
                 ThrowScenarios.run(mode, job);
             } catch (final RuntimeException e) {
@@ -131,7 +130,7 @@ class ThrowInsideResourcesTest {
     @Test
     void shouldThrowAbortStatusInThreadMode() {
         final JobAbortedException aborted = assertThrows(JobAbortedException.class, () -> Rma.callThreads(3,
-            base.path(), WaitStrategy.defaultStrategy(), job -> {
+            base.path(), WaitOptions.defaults(), job -> {
                 job.barrier();
                 if (job.rank() == 1) {
                     job.abort(5);

@@ -5,17 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.rma4j.shm.WaitStrategy;
-import org.rma4j.shm.WaitTimeoutException;
+
 
 /**
- * A wait timeout ends a blocking call with {@link WaitTimeoutException} naming what it waited for; lock,
+ * A wait timeout ends a blocking call with {@link RmaTimeoutException} naming what it waited for; lock,
  * start and notification waits may be retried afterwards.
  *
  * <p>Only a wait that cannot complete meets the timeout, so no outcome depends on how fast anything runs:
@@ -26,7 +26,7 @@ import org.rma4j.shm.WaitTimeoutException;
  */
 @Timeout(120)
 class TimeoutTest {
-    private static final WaitStrategy SHORT = WaitStrategy.defaultStrategy().withTimeout(TimeUnit.MILLISECONDS.toNanos(300));
+    private static final WaitOptions SHORT = WaitOptions.defaults().withTimeout(Duration.ofMillis(300));
 
     @RegisterExtension
     final ShmTestDirectory base = new ShmTestDirectory();
@@ -34,7 +34,7 @@ class TimeoutTest {
     @Test
     void shouldTimeOutALockHeldByAnotherRankAndSucceedOnRetry() {
         final CountDownLatch timedOut = new CountDownLatch(1);
-        final WaitStrategy untimed = WaitStrategy.defaultStrategy().withTimeout(0);
+        final WaitOptions untimed = WaitOptions.defaults().withTimeout(Duration.ZERO);
         final List<String> messages = Rma.callThreads(2, base.path(), untimed, job -> {
             try (Window window = job.allocateShared(8, 8)) {
                 String message = null;
@@ -45,10 +45,10 @@ class TimeoutTest {
                     window.unlock(0);
                 } else {
                     job.barrier();
-                    job.replaceWaitStrategyForTest(SHORT);
-                    final WaitTimeoutException e = assertThrows(WaitTimeoutException.class,
+                    job.replaceWaitStrategyForTest(SHORT.strategy());
+                    final RmaTimeoutException e = assertThrows(RmaTimeoutException.class,
                         () -> window.lock(LockType.EXCLUSIVE, 0));
-                    job.replaceWaitStrategyForTest(untimed);
+                    job.replaceWaitStrategyForTest(untimed.strategy());
                     message = e.getMessage();
                     timedOut.countDown();
                     window.lock(LockType.EXCLUSIVE, 0);
@@ -68,7 +68,7 @@ class TimeoutTest {
             try (Window window = job.allocateShared(8, 8)) {
                 final NotifyRequest request = window.notifyInit(0, 4, 1);
                 request.start();
-                final WaitTimeoutException e = assertThrows(WaitTimeoutException.class, request::await);
+                final RmaTimeoutException e = assertThrows(RmaTimeoutException.class, request::await);
                 window.putNotify(MemorySegment.NULL, 0, 0, 4);
                 assertEquals(4, request.await().tag());
                 request.close();
@@ -82,7 +82,7 @@ class TimeoutTest {
     void shouldTimeOutStartWaitingForAMissingPost() {
         final List<String> messages = Rma.callThreads(1, base.path(), SHORT, job -> {
             try (Window window = job.allocateShared(8, 8)) {
-                final WaitTimeoutException e = assertThrows(WaitTimeoutException.class,
+                final RmaTimeoutException e = assertThrows(RmaTimeoutException.class,
                     () -> window.start(Group.of(0), 0));
                 window.post(Group.of(0), 0);
                 window.start(Group.of(0), 0);
@@ -91,6 +91,6 @@ class TimeoutTest {
                 return e.getMessage();
             }
         });
-        assertTrue(messages.get(0).contains("start: the posts of Group[0]"), messages.get(0));
+        assertTrue(messages.get(0).contains("start on window 0 for the posts of Group[0]"), messages.get(0));
     }
 }

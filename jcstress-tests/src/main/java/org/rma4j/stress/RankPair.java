@@ -15,11 +15,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.rma4j.Info;
+import org.rma4j.WaitOptions;
 import org.rma4j.Rma;
 import org.rma4j.RmaJob;
 import org.rma4j.Window;
 import org.rma4j.shm.JobDirectory;
-import org.rma4j.shm.WaitStrategy;
 
 /**
  * A thread-mode job of two ranks (or more, {@link #start(String, int, WindowSpec...)}) that lives as long as
@@ -105,13 +105,13 @@ final class RankPair {
      * @throws IllegalStateException if the job does not start.
      */
     static RankPair start(final String name, final WindowSpec... specs) {
-        return start(name, WaitStrategy.defaultStrategy(), specs);
+        return start(name, WaitOptions.defaults(), specs);
     }
 
     /**
      * Starts the job with {@code waitStrategy} for every blocking call of its ranks.
      */
-    static RankPair start(final String name, final WaitStrategy waitStrategy, final WindowSpec... specs) {
+    static RankPair start(final String name, final WaitOptions waitStrategy, final WindowSpec... specs) {
         final RankPair pair = new RankPair(name, 2, specs.clone());
         pair.launch(waitStrategy);
         return pair;
@@ -126,7 +126,7 @@ final class RankPair {
             throw new IllegalArgumentException("ranks=" + ranks + " must be >= 2");
         }
         final RankPair pair = new RankPair(name, ranks, specs.clone());
-        pair.launch(WaitStrategy.defaultStrategy());
+        pair.launch(WaitOptions.defaults());
         return pair;
     }
 
@@ -173,7 +173,7 @@ final class RankPair {
         return slot * specs[index].slotBytes();
     }
 
-    private void launch(final WaitStrategy waitStrategy) {
+    private void launch(final WaitOptions waitStrategy) {
         final Path base = createBase();
         final CountDownLatch release = new CountDownLatch(1);
         final CompletableFuture<Void> ready = new CompletableFuture<>();

@@ -15,7 +15,7 @@ import org.rma4j.Group;
 import org.rma4j.LockType;
 import org.rma4j.NotifyRequest;
 import org.rma4j.Window;
-import org.rma4j.shm.WaitStrategy;
+import org.rma4j.WaitOptions;
 import org.rma4j.stress.RankPair.Epoch;
 import org.rma4j.stress.RankPair.WindowSpec;
 
@@ -37,7 +37,7 @@ import org.rma4j.stress.RankPair.WindowSpec;
  * {@code IllegalStateException("lost wake-up ...")}: the test ends with an exception, which is FORBIDDEN.
  */
 public final class WakeUp {
-    static final WaitStrategy SLEEP_AT_ONCE = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
+    static final WaitOptions SLEEP_AT_ONCE = WaitOptions.of(WaitOptions.Kind.BACKOFF, 0, 0);
     static final Group RANK0 = Group.of(0);
     static final Group RANK1 = Group.of(1);
 

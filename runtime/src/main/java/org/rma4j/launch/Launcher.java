@@ -29,7 +29,7 @@ import org.rma4j.shm.JobDirectory;
  *
  * <p>When a rank exits with a non-zero status (a status above 128 is reported as death by signal
  * {@code status - 128}, as shells do), the launcher at once marks it {@code FAILED} in the control file,
- * so that peers waiting on it throw {@code PeerFailedException}, writes a message naming the rank and
+ * so that peers waiting on it throw {@link org.rma4j.RankFailedException}, writes a message naming the rank and
  * its status to the error sink, waits up to the grace period for the other ranks to end by themselves
  * and then terminates the rest (SIGTERM, then SIGKILL {@link #KILL_DELAY} later). The job directory
  * is removed on every exit path: normal end, a failed rank, an exception in the launcher, and a

@@ -4,7 +4,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
 
-import org.rma4j.shm.PeerFailedException;
+import org.rma4j.RankFailedException;
 
 /**
  * How a rank reports the exception that ended it, on its standard error (which the launcher forwards,
@@ -14,7 +14,7 @@ import org.rma4j.shm.PeerFailedException;
  * line per cause (each exception once, so a circular chain ends), and one line per suppressed
  * exception (at most {@link #MAX_SUPPRESSED}) without its trace: when a failure unwinds through
  * {@code try}-with-resources, what the closes threw is a consequence. A rank that stops only because
- * another rank failed ({@link PeerFailedException} naming another rank) reports one line: the failing
+ * another rank failed ({@link RankFailedException} naming another rank) reports one line: the failing
  * rank reports itself.
  */
 public final class RankFailureReport {
@@ -35,7 +35,7 @@ public final class RankFailureReport {
      */
     public static String describe(final int rank, final Throwable failure) {
         final StringBuilder report = new StringBuilder();
-        if (failure instanceof PeerFailedException peer && peer.rank() != rank) {
+        if (failure instanceof RankFailedException peer && peer.rank() != rank) {
             report.append("rma4j: rank ").append(rank).append(" stopped because another rank failed: ")
                 .append(failure.getMessage()).append('\n');
             return report.toString();

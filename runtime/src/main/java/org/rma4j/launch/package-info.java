@@ -23,7 +23,7 @@
  *   interleave in no particular order. Output that cannot be delivered fails the job (exit code 74)
  *   instead of vanishing.</li>
  *   <li>A rank that exits with a non-zero status is marked failed in the control file before the
- *   launcher does anything else, so peers waiting on it throw {@code PeerFailedException}; the other
+ *   launcher does anything else, so peers waiting on it throw {@link org.rma4j.RankFailedException}; the other
  *   ranks get a grace period to end, then SIGTERM, then SIGKILL. The job's exit code is the first
  *   non-zero status in the order the ranks ended.</li>
  *   <li>A rank that exits with 0 without having joined the job is marked failed as well (its peers

@@ -158,7 +158,7 @@ class LauncherTest {
     }
 
     @Test
-    void shouldMakeWaitingPeersThrowPeerFailedExceptionNamingTheFailedRank() throws Exception {
+    void shouldMakeWaitingPeersThrowRankFailedExceptionNamingTheFailedRank() throws Exception {
         final JobResult result = launcher(3, "rma-fail", "1", "3").grace(Duration.ofMinutes(1)).build().run();
 
         assertEquals(3, result.exitCode(), () -> "stderr: " + err);

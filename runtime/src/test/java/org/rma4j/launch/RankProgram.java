@@ -11,7 +11,7 @@ import org.rma4j.RmaJob;
 import org.rma4j.Window;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.JobDirectory;
-import org.rma4j.shm.PeerFailedException;
+import org.rma4j.RankFailedException;
 import org.rma4j.shm.RankState;
 
 /**
@@ -29,7 +29,7 @@ import org.rma4j.shm.RankState;
  * sleep                                  print "ready PID" and sleep
  * rma                                    join the job with Rma.init(), barrier, print "joined", close
  * rma-fail RANK STATUS                   join and barrier; then RANK halts with STATUS and the others
- *                                        barrier again, print the rank of the PeerFailedException and
+ *                                        barrier again, print the rank of the RankFailedException and
  *                                        exit 0 once every other survivor printed its own
  * long-line BYTES                        write BYTES bytes 'x' to stdout without a newline
  * random SEED BYTES                      write BYTES random bytes (java.util.Random(SEED)) to stdout
@@ -193,7 +193,7 @@ final class RankProgram {
         try {
             job.barrier();
             System.out.println("barrier passed");
-        } catch (final PeerFailedException e) {
+        } catch (final RankFailedException e) {
             System.out.println("peer failed: " + e.rank());
             // NOTE: leave only once every survivor has seen the failure: a survivor that exits is gone too, and
             // one that looked after that exit and before the launcher declared the victim failed could name it.

@@ -1,5 +1,7 @@
 package org.rma4j.reliability;
 
+import org.rma4j.WaitOptions;
+import java.time.Duration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,7 +33,6 @@ import org.rma4j.RmaException;
 import org.rma4j.RmaJob;
 import org.rma4j.RmaRequest;
 import org.rma4j.Window;
-import org.rma4j.shm.WaitStrategy;
 
 /**
  * The table of bad arguments and wrong call orders of the public API (Window, RmaJob, NotifyRequest,
@@ -58,7 +59,7 @@ class BadInputTest {
     void shouldRejectEveryBadArgumentWithItsErrorClassAndLeaveTheJobWorking() {
         final List<Row> table = table();
         final List<String> failures = Collections.synchronizedList(new ArrayList<>());
-        Rma.callThreads(2, base.path(), WaitStrategy.defaultStrategy().withTimeout(TimeUnit.SECONDS.toNanos(30)),
+        Rma.callThreads(2, base.path(), WaitOptions.defaults().withTimeout(Duration.ofSeconds(30)),
             job -> {
                 new Runner(job, base, failures).run(table);
                 return null;
@@ -71,7 +72,7 @@ class BadInputTest {
 
     @Test
     void shouldRejectTypedTransfersWhoseByteLengthOverflows() {
-        Rma.callThreads(1, base.path(), WaitStrategy.defaultStrategy(), job -> {
+        Rma.callThreads(1, base.path(), WaitOptions.defaults(), job -> {
             try (Window window = job.allocate(64, 8)) {
                 window.lockAll();
                 final MemorySegment buffer = MemorySegment.ofArray(new long[8]);
@@ -87,7 +88,7 @@ class BadInputTest {
 
     @Test
     void shouldRejectAnAccumulateWhoseByteLengthOverflowsWithoutTouchingAnyWindow() {
-        Rma.callThreads(2, base.path(), WaitStrategy.defaultStrategy(), job -> {
+        Rma.callThreads(2, base.path(), WaitOptions.defaults(), job -> {
             try (Window window = job.allocateShared(64, 8)) {
                 job.barrier();
                 if (job.rank() == 0) {
@@ -203,7 +204,7 @@ class BadInputTest {
         rows.add(Row.local(api, "freeMem in a closed job", ErrorClass.OTHER, "freeMem on a closed job",
             f -> f.closedJob.freeMem(f.mem)));
         rows.add(Row.local("Rma", "callThreads of 0 ranks", ErrorClass.ARG, "ranks=0",
-            f -> Rma.callThreads(0, f.base.path(), WaitStrategy.defaultStrategy(), job -> null)));
+            f -> Rma.callThreads(0, f.base.path(), WaitOptions.defaults(), job -> null)));
         rows.add(Row.local("Rma", "runThreads of -3 ranks", ErrorClass.ARG, "ranks=-3",
             f -> Rma.runThreads(-3, job -> { })));
     }
@@ -788,7 +789,7 @@ class BadInputTest {
                 released = w.rput(origin, 1, Datatype.LONG, 1, SCRATCH, 1, Datatype.LONG);
                 w.unlock(1);
                 released.await();
-                final List<Object[]> closed = Rma.callThreads(1, base.path(), WaitStrategy.defaultStrategy(),
+                final List<Object[]> closed = Rma.callThreads(1, base.path(), WaitOptions.defaults(),
                     sub -> new Object[] {sub, sub.allocate(64, 8)});
                 closedJob = (RmaJob)closed.getFirst()[0];
                 closedWindow = (Window)closed.getFirst()[1];

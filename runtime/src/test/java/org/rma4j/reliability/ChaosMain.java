@@ -14,7 +14,7 @@ import org.rma4j.Op;
 import org.rma4j.Rma;
 import org.rma4j.RmaJob;
 import org.rma4j.Window;
-import org.rma4j.shm.PeerFailedException;
+import org.rma4j.RankFailedException;
 
 /**
  * Rank program of {@link RandomKillTest}: random rma4j work (fence, exclusive lock, lock_all with
@@ -26,7 +26,7 @@ import org.rma4j.shm.PeerFailedException;
  * is killed or a peer fails; the delay, at rank 1 only, comes before it joins the job; with a hold file,
  * each rank waits after its iterations, outside rma4j, until that file exists. Prints
  * {@code started <pid>} first, {@code ready <pid>} once every rank has joined and
- * {@code done iterations=N} at a normal end. Exit status: 0 normal end, 3 PeerFailedException
+ * {@code done iterations=N} at a normal end. Exit status: 0 normal end, 3 RankFailedException
  * ({@code PEER_FAILED rank=R}), 7 a violated invariant ({@code INVARIANT ...}), 8 any other exception
  * ({@code UNEXPECTED ...}).
  */
@@ -107,7 +107,7 @@ public final class ChaosMain {
             job.close();
             System.out.println("done iterations=" + iterations);
             exit(0);
-        } catch (final PeerFailedException e) {
+        } catch (final RankFailedException e) {
             System.out.println("PEER_FAILED rank=" + e.rank() + " at=" + System.nanoTime() + " in " + where + ": "
                 + e.getMessage());
             exit(EXIT_PEER_FAILED);

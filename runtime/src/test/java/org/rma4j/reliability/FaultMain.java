@@ -12,14 +12,14 @@ import org.rma4j.RmaJob;
 import org.rma4j.Window;
 import org.rma4j.notify.NotifyRing;
 import org.rma4j.notify.StuckClaims;
-import org.rma4j.shm.PeerFailedException;
+import org.rma4j.RankFailedException;
 
 /**
  * Rank program of {@link KilledRankTest}: rank 1 (the victim) kills itself with SIGKILL at a chosen
  * point while the other ranks block in a call that depends on it.
  *
  * <p>Each survivor prints one line {@code DETECTED rank=R call=C ms=T message=M} when its blocking
- * call ends with {@link PeerFailedException} (T: milliseconds from the victim's recorded death, taken
+ * call ends with {@link RankFailedException} (T: milliseconds from the victim's recorded death, taken
  * with {@code System.nanoTime} inside the survivor), then checks that leaving the job does not hang
  * either ({@code CLOSED ...}) and exits with 0. Wrong outcomes exit with 5 ({@code NOT_STOPPED}: the
  * blocking call returned) or 6 ({@code UNEXPECTED}: another exception).
@@ -35,7 +35,7 @@ import org.rma4j.shm.PeerFailedException;
  *   <li>{@code ring} (2 ranks): the victim floods rank 0's 4-entry notification ring, which rank 0 does
  *   not drain (it waits in a barrier), and is killed by its own second thread while it waits for room.
  *   Rank 0 then drains: it must receive every notification the victim published, in order and with
- *   its data, and then end with PeerFailedException ({@code DRAINED received=N offered=M}).</li>
+ *   its data, and then end with RankFailedException ({@code DRAINED received=N offered=M}).</li>
  *   <li>{@code claim} (3 ranks): the victim claims a slot of rank 0's notification ring and records
  *   itself in it ({@link StuckClaims#claimAndRecord}), never publishes it, and dies after rank 2 published
  *   {@value #BEHIND_STUCK} notifications behind that slot. Rank 0 waits for notifications from any source
@@ -43,15 +43,15 @@ import org.rma4j.shm.PeerFailedException;
  *   once the victim is dead the ring gives its slot up, and rank 0 must receive all of rank 2's
  *   notifications in order with their data ({@code CONSUMED received=N skipped=S ms=T}, T from the death
  *   to the last one), and then detect the victim in its await for one more. An await that ends with
- *   PeerFailedException before the slot was given up is the detection, and rank 0 waits again. Rank 2
+ *   RankFailedException before the slot was given up is the detection, and rank 0 waits again. Rank 2
  *   waits in a barrier. (Rank 0 detects in its await, not in a barrier: rank 2's arrival at the barrier it
- *   left with PeerFailedException stays counted, mode {@code barrier-again}.)</li>
+ *   left with RankFailedException stays counted, mode {@code barrier-again}.)</li>
  *   <li>{@code claim-unrecorded} (3 ranks): as {@code claim}, but the victim dies after the claim's CAS of
  *   the producer index and before recording itself in the slot ({@link StuckClaims#claimOnly}), so the
  *   consumer cannot tell whose claim it is.</li>
  *   <li>{@code barrier-again} (3 ranks): the victim dies before a barrier; rank 2 detects it there
  *   ({@code LEFT ...}) and enters another barrier; rank 0 enters its first barrier only after that. Both must
- *   end with PeerFailedException.</li>
+ *   end with RankFailedException.</li>
  *   <li>{@code create} (3 ranks): the victim dies before a collective window creation the others are
  *   inside.</li>
  *   <li>{@code linger} (2 ranks): rank 0 installs a shutdown hook that prints {@code STOPPING} and prints
@@ -69,7 +69,7 @@ public final class FaultMain {
     private static final int LIVE_PRODUCER = 2;
     /** Notifications the live producer publishes behind the victim's unpublished slot. */
     static final int BEHIND_STUCK = 8;
-    /** Awaits of rank 0 in the {@code claim} modes that may end with PeerFailedException before it stops. */
+    /** Awaits of rank 0 in the {@code claim} modes that may end with RankFailedException before it stops. */
     private static final int CLAIM_AWAIT_ATTEMPTS = 20;
 
     private FaultMain() {
@@ -182,7 +182,7 @@ public final class FaultMain {
             job.barrier();
             System.out.println("NOT_STOPPED barrier");
             System.exit(5);
-        } catch (final PeerFailedException e) {
+        } catch (final RankFailedException e) {
             report(clock, "barrier", e);
         }
         final NotifyRequest request = window.notifyInit(VICTIM, Rma.ANY_TAG, 1);
@@ -192,7 +192,7 @@ public final class FaultMain {
             final NotifyRequest.Status status;
             try {
                 status = request.await();
-            } catch (final PeerFailedException e) {
+            } catch (final RankFailedException e) {
                 System.out.println("DRAINED received=" + received + " offered=" + RankSupport.progressOf(clock, VICTIM)
                     + " rank=" + e.rank() + " message=" + e.getMessage());
                 break;
@@ -238,7 +238,7 @@ public final class FaultMain {
     /**
      * Rank 0 of the {@code claim} modes: nothing behind the victim's slot while it lives; then, one at a time,
      * every notification of rank 2 and the one the victim never published, whose await must end with
-     * PeerFailedException. An await that ends so earlier, before the ring gave the slot up, is the reported
+     * RankFailedException. An await that ends so earlier, before the ring gave the slot up, is the reported
      * detection, and rank 0 waits again.
      */
     private static void consumeBehindStuckSlot(final RmaJob job, final Window clock, final Window window) {
@@ -261,7 +261,7 @@ public final class FaultMain {
             final NotifyRequest.Status status;
             try {
                 status = request.await();
-            } catch (final PeerFailedException e) {
+            } catch (final RankFailedException e) {
                 if (!detected) {
                     report(clock, "await", e);
                     detected = true;
@@ -310,7 +310,7 @@ public final class FaultMain {
                     job.barrier();
                     System.out.println("NOT_STOPPED first barrier");
                     System.exit(5);
-                } catch (final PeerFailedException e) {
+                } catch (final RankFailedException e) {
                     System.out.println("LEFT rank=" + e.rank() + " message=" + e.getMessage());
                 }
                 RankSupport.progress(clock, 1);
@@ -353,20 +353,20 @@ public final class FaultMain {
     }
 
     /**
-     * Runs a call that must end with PeerFailedException, reports it, leaves the job and exits.
+     * Runs a call that must end with RankFailedException, reports it, leaves the job and exits.
      */
     private static void survive(final RmaJob job, final Window clock, final String call, final Runnable blocking) {
         try {
             blocking.run();
             System.out.println("NOT_STOPPED " + call);
             System.exit(5);
-        } catch (final PeerFailedException e) {
+        } catch (final RankFailedException e) {
             report(clock, call, e);
         }
         close(job);
     }
 
-    private static void report(final Window clock, final String call, final PeerFailedException e) {
+    private static void report(final Window clock, final String call, final RankFailedException e) {
         final double ms = RankSupport.millisSinceDeath(clock, e.rank());
         System.out.println("DETECTED rank=" + e.rank() + " call=" + call + " ms=" + RankSupport.millis(ms)
             + " message=" + e.getMessage());
@@ -376,8 +376,8 @@ public final class FaultMain {
         try {
             job.close();
             System.out.println("CLOSED normally");
-        } catch (final PeerFailedException e) {
-            System.out.println("CLOSED with PeerFailedException rank=" + e.rank());
+        } catch (final RankFailedException e) {
+            System.out.println("CLOSED with RankFailedException rank=" + e.rank());
         }
         System.exit(0);
     }

@@ -15,7 +15,7 @@ import org.rma4j.shm.WaitStrategy;
 
 /**
  * A rank killed with SIGKILL at a chosen point of the protocol ({@link FaultMain}): every surviving rank's
- * blocking call ends with PeerFailedException naming the dead rank, the launcher reports the rank and
+ * blocking call ends with RankFailedException naming the dead rank, the launcher reports the rank and
  * exits non-zero, and the job leaves no file.
  *
  * <p>The time from the kill to the survivor's detection is printed and bounded only against a hang
@@ -88,7 +88,7 @@ class KilledRankTest {
      * Issue 8, fault (d). The ring gives the dead claimer's slot up (notify-queue's
      * {@code StuckSlotsTest#shouldSkipExactlyTheSlotOfADeadClaimerAndConsumeLaterEntries} at ring level), so
      * rank 0 gets every notification rank 2 published behind it, with a report naming rank 1 on stderr, and
-     * its await for the notification rank 1 never published ends with PeerFailedException.
+     * its await for the notification rank 1 never published ends with RankFailedException.
      */
     @Test
     void shouldSkipTheSlotOfARankKilledBetweenClaimingAndPublishingAndDeliverTheNotificationsBehindIt()
@@ -115,7 +115,7 @@ class KilledRankTest {
     }
 
     /**
-     * A survivor that left a barrier with PeerFailedException must not let the others' next barrier complete
+     * A survivor that left a barrier with RankFailedException must not let the others' next barrier complete
      * without the dead rank. Found by the {@code claim} modes: rank 2's abandoned arrival stays in the
      * barrier's count, so with 3 ranks rank 2's next barrier (or {@code close}) and rank 0's first one
      * complete together and return normally.
@@ -155,7 +155,7 @@ class KilledRankTest {
         assertEquals(1, consumed.size(), context);
         final String line = consumed.getFirst();
         System.out.println(mode + ": " + held.getFirst() + "; rank 0 had every notification behind the slot "
-            + Jobs.Outcome.field(line, "ms") + " ms after the kill (awaits ended by PeerFailedException: "
+            + Jobs.Outcome.field(line, "ms") + " ms after the kill (awaits ended by RankFailedException: "
             + Jobs.Outcome.field(line, "awaitFailures") + ")");
         final double ms = Double.parseDouble(Jobs.Outcome.field(line, "ms"));
         assertTrue(ms >= 0 && ms <= DETECTION_BOUND_MS, () -> "rank 0 had the notifications behind the dead rank's"
@@ -188,7 +188,7 @@ class KilledRankTest {
                 + ms + " ms after it, beyond the hang bound of " + DETECTION_BOUND_MS + " ms:\n" + context);
             assertEquals("1", Jobs.Outcome.field(line, "rank"), context);
             assertEquals(calls[i], Jobs.Outcome.field(line, "call"), context);
-            assertTrue(line.contains("message=rank 1 failed: "), context);
+            assertTrue(line.contains("message=MPI_ERR_PROC_FAILED: rank 1 failed: "), context);
             assertEquals(1, outcome.lines(survivor, "CLOSED ").size(), () -> "leaving the job hung:\n" + context);
             assertEquals(0, outcome.result().exitCode(survivor), context);
         }

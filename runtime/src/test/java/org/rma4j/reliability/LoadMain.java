@@ -12,7 +12,7 @@ import org.rma4j.Op;
 import org.rma4j.Rma;
 import org.rma4j.RmaJob;
 import org.rma4j.Window;
-import org.rma4j.shm.PeerFailedException;
+import org.rma4j.RankFailedException;
 
 /**
  * Rank program of {@link OversubscriptionTest}: every kind of synchronization with more ranks than cores.
@@ -23,7 +23,7 @@ import org.rma4j.shm.PeerFailedException;
  * while rank 0 sleeps {@code blockMs} before releasing them: almost all of that time should be spent
  * asleep. For each phase every rank prints {@code PHASE name kind=traffic|blocking cpuMs=C wallMs=W}
  * with its own process's CPU time (all threads, user + system) over the phase, and at the end
- * {@code TOTAL cpuMs=C wallMs=W} from before joining to the end. Exit status: 0, 3 PeerFailedException,
+ * {@code TOTAL cpuMs=C wallMs=W} from before joining to the end. Exit status: 0, 3 RankFailedException,
  * 7 a wrong result.
  */
 public final class LoadMain {
@@ -63,7 +63,7 @@ public final class LoadMain {
             report("TOTAL", "", startCpu, startNs);
             System.out.println("done");
             System.exit(0);
-        } catch (final PeerFailedException e) {
+        } catch (final RankFailedException e) {
             System.out.println("PEER_FAILED " + e.getMessage());
             System.exit(3);
         } catch (final IllegalStateException e) {

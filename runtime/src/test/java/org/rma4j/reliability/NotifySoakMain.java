@@ -12,7 +12,7 @@ import org.rma4j.NotifyRequest;
 import org.rma4j.Rma;
 import org.rma4j.RmaJob;
 import org.rma4j.Window;
-import org.rma4j.shm.WaitTimeoutException;
+import org.rma4j.RmaTimeoutException;
 
 /**
  * Rank program of {@link NotifySoakTest} (issue 8, soak): 4 ranks; ranks 1, 2 and 3 send {@code total}
@@ -30,7 +30,7 @@ import org.rma4j.shm.WaitTimeoutException;
  * </ul>
  * and at the end {@code lost} (expected tags never received) and the unexpected queue (must be empty). A
  * lost notification cannot hang the job: the ranks run with {@code -Drma4j.wait.timeout.ms}, so rank 0's
- * await ends with a WaitTimeoutException and the counts so far are reported.
+ * await ends with a RmaTimeoutException and the counts so far are reported.
  *
  * <p>Memory: every rank samples at 0, 10, 20, ..., 100 % of its own traffic the heap used right after
  * {@code System.gc()} (MemoryMXBean) and the resident set size (VmRSS of /proc/self/status), printing
@@ -136,7 +136,7 @@ public final class NotifySoakMain {
                 }
                 samples.takeDue(received, startNs);
             }
-        } catch (final WaitTimeoutException e) {
+        } catch (final RmaTimeoutException e) {
             failure = "timeout";
             System.out.println("TIMEOUT after " + received + " of " + total + ": " + e.getMessage());
         }

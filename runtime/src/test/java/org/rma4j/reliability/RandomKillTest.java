@@ -50,7 +50,7 @@ import org.rma4j.shm.JobDirectory;
  * and its ranks run until killed, so its exit status must show SIGKILL; a launcher JVM is killed while
  * its ranks cannot have ended, since after their work they wait for a hold file that the test creates only
  * after the kill. Every survivor of a killed rank
- * must notice the death itself (PeerFailedException, exit status 3; the launcher's grace is long enough
+ * must notice the death itself (RankFailedException, exit status 3; the launcher's grace is long enough
  * that it never stops one first), and one of them must name the killed rank (the first to notice can
  * only see that rank dead; a later one may name a survivor that already left).
  *
@@ -515,7 +515,7 @@ class RandomKillTest {
                 return "no survivor of an in-process job named the killed rank";
             }
             final List<Double> sorted = detectionMs.stream().sorted().toList();
-            return String.format(Locale.ROOT, "time from kill to a survivor's PeerFailedException naming the"
+            return String.format(Locale.ROOT, "time from kill to a survivor's RankFailedException naming the"
                 + " killed rank: median %.0f ms, 90th percentile %.0f ms, max %.0f ms", sorted.get(sorted.size() / 2),
                 sorted.get(sorted.size() * 9 / 10), sorted.getLast());
         }

@@ -1,5 +1,6 @@
 package org.rma4j.reliability;
 
+import org.rma4j.WaitOptions;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,7 +46,6 @@ import org.rma4j.shm.FileHeader;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.MappedFile;
 import org.rma4j.shm.ShmFormatException;
-import org.rma4j.shm.WaitStrategy;
 
 /**
  * Access to a job's files: private directory and files, no symbolic link followed, corrupted or truncated
@@ -168,7 +168,7 @@ class SecurityTest {
     @Test
     void shouldNotFollowSymbolicLinksPlantedInALiveJobDirectory() throws IOException {
         final Path victim = victim("victim");
-        Rma.callThreads(2, base.path(), WaitStrategy.defaultStrategy(), job -> {
+        Rma.callThreads(2, base.path(), WaitOptions.defaults(), job -> {
             final Path dir = jobDirectory();
             if (job.rank() == 0) {
                 Files.createSymbolicLink(dir.resolve("win-0"), victim);

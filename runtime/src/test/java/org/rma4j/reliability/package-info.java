@@ -13,7 +13,7 @@
  *   lock, instead of entering a fence, between start and complete of PSCW, before posting, while flooding a
  *   full 4-entry notification ring, between claiming and publishing a slot of a notification ring (with and
  *   without its id recorded in the slot), and before a collective window creation; the survivors' blocking
- *   calls end with PeerFailedException naming it, the launcher reports it, no file is left. Notifications
+ *   calls end with RankFailedException naming it, the launcher reports it, no file is left. Notifications
  *   a live rank published behind the dead rank's unpublished slot are all delivered, in order, once the
  *   ring gives that slot up.</li>
  *   <li>{@link org.rma4j.reliability.RandomKillTest}: 100 jobs of {@link org.rma4j.reliability.ChaosMain}

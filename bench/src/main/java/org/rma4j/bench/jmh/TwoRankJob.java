@@ -1,5 +1,6 @@
 package org.rma4j.bench.jmh;
 
+import org.rma4j.WaitOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,7 +16,6 @@ import org.rma4j.Rma;
 import org.rma4j.RmaJob;
 import org.rma4j.Window;
 import org.rma4j.shm.JobDirectory;
-import org.rma4j.shm.WaitStrategy;
 
 /**
  * A thread-mode job of two ranks for one benchmark trial, whose rank 0 is driven by the caller's
@@ -28,7 +28,7 @@ import org.rma4j.shm.WaitStrategy;
  * collectively and leave the job; it then checks that the job directory is gone. A shutdown hook
  * removes the base directory if the JVM exits before {@link #close()} (a hung trial, Ctrl-C).
  *
- * <p>The job uses {@link WaitStrategy#busySpin()}: a rank blocked in an rma4j call spins. Waiting on
+ * <p>The job uses {@link WaitOptions#busySpin()}: a rank blocked in an rma4j call spins. Waiting on
  * the latch is an ordinary Java wait, so an idle partner costs no CPU.
  *
  * <p>The caller must end every epoch it opened on the window (unlockAll, complete, ...) before
@@ -153,7 +153,7 @@ public final class TwoRankJob implements AutoCloseable {
 
     private void run(final long windowBytes, final Partner partner) {
         try {
-            Rma.callThreads(2, base, WaitStrategy.busySpin(), job -> {
+            Rma.callThreads(2, base, WaitOptions.busySpin(), job -> {
                 final Window window = job.allocate(windowBytes, 1);
                 if (job.rank() == ORIGIN) {
                     origin.complete(new Origin(job, window));

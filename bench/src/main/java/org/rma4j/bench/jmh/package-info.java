@@ -5,7 +5,7 @@
  * <p>Every benchmark runs a thread-mode job of two ranks ({@link org.rma4j.bench.jmh.TwoRankJob}): the
  * benchmark thread is rank 0 and targets rank 1, whose thread waits idle on a latch for the whole
  * trial, or, for the cycles in which both ranks must take part, runs the matching side of each cycle
- * in a loop. The job uses {@link org.rma4j.shm.WaitStrategy#busySpin()}, so a waiting rank never
+ * in a loop. The job uses {@link org.rma4j.WaitOptions#busySpin()}, so a waiting rank never
  * sleeps in the kernel and the cycles measure the shared-memory handshake, not futex wake-ups.
  *
  * <p>Every class forks with {@link org.rma4j.bench.jmh.BenchJvm#NATIVE_ACCESS} (rma4j maps files

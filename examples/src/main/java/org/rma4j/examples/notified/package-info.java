@@ -31,7 +31,7 @@
  *
  * <h2>Waiting</h2>
  * The notified, send/recv, PSCW and fence variants block in the runtime's calls, which spin, yield and
- * then sleep on a futex as {@code rma4j.wait} configures ({@link org.rma4j.shm.WaitStrategy}); the
+ * then sleep on a futex as {@code rma4j.wait} configures ({@link org.rma4j.WaitOptions}); the
  * putflush variants poll a flag with fetch_and_op(NO_OP) and never sleep. For latency comparisons with
  * no more ranks than cores, run every variant busy-spinning:
  * {@code bin/rmarun --jvm-opt -Drma4j.wait=busy-spin ...}.

@@ -4,9 +4,8 @@ import java.util.List;
 import java.util.function.LongConsumer;
 
 import org.rma4j.Rma;
+import org.rma4j.WaitOptions;
 import org.rma4j.litmus.syntax.Program;
-import org.rma4j.shm.JobDirectory;
-import org.rma4j.shm.WaitStrategy;
 
 /**
  * Runs the ranks as threads of this JVM ({@link Rma#callThreads}): the runtime's code paths of
@@ -15,9 +14,10 @@ import org.rma4j.shm.WaitStrategy;
 public final class ThreadRunner implements Runner {
     @Override
     public Histogram run(final Program program, final RunConfig config, final LongConsumer progress) {
-        final List<long[][]> rows = Rma.callThreads(program.processCount(),
-            config.baseDirectory() != null ? config.baseDirectory() : JobDirectory.defaultBase(),
-            WaitStrategy.defaultStrategy(), job -> RankProgram.run(program, job, config, progress));
+        final Rma.RankFunction<long[][]> body = job -> RankProgram.run(program, job, config, progress);
+        final List<long[][]> rows = config.baseDirectory() != null
+            ? Rma.callThreads(program.processCount(), config.baseDirectory(), WaitOptions.defaults(), body)
+            : Rma.callThreads(program.processCount(), WaitOptions.defaults(), body);
         return Histogram.of(program, rows);
     }
 }
