@@ -40,7 +40,7 @@ final class Notifications {
     static final int KIND_PUT = 1;
     static final int KIND_GET = 2;
     static final int KIND_ACCUMULATE = 3;
-    private final Window window;
+    private final WindowState window;
     private final int rank;
     private final int capacity;
     private final ControlFile control;
@@ -62,7 +62,7 @@ final class Notifications {
     private volatile Runnable onFullRing = () -> { };
 
     Notifications(
-        final Window window, final MemorySegment mapping, final int rank, final int ranks,
+        final WindowState window, final MemorySegment mapping, final int rank, final int ranks,
         final int capacity, final ControlFile control, final WaitStrategy waitStrategy, final Liveness liveness) {
         this.window = window;
         this.rank = rank;
@@ -100,7 +100,7 @@ final class Notifications {
                 progress();
                 return ring.offer(rank, tag, displacement, length, flags, inline);
             }, () -> {
-                window.checkOpenFor(call);
+                window.checkOpen(call);
                 control.checkPeer(target, true);
             }, what);
         } catch (final RuntimeException e) {
@@ -247,7 +247,7 @@ final class Notifications {
      * For waits over several endpoints: the liveness check of this endpoint's window.
      */
     void checkLiveness(final String call) {
-        window.checkOpenFor(call);
+        window.checkOpen(call);
         liveness.check();
     }
 
@@ -295,7 +295,7 @@ final class Notifications {
     }
 
     void checkOpen(final String call) {
-        window.checkOpenFor(call);
+        window.checkOpen(call);
     }
 
     private void arrived(final Notification notification) {

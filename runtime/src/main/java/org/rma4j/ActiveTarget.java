@@ -1,0 +1,200 @@
+package org.rma4j;
+
+import java.lang.foreign.MemorySegment;
+import org.rma4j.internal.LockWord;
+import org.rma4j.internal.WindowLayout;
+import org.rma4j.shm.DisseminationBarrier;
+import org.rma4j.shm.Liveness;
+import org.rma4j.shm.MappingLiveness;
+import org.rma4j.shm.WaitState;
+import org.rma4j.shm.Words;
+
+/**
+ * Active-target synchronization of one window (MPI-3.1 sections 11.5.1 and 11.5.2): fence (a
+ * dissemination barrier in the window file between full fences) and general active target (post,
+ * start, complete, wait, test over the signal words of {@link Pscw}), and the rule that a window may
+ * not be locked and exposed at once (11.5.3), both of its sides. Epoch states: {@link Epochs}. Javadoc
+ * of each call: {@link Window}.
+ */
+final class ActiveTarget {
+    private final WindowState state;
+    private final RmaJob job;
+    private final int rank;
+    private final int number;
+    private final MemorySegment mapping;
+    private final long lockTable;
+    private final Epochs epochs;
+    private final Pscw pscw;
+    /** The lock or PSCW wait in progress, published as this rank's wait state on its slow path. */
+    private final WaitPublication blocked;
+    private final MappingLiveness fileCheck;
+    private final Liveness pscwPeers;
+    private final Runnable fenceWait;
+    /** The group and the call of the PSCW wait in progress, for the liveness check of {@link #pscw}. */
+    private int[] pscwWaitedOn = new int[0];
+    private boolean pscwPosts;
+    private String pscwWait = "";
+
+    ActiveTarget(
+        final WindowState state, final MemorySegment mapping, final Epochs epochs, final WaitPublication blocked,
+        final MappingLiveness fileCheck, final Liveness collective) {
+        this.state = state;
+        this.job = state.job();
+        this.rank = state.rank();
+        this.number = state.number();
+        this.mapping = mapping;
+        final int ranks = state.sizes().length;
+        this.lockTable = WindowLayout.lockTableOffset(ranks);
+        this.epochs = epochs;
+        this.blocked = blocked;
+        this.fileCheck = fileCheck;
+        this.pscwPeers = collective;
+        final DisseminationBarrier fenceBarrier = new DisseminationBarrier(mapping, WindowLayout.barrierOffset(ranks),
+            ranks, rank, job.waitStrategy(), job.calls().whileWaiting(collective));
+        this.fenceWait = () -> {
+            try {
+                fenceBarrier.await();
+            } catch (final InternalError e) {
+                throw fileCheck.explain(e);
+            }
+        };
+        this.pscw = new Pscw(mapping, rank, ranks, job.waitStrategy(), this::checkPscwPeers);
+    }
+
+    /**
+     * @return the wait of the window's collective calls (fence, free): its dissemination barrier.
+     */
+    Runnable barrierWait() {
+        return fenceWait;
+    }
+
+    private void checkOpen(final String call) {
+        state.checkOpen(call);
+    }
+
+    void fence(final int assertions) {
+        checkOpen("fence");
+        Checks.checkAssertions("fence", assertions, Rma.MODE_NOSTORE | Rma.MODE_NOPUT | Rma.MODE_NOPRECEDE | Rma.MODE_NOSUCCEED);
+        epochs.beforeFence(assertions);
+        job.collective(CollectiveCalls.Kind.FENCE, number + 1, fenceWait);
+        epochs.afterFence(assertions);
+    }
+
+    void post(final Group group, final int assertions) {
+        checkOpen("post");
+        Checks.checkAssertions("post", assertions, Rma.MODE_NOCHECK | Rma.MODE_NOSTORE | Rma.MODE_NOPUT);
+        state.checkGroup("post", group);
+        epochs.checkPost();
+        checkNotLocked();
+        pscw.setExposed(true);
+        if ((assertions & Rma.MODE_NOCHECK) == 0) {
+            pscw.post(group);
+        }
+        epochs.posted(group);
+    }
+
+    void start(final Group group, final int assertions) {
+        checkOpen("start");
+        Checks.checkAssertions("start", assertions, Rma.MODE_NOCHECK);
+        state.checkGroup("start", group);
+        epochs.checkStart();
+        if ((assertions & Rma.MODE_NOCHECK) == 0) {
+            pscwWaitedOn = group.members();
+            pscwPosts = true;
+            pscwWait = "start on window " + number + " for the posts of " + group;
+            blocked.begin(WaitState.Call.START, -1);
+            try {
+                pscw.awaitPosts(group);
+            } catch (final InternalError e) {
+                throw fileCheck.explain(e);
+            } catch (final RuntimeException e) {
+                throw job.recordFailure(Failures.translate(e, rank, "start on window " + number + " for the posts of "
+                    + group));
+            } finally {
+                blocked.end();
+            }
+        }
+        epochs.started(group);
+    }
+
+    void complete() {
+        checkOpen("complete");
+        final Group group = epochs.checkComplete();
+        pscw.complete(group);
+        epochs.completed();
+    }
+
+    void await() {
+        checkOpen("wait");
+        final Group group = epochs.checkWait("wait");
+        pscwWaitedOn = group.members();
+        pscwPosts = false;
+        pscwWait = "wait on window " + number + " for the completes of " + group;
+        blocked.begin(WaitState.Call.WAIT, -1);
+        try {
+            pscw.awaitCompletes(group);
+        } catch (final InternalError e) {
+            throw fileCheck.explain(e);
+        } catch (final RuntimeException e) {
+            throw job.recordFailure(Failures.translate(e, rank, "wait on window " + number + " for the completes of "
+                + group));
+        } finally {
+            blocked.end();
+        }
+        pscw.setExposed(false);
+        epochs.waited();
+    }
+
+    boolean test() {
+        checkOpen("test");
+        final Group group = epochs.checkWait("test");
+        if (!pscw.testCompletes(group)) {
+            return false;
+        }
+        pscw.setExposed(false);
+        epochs.waited();
+        return true;
+    }
+
+    /**
+     * Liveness check of a PSCW wait: the peers are alive, and none that this rank still waits for sits in
+     * a collective call this rank has not made (it would wait there for this rank forever).
+     */
+    private void checkPscwPeers() {
+        pscwPeers.check();
+        final int[] pending = pscw.pending(pscwPosts, pscwWaitedOn);
+        job.calls().checkNotAwaitedBy(pending, peer -> pscw.pending(pscwPosts, new int[] {peer}).length == 1,
+            pscwWait);
+        if (pending.length > 0) {
+            blocked.publish(pending[0]);
+        }
+    }
+
+    // ---------------------------------------------------------------- lock versus post (section 11.5.3)
+    // "A window may not be locked and exposed in a post epoch concurrently": both sides of the rule.
+    // Best effort: each side checks after it took its own step (the lock acquired, the exposure
+    // published), so a post and a lock that race are not always seen.
+
+    /**
+     * The post side: throws RMA_CONFLICT if some rank holds a lock of this rank's window.
+     */
+    private void checkNotLocked() {
+        final int lockWord = Words.getIntVolatile(mapping, WindowLayout.lockWordOffset(lockTable, rank));
+        if (lockWord != 0) {
+            throw new RmaException(ErrorClass.RMA_CONFLICT, "post while this rank's window is locked ("
+                + LockWord.describe(lockWord) + "); a window may not be locked and exposed concurrently (11.5.3)");
+        }
+    }
+
+    /**
+     * The lock side, after acquisition: if {@code target} exposes its window in a post epoch, runs
+     * {@code release} (gives the lock back) and throws RMA_CONFLICT.
+     */
+    void checkNotExposed(final String call, final int target, final Runnable release) {
+        if (pscw.isExposed(target)) {
+            release.run();
+            throw new RmaException(ErrorClass.RMA_CONFLICT, call + " of rank " + target + " while it exposes its"
+                + " window in a post epoch; a window may not be locked and exposed concurrently (11.5.3)");
+        }
+    }
+}
