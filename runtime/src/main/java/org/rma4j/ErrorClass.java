@@ -6,69 +6,94 @@ package org.rma4j;
  */
 public enum ErrorClass {
     /** Invalid argument of another kind. */
-    ARG("MPI_ERR_ARG", "invalid argument"),
+    ARG("MPI_ERR_ARG", "invalid argument", 1),
     /** Invalid count argument. */
-    COUNT("MPI_ERR_COUNT", "invalid count argument"),
+    COUNT("MPI_ERR_COUNT", "invalid count argument", 2),
     /** Invalid datatype argument. */
-    TYPE("MPI_ERR_TYPE", "invalid datatype argument"),
+    TYPE("MPI_ERR_TYPE", "invalid datatype argument", 3),
     /** Invalid operation for the datatype. */
-    OP("MPI_ERR_OP", "invalid reduction operation"),
+    OP("MPI_ERR_OP", "invalid reduction operation", 4),
     /** Invalid tag. */
-    TAG("MPI_ERR_TAG", "invalid tag argument"),
+    TAG("MPI_ERR_TAG", "invalid tag argument", 5),
     /** Invalid rank. */
-    RANK("MPI_ERR_RANK", "invalid rank"),
+    RANK("MPI_ERR_RANK", "invalid rank", 6),
     /** Invalid group argument. */
-    GROUP("MPI_ERR_GROUP", "invalid group"),
+    GROUP("MPI_ERR_GROUP", "invalid group", 7),
     /** Invalid info key. */
-    INFO_KEY("MPI_ERR_INFO_KEY", "invalid info key"),
+    INFO_KEY("MPI_ERR_INFO_KEY", "invalid info key", 8),
     /** Invalid info value. */
-    INFO_VALUE("MPI_ERR_INFO_VALUE", "invalid info value"),
+    INFO_VALUE("MPI_ERR_INFO_VALUE", "invalid info value", 9),
     /** Invalid win argument (for example a freed window). */
-    WIN("MPI_ERR_WIN", "invalid win argument"),
+    WIN("MPI_ERR_WIN", "invalid win argument", 10),
     /** Invalid base argument. */
-    BASE("MPI_ERR_BASE", "invalid base argument"),
+    BASE("MPI_ERR_BASE", "invalid base argument", 11),
     /** Invalid size argument. */
-    SIZE("MPI_ERR_SIZE", "invalid size argument"),
+    SIZE("MPI_ERR_SIZE", "invalid size argument", 12),
     /** Invalid disp argument. */
-    DISP("MPI_ERR_DISP", "invalid disp argument"),
+    DISP("MPI_ERR_DISP", "invalid disp argument", 13),
     /** Invalid locktype argument. */
-    LOCKTYPE("MPI_ERR_LOCKTYPE", "invalid locktype argument"),
+    LOCKTYPE("MPI_ERR_LOCKTYPE", "invalid locktype argument", 14),
     /** Invalid assert argument. */
-    ASSERT("MPI_ERR_ASSERT", "invalid assert argument"),
+    ASSERT("MPI_ERR_ASSERT", "invalid assert argument", 15),
     /** Conflicting accesses to a window. */
-    RMA_CONFLICT("MPI_ERR_RMA_CONFLICT", "conflicting accesses to window"),
+    RMA_CONFLICT("MPI_ERR_RMA_CONFLICT", "conflicting accesses to window", 16),
     /** Invalid synchronization of RMA calls. */
-    RMA_SYNC("MPI_ERR_RMA_SYNC", "invalid synchronization of RMA calls"),
+    RMA_SYNC("MPI_ERR_RMA_SYNC", "invalid synchronization of RMA calls", 17),
     /** Target memory is not part of the window (or, for dynamic windows, not attached). */
-    RMA_RANGE("MPI_ERR_RMA_RANGE", "target memory is not part of the window"),
+    RMA_RANGE("MPI_ERR_RMA_RANGE", "target memory is not part of the window", 18),
     /** Memory cannot be attached. */
-    RMA_ATTACH("MPI_ERR_RMA_ATTACH", "memory cannot be attached"),
+    RMA_ATTACH("MPI_ERR_RMA_ATTACH", "memory cannot be attached", 19),
     /** Memory cannot be shared. */
-    RMA_SHARED("MPI_ERR_RMA_SHARED", "memory cannot be shared"),
+    RMA_SHARED("MPI_ERR_RMA_SHARED", "memory cannot be shared", 20),
     /** The window has the wrong flavor for the called function. */
-    RMA_FLAVOR("MPI_ERR_RMA_FLAVOR", "passed window has the wrong flavor for the called function"),
+    RMA_FLAVOR("MPI_ERR_RMA_FLAVOR", "passed window has the wrong flavor for the called function", 21),
     /** Invalid request (freed, or of the wrong kind). */
-    REQUEST("MPI_ERR_REQUEST", "invalid request"),
+    REQUEST("MPI_ERR_REQUEST", "invalid request", 22),
     /**
      * Memory or another bounded resource is exhausted (MPI_ERR_NO_MEM): the job's shared-memory file system
      * has too little free space for an allocation ({@code allocMem}) or a window, or a per-process limit
      * (mappings, datatype blocks) would be exceeded; nothing was allocated or changed.
      */
-    NO_MEM("MPI_ERR_NO_MEM", "memory exhausted"),
+    NO_MEM("MPI_ERR_NO_MEM", "memory exhausted", 23),
     /**
      * A rank the call depends on has failed (the process-failure class of MPI's fault-tolerance
      * proposal, ULFM): thrown as {@link RankFailedException}.
      */
-    PROC_FAILED("MPI_ERR_PROC_FAILED", "a process involved in the operation has failed"),
+    PROC_FAILED("MPI_ERR_PROC_FAILED", "a process involved in the operation has failed", 24),
     /** The job or an operation on it failed in a way no other class describes. */
-    OTHER("MPI_ERR_OTHER", "known error not in this list");
+    OTHER("MPI_ERR_OTHER", "known error not in this list", 25);
 
     private final String mpiName;
     private final String description;
+    /**
+     * The class's code in shared memory (collective statuses): explicit, never an ordinal, so reordering
+     * or adding constants does not change what ranks read from each other. 0 means no error.
+     */
+    private final int code;
 
-    ErrorClass(final String mpiName, final String description) {
+    ErrorClass(final String mpiName, final String description, final int code) {
         this.mpiName = mpiName;
         this.description = description;
+        this.code = code;
+    }
+
+    /**
+     * @return the class's code in shared memory, >= 1 (0 stands for no error).
+     */
+    int code() {
+        return code;
+    }
+
+    /**
+     * @return the class with {@code code}, or {@link #OTHER} for a code no class has.
+     */
+    static ErrorClass ofCode(final int code) {
+        for (final ErrorClass errorClass : values()) {
+            if (errorClass.code == code) {
+                return errorClass;
+            }
+        }
+        return OTHER;
     }
 
     /**

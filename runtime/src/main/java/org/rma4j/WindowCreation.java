@@ -2,9 +2,12 @@ package org.rma4j;
 
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.rma4j.internal.CreationRecordLayout;
 import org.rma4j.internal.WindowLayout;
 import org.rma4j.notify.NotifyRing;
 import org.rma4j.shm.FileHeader;
@@ -37,19 +40,6 @@ import org.rma4j.shm.Words;
  * it again only after the next barrier 2, which the slower rank must have reached.
  */
 final class WindowCreation {
-    private static final int SLOT_SIZE = 0;
-    private static final int SLOT_DISP_UNIT = 8;
-    private static final int SLOT_STATUS = 12;
-    private static final int SLOT_FLAGS = 16;
-    private static final int SLOT_CREATE_STATUS = 20;
-    private static final int SLOT_MEMORY_SEQUENCE = 24;
-    private static final int SLOT_MEMORY_OFFSET = 32;
-    private static final int SLOT_NOTIFY_CAPACITY = 40;
-    /** Written by rank 0 when the window file did not fit: its size and the free bytes of the file system. */
-    private static final int SLOT_CREATE_ASKED_BYTES = 48;
-    private static final int SLOT_CREATE_FREE_BYTES = 56;
-    private static final int SLOT_OPEN_STATUS = 64;
-
     /** Test hook: the rank whose mapping of the next window fails, or -1. */
     static volatile int failOpenAtRank = -1;
 
@@ -66,157 +56,236 @@ final class WindowCreation {
     }
 
     /**
-     * Creates a window of any flavor; {@code base} is the exposed memory of flavor CREATE.
+     * Creates a window of any flavor; {@code base} is the exposed memory of flavor CREATE. The three phases
+     * of the protocol above, each followed by its barrier; a failed barrier unmaps what this rank mapped.
      */
     static Window create(
         final RmaJob job, final WindowFlavor flavor, final String call, final long sizeBytes, final int dispUnit,
         final Info info, final MemorySegment base) {
-        final int ranks = job.size();
-        final int rank = job.rank();
-        final MemorySegment own = job.control().scratch(rank);
-
-        RmaException ownError = null;
-        Info effective = null;
-        SharedAllocator.Location location = null;
-        try {
-            effective = validate(call, sizeBytes, dispUnit, info == null ? Info.create() : info);
-            MappingBudget.check(call, flavor == WindowFlavor.CREATE ? ranks : 1);
-            if (flavor == WindowFlavor.CREATE && sizeBytes > 0) {
-                location = job.allocator().locate(base);
-                if (location == null) {
-                    throw new RmaException(ErrorClass.BASE, call + " base " + base + " is not memory from allocMem:"
-                        + " only memory in a shared mapping can be exposed to other processes"
-                        + (base.isNative() ? "" : " (a Java heap array never can)"));
-                }
-            }
-        } catch (final RmaException e) {
-            ownError = e;
-        }
-        Words.putInt(own, SLOT_MEMORY_SEQUENCE, location == null ? -1 : location.sequence());
-        Words.putLong(own, SLOT_MEMORY_OFFSET, location == null ? 0 : location.fileOffset());
-        Words.putInt(own, SLOT_NOTIFY_CAPACITY, effective == null ? NOTIFY_CAPACITY_DEFAULT
-            : Integer.parseInt(effective.get(RmaJob.NOTIFY_CAPACITY_INFO_KEY).orElseThrow()));
-        Words.putLong(own, SLOT_SIZE, sizeBytes);
-        Words.putInt(own, SLOT_DISP_UNIT, dispUnit);
-        Words.putInt(own, SLOT_STATUS, ownError == null ? 0 : ownError.errorClass().ordinal() + 1);
-        Words.putInt(own, SLOT_FLAGS, effective != null && effective.flag(Info.ALLOC_SHARED_NONCONTIG) ? 1 : 0);
-        Words.putInt(own, SLOT_CREATE_STATUS, 0);
+        final Attempt attempt = new Attempt(job, flavor, call);
+        attempt.propose(sizeBytes, dispUnit, info, base);
         createBarrier(job);
+        attempt.gather();
+        attempt.createFileAtRankZero();
+        barrierOrDiscard(job, attempt);
+        attempt.open();
+        barrierOrDiscard(job, attempt);
+        attempt.findFailedOpen();
+        return attempt.result();
+    }
 
-        final long[] sizes = new long[ranks];
-        final int[] dispUnits = new int[ranks];
-        final int[] memorySequences = new int[ranks];
-        final long[] memoryOffsets = new long[ranks];
-        boolean noncontig = false;
-        int badRank = -1;
-        int badClass = 0;
-        for (int r = 0; r < ranks; r++) {
-            final MemorySegment slot = job.control().scratch(r);
-            sizes[r] = Words.getLong(slot, SLOT_SIZE);
-            dispUnits[r] = Words.getInt(slot, SLOT_DISP_UNIT);
-            memorySequences[r] = Words.getInt(slot, SLOT_MEMORY_SEQUENCE);
-            memoryOffsets[r] = Words.getLong(slot, SLOT_MEMORY_OFFSET);
-            noncontig |= Words.getInt(slot, SLOT_FLAGS) != 0;
-            final int status = Words.getInt(slot, SLOT_STATUS);
-            if (status != 0 && badRank < 0) {
-                badRank = r;
-                badClass = status - 1;
-            }
-        }
-        final int notifyCapacity = Words.getInt(job.control().scratch(0), SLOT_NOTIFY_CAPACITY);
-        final int number = job.windowSequence();
-        final String name = job.nextWindowName();
-        MappedFile file = null;
-        RuntimeException createProblem = null;
-        if (rank == 0 && badRank < 0) {
-            try {
-                file = createFile(job, name, flavor, flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE
-                    ? sizes : new long[ranks], dispUnits, notifyCapacity, noncontig);
-            } catch (final ShmSpaceException e) {
-                createProblem = e;
-                Words.putLong(own, SLOT_CREATE_ASKED_BYTES, e.requestedBytes());
-                Words.putLong(own, SLOT_CREATE_FREE_BYTES, e.usableBytes());
-                Words.putInt(own, SLOT_CREATE_STATUS, ErrorClass.NO_MEM.ordinal() + 1);
-            } catch (final RuntimeException e) {
-                createProblem = e;
-                Words.putInt(own, SLOT_CREATE_STATUS, ErrorClass.RMA_SHARED.ordinal() + 1);
-            }
-        }
+    private static void barrierOrDiscard(final RmaJob job, final Attempt attempt) {
         try {
             createBarrier(job);
         } catch (final RuntimeException e) {
-            discard(null, file);
+            attempt.discard();
             throw e;
         }
+    }
 
-        final int createStatus = Words.getInt(job.control().scratch(0), SLOT_CREATE_STATUS);
-        final boolean created = badRank < 0 && createStatus == 0;
-        RuntimeException openProblem = null;
-        Window window = null;
-        if (created) {
+    /**
+     * One rank's part in one creation: what it proposed, what every rank proposed, and what it created and
+     * mapped; each method is one phase (or the outcome) of the protocol.
+     */
+    private static final class Attempt {
+        private final RmaJob job;
+        private final WindowFlavor flavor;
+        private final String call;
+        private final int ranks;
+        private final int rank;
+        private final MemorySegment own;
+        private RmaException ownError;
+        private Info effective;
+        private SharedAllocator.Location location;
+        private long[] sizes;
+        private int[] dispUnits;
+        private int[] memorySequences;
+        private long[] memoryOffsets;
+        private boolean noncontig;
+        private int badRank = -1;
+        private int badCode;
+        private int notifyCapacity;
+        private int number;
+        private String name;
+        private MappedFile file;
+        private RuntimeException createProblem;
+        private int createStatus;
+        private boolean created;
+        private RuntimeException openProblem;
+        private Window window;
+        private int failedOpen = -1;
+
+        Attempt(final RmaJob job, final WindowFlavor flavor, final String call) {
+            this.job = job;
+            this.flavor = flavor;
+            this.call = call;
+            this.ranks = job.size();
+            this.rank = job.rank();
+            this.own = job.control().scratch(rank);
+        }
+
+        /** Phase 1: checks this rank's arguments and writes its record. */
+        void propose(final long sizeBytes, final int dispUnit, final Info info, final MemorySegment base) {
+            try {
+                effective = validate(call, sizeBytes, dispUnit, info == null ? Info.create() : info);
+                MappingBudget.check(call, flavor == WindowFlavor.CREATE ? ranks : 1);
+                if (flavor == WindowFlavor.CREATE && sizeBytes > 0) {
+                    location = job.allocator().locate(base);
+                    if (location == null) {
+                        throw new RmaException(ErrorClass.BASE, call + " base " + base + " is not memory from"
+                            + " allocMem: only memory in a shared mapping can be exposed to other processes"
+                            + (base.isNative() ? "" : " (a Java heap array never can)"));
+                    }
+                }
+            } catch (final RmaException e) {
+                ownError = e;
+            }
+            Words.putInt(own, CreationRecordLayout.MEMORY_SEQUENCE_OFFSET, location == null ? -1 : location.sequence());
+            Words.putLong(own, CreationRecordLayout.MEMORY_OFFSET_OFFSET, location == null ? 0 : location.fileOffset());
+            Words.putInt(own, CreationRecordLayout.NOTIFY_CAPACITY_OFFSET, effective == null ? NOTIFY_CAPACITY_DEFAULT
+                : Integer.parseInt(effective.get(RmaJob.NOTIFY_CAPACITY_INFO_KEY).orElseThrow()));
+            Words.putLong(own, CreationRecordLayout.SIZE_OFFSET, sizeBytes);
+            Words.putInt(own, CreationRecordLayout.DISP_UNIT_OFFSET, dispUnit);
+            Words.putInt(own, CreationRecordLayout.STATUS_OFFSET, ownError == null ? 0 : ownError.errorClass().code());
+            Words.putInt(own, CreationRecordLayout.FLAGS_OFFSET, effective != null && effective.flag(Info.ALLOC_SHARED_NONCONTIG)
+                ? CreationRecordLayout.FLAG_NONCONTIG : 0);
+            Words.putInt(own, CreationRecordLayout.CREATE_STATUS_OFFSET, 0);
+        }
+
+        /** After barrier 1: reads every rank's record. */
+        void gather() {
+            sizes = new long[ranks];
+            dispUnits = new int[ranks];
+            memorySequences = new int[ranks];
+            memoryOffsets = new long[ranks];
+            for (int r = 0; r < ranks; r++) {
+                final MemorySegment slot = job.control().scratch(r);
+                sizes[r] = Words.getLong(slot, CreationRecordLayout.SIZE_OFFSET);
+                dispUnits[r] = Words.getInt(slot, CreationRecordLayout.DISP_UNIT_OFFSET);
+                memorySequences[r] = Words.getInt(slot, CreationRecordLayout.MEMORY_SEQUENCE_OFFSET);
+                memoryOffsets[r] = Words.getLong(slot, CreationRecordLayout.MEMORY_OFFSET_OFFSET);
+                noncontig |= (Words.getInt(slot, CreationRecordLayout.FLAGS_OFFSET) & CreationRecordLayout.FLAG_NONCONTIG) != 0;
+                final int status = Words.getInt(slot, CreationRecordLayout.STATUS_OFFSET);
+                if (status != 0 && badRank < 0) {
+                    badRank = r;
+                    badCode = status;
+                }
+            }
+            notifyCapacity = Words.getInt(job.control().scratch(0), CreationRecordLayout.NOTIFY_CAPACITY_OFFSET);
+            number = job.windowSequence();
+            name = job.nextWindowName();
+        }
+
+        /**
+         * @return the sizes the window file places: the ranks' sizes for flavors whose data is in the file,
+         *         zeros for CREATE and DYNAMIC.
+         */
+        private long[] placedSizes() {
+            return flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE ? sizes : new long[ranks];
+        }
+
+        /** Phase 2: rank 0 creates and publishes the window file if every rank's arguments were good. */
+        void createFileAtRankZero() {
+            if (rank != 0 || badRank >= 0) {
+                return;
+            }
+            try {
+                file = createFile(job, name, flavor, placedSizes(), dispUnits, notifyCapacity, noncontig);
+            } catch (final ShmSpaceException e) {
+                createProblem = e;
+                Words.putLong(own, CreationRecordLayout.CREATE_ASKED_BYTES_OFFSET, e.requestedBytes());
+                Words.putLong(own, CreationRecordLayout.CREATE_FREE_BYTES_OFFSET, e.usableBytes());
+                Words.putInt(own, CreationRecordLayout.CREATE_STATUS_OFFSET, ErrorClass.NO_MEM.code());
+            } catch (final RuntimeException e) {
+                createProblem = e;
+                Words.putInt(own, CreationRecordLayout.CREATE_STATUS_OFFSET, ErrorClass.RMA_SHARED.code());
+            }
+        }
+
+        /** Phase 3, after barrier 2: maps and checks the file and the window; writes the open status. */
+        void open() {
+            createStatus = Words.getInt(job.control().scratch(0), CreationRecordLayout.CREATE_STATUS_OFFSET);
+            created = badRank < 0 && createStatus == 0;
+            if (!created) {
+                return;
+            }
             try {
                 if (rank != 0) {
                     file = MappedFile.open(job.directory().file(name));
-                    FileHeader.check(file.segment(), file.path(), WindowLayout.MAGIC, WindowLayout.VERSION);
+                    WindowLayout.checkHeader(file.segment(), file.path(), flavor.code(),
+                        noncontig ? WindowLayout.FLAG_NONCONTIG : 0, notifyCapacity, placedSizes(), dispUnits);
                 }
                 if (failOpenAtRank == rank) {
                     failOpenAtRank = -1;
                     throw new RmaException(ErrorClass.RMA_SHARED, "mapping failed at rank " + rank + " (test hook)");
                 }
-                window = open(job, call, number, flavor, file, sizes, dispUnits, memorySequences, memoryOffsets,
-                    location, effective);
+                window = WindowCreation.open(job, call, number, flavor, file, sizes, dispUnits, memorySequences,
+                    memoryOffsets, location, effective);
             } catch (final RuntimeException e) {
                 openProblem = e;
             }
-            Words.putIntVolatile(own, SLOT_OPEN_STATUS, openProblem == null ? 0 : 1);
-        }
-        try {
-            createBarrier(job);
-        } catch (final RuntimeException e) {
-            discard(window, file);
-            throw e;
-        }
-        int failedOpen = -1;
-        if (created) {
-            for (int r = 0; r < ranks && failedOpen < 0; r++) {
-                if (Words.getIntVolatile(job.control().scratch(r), SLOT_OPEN_STATUS) != 0) {
-                    failedOpen = r;
-                }
-            }
-        }
-        if (rank == 0 && file != null) {
-            file.unlink();
+            Words.putIntVolatile(own, CreationRecordLayout.OPEN_STATUS_OFFSET, openProblem == null ? 0 : 1);
         }
 
-        if (ownError != null) {
-            throw ownError;
-        }
-        if (badRank >= 0) {
-            throw new RmaException(ErrorClass.values()[badClass], call + " failed: rank " + badRank
-                + " passed an invalid argument (" + ErrorClass.values()[badClass].mpiName() + ")");
-        }
-        if (!created) {
-            if (createStatus == ErrorClass.NO_MEM.ordinal() + 1) {
-                final MemorySegment rankZero = job.control().scratch(0);
-                throw SharedFileErrors.noSpace(call + " failed: rank 0 could not create the window file",
-                    job.directory().path(), Words.getLong(rankZero, SLOT_CREATE_ASKED_BYTES),
-                    Words.getLong(rankZero, SLOT_CREATE_FREE_BYTES), createProblem);
+        /** After barrier 3: finds a rank that could not map the window; rank 0 unlinks the file. */
+        void findFailedOpen() {
+            if (created) {
+                for (int r = 0; r < ranks && failedOpen < 0; r++) {
+                    if (Words.getIntVolatile(job.control().scratch(r), CreationRecordLayout.OPEN_STATUS_OFFSET) != 0) {
+                        failedOpen = r;
+                    }
+                }
             }
-            throw new RmaException(ErrorClass.RMA_SHARED, call + " failed: rank 0 could not create the window file"
-                + (createProblem != null ? ": " + createProblem.getMessage() : ""), createProblem);
+            if (rank == 0 && file != null) {
+                file.unlink();
+            }
         }
-        if (openProblem != null) {
-            discard(window, file);
-            throw new RmaException(ErrorClass.RMA_SHARED, call + " failed: rank " + rank + " cannot map the window"
-                + " (every rank throws): " + openProblem.getMessage(), openProblem);
+
+        /**
+         * @return the window, remembered by the job, if every rank succeeded.
+         * @throws RmaException this rank's own error, or the error naming the rank that failed.
+         */
+        Window result() {
+            if (ownError != null) {
+                throw ownError;
+            }
+            if (badRank >= 0) {
+                final ErrorClass bad = ErrorClass.ofCode(badCode);
+                throw new RmaException(bad, call + " failed: rank " + badRank + " passed an invalid argument ("
+                    + bad.mpiName() + ")");
+            }
+            if (!created) {
+                throw createFailure();
+            }
+            if (openProblem != null) {
+                discard();
+                throw new RmaException(ErrorClass.RMA_SHARED, call + " failed: rank " + rank + " cannot map the"
+                    + " window (every rank throws): " + openProblem.getMessage(), openProblem);
+            }
+            if (failedOpen >= 0) {
+                discard();
+                throw new RmaException(ErrorClass.RMA_SHARED, call + " failed: rank " + failedOpen + " could not"
+                    + " map the window (every rank throws)");
+            }
+            job.remember(window);
+            return window;
         }
-        if (failedOpen >= 0) {
-            discard(window, file);
-            throw new RmaException(ErrorClass.RMA_SHARED, call + " failed: rank " + failedOpen + " could not map the"
-                + " window (every rank throws)");
+
+        private RmaException createFailure() {
+            if (createStatus == ErrorClass.NO_MEM.code()) {
+                final MemorySegment rankZero = job.control().scratch(0);
+                return SharedFileErrors.noSpace(call + " failed: rank 0 could not create the window file",
+                    job.directory().path(), Words.getLong(rankZero, CreationRecordLayout.CREATE_ASKED_BYTES_OFFSET),
+                    Words.getLong(rankZero, CreationRecordLayout.CREATE_FREE_BYTES_OFFSET), createProblem);
+            }
+            return new RmaException(ErrorClass.RMA_SHARED, call + " failed: rank 0 could not create the window"
+                + " file" + (createProblem != null ? ": " + createProblem.getMessage() : ""), createProblem);
         }
-        job.remember(window);
-        return window;
+
+        /** Unmaps what this rank mapped. */
+        void discard() {
+            WindowCreation.discard(window, file);
+        }
     }
 
     /**
@@ -255,39 +324,14 @@ final class WindowCreation {
                 local = MemorySegment.NULL;
             }
             case CREATE -> {
-                final MemorySegment[] mappings = new MemorySegment[ranks];
-                final long[] starts = new long[ranks];
-                final java.util.List<MappedFile> mapped = new java.util.ArrayList<>();
-                try {
-                    for (int r = 0; r < ranks; r++) {
-                        if (sizes[r] == 0) {
-                            mappings[r] = MemorySegment.NULL;
-                        } else if (r == rank) {
-                            mappings[r] = location.mapping();
-                            starts[r] = location.fileOffset();
-                        } else {
-                            final MappedFile other = openMemory(job, call, r, memorySequences[r],
-                                memoryOffsets[r], sizes[r]);
-                            mapped.add(other);
-                            mappings[r] = other.segment();
-                            starts[r] = memoryOffsets[r];
-                        }
-                    }
-                } catch (final RuntimeException e) {
-                    mapped.forEach(MappedFile::close);
-                    throw e;
-                }
-                MappingBudget.add(1 + mapped.size());
-                final TargetMemory.Fixed fixed = new TargetMemory.Fixed(mappings, starts, sizes, dispUnits, () -> {
-                    mapped.forEach(MappedFile::close);
-                    MappingBudget.release(1 + mapped.size());
-                });
+                final TargetMemory.Fixed fixed = mapCreateMemory(job, call, sizes, dispUnits, memorySequences,
+                    memoryOffsets, location);
                 memory = fixed;
                 local = fixed.part(rank);
             }
             default -> {
                 final MemorySegment[] mappings = new MemorySegment[ranks];
-                java.util.Arrays.fill(mappings, file.segment());
+                Arrays.fill(mappings, file.segment());
                 MappingBudget.add(1);
                 final TargetMemory.Fixed fixed = new TargetMemory.Fixed(mappings, dataOffsets, sizes, dispUnits,
                     () -> MappingBudget.release(1));
@@ -302,6 +346,43 @@ final class WindowCreation {
             memory.close();
             throw e;
         }
+    }
+
+    /**
+     * Maps the memory of a CREATE window: this rank's own from its allocation, the others' from their
+     * allocation files.
+     */
+    private static TargetMemory.Fixed mapCreateMemory(
+        final RmaJob job, final String call, final long[] sizes, final int[] dispUnits, final int[] memorySequences,
+        final long[] memoryOffsets, final SharedAllocator.Location location) {
+        final int ranks = sizes.length;
+        final int rank = job.rank();
+        final MemorySegment[] mappings = new MemorySegment[ranks];
+        final long[] starts = new long[ranks];
+        final List<MappedFile> mapped = new ArrayList<>();
+        try {
+            for (int r = 0; r < ranks; r++) {
+                if (sizes[r] == 0) {
+                    mappings[r] = MemorySegment.NULL;
+                } else if (r == rank) {
+                    mappings[r] = location.mapping();
+                    starts[r] = location.fileOffset();
+                } else {
+                    final MappedFile other = openMemory(job, call, r, memorySequences[r], memoryOffsets[r], sizes[r]);
+                    mapped.add(other);
+                    mappings[r] = other.segment();
+                    starts[r] = memoryOffsets[r];
+                }
+            }
+        } catch (final RuntimeException e) {
+            mapped.forEach(MappedFile::close);
+            throw e;
+        }
+        MappingBudget.add(1 + mapped.size());
+        return new TargetMemory.Fixed(mappings, starts, sizes, dispUnits, () -> {
+            mapped.forEach(MappedFile::close);
+            MappingBudget.release(1 + mapped.size());
+        });
     }
 
     /**
@@ -333,13 +414,25 @@ final class WindowCreation {
     private static MappedFile createFile(
         final RmaJob job, final String name, final WindowFlavor flavor, final long[] sizes, final int[] dispUnits,
         final int notifyCapacity, final boolean noncontig) {
+        final long length = WindowLayout.placeSegments(sizes, notifyCapacity, noncontig, new long[sizes.length]);
+        final MappedFile file = MappedFile.create(job.directory().file(name), length);
+        writeHeader(file.segment(), flavor, sizes, dispUnits, notifyCapacity, noncontig);
+        FileHeader.publish(file.segment(), WindowLayout.MAGIC, WindowLayout.VERSION);
+        return file;
+    }
+
+    /**
+     * Writes the header, the rank table and the empty notification rings of a window file (everything but
+     * the file header, which publishes it), as {@link WindowLayout#checkHeader} expects them.
+     */
+    static void writeHeader(
+        final MemorySegment segment, final WindowFlavor flavor, final long[] sizes, final int[] dispUnits,
+        final int notifyCapacity, final boolean noncontig) {
         final int ranks = sizes.length;
         final long[] dataOffsets = new long[ranks];
-        final long length = WindowLayout.placeSegments(sizes, notifyCapacity, noncontig, dataOffsets);
-        final MappedFile file = MappedFile.create(job.directory().file(name), length);
-        final MemorySegment segment = file.segment();
+        WindowLayout.placeSegments(sizes, notifyCapacity, noncontig, dataOffsets);
         Words.putInt(segment, WindowLayout.RANKS_OFFSET, ranks);
-        Words.putInt(segment, WindowLayout.FLAVOR_OFFSET, flavor.ordinal());
+        Words.putInt(segment, WindowLayout.FLAVOR_OFFSET, flavor.code());
         Words.putInt(segment, WindowLayout.FLAGS_OFFSET, noncontig ? WindowLayout.FLAG_NONCONTIG : 0);
         Words.putLong(segment, WindowLayout.BARRIER_SECTION_OFFSET, WindowLayout.barrierOffset(ranks));
         Words.putLong(segment, WindowLayout.LOCK_SECTION_OFFSET, WindowLayout.lockTableOffset(ranks));
@@ -358,8 +451,6 @@ final class WindowCreation {
             Words.putLong(segment, entry + WindowLayout.ENTRY_SIZE_OFFSET, sizes[r]);
             Words.putInt(segment, entry + WindowLayout.ENTRY_DISP_UNIT_OFFSET, dispUnits[r]);
         }
-        FileHeader.publish(segment, WindowLayout.MAGIC, WindowLayout.VERSION);
-        return file;
     }
 
     /**

@@ -5,11 +5,25 @@ package org.rma4j;
  */
 public enum WindowFlavor {
     /** MPI_WIN_FLAVOR_CREATE: over memory the caller provided. */
-    CREATE,
+    CREATE(1),
     /** MPI_WIN_FLAVOR_ALLOCATE: memory allocated by the window. */
-    ALLOCATE,
+    ALLOCATE(2),
     /** MPI_WIN_FLAVOR_DYNAMIC: memory attached and detached after creation. */
-    DYNAMIC,
+    DYNAMIC(3),
     /** MPI_WIN_FLAVOR_SHARED: allocated memory every rank may load from and store to directly. */
-    SHARED
+    SHARED(4);
+
+    /** The flavor's code in the window file's header: explicit, never the ordinal. */
+    private final int code;
+
+    WindowFlavor(final int code) {
+        this.code = code;
+    }
+
+    /**
+     * @return the flavor's code in the window file's header.
+     */
+    int code() {
+        return code;
+    }
 }

@@ -1,9 +1,13 @@
 package org.rma4j.internal;
 
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import org.rma4j.notify.NotifyRingLayout;
 import org.rma4j.shm.Align;
 import org.rma4j.shm.DisseminationBarrierLayout;
-import org.rma4j.notify.NotifyRingLayout;
 import org.rma4j.shm.FileHeader;
+import org.rma4j.shm.ShmFormatException;
+import org.rma4j.shm.Words;
 
 /**
  * Layout of a window file: one file per window, created by rank 0, mapped by every rank.
@@ -54,31 +58,65 @@ import org.rma4j.shm.FileHeader;
  * complete matrix. Counters of one row are written by different processes (false sharing is
  * accepted there: each is written once per epoch).
  *
- * Words written by different processes are 128 bytes apart (lock words, barrier words). The creator
- * writes the whole header and tables, then publishes the file with {@link FileHeader#publish}.
+ * Words written by different processes are 128 bytes apart (lock words, barrier words).
+ *
+ * <p>Publication: rank 0 creates the file, writes the whole header, the rank table and the formatted
+ * rings, then publishes it with {@link FileHeader#publish} (magic last, release). The others open it
+ * only after the creation's second barrier and check every header field and rank entry against what
+ * the creation's exchange told them ({@link #checkHeader}) before they use any section.
  */
 public final class WindowLayout {
     /** "RMA4JWIN" in ASCII. */
     public static final long MAGIC = 0x524D41344A57494EL;
-    public static final int VERSION = 2;
+    /** Format version: 3 stores the flavor as an explicit code (2 stored its enum ordinal). */
+    public static final int VERSION = 3;
 
+    /** Ranks of the window (int), right after the {@link FileHeader}. */
     public static final int RANKS_OFFSET = FileHeader.LENGTH;
-    public static final int FLAVOR_OFFSET = 28;
-    public static final int FLAGS_OFFSET = 32;
-    public static final int BARRIER_SECTION_OFFSET = 40;
-    public static final int LOCK_SECTION_OFFSET = 48;
-    public static final int SYNC_SECTION_OFFSET = 56;
-    public static final int DATA_SECTION_OFFSET = 64;
-    public static final int POST_SECTION_OFFSET = 72;
-    public static final int COMPLETE_SECTION_OFFSET = 80;
-    public static final int NOTIFY_CAPACITY_OFFSET = 88;
-    public static final int NOTIFY_SECTION_OFFSET = 96;
+    /** Length of {@link #RANKS_OFFSET}'s field. */
+    public static final int RANKS_LENGTH = Integer.BYTES;
+    /** Flavor of the window (int): a code of {@code WindowFlavor}, never its ordinal. */
+    public static final int FLAVOR_OFFSET = RANKS_OFFSET + RANKS_LENGTH;
+    /** Length of {@link #FLAVOR_OFFSET}'s field. */
+    public static final int FLAVOR_LENGTH = Integer.BYTES;
+    /** Flags (int): {@link #FLAG_NONCONTIG}. */
+    public static final int FLAGS_OFFSET = FLAVOR_OFFSET + FLAVOR_LENGTH;
+    /** Length of {@link #FLAGS_OFFSET}'s field. */
+    public static final int FLAGS_LENGTH = Integer.BYTES;
+    /** Offset of the fence barrier section (long, 8-aligned), {@link #barrierOffset}. */
+    public static final int BARRIER_SECTION_OFFSET = (int)Align.up(FLAGS_OFFSET + FLAGS_LENGTH, Long.BYTES);
+    /** Length of each section offset field (long). */
+    public static final int SECTION_OFFSET_LENGTH = Long.BYTES;
+    /** Offset of the lock table (long), {@link #lockTableOffset}. */
+    public static final int LOCK_SECTION_OFFSET = BARRIER_SECTION_OFFSET + SECTION_OFFSET_LENGTH;
+    /** Offset of the sync table (long), {@link #syncTableOffset}. */
+    public static final int SYNC_SECTION_OFFSET = LOCK_SECTION_OFFSET + SECTION_OFFSET_LENGTH;
+    /** Offset of the data section (long), {@link #dataSectionOffset}. */
+    public static final int DATA_SECTION_OFFSET = SYNC_SECTION_OFFSET + SECTION_OFFSET_LENGTH;
+    /** Offset of the post matrix (long), {@link #postMatrixOffset}. */
+    public static final int POST_SECTION_OFFSET = DATA_SECTION_OFFSET + SECTION_OFFSET_LENGTH;
+    /** Offset of the complete matrix (long), {@link #completeMatrixOffset}. */
+    public static final int COMPLETE_SECTION_OFFSET = POST_SECTION_OFFSET + SECTION_OFFSET_LENGTH;
+    /** Entries of each notification ring (int, a power of two). */
+    public static final int NOTIFY_CAPACITY_OFFSET = COMPLETE_SECTION_OFFSET + SECTION_OFFSET_LENGTH;
+    /** Length of {@link #NOTIFY_CAPACITY_OFFSET}'s field. */
+    public static final int NOTIFY_CAPACITY_LENGTH = Integer.BYTES;
+    /** Offset of the notification rings (long, 8-aligned), {@link #notifyRingsOffset}. */
+    public static final int NOTIFY_SECTION_OFFSET =
+        (int)Align.up(NOTIFY_CAPACITY_OFFSET + NOTIFY_CAPACITY_LENGTH, Long.BYTES);
+    /** End of the header fields; the rank table starts at the next {@link Align#PAD} boundary. */
+    public static final int HEADER_LENGTH = NOTIFY_SECTION_OFFSET + SECTION_OFFSET_LENGTH;
 
-    public static final int RANK_TABLE_OFFSET = Align.PAD;
-    public static final int RANK_ENTRY_LENGTH = 32;
+    /** The rank table: one entry per rank, written by the creator, read-only afterwards. */
+    public static final int RANK_TABLE_OFFSET = (int)Align.up(HEADER_LENGTH, Align.PAD);
+    /** A rank's entry: offset of its data in the file (long). */
     public static final int ENTRY_DATA_OFFSET = 0;
-    public static final int ENTRY_SIZE_OFFSET = 8;
-    public static final int ENTRY_DISP_UNIT_OFFSET = 16;
+    /** A rank's entry: its size in bytes (long); 0 for flavors CREATE and DYNAMIC, whose data is elsewhere. */
+    public static final int ENTRY_SIZE_OFFSET = ENTRY_DATA_OFFSET + Long.BYTES;
+    /** A rank's entry: its displacement unit (int). */
+    public static final int ENTRY_DISP_UNIT_OFFSET = ENTRY_SIZE_OFFSET + Long.BYTES;
+    /** Length of a rank's entry: its fields padded to 32 bytes. */
+    public static final int RANK_ENTRY_LENGTH = (int)Align.up(ENTRY_DISP_UNIT_OFFSET + Integer.BYTES, 32);
 
     public static final int LOCK_LINE_LENGTH = Align.PAD;
     public static final int SYNC_LINES_LENGTH = 2 * Align.PAD;
@@ -105,6 +143,63 @@ public final class WindowLayout {
     public static final int FLAG_NONCONTIG = 1;
 
     private WindowLayout() {
+    }
+
+    /**
+     * Checks, at a rank that opens the window file, everything its creator wrote into the header and the
+     * rank table against what this rank expects from the creation's exchange: the file header (magic,
+     * version), ranks, flavor, flags, notification capacity, every section offset, and each rank's size,
+     * displacement unit and data offset.
+     *
+     * @param sizes the sizes the creator placed (zeros for flavors whose data is not in the file).
+     * @throws ShmFormatException naming the file, the field, the expected and the found value.
+     */
+    public static void checkHeader(
+        final MemorySegment segment, final Path path, final int flavorCode, final int flags, final int notifyCapacity,
+        final long[] sizes, final int[] dispUnits) {
+        FileHeader.check(segment, path, MAGIC, VERSION);
+        final int ranks = sizes.length;
+        expect(segment, path, "ranks", RANKS_OFFSET, ranks);
+        expect(segment, path, "flavor", FLAVOR_OFFSET, flavorCode);
+        expect(segment, path, "flags", FLAGS_OFFSET, flags);
+        expect(segment, path, "notify capacity", NOTIFY_CAPACITY_OFFSET, notifyCapacity);
+        expect(segment, path, "barrier section offset", BARRIER_SECTION_OFFSET, barrierOffset(ranks));
+        expect(segment, path, "lock section offset", LOCK_SECTION_OFFSET, lockTableOffset(ranks));
+        expect(segment, path, "sync section offset", SYNC_SECTION_OFFSET, syncTableOffset(ranks));
+        expect(segment, path, "data section offset", DATA_SECTION_OFFSET, dataSectionOffset(ranks, notifyCapacity));
+        expect(segment, path, "post section offset", POST_SECTION_OFFSET, postMatrixOffset(ranks));
+        expect(segment, path, "complete section offset", COMPLETE_SECTION_OFFSET, completeMatrixOffset(ranks));
+        expect(segment, path, "notify section offset", NOTIFY_SECTION_OFFSET, notifyRingsOffset(ranks));
+        final long[] dataOffsets = new long[ranks];
+        final long length = placeSegments(sizes, notifyCapacity, (flags & FLAG_NONCONTIG) != 0, dataOffsets);
+        if (segment.byteSize() < length) {
+            throw new ShmFormatException(path, "file length: expected at least " + length + ", found "
+                + segment.byteSize());
+        }
+        for (int rank = 0; rank < ranks; rank++) {
+            final long entry = rankEntryOffset(rank);
+            expect(segment, path, "data offset of rank " + rank, entry + ENTRY_DATA_OFFSET, dataOffsets[rank]);
+            expect(segment, path, "size of rank " + rank, entry + ENTRY_SIZE_OFFSET, sizes[rank]);
+            expect(segment, path, "disp unit of rank " + rank, entry + ENTRY_DISP_UNIT_OFFSET, dispUnits[rank]);
+        }
+    }
+
+    private static void expect(
+        final MemorySegment segment, final Path path, final String field, final long offset, final int expected) {
+        final int found = Words.getInt(segment, offset);
+        if (found != expected) {
+            throw new ShmFormatException(path, field + " at offset " + offset + ": expected " + expected + ", found "
+                + found);
+        }
+    }
+
+    private static void expect(
+        final MemorySegment segment, final Path path, final String field, final long offset, final long expected) {
+        final long found = Words.getLong(segment, offset);
+        if (found != expected) {
+            throw new ShmFormatException(path, field + " at offset " + offset + ": expected " + expected + ", found "
+                + found);
+        }
     }
 
     public static long rankEntryOffset(final int rank) {

@@ -1,0 +1,84 @@
+package org.rma4j.internal;
+
+import org.rma4j.shm.Align;
+
+/**
+ * The record each rank writes into its collective scratch slot of the control file
+ * ({@code ControlLayout.SCRATCH_SLOT_LENGTH} bytes per rank) while a window is created: what it
+ * proposes, and how the creation went at it. Every field is read by every rank (rank 0's
+ * create-status and space fields by all others) after the barrier that follows its writing.
+ *
+ * <pre>
+ *   0                   8         12        16        20        24        28        32
+ *   +-------------------+---------+---------+---------+---------+---------+-------------------+
+ *   | size (long)       | disp    | status  | flags   | create  | memory  | (pad)             |
+ *   |                   | unit    |         |         | status  | seq.    |                   |
+ *   +-------------------+---------+---------+---------+---------+---------+-------------------+
+ *   32                  40        44        48                  56                  64        68
+ *   +-------------------+---------+---------+-------------------+-------------------+---------+
+ *   | memory offset     | notify  | (pad)   | create: asked     | create: free      | open    |
+ *   | (long)            | capacity|         | bytes (long)      | bytes (long)      | status  |
+ *   +-------------------+---------+---------+-------------------+-------------------+---------+
+ * </pre>
+ *
+ * <p>Publication: the barriers of the creation protocol order every write before every read (see
+ * {@code WindowCreation}): fields up to memory offset and notify capacity before barrier 1, rank 0's
+ * create status and space fields before barrier 2, the open status between barriers 2 and 3, written
+ * and read with volatile access. Statuses are error-class codes ({@code ErrorClass}), 0 for success.
+ */
+public final class CreationRecordLayout {
+    /** Bytes this rank exposes (long). */
+    public static final int SIZE_OFFSET = 0;
+    /** Length of {@link #SIZE_OFFSET}'s field. */
+    public static final int SIZE_LENGTH = Long.BYTES;
+    /** Displacement unit of this rank (int). */
+    public static final int DISP_UNIT_OFFSET = SIZE_OFFSET + SIZE_LENGTH;
+    /** Length of {@link #DISP_UNIT_OFFSET}'s field. */
+    public static final int DISP_UNIT_LENGTH = Integer.BYTES;
+    /** Outcome of this rank's argument checks: 0, or the error-class code of its error (int). */
+    public static final int STATUS_OFFSET = DISP_UNIT_OFFSET + DISP_UNIT_LENGTH;
+    /** Length of {@link #STATUS_OFFSET}'s field. */
+    public static final int STATUS_LENGTH = Integer.BYTES;
+    /** {@link #FLAG_NONCONTIG} if this rank asked for alloc_shared_noncontig (int). */
+    public static final int FLAGS_OFFSET = STATUS_OFFSET + STATUS_LENGTH;
+    /** Length of {@link #FLAGS_OFFSET}'s field. */
+    public static final int FLAGS_LENGTH = Integer.BYTES;
+    /** Rank 0 only: 0 if it created the window file, else the error-class code of the failure (int). */
+    public static final int CREATE_STATUS_OFFSET = FLAGS_OFFSET + FLAGS_LENGTH;
+    /** Length of {@link #CREATE_STATUS_OFFSET}'s field. */
+    public static final int CREATE_STATUS_LENGTH = Integer.BYTES;
+    /** Flavor CREATE: sequence number of the allocation file holding this rank's memory, -1 for none (int). */
+    public static final int MEMORY_SEQUENCE_OFFSET = CREATE_STATUS_OFFSET + CREATE_STATUS_LENGTH;
+    /** Length of {@link #MEMORY_SEQUENCE_OFFSET}'s field. */
+    public static final int MEMORY_SEQUENCE_LENGTH = Integer.BYTES;
+    /** Flavor CREATE: offset of this rank's memory in that file (long, 8-aligned). */
+    public static final int MEMORY_OFFSET_OFFSET =
+        (int)Align.up(MEMORY_SEQUENCE_OFFSET + MEMORY_SEQUENCE_LENGTH, Long.BYTES);
+    /** Length of {@link #MEMORY_OFFSET_OFFSET}'s field. */
+    public static final int MEMORY_OFFSET_LENGTH = Long.BYTES;
+    /** Entries of each notification ring this rank asks for; rank 0's is used (int). */
+    public static final int NOTIFY_CAPACITY_OFFSET = MEMORY_OFFSET_OFFSET + MEMORY_OFFSET_LENGTH;
+    /** Length of {@link #NOTIFY_CAPACITY_OFFSET}'s field. */
+    public static final int NOTIFY_CAPACITY_LENGTH = Integer.BYTES;
+    /** Rank 0 only, when the window file did not fit: the bytes it asked for (long, 8-aligned). */
+    public static final int CREATE_ASKED_BYTES_OFFSET =
+        (int)Align.up(NOTIFY_CAPACITY_OFFSET + NOTIFY_CAPACITY_LENGTH, Long.BYTES);
+    /** Length of {@link #CREATE_ASKED_BYTES_OFFSET}'s field. */
+    public static final int CREATE_ASKED_BYTES_LENGTH = Long.BYTES;
+    /** Rank 0 only, when the window file did not fit: the free bytes of the file system (long). */
+    public static final int CREATE_FREE_BYTES_OFFSET = CREATE_ASKED_BYTES_OFFSET + CREATE_ASKED_BYTES_LENGTH;
+    /** Length of {@link #CREATE_FREE_BYTES_OFFSET}'s field. */
+    public static final int CREATE_FREE_BYTES_LENGTH = Long.BYTES;
+    /** 0 if this rank mapped the window, 1 if it could not (int, volatile). */
+    public static final int OPEN_STATUS_OFFSET = CREATE_FREE_BYTES_OFFSET + CREATE_FREE_BYTES_LENGTH;
+    /** Length of {@link #OPEN_STATUS_OFFSET}'s field. */
+    public static final int OPEN_STATUS_LENGTH = Integer.BYTES;
+    /** Bytes of the record; at most the scratch slot's length. */
+    public static final int RECORD_LENGTH = OPEN_STATUS_OFFSET + OPEN_STATUS_LENGTH;
+
+    /** Bit of {@link #FLAGS_OFFSET}: the rank asked for alloc_shared_noncontig. */
+    public static final int FLAG_NONCONTIG = 1;
+
+    private CreationRecordLayout() {
+    }
+}
