@@ -1,10 +1,13 @@
 package org.rma4j.reliability;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.rma4j.Group;
 import org.rma4j.Info;
 import org.rma4j.LockType;
+import org.rma4j.MessageRequest;
+import org.rma4j.Messaging;
 import org.rma4j.NotifyFaults;
 import org.rma4j.NotifyRequest;
 import org.rma4j.Rma;
@@ -91,6 +94,8 @@ public final class FaultMain {
                 case "barrier-again" -> barrierAgain(job, clock);
                 case "create" -> create(job, clock);
                 case "linger" -> linger(job);
+                case "waitany-windows" -> waitAnyWindows(job, clock);
+                case "messaging-two" -> messagingTwo(job, clock);
                 default -> throw new IllegalArgumentException("unknown mode " + mode);
             }
         } catch (final RuntimeException e) {
@@ -336,6 +341,42 @@ public final class FaultMain {
             RankSupport.die(clock);
         }
         survive(job, clock, "allocateShared", () -> job.allocateShared(64, 8));
+    }
+
+    /**
+     * Rank 0 waits in {@link NotifyRequest#waitAny} over requests of two windows (the wait over several
+     * endpoints) for notifications of the victim, which dies instead.
+     */
+    private static void waitAnyWindows(final RmaJob job, final Window clock) {
+        final Window first = job.allocateShared(64, 8);
+        final Window second = job.allocateShared(64, 8);
+        job.barrier();
+        if (job.rank() == VICTIM) {
+            RankSupport.sleep(SETTLE_MS);
+            RankSupport.die(clock);
+        }
+        final NotifyRequest a = first.notifyInit(VICTIM, Rma.ANY_TAG, 1);
+        final NotifyRequest b = second.notifyInit(VICTIM, Rma.ANY_TAG, 1);
+        a.start();
+        b.start();
+        survive(job, clock, "waitAny", () -> NotifyRequest.waitAny(a, b));
+    }
+
+    /**
+     * Rank 0 waits in {@link MessageRequest#waitAny} for receives from the victim posted on two Messaging
+     * objects (the wait over several engines); the victim dies instead of sending.
+     */
+    private static void messagingTwo(final RmaJob job, final Window clock) {
+        final Messaging first = Messaging.create(job);
+        final Messaging second = Messaging.create(job);
+        job.barrier();
+        if (job.rank() == VICTIM) {
+            RankSupport.sleep(SETTLE_MS);
+            RankSupport.die(clock);
+        }
+        final MessageRequest a = first.irecv(MemorySegment.ofArray(new long[1]), VICTIM, 0);
+        final MessageRequest b = second.irecv(MemorySegment.ofArray(new long[1]), VICTIM, 0);
+        survive(job, clock, "recv", () -> MessageRequest.waitAny(a, b));
     }
 
     private static void linger(final RmaJob job) {

@@ -134,6 +134,18 @@ class KilledRankTest {
     }
 
     @Test
+    void shouldFailWaitAnyOverRequestsOfTwoWindowsWhenTheSourceIsKilled() throws Exception {
+        final Jobs.Outcome outcome = Jobs.run(base.path(), 2, GRACE, FaultMain.class, "waitany-windows");
+        assertSurvivorsDetected(outcome, "waitany-windows", List.of(0), "waitAny");
+    }
+
+    @Test
+    void shouldFailAReceiveOverTwoMessagingObjectsWhenTheSourceIsKilled() throws Exception {
+        final Jobs.Outcome outcome = Jobs.run(base.path(), 2, GRACE, FaultMain.class, "messaging-two");
+        assertSurvivorsDetected(outcome, "messaging-two", List.of(0), "recv");
+    }
+
+    @Test
     void shouldForwardTheLinesARankPrintsWhileTheLauncherStopsIt() throws Exception {
         final Jobs.Outcome outcome = Jobs.run(base.path(), 2, Duration.ofMillis(200), FaultMain.class, "linger");
         assertEquals(3, outcome.result().exitCode(), outcome::describe);
