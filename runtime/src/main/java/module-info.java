@@ -1,6 +1,7 @@
 /**
  * rma4j: MPI-3 one-sided communication (windows, epochs, atomics) and Notified Access over shared memory,
- * for the ranks of one machine. The API is {@code org.rma4j}; {@code org.rma4j.launch} starts jobs of
+ * for the ranks of one machine. The API is {@code org.rma4j} (two-sided messages: {@code org.rma4j.messaging});
+ * {@code org.rma4j.launch} starts jobs of
  * rank processes ({@code rmarun}). {@code org.rma4j.internal} (shared-memory layouts, lock words, atomic
  * element access) is not exported.
  *
@@ -16,6 +17,7 @@ module org.rma4j.runtime {
 
     exports org.rma4j;
     exports org.rma4j.launch;
+    exports org.rma4j.messaging;
 
     // picocli reads and sets the launcher's annotated option fields reflectively.
     opens org.rma4j.launch to info.picocli;

@@ -35,6 +35,10 @@ import org.rma4j.shm.WaitTimeoutException;
  * {@link #abort(int)} ends every rank of the job (MPI_ABORT).
  */
 public final class RmaJob implements AutoCloseable {
+    static {
+        org.rma4j.internal.RuntimeAccess.set(new RuntimeAccessImpl());
+    }
+
     /**
      * Info key (rma4j-specific): {@code "false"} turns off the epoch checks of communication and
      * flush calls on a window (RMA_SYNC), for speed in programs known to be correct.

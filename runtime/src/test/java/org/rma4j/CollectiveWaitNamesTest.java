@@ -1,5 +1,7 @@
 package org.rma4j;
 
+import org.rma4j.messaging.Messaging;
+import org.rma4j.messaging.MessageRequest;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;

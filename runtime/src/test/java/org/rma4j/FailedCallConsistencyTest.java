@@ -1,5 +1,7 @@
 package org.rma4j;
 
+import org.rma4j.messaging.Messaging;
+import org.rma4j.messaging.MessagingFaults;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -130,19 +132,19 @@ class FailedCallConsistencyTest {
         run(2, job -> {
             try (Messaging messaging = Messaging.create(job, 4096)) {
                 if (job.rank() == 0) {
-                    MessagingEngine.failNextTransfer = messaging.engine();
+                    MessagingFaults.failNextTransfer(messaging);
                     assertThrows(RmaTimeoutException.class, () -> messaging.send(new long[] {1}, 0, 1, 1, 3));
                     messaging.send(new long[] {1}, 0, 1, 1, 3);
                     for (int i = 0; i < eagerCount; i++) {
                         if (i == 7) {
-                            MessagingEngine.failNextTransfer = messaging.engine();
+                            MessagingFaults.failNextTransfer(messaging);
                             final byte[] failing = filled(1000, i);
                             assertThrows(RmaTimeoutException.class,
                                 () -> messaging.send(MemorySegment.ofArray(failing), 1, 4));
                         }
                         messaging.send(MemorySegment.ofArray(filled(1000, i)), 1, 4);
                     }
-                    MessagingEngine.failNextTransfer = messaging.engine();
+                    MessagingFaults.failNextTransfer(messaging);
                     assertThrows(RmaTimeoutException.class,
                         () -> messaging.send(MemorySegment.ofArray(filled(large, 9)), 1, 5));
                     messaging.send(MemorySegment.ofArray(filled(large, 9)), 1, 5);

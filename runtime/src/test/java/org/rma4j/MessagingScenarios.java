@@ -1,5 +1,8 @@
 package org.rma4j;
 
+import org.rma4j.messaging.MessageRequest;
+import org.rma4j.messaging.MessageStatus;
+import org.rma4j.messaging.Messaging;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,5 +1,6 @@
 package org.rma4j;
 
+import org.rma4j.messaging.Messaging;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**

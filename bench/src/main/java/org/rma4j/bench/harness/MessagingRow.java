@@ -8,7 +8,7 @@ import java.lang.invoke.MethodType;
 import org.rma4j.RmaJob;
 
 /**
- * The rma4j send-recv row over the two-sided layer {@code org.rma4j.Messaging}
+ * The rma4j send-recv row over the two-sided layer {@code org.rma4j.messaging.Messaging}
  * ({@code Messaging.create(job)}, {@code send}, {@code recv}, {@code close}), which is written in
  * parallel with this harness. The harness binds to it at run time through constant method handles, so
  * the bench module builds whatever state that class is in: where the runtime on the class path has it,
@@ -16,7 +16,7 @@ import org.rma4j.RmaJob;
  * become direct ones.
  */
 final class MessagingRow {
-    static final String CLASS_NAME = "org.rma4j.Messaging";
+    static final String CLASS_NAME = "org.rma4j.messaging.Messaging";
     /** Tag of the ping-pong messages. */
     static final int TAG = 7;
 

@@ -1,5 +1,6 @@
 package org.rma4j.bench.harness;
 
+import org.rma4j.messaging.Messaging;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

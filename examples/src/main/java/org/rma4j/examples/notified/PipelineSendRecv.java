@@ -1,6 +1,6 @@
 package org.rma4j.examples.notified;
 
-import org.rma4j.Messaging;
+import org.rma4j.messaging.Messaging;
 import org.rma4j.RmaJob;
 
 /**

@@ -1,8 +1,8 @@
 package org.rma4j.examples.notified;
 
 import java.lang.foreign.MemorySegment;
-import org.rma4j.MessageStatus;
-import org.rma4j.Messaging;
+import org.rma4j.messaging.MessageStatus;
+import org.rma4j.messaging.Messaging;
 import org.rma4j.Rma;
 import org.rma4j.RmaJob;
 

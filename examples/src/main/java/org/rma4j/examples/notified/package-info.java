@@ -18,7 +18,7 @@
  * Each program separates the computation from its communication, an interface per program with one
  * implementation per variant ({@code PingPongChannel}, {@code PipelineChannel},
  * {@code ReductionChannel}, {@code TileTransport}); the window layouts are described by the
- * {@code *Layout} classes. The message-passing variants use {@link org.rma4j.Messaging}.
+ * {@code *Layout} classes. The message-passing variants use {@link org.rma4j.messaging.Messaging}.
  *
  * <h2>Promises</h2>
  * Every program verifies its numerical result (echoed payloads, PRK's corner value, exact sums, the

@@ -1,10 +1,13 @@
-package org.rma4j;
+package org.rma4j.messaging;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
+import org.rma4j.ErrorClass;
+import org.rma4j.Rma;
+import org.rma4j.RmaException;
 
 /**
  * A nonblocking send or receive of {@link Messaging} (MPI_Request of MPI_ISEND / MPI_IRECV).

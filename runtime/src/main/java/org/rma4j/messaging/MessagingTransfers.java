@@ -1,4 +1,4 @@
-package org.rma4j;
+package org.rma4j.messaging;
 
 import java.lang.foreign.MemorySegment;
 

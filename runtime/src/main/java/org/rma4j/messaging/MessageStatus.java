@@ -1,4 +1,4 @@
-package org.rma4j;
+package org.rma4j.messaging;
 
 /**
  * What a completed receive got (MPI_Status of a two-sided {@link Messaging} call): the rank that sent

@@ -1,7 +1,16 @@
-package org.rma4j;
+package org.rma4j.messaging;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import org.rma4j.Datatype;
+import org.rma4j.ErrorClass;
+import org.rma4j.Info;
+import org.rma4j.Op;
+import org.rma4j.Rma;
+import org.rma4j.RmaException;
+import org.rma4j.RmaJob;
+import org.rma4j.Window;
+import org.rma4j.internal.RuntimeAccess;
 
 /**
  * Two-sided message passing over one window: blocking and nonblocking send and receive with
@@ -86,6 +95,9 @@ import java.util.Objects;
  * program that sends much more than it receives grows this rank's heap.
  */
 public final class Messaging implements AutoCloseable {
+    /** The runtime internals this layer uses (see RuntimeAccess). */
+    private static final RuntimeAccess ACCESS = RuntimeAccess.get();
+
     /** Largest tag (MPI_TAG_UB); the bit above it separates the collectives' messages. */
     public static final int TAG_UB = MessagingEngine.TAG_UB;
     /** Longest message in bytes (the largest Java array, as an unexpected message may need one). */
@@ -107,7 +119,7 @@ public final class Messaging implements AutoCloseable {
     private Messaging(final RmaJob job, final Window window, final MessagingLayout layout) {
         this.job = job;
         this.window = window;
-        this.engine = new MessagingEngine(window, layout, job.control().liveness(job.rank(), true));
+        this.engine = new MessagingEngine(window, layout, ACCESS.peers(job));
         this.rank = job.rank();
         this.size = job.size();
         this.collectives = new MessagingCollectives(engine, rank, size);
@@ -131,7 +143,7 @@ public final class Messaging implements AutoCloseable {
      */
     public static Messaging create(final RmaJob job, final long bounceBytesPerPeer) {
         Objects.requireNonNull(job, "job");
-        job.checkOpen("Messaging.create");
+        ACCESS.checkOpen(job, "Messaging.create");
         final boolean valid = bounceBytesPerPeer >= 0 && bounceBytesPerPeer <= MessagingLayout.BOUNCE_BYTES_MAX;
         final MessagingLayout layout = new MessagingLayout(job.size(), valid ? bounceBytesPerPeer : 0);
         final Window window = job.allocateShared(layout.partBytes(), 1, Info.of(Info.ALLOC_SHARED_NONCONTIG, "true")
@@ -250,7 +262,7 @@ public final class Messaging implements AutoCloseable {
 
     /** {@link #send(MemorySegment, int, int)} of {@code len} longs of {@code a} from {@code off}. */
     public void send(final long[] a, final int off, final int len, final int dest, final int tag) {
-        send(Checks.slice(MemorySegment.ofArray(a), off, len, Long.BYTES), dest, tag);
+        send(ACCESS.slice(MemorySegment.ofArray(a), off, len, Long.BYTES), dest, tag);
     }
 
     /**
@@ -258,12 +270,12 @@ public final class Messaging implements AutoCloseable {
      * status length is in bytes.
      */
     public MessageStatus recv(final long[] a, final int off, final int len, final int source, final int tag) {
-        return recv(Checks.slice(MemorySegment.ofArray(a), off, len, Long.BYTES), source, tag);
+        return recv(ACCESS.slice(MemorySegment.ofArray(a), off, len, Long.BYTES), source, tag);
     }
 
     /** {@link #send(MemorySegment, int, int)} of {@code len} doubles of {@code a} from {@code off}. */
     public void send(final double[] a, final int off, final int len, final int dest, final int tag) {
-        send(Checks.slice(MemorySegment.ofArray(a), off, len, Double.BYTES), dest, tag);
+        send(ACCESS.slice(MemorySegment.ofArray(a), off, len, Double.BYTES), dest, tag);
     }
 
     /**
@@ -271,7 +283,7 @@ public final class Messaging implements AutoCloseable {
      * status length is in bytes.
      */
     public MessageStatus recv(final double[] a, final int off, final int len, final int source, final int tag) {
-        return recv(Checks.slice(MemorySegment.ofArray(a), off, len, Double.BYTES), source, tag);
+        return recv(ACCESS.slice(MemorySegment.ofArray(a), off, len, Double.BYTES), source, tag);
     }
 
     // ---------------------------------------------------------------- collectives
@@ -367,10 +379,10 @@ public final class Messaging implements AutoCloseable {
             engine.close();
             return;
         }
-        final Throwable failure = engine.failure() != null ? engine.failure() : job.failure();
+        final Throwable failure = engine.failure() != null ? engine.failure() : ACCESS.failure(job);
         if (failure != null) {
             engine.close();
-            job.abandon(failure);
+            ACCESS.abandon(job, failure);
             return;
         }
         try {
@@ -378,7 +390,7 @@ public final class Messaging implements AutoCloseable {
             collectives.close();
         } catch (final RuntimeException e) {
             engine.close();
-            job.abandon(e);
+            ACCESS.abandon(job, e);
             throw e;
         }
         engine.close();
@@ -417,7 +429,7 @@ public final class Messaging implements AutoCloseable {
         if (type == null || !type.isContiguous()) {
             throw new RmaException(ErrorClass.TYPE, call + " datatype " + type + " must be a basic or contiguous type");
         }
-        Checks.checkOp(call, op, type);
+        ACCESS.checkOp(call, op, type);
         if (op == Op.REPLACE || op == Op.NO_OP) {
             throw new RmaException(ErrorClass.OP, call + " op " + op.mpiName() + " is valid only in one-sided"
                 + " accumulates");

@@ -1,9 +1,14 @@
-package org.rma4j;
+package org.rma4j.messaging;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
+import org.rma4j.Datatype;
+import org.rma4j.ErrorClass;
+import org.rma4j.Op;
+import org.rma4j.Rma;
+import org.rma4j.RmaException;
 import org.rma4j.internal.AtomicElements;
 
 /**

@@ -1,4 +1,4 @@
-package org.rma4j;
+package org.rma4j.messaging;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -7,9 +7,17 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import org.rma4j.MessagingTransfers.Inbound;
-import org.rma4j.MessagingTransfers.Outbound;
-import org.rma4j.MessagingTransfers.Unexpected;
+import org.rma4j.ErrorClass;
+import org.rma4j.NotifyRequest;
+import org.rma4j.RankFailedException;
+import org.rma4j.Rma;
+import org.rma4j.RmaException;
+import org.rma4j.RmaTimeoutException;
+import org.rma4j.Window;
+import org.rma4j.internal.RuntimeAccess;
+import org.rma4j.messaging.MessagingTransfers.Inbound;
+import org.rma4j.messaging.MessagingTransfers.Outbound;
+import org.rma4j.messaging.MessagingTransfers.Unexpected;
 import org.rma4j.shm.Liveness;
 
 /**
@@ -18,6 +26,9 @@ import org.rma4j.shm.Liveness;
  * Messaging object; not thread-safe (the object's one thread calls it).
  */
 final class MessagingEngine {
+    /** The runtime internals this layer uses (see RuntimeAccess). */
+    private static final RuntimeAccess ACCESS = RuntimeAccess.get();
+
     /** Context bits of the tags of user messages. */
     static final int USER_CONTEXT = 0;
     /** Context bit of the tags of the collectives' messages: user receives never match them. */
@@ -196,7 +207,7 @@ final class MessagingEngine {
         final int rank = engines.get(0).rank;
         final String what = "progress of " + engines.size() + " Messaging objects";
         try {
-            engines.get(0).window.notifications().waitStrategy().awaitPolled(() -> {
+            ACCESS.waitStrategy(engines.get(0).window).awaitPolled(() -> {
                 for (final MessagingEngine engine : engines) {
                     engine.progress();
                 }
@@ -206,12 +217,12 @@ final class MessagingEngine {
                     try {
                         engine.liveness.check();
                     } catch (final RuntimeException e) {
-                        throw engine.fail(Failures.translate(e, rank, what));
+                        throw engine.fail(ACCESS.translate(e, rank, what));
                     }
                 }
             }, what);
         } catch (final RuntimeException e) {
-            throw Failures.translate(e, rank, what);
+            throw ACCESS.translate(e, rank, what);
         }
     }
 
@@ -250,7 +261,7 @@ final class MessagingEngine {
         if (failure == null) {
             failure = e;
         }
-        window.jobOf().recordFailure(e);
+        ACCESS.recordFailure(ACCESS.jobOf(window), e);
         return e;
     }
 

@@ -1,4 +1,4 @@
-package org.rma4j;
+package org.rma4j.messaging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

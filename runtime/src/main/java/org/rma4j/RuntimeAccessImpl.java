@@ -1,0 +1,62 @@
+package org.rma4j;
+
+import java.lang.foreign.MemorySegment;
+import org.rma4j.internal.RuntimeAccess;
+import org.rma4j.shm.Liveness;
+import org.rma4j.shm.WaitStrategy;
+
+/**
+ * {@link RuntimeAccess} over this package's internals, for {@code org.rma4j.messaging}; installed by
+ * {@link RmaJob}'s static initializer.
+ */
+final class RuntimeAccessImpl implements RuntimeAccess {
+    @Override
+    public void checkOpen(final RmaJob job, final String call) {
+        job.checkOpen(call);
+    }
+
+    @Override
+    public Throwable failure(final RmaJob job) {
+        return job.failure();
+    }
+
+    @Override
+    public RuntimeException recordFailure(final RmaJob job, final RuntimeException e) {
+        return job.recordFailure(e);
+    }
+
+    @Override
+    public void abandon(final RmaJob job, final Throwable cause) {
+        job.abandon(cause);
+    }
+
+    @Override
+    public Liveness peers(final RmaJob job) {
+        return job.control().liveness(job.rank(), true);
+    }
+
+    @Override
+    public WaitStrategy waitStrategy(final Window window) {
+        return window.notifications().waitStrategy();
+    }
+
+    @Override
+    public RmaJob jobOf(final Window window) {
+        return window.jobOf();
+    }
+
+    @Override
+    public RuntimeException translate(final RuntimeException e, final int rank, final String waited) {
+        return Failures.translate(e, rank, waited);
+    }
+
+    @Override
+    public MemorySegment slice(final MemorySegment array, final int offset, final int length, final int elementBytes) {
+        return Checks.slice(array, offset, length, elementBytes);
+    }
+
+    @Override
+    public void checkOp(final String call, final Op op, final Datatype type) {
+        Checks.checkOp(call, op, type);
+    }
+}

@@ -1,0 +1,106 @@
+package org.rma4j.internal;
+
+import java.lang.foreign.MemorySegment;
+import org.rma4j.Datatype;
+import org.rma4j.Op;
+import org.rma4j.RmaJob;
+import org.rma4j.Window;
+import org.rma4j.shm.Liveness;
+import org.rma4j.shm.WaitStrategy;
+
+/**
+ * The runtime's internals that layers above the window API inside this module ({@code org.rma4j.messaging})
+ * need, in the style of the JDK's {@code SharedSecrets}: {@code org.rma4j} installs the one implementation
+ * when {@link RmaJob} is initialized, and {@link #get()} returns it. This package is not exported, so no
+ * application reaches these methods; the public API gains nothing that only the two-sided layer needs
+ * (a job's failure record, its abandonment, the peers' liveness, the window's wait strategy, the
+ * runtime's argument checks and its translation of wait failures).
+ */
+public interface RuntimeAccess {
+    /**
+     * @throws org.rma4j.RmaException OTHER if {@code job} is closed.
+     */
+    void checkOpen(RmaJob job, String call);
+
+    /**
+     * @return the first recorded failure of {@code job}'s rank, or null.
+     */
+    Throwable failure(RmaJob job);
+
+    /**
+     * Records {@code e} as a failure of {@code job}'s rank (it is then out of step with its peers).
+     *
+     * @return {@code e}.
+     */
+    RuntimeException recordFailure(RmaJob job, RuntimeException e);
+
+    /**
+     * Leaves the job without waiting for peers: the rank is marked failed (see {@link RmaJob}).
+     */
+    void abandon(RmaJob job, Throwable cause);
+
+    /**
+     * @return the liveness check of {@code job}'s peers for a wait of a collective nature.
+     */
+    Liveness peers(RmaJob job);
+
+    /**
+     * @return the wait strategy of {@code window}'s job.
+     */
+    WaitStrategy waitStrategy(Window window);
+
+    /**
+     * @return the job {@code window} belongs to.
+     */
+    RmaJob jobOf(Window window);
+
+    /**
+     * The runtime's one translation of a lower-layer wait failure into its API exception.
+     */
+    RuntimeException translate(RuntimeException e, int rank, String waited);
+
+    /**
+     * @return {@code length} elements of {@code elementBytes} of {@code array} from {@code offset}.
+     * @throws org.rma4j.RmaException COUNT for a range outside the array.
+     */
+    MemorySegment slice(MemorySegment array, int offset, int length, int elementBytes);
+
+    /**
+     * @throws org.rma4j.RmaException OP if {@code type} does not accept {@code op}.
+     */
+    void checkOp(String call, Op op, Datatype type);
+
+    /**
+     * @return the implementation {@code org.rma4j} installed.
+     */
+    static RuntimeAccess get() {
+        RuntimeAccess access = Holder.access;
+        if (access == null) {
+            try {
+                Class.forName(RmaJob.class.getName(), true, RuntimeAccess.class.getClassLoader());
+            } catch (final ClassNotFoundException e) {
+                throw new IllegalStateException(e);
+            }
+            access = Holder.access;
+        }
+        return access;
+    }
+
+    /**
+     * Installs the implementation; called once by {@code org.rma4j}.
+     */
+    static void set(final RuntimeAccess access) {
+        if (Holder.access != null) {
+            throw new IllegalStateException("RuntimeAccess is installed already");
+        }
+        Holder.access = access;
+    }
+
+    /** The installed implementation. */
+    final class Holder {
+        private static volatile RuntimeAccess access;
+
+        private Holder() {
+        }
+    }
+}
