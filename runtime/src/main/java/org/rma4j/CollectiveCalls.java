@@ -24,7 +24,7 @@ import org.rma4j.shm.WaitState;
  * At its first liveness check a wait also publishes the call as the rank's {@link WaitState}, for the
  * launcher's reports of a hung job; a wait that ends before it publishes nothing more than its call word.
  *
- * <p>Call word: bits 63..32 the sequence number, 31..24 the kind (ordinal + 1), bit 23 set once the
+ * <p>Call word: bits 63..32 the sequence number, 31..24 the kind ({@code Kind} code, never an ordinal), bit 23 set once the
  * rank found that this call did not match a peer's, 22..0 the object (0 for the job, 1 + the window's
  * number for a window). Words of consecutive numbers go to different parity slots, so a peer that
  * already entered number n + 1 has not overwritten its word of n: it cannot enter n + 2 before this
@@ -39,16 +39,31 @@ import org.rma4j.shm.WaitState;
 final class CollectiveCalls {
     /** What a collective call is. */
     enum Kind {
-        BARRIER(WaitState.Call.BARRIER),
-        CREATE(WaitState.Call.CREATE),
-        CLOSE(WaitState.Call.CLOSE),
-        FENCE(WaitState.Call.FENCE),
-        FREE(WaitState.Call.FREE);
+        BARRIER(1, WaitState.Call.BARRIER),
+        CREATE(2, WaitState.Call.CREATE),
+        CLOSE(3, WaitState.Call.CLOSE),
+        FENCE(4, WaitState.Call.FENCE),
+        FREE(5, WaitState.Call.FREE);
 
+        /** The kind's code in a call word (bits 31..24): explicit, never the ordinal. */
+        private final int code;
         private final WaitState.Call waitCall;
 
-        Kind(final WaitState.Call waitCall) {
+        Kind(final int code, final WaitState.Call waitCall) {
+            this.code = code;
             this.waitCall = waitCall;
+        }
+
+        /**
+         * @return the kind with {@code code}, or null.
+         */
+        static Kind ofCode(final int code) {
+            for (final Kind kind : values()) {
+                if (kind.code == code) {
+                    return kind;
+                }
+            }
+            return null;
         }
 
         String callName() {
@@ -134,7 +149,11 @@ final class CollectiveCalls {
         }
         final int kindCode = (int)(mine >>> 24) & 0xff;
         final int object = (int)(mine & OBJECT_MASK);
-        control.publishWait(rank, new WaitState(KINDS[kindCode - 1].waitCall, object - 1, -1, sequenceOf(mine),
+        final Kind kind = Kind.ofCode(kindCode);
+        if (kind == null) {
+            return;
+        }
+        control.publishWait(rank, new WaitState(kind.waitCall, object - 1, -1, sequenceOf(mine),
             System.currentTimeMillis()));
         waitPublished = true;
     }
@@ -236,14 +255,14 @@ final class CollectiveCalls {
         }
         final int kindCode = (int)(call >>> 24) & 0xff;
         final int object = (int)(call & OBJECT_MASK);
-        final String kind = kindCode >= 1 && kindCode <= KINDS.length ? KINDS[kindCode - 1].callName()
-            : "an unknown call (" + kindCode + ")";
+        final Kind known = Kind.ofCode(kindCode);
+        final String kind = known != null ? known.callName() : "an unknown call (" + kindCode + ")";
         return kind + (object == 0 ? "" : " on window " + (object - 1)) + " (collective call #" + sequenceOf(call)
             + " of the job)";
     }
 
     static long encode(final int sequence, final Kind kind, final int object) {
-        return (long)sequence << 32 | (long)(kind.ordinal() + 1) << 24 | (object & OBJECT_MASK);
+        return (long)sequence << 32 | (long)kind.code << 24 | (object & OBJECT_MASK);
     }
 
     static int sequenceOf(final long call) {

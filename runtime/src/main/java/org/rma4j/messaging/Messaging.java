@@ -162,6 +162,8 @@ public final class Messaging implements AutoCloseable {
                 problem = new RmaException(ErrorClass.ARG, "Messaging.create bounceBytesPerPeer differs between"
                     + " ranks: " + first + " at rank 0, " + theirs + " at rank " + r + "; it must be the same at"
                     + " every rank");
+            } else if (valid) {
+                problem = layout.checkHeader(window.sharedQuery(r).segment(), r);
             }
         }
         if (problem != null) {

@@ -48,14 +48,17 @@ import org.rma4j.internal.AtomicElements;
 final class MessagingCollectives {
     /** Kinds of collective calls, as carried in the tag. */
     enum Kind {
-        BARRIER("barrier"),
-        BCAST("bcast"),
-        REDUCE("reduce"),
-        CLOSE("Messaging.close");
+        BARRIER(1, "barrier"),
+        BCAST(2, "bcast"),
+        REDUCE(3, "reduce"),
+        CLOSE(4, "Messaging.close");
 
+        /** The kind's code in a wire tag (1..KIND_MASK): explicit, never the ordinal. */
+        private final int code;
         private final String callName;
 
-        Kind(final String callName) {
+        Kind(final int code, final String callName) {
+            this.code = code;
             this.callName = callName;
         }
     }
@@ -82,7 +85,7 @@ final class MessagingCollectives {
      * @return whether a collective wire tag is that of {@link Kind#CLOSE}.
      */
     static boolean isClose(final int wireTag) {
-        return (wireTag >>> KIND_SHIFT & KIND_MASK) == Kind.CLOSE.ordinal() + 1;
+        return (wireTag >>> KIND_SHIFT & KIND_MASK) == Kind.CLOSE.code;
     }
 
     void barrier() {
@@ -267,7 +270,7 @@ final class MessagingCollectives {
                 + " earlier call failed out of step with its peers (" + failure.getMessage() + ")");
         }
         sequence++;
-        return CONTEXT | (kind.ordinal() + 1) << KIND_SHIFT | sequence & SEQUENCE_MASK;
+        return CONTEXT | kind.code << KIND_SHIFT | sequence & SEQUENCE_MASK;
     }
 
     /**
@@ -335,7 +338,12 @@ final class MessagingCollectives {
      */
     private static String describe(final int tag) {
         final int code = tag >>> KIND_SHIFT & KIND_MASK;
-        final String kind = code >= 1 && code <= KINDS.length ? KINDS[code - 1].callName : "unknown call " + code;
+        String kind = "unknown call " + code;
+        for (final Kind known : KINDS) {
+            if (known.code == code) {
+                kind = known.callName;
+            }
+        }
         return kind + " #" + (tag & SEQUENCE_MASK);
     }
 }

@@ -2,6 +2,8 @@ package org.rma4j.messaging;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.rma4j.ErrorClass;
+import org.rma4j.RmaException;
 import org.rma4j.shm.Align;
 
 /**
@@ -46,18 +48,30 @@ import org.rma4j.shm.Align;
 final class MessagingLayout {
     /** "RMA4JMSG" in ASCII. */
     static final long MAGIC = 0x524D_4134_4A4D_5347L;
+    /** Layout version, checked by every peer that reads the header. */
     static final int VERSION = 1;
 
+    /** {@link #MAGIC} (long). */
     static final int MAGIC_OFFSET = 0;
-    static final int VERSION_OFFSET = 8;
-    static final int RANKS_OFFSET = 12;
-    static final int BOUNCE_BYTES_OFFSET = 16;
-    static final int RING_BYTES_OFFSET = 24;
-    static final int CHUNK_BYTES_OFFSET = 32;
-    static final int HEADER_LENGTH = Align.PAD;
+    /** {@link #VERSION} (int). */
+    static final int VERSION_OFFSET = MAGIC_OFFSET + Long.BYTES;
+    /** Ranks of the job (int). */
+    static final int RANKS_OFFSET = VERSION_OFFSET + Integer.BYTES;
+    /** bounceBytesPerPeer as the owner requested it (long). */
+    static final int BOUNCE_BYTES_OFFSET = RANKS_OFFSET + Integer.BYTES;
+    /** Capacity of one bounce ring (long). */
+    static final int RING_BYTES_OFFSET = BOUNCE_BYTES_OFFSET + Long.BYTES;
+    /** Bytes of one rendezvous chunk (long). */
+    static final int CHUNK_BYTES_OFFSET = RING_BYTES_OFFSET + Long.BYTES;
+    /** The header: its fields padded to {@link Align#PAD}. */
+    static final int HEADER_LENGTH = (int)Align.up(CHUNK_BYTES_OFFSET + Long.BYTES, Align.PAD);
 
+    /** The chunk signal region (never written), right after the header. */
     static final int CHUNK_SIGNAL_OFFSET = HEADER_LENGTH;
-    static final int CREDIT_TABLE_OFFSET = CHUNK_SIGNAL_OFFSET + Align.PAD;
+    /** Length of the chunk signal region. */
+    static final int CHUNK_SIGNAL_LENGTH = Align.PAD;
+    /** The credit table; the rendezvous table, rings and staging follow at offsets that depend on ranks. */
+    static final int CREDIT_TABLE_OFFSET = CHUNK_SIGNAL_OFFSET + CHUNK_SIGNAL_LENGTH;
 
     /** Alignment of each eager payload in a bounce ring. */
     static final int RECORD_ALIGNMENT = Align.CACHE_LINE;
@@ -219,6 +233,25 @@ final class MessagingLayout {
                 + VERSION + " (magic 0x" + Long.toHexString(magic) + ", version " + version + ")");
         }
         return part.get(ValueLayout.JAVA_LONG, BOUNCE_BYTES_OFFSET);
+    }
+
+    /**
+     * Checks what {@code owner} wrote into its header besides the bounce bytes (checked by the caller)
+     * against this layout: ranks, ring bytes, chunk bytes.
+     *
+     * @return null, or an RmaException (OTHER) naming the owner, the field, the expected and the found value.
+     */
+    RmaException checkHeader(final MemorySegment part, final int owner) {
+        final String mismatch = mismatch("ranks", ranks, part.get(ValueLayout.JAVA_INT, RANKS_OFFSET));
+        final String ring = mismatch("ring bytes", ringBytes, part.get(ValueLayout.JAVA_LONG, RING_BYTES_OFFSET));
+        final String chunk = mismatch("chunk bytes", chunkBytes, part.get(ValueLayout.JAVA_LONG, CHUNK_BYTES_OFFSET));
+        final String found = mismatch != null ? mismatch : ring != null ? ring : chunk;
+        return found == null ? null : new RmaException(ErrorClass.OTHER, "Messaging.create: the header of rank "
+            + owner + "'s part of the messaging window does not match this rank's layout: " + found);
+    }
+
+    private static String mismatch(final String field, final long expected, final long found) {
+        return expected == found ? null : field + " expected " + expected + ", found " + found;
     }
 
     @Override

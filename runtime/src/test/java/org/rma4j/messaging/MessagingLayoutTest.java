@@ -89,4 +89,21 @@ class MessagingLayoutTest {
         assertEquals(region, layout.regionOf(disp), "region of " + disp);
         assertEquals(owner, layout.ownerOf(region, disp), "owner of " + disp);
     }
+
+    @Test
+    void shouldNameTheFieldTheExpectedAndTheFoundValueOfACorruptedHeader() {
+        final MessagingLayout layout = new MessagingLayout(3, 4096);
+        try (Arena arena = Arena.ofConfined()) {
+            final MemorySegment part = arena.allocate(layout.partBytes(), 128);
+            layout.writeHeader(part, 4096);
+            assertEquals(null, layout.checkHeader(part, 2));
+            part.set(java.lang.foreign.ValueLayout.JAVA_LONG, MessagingLayout.CHUNK_BYTES_OFFSET, 77);
+            final String message = layout.checkHeader(part, 2).getMessage();
+            assertTrue(message.contains("rank 2") && message.contains("chunk bytes expected "
+                + layout.chunkBytes() + ", found 77"), message);
+            part.set(java.lang.foreign.ValueLayout.JAVA_INT, MessagingLayout.RANKS_OFFSET, 4);
+            final String ranks = layout.checkHeader(part, 2).getMessage();
+            assertTrue(ranks.contains("ranks expected 3, found 4"), ranks);
+        }
+    }
 }
