@@ -4,7 +4,7 @@ import java.io.Serial;
 
 /**
  * A blocking call waited longer than the job's wait timeout ({@code -Drma4j.wait.timeout.ms}, or
- * {@link WaitOptions#timeoutMillis(long)} in thread mode). Error class {@link ErrorClass#OTHER};
+ * {@link WaitOptions#withTimeout(java.time.Duration)} in thread mode). Error class {@link ErrorClass#OTHER};
  * {@link #waitedFor()} says what the call waited for, {@link #waitedNs()} how long.
  *
  * <p>The awaited state itself is unchanged, but a collective call that timed out leaves the rank out

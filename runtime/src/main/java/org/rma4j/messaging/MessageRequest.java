@@ -84,7 +84,7 @@ public final class MessageRequest {
      * status.
      *
      * @throws RmaException as {@link #test}.
-     * @throws RankFailedException if a rank of the job dies meanwhile.
+     * @throws org.rma4j.RankFailedException if a rank of the job dies meanwhile.
      */
     public MessageStatus await() {
         if (!complete) {

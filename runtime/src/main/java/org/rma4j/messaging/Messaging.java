@@ -43,8 +43,8 @@ import org.rma4j.internal.RuntimeAccess;
  * sender, a staging pair for each receiver, a credit and a rendezvous word per peer). Every message and
  * every control signal is a notified access on it ({@link Window#putNotify}, {@link Window#getNotify}),
  * so it travels through the receiver's notification ring, in the order the sender issued it; the
- * receiver drains its ring through one persistent {@link NotifyRequest} that matches anything, and
- * tells the kinds apart by the displacement that {@link NotifyRequest.Status} reports (Notified
+ * receiver drains its ring through one persistent {@link org.rma4j.NotifyRequest} that matches anything, and
+ * tells the kinds apart by the displacement that {@link org.rma4j.NotifyRequest.Status} reports (Notified
  * Access, section IV: the notification names the target region it announces). No other shared-memory
  * protocol is added below the runtime.
  * <ul>
@@ -84,7 +84,7 @@ import org.rma4j.internal.RuntimeAccess;
  * rendezvous chunks, refilling staging halves, sending queued messages as credit returns) and then
  * returns the credit it owes, so a rank never blocks while a peer waits on it. A blocked call (a send
  * waiting for credit or a receive waiting for a message) keeps doing this and otherwise sleeps in
- * {@link NotifyRequest#await} on its notification ring, where everything it can wait for arrives;
+ * {@link org.rma4j.NotifyRequest#await} on its notification ring, where everything it can wait for arrives;
  * two ranks that send large messages to each other before receiving both finish. A rank that computes
  * without calling its Messaging object makes no progress (as in MPI without an asynchronous progress
  * thread): its senders wait for it once its ring is full.
