@@ -174,13 +174,13 @@ class ControlFileTest {
         final ControlFile joiner = open();
         final long stateWord = ControlLayout.rowOffset(3) + ControlLayout.ROW_STATE_OFFSET;
         final Future<Integer> waiter = shm.submit(() -> new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0)
-            .awaitInt(control.segment(), stateWord, state -> state != RankState.EMPTY.ordinal(), Liveness.NONE));
+            .awaitInt(control.segment(), stateWord, state -> state != RankState.EMPTY.code(), Liveness.NONE));
         FutexSleepers.await(control.segment(), stateWord, 1);
         final long recheckWakes = WaitStrategy.recheckWakes();
 
         joiner.join(3);
 
-        assertEquals(RankState.JOINED.ordinal(), waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(RankState.JOINED.code(), waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertEquals(recheckWakes, WaitStrategy.recheckWakes(), "woken by join, not by the periodic re-check");
     }
 
@@ -190,7 +190,7 @@ class ControlFileTest {
         for (final int rank : new int[] {1, 2}) {
             final long stateWord = ControlLayout.rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET;
             final Future<Integer> waiter = shm.submit(() -> new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0)
-                .awaitInt(control.segment(), stateWord, state -> state != RankState.EMPTY.ordinal(), Liveness.NONE));
+                .awaitInt(control.segment(), stateWord, state -> state != RankState.EMPTY.code(), Liveness.NONE));
             FutexSleepers.await(control.segment(), stateWord, 1);
             final long recheckWakes = WaitStrategy.recheckWakes();
 
@@ -201,7 +201,7 @@ class ControlFileTest {
             }
 
             final RankState expected = rank == 1 ? RankState.FAILED : RankState.ABORTED;
-            assertEquals(expected.ordinal(), waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            assertEquals(expected.code(), waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
             assertEquals(recheckWakes, WaitStrategy.recheckWakes(), "woken by the state change, not the re-check");
         }
     }
@@ -446,7 +446,7 @@ class ControlFileTest {
     @Test
     void shouldRejectOutOfRangeRankInCheckPeer() {
         final ControlFile control = create();
-        Words.putInt(control.scratch(0), ControlLayout.ROW_STATE_OFFSET, RankState.FAILED.ordinal());
+        Words.putInt(control.scratch(0), ControlLayout.ROW_STATE_OFFSET, RankState.FAILED.code());
 
         assertThrows(IndexOutOfBoundsException.class, () -> control.checkPeer(RANKS, false));
         assertThrows(IndexOutOfBoundsException.class, () -> control.checkPeer(-1, false));
@@ -465,6 +465,75 @@ class ControlFileTest {
             assertTrue(thrown.getMessage().contains("job size " + ranks), thrown.getMessage());
             assertDoesNotThrow(() -> Files.delete(path));
         }
+    }
+
+    @Test
+    void shouldReadBackEveryJobFieldTheCreatorWrote() {
+        final ControlFile created = create();
+        final MemorySegment segment = created.segment();
+
+        assertEquals(RANKS, Words.getInt(segment, ControlLayout.RANKS_OFFSET));
+        assertEquals(ControlLayout.ROW_LENGTH, Words.getInt(segment, ControlLayout.ROW_LENGTH_FIELD_OFFSET));
+        assertEquals(ControlLayout.SCRATCH_SLOT_LENGTH,
+            Words.getInt(segment, ControlLayout.SCRATCH_SLOT_LENGTH_FIELD_OFFSET));
+        assertEquals(LAUNCHER_PID, Words.getLong(segment, ControlLayout.LAUNCHER_PID_OFFSET));
+        assertTrue(Words.getLong(segment, ControlLayout.CREATED_MILLIS_OFFSET) > 0);
+        assertEquals(RANKS, ControlLayout.checkJobFields(segment, path));
+    }
+
+    @Test
+    void shouldRejectAWrongRowLengthOnOpenNamingFileFieldExpectedAndFound() {
+        assertCorruptedIntRejected(ControlLayout.ROW_LENGTH_FIELD_OFFSET, 64,
+            "row length 64 is not the expected " + ControlLayout.ROW_LENGTH);
+    }
+
+    @Test
+    void shouldRejectAWrongScratchSlotLengthOnOpenNamingFileFieldExpectedAndFound() {
+        assertCorruptedIntRejected(ControlLayout.SCRATCH_SLOT_LENGTH_FIELD_OFFSET, 4096,
+            "scratch slot length 4096 is not the expected " + ControlLayout.SCRATCH_SLOT_LENGTH);
+    }
+
+    @Test
+    void shouldRejectANegativeLauncherPidOnOpen() {
+        assertCorruptedLongRejected(ControlLayout.LAUNCHER_PID_OFFSET, -7, "launcher pid -7 is negative");
+    }
+
+    @Test
+    void shouldRejectAMissingCreationTimeOnOpen() {
+        assertCorruptedLongRejected(ControlLayout.CREATED_MILLIS_OFFSET, 0, "creation time 0 is not a time");
+    }
+
+    @Test
+    void shouldRejectAControlFileOfAnotherLayoutVersionOnOpen() {
+        try (ControlFile control = ControlFile.create(path, RANKS, LAUNCHER_PID)) {
+            Words.putInt(control.segment(), FileHeader.VERSION_OFFSET, ControlLayout.VERSION - 1);
+        }
+
+        final ShmFormatException thrown = assertThrows(ShmFormatException.class, () -> ControlFile.open(path));
+
+        assertMessageNames(thrown, "layout version " + (ControlLayout.VERSION - 1) + " is not the supported "
+            + ControlLayout.VERSION);
+    }
+
+    private void assertCorruptedIntRejected(final long offset, final int value, final String expected) {
+        try (ControlFile control = ControlFile.create(path, RANKS, LAUNCHER_PID)) {
+            Words.putInt(control.segment(), offset, value);
+        }
+
+        assertMessageNames(assertThrows(ShmFormatException.class, () -> ControlFile.open(path)), expected);
+    }
+
+    private void assertCorruptedLongRejected(final long offset, final long value, final String expected) {
+        try (ControlFile control = ControlFile.create(path, RANKS, LAUNCHER_PID)) {
+            Words.putLong(control.segment(), offset, value);
+        }
+
+        assertMessageNames(assertThrows(ShmFormatException.class, () -> ControlFile.open(path)), expected);
+    }
+
+    private void assertMessageNames(final ShmFormatException thrown, final String problem) {
+        assertTrue(thrown.getMessage().contains(path.toString()), thrown.getMessage());
+        assertTrue(thrown.getMessage().contains(problem), thrown.getMessage());
     }
 
     @Test
@@ -581,7 +650,7 @@ class ControlFileTest {
         final long row = ControlLayout.rowOffset(rank);
         Words.putLong(segment, row + ControlLayout.ROW_PID_OFFSET, pid);
         Words.putLong(segment, row + ControlLayout.ROW_START_MILLIS_OFFSET, startMillis);
-        Words.putIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET, state.ordinal());
+        Words.putIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET, state.code());
     }
 
     @Test

@@ -181,7 +181,7 @@ class CrossProcessTest {
     private void awaitJoined(final ControlFile control, final int rank, final Process child) {
         final long stateWord = ControlLayout.rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET;
         new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0).awaitInt(control.segment(), stateWord,
-            state -> state != RankState.EMPTY.ordinal() && state != RankState.JOINING.ordinal(),
+            state -> state != RankState.EMPTY.code() && state != RankState.JOINING.code(),
             () -> checkAlive(child, rank));
         assertEquals(RankState.JOINED, control.state(rank));
     }

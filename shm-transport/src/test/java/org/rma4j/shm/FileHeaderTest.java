@@ -143,6 +143,27 @@ class FileHeaderTest {
         assertMessageNames(thrown, path, "recorded 4096");
     }
 
+    @Test
+    void shouldDeriveEachOffsetFromThePreviousField() {
+        assertEquals(0, FileHeader.MAGIC_OFFSET);
+        assertEquals(8, FileHeader.VERSION_OFFSET);
+        assertEquals(12, FileHeader.READY_OFFSET);
+        assertEquals(16, FileHeader.SIZE_OFFSET);
+        assertEquals(24, FileHeader.LENGTH);
+    }
+
+    @Test
+    void shouldNameTheReadyFlagFoundAndExpected() {
+        final MemorySegment segment = shm.create("file", 4096).segment();
+        FileHeader.publish(segment, MAGIC, VERSION);
+        Words.putIntVolatile(segment, FileHeader.READY_OFFSET, 7);
+
+        final ShmFormatException thrown = assertThrows(ShmFormatException.class,
+            () -> FileHeader.check(segment, shm.path("file"), MAGIC, VERSION));
+
+        assertMessageNames(thrown, shm.path("file"), "ready flag is 7, expected 1");
+    }
+
     private static void assertMessageNames(final ShmFormatException thrown, final Path path, final String value) {
         final String message = thrown.getMessage();
         assertTrue(message.contains(path.toString()), "message does not name the file: " + message);
