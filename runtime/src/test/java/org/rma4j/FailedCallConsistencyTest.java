@@ -16,6 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.WaitStrategy;
 import org.rma4j.shm.WaitTimeoutException;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A call that fails at one rank leaves every rank consistent: collectives that fail after they started

@@ -18,6 +18,7 @@ import org.rma4j.launch.JobResult;
 import org.rma4j.launch.Launcher;
 import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.WaitStrategy;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A rank that ends abnormally never leaves its peers hanging, and its job leaves no file behind.

@@ -21,6 +21,7 @@ import org.rma4j.launch.JobResult;
 import org.rma4j.launch.Launcher;
 import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.WaitStrategy;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A rank whose program throws out of {@code try}-with-resources at any point, or whose collective calls

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.rma4j.shm.WaitStrategy;
 import org.rma4j.shm.WaitTimeoutException;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A wait timeout ends a blocking call with {@link WaitTimeoutException} naming what it waited for; lock,

@@ -32,6 +32,7 @@ import org.rma4j.RmaJob;
 import org.rma4j.RmaRequest;
 import org.rma4j.Window;
 import org.rma4j.shm.WaitStrategy;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * The table of bad arguments and wrong call orders of the public API (Window, RmaJob, NotifyRequest,
@@ -52,7 +53,7 @@ class BadInputTest {
     private static final long SCRATCH = PATTERN;
 
     @RegisterExtension
-    final ShmBase base = new ShmBase();
+    final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @Test
     void shouldRejectEveryBadArgumentWithItsErrorClassAndLeaveTheJobWorking() {
@@ -717,7 +718,7 @@ class BadInputTest {
     static final class Fixture {
         final RmaJob job;
         final int rank;
-        final ShmBase base;
+        final ShmTestDirectory base;
         /** Shared, 9 longs per rank (8 of pattern, 1 scratch), displacement unit 8. */
         Window w;
         /** Shared, 64 bytes per rank, displacement unit 1. */
@@ -739,7 +740,7 @@ class BadInputTest {
         final MemorySegment result = MemorySegment.ofArray(new long[4]);
         private final Arena arena = Arena.ofShared();
 
-        Fixture(final RmaJob job, final ShmBase base) {
+        Fixture(final RmaJob job, final ShmTestDirectory base) {
             this.job = job;
             this.rank = job.rank();
             this.base = base;
@@ -819,7 +820,7 @@ class BadInputTest {
         private final Fixture f;
         private final List<String> failures;
 
-        Runner(final RmaJob job, final ShmBase base, final List<String> failures) {
+        Runner(final RmaJob job, final ShmTestDirectory base, final List<String> failures) {
             this.job = job;
             this.rank = job.rank();
             this.f = new Fixture(job, base);

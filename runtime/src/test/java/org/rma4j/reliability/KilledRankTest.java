@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.rma4j.shm.WaitStrategy;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A rank killed with SIGKILL at a chosen point of the protocol ({@link FaultMain}): every surviving rank's
@@ -43,7 +44,7 @@ class KilledRankTest {
     static final long DETECTION_BOUND_MS = 5 * TimeUnit.NANOSECONDS.toMillis(WaitStrategy.LIVENESS_PERIOD_NS) + 2000;
 
     @RegisterExtension
-    final ShmBase base = new ShmBase();
+    final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @Test
     void shouldFailLockWaitersWhenTheHolderOfTheExclusiveLockIsKilled() throws Exception {

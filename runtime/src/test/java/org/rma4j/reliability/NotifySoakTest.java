@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.rma4j.launch.JobResult;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * The notification soak of issue 8: {@link NotifySoakMain} sends {@code -Drma4j.notify.soak.total=N}
@@ -49,7 +50,7 @@ class NotifySoakTest {
         "-Drma4j.wait.timeout.ms=60000");
 
     @RegisterExtension
-    final ShmBase base = new ShmBase();
+    final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @Test
     void shouldDeliverEveryNotificationOnceInPerSourceOrderFromThreeProducerProcessesWithFlatMemory()

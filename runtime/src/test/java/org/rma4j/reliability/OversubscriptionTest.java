@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * More rank processes than cores ({@link LoadMain}): 8 and 16 ranks through fence, PSCW, lock, lock_all with
@@ -30,7 +31,7 @@ class OversubscriptionTest {
     private static final double BLOCKING_CPU_BOUND = 0.6;
 
     @RegisterExtension
-    final ShmBase base = new ShmBase();
+    final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {8, 16})

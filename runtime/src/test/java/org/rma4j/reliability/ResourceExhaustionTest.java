@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.rma4j.launch.JobResult;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * Requests beyond the machine's means, made by real rank JVMs of small heap: each must end in an
@@ -21,7 +22,7 @@ class ResourceExhaustionTest {
     private static final int MAPPINGS = 40;
 
     @RegisterExtension
-    final ShmBase base = new ShmBase();
+    final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @Test
     void shouldRaiseAnErrorClassForEveryExhaustingRequestAndKeepTheRankWorking() throws Exception {

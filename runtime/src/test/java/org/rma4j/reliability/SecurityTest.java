@@ -46,6 +46,7 @@ import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.MappedFile;
 import org.rma4j.shm.ShmFormatException;
 import org.rma4j.shm.WaitStrategy;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * Access to a job's files: private directory and files, no symbolic link followed, corrupted or truncated
@@ -60,7 +61,7 @@ class SecurityTest {
     private static final Pattern JOB_NAME = Pattern.compile("rma4j-(\\d+)-([0-9a-f]{32})");
 
     @RegisterExtension
-    final ShmBase base = new ShmBase();
+    final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @Test
     void shouldKeepALiveJobsDirectoryAndFilesPrivateToItsOwner() throws Exception {

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A soak: {@link SoakMain} mixes every kind of call across 4 rank processes for
@@ -17,7 +18,7 @@ class SoakTest {
     private static final int RANKS = 4;
 
     @RegisterExtension
-    final ShmBase base = new ShmBase();
+    final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @Test
     void shouldRunEveryKindOfCallAcrossFourProcessesAndEndCleanly() throws Exception {

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.test.ShmTestDirectory;
 
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ControlFileTest {
@@ -29,12 +30,12 @@ class ControlFileTest {
     /** A live process, so that ranks not joined yet are not judged orphaned by a dead launcher. */
     private static final long LAUNCHER_PID = ProcessHandle.current().pid();
 
-    private TestShm shm;
+    private ShmTestDirectory shm;
     private Path path;
 
     @BeforeEach
     void setUp() throws Exception {
-        shm = new TestShm();
+        shm = new ShmTestDirectory();
         path = shm.path(JobDirectory.CONTROL_FILE_NAME);
     }
 
@@ -137,7 +138,7 @@ class ControlFileTest {
             final ControlFile mine = open();
             claimants.add(shm.submit(() -> {
                 for (int rank = 0; rank < ranks; rank++) {
-                    together.await(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    together.await(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
                     try {
                         mine.join(rank);
                         joins.incrementAndGet(rank);
@@ -149,7 +150,7 @@ class ControlFileTest {
             }));
         }
         for (final Future<Void> claimant : claimants) {
-            claimant.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            claimant.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
 
         for (int rank = 0; rank < ranks; rank++) {
@@ -180,7 +181,7 @@ class ControlFileTest {
 
         joiner.join(3);
 
-        assertEquals(RankState.JOINED.code(), waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(RankState.JOINED.code(), waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertEquals(recheckWakes, WaitStrategy.recheckWakes(), "woken by join, not by the periodic re-check");
     }
 
@@ -201,7 +202,7 @@ class ControlFileTest {
             }
 
             final RankState expected = rank == 1 ? RankState.FAILED : RankState.ABORTED;
-            assertEquals(expected.code(), waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            assertEquals(expected.code(), waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
             assertEquals(recheckWakes, WaitStrategy.recheckWakes(), "woken by the state change, not the re-check");
         }
     }
@@ -210,7 +211,7 @@ class ControlFileTest {
     void shouldTellDeadRanksFromLiveFinishedAndUnjoinedOnes() throws Exception {
         final ControlFile control = create();
         final Process finished = shm.startProcess("true");
-        assertTrue(finished.waitFor(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(finished.waitFor(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         control.join(0);
         writeRow(control, 1, finished.pid(), 0L, RankState.JOINED);
         control.markAborted(2);
@@ -242,7 +243,7 @@ class ControlFileTest {
     @Test
     void shouldReportAnUnjoinedRankOnlyOnceTheLauncherIsGone() throws Exception {
         final Process launcher = shm.startProcess("true");
-        assertTrue(launcher.waitFor(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(launcher.waitFor(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         final ControlFile orphaned = shm.track(ControlFile.create(path, RANKS, launcher.pid()));
 
         assertTrue(orphaned.launcherGone());
@@ -270,7 +271,7 @@ class ControlFileTest {
     void shouldNameAFailedRankAheadOfAGoneOneAndAGoneOneAheadOfAnAbortedOne() throws Exception {
         final ControlFile control = create();
         final Process finished = shm.startProcess("true");
-        assertTrue(finished.waitFor(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(finished.waitFor(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         control.join(0);
         control.markAborted(1);
         writeRow(control, 2, finished.pid(), 0L, RankState.JOINED);
@@ -379,7 +380,7 @@ class ControlFileTest {
     void shouldReportJoinedRankWhoseProcessIsGone() throws Exception {
         final ControlFile control = create();
         final Process finished = shm.startProcess("true");
-        assertTrue(finished.waitFor(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(finished.waitFor(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         final long deadPid = finished.pid();
         writeRow(control, 1, deadPid, 0L, RankState.JOINED);
 
@@ -551,7 +552,7 @@ class ControlFileTest {
 
     @Test
     void shouldRejectFileOfAnotherKindOnOpen() {
-        final MappedFile other = shm.create(JobDirectory.CONTROL_FILE_NAME, ControlLayout.fileLength(RANKS));
+        final MappedFile other = ShmFiles.create(shm, JobDirectory.CONTROL_FILE_NAME, ControlLayout.fileLength(RANKS));
         FileHeader.publish(other.segment(), 0x0BADL, ControlLayout.VERSION);
 
         final ShmFormatException thrown = assertThrows(ShmFormatException.class, () -> ControlFile.open(path));
@@ -561,7 +562,7 @@ class ControlFileTest {
 
     @Test
     void shouldRejectControlFileThatWasNeverPublishedOnOpen() {
-        shm.create(JobDirectory.CONTROL_FILE_NAME, ControlLayout.fileLength(RANKS));
+        ShmFiles.create(shm, JobDirectory.CONTROL_FILE_NAME, ControlLayout.fileLength(RANKS));
 
         final ShmFormatException thrown = assertThrows(ShmFormatException.class, () -> ControlFile.open(path));
 
@@ -591,7 +592,8 @@ class ControlFileTest {
             final MemorySegment slot = observer.scratch(rank);
             final byte expected = (byte)(rank + 1);
             for (long i = 0; i < slot.byteSize(); i++) {
-                assertEquals(expected, slot.get(ValueLayout.JAVA_BYTE, i), "byte " + i + " of rank " + rank + "'s slot");
+                assertEquals(expected, slot.get(ValueLayout.JAVA_BYTE, i),
+                    "byte " + i + " of rank " + rank + "'s slot");
             }
             assertEquals(RankState.EMPTY, observer.state(rank), "the scratch slots do not overlap the rank table");
         }
@@ -620,7 +622,7 @@ class ControlFileTest {
             });
         }
         for (final Future<?> rank : ranks) {
-            rank.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            rank.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
 
         assertEquals(2, Words.getIntVolatile(launcher.segment(),
