@@ -1,5 +1,6 @@
 package org.rma4j;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -36,6 +37,7 @@ abstract class NotifyContractTest {
     }
 
     @Test
+    @Tag("soak")
     void shouldLoseAndDuplicateNothingFromThreeProducers() throws Exception {
         run(4, "soak");
     }

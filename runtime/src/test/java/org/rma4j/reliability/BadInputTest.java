@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -45,6 +46,7 @@ import org.rma4j.test.ShmTestDirectory;
  * an open fence epoch get one from a fence at both ranks. Other tests check many of these rows one by one;
  * this table is the one place that lists them all.
  */
+@Tag("reliability")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class BadInputTest {
     private static final long MAX = RmaJob.MAX_WINDOW_BYTES;

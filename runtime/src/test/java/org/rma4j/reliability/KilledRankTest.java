@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -25,6 +26,7 @@ import org.rma4j.test.ShmTestDirectory;
  * ({@code org.rma4j.NotifyFaults}, {@code org.rma4j.notify.StuckClaims}), since the public API has no point
  * between the steps of an offer.
  */
+@Tag("reliability")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class KilledRankTest {
     private static final String KILLED = "rank 1 exited with status 137, killed by signal 9 (SIGKILL)";

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,6 +24,7 @@ import org.rma4j.test.ShmTestDirectory;
  * generous bound for the blocking phases, where every rank but one waits while rank 0 sleeps: spinning
  * waiters would keep every core busy (CPU close to wall x cores), sleeping ones use a small fraction.
  */
+@Tag("reliability")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class OversubscriptionTest {
     private static final int ITERATIONS = 20;

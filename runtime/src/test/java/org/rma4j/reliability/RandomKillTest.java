@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -60,6 +61,8 @@ import org.rma4j.test.TestProcesses;
  * the other's wait. The seed is printed; {@code -Drma4j.chaos.seed=N} repeats the choices (not the
  * timing). Where the survivors were and how long they took to notice are counted and printed.
  */
+@Tag("reliability")
+@Tag("soak")
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class RandomKillTest {
     private static final int JOBS = Integer.getInteger("rma4j.chaos.jobs", 100);

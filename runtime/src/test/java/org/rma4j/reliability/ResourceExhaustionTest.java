@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -16,6 +17,7 @@ import org.rma4j.test.ShmTestDirectory;
  * {@code RmaException} of its class before anything is allocated, and leave the rank working. The timeout
  * only bounds a hang: a datatype walking 2^31 blocks or a rank that crashed would fail the assertions first.
  */
+@Tag("reliability")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ResourceExhaustionTest {
     /** Mapping budget of the ranks: small, so that the test reaches it quickly. */

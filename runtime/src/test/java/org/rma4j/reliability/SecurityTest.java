@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -52,6 +53,7 @@ import org.rma4j.test.ShmTestDirectory;
  * Access to a job's files: private directory and files, no symbolic link followed, corrupted or truncated
  * files rejected with an error naming the problem, foreign or open directories refused, unguessable names.
  */
+@Tag("reliability")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SecurityTest {
     private static final String VICTIM_TEXT = "precious data that no rma4j call may overwrite";

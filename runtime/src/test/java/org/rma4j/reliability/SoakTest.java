@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.rma4j.test.ShmTestDirectory;
@@ -14,6 +15,8 @@ import org.rma4j.test.ShmTestDirectory;
  * by hand), checking invariants as it goes, and must end cleanly with nothing left in the job directory.
  * The seed is printed; {@code -Drma4j.soak.seed=N} repeats the sequence of phases.
  */
+@Tag("reliability")
+@Tag("soak")
 class SoakTest {
     private static final int RANKS = 4;
 
