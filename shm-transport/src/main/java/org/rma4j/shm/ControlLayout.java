@@ -14,17 +14,17 @@ import java.nio.file.Path;
  *   |                   | (int)   | length  | slot    |         | (long)            | (long)            |      |
  *   |                   |         | (int)   | length  |         |                   |                   |      |
  *   +-------------------+---------+---------+---------+---------+-------------------+-------------------+------+ 64
- *   | abort (wait word: 0, or ABORT_FLAG | status; set once)  | padding                                      |
- *   +-----------------------------------------------------------------------------------------------------------+ 128
- *   | BarrierLayout: arrivals line pair, generation line pair (256 B)                                           |
- *   +-----------------------------------------------------------------------------------------------------------+ 384
+ *   | abort (wait word: 0, or ABORT_FLAG ORed with the status; set once) | padding                             |
+ *   +----------------------------------------------------------------------------------------------------------+ 128
+ *   | BarrierLayout: arrivals line pair, generation line pair (256 B)                                          |
+ *   +----------------------------------------------------------------------------------------------------------+ 384
  *   | rank table: ranks rows of ROW_LENGTH (128 B), row r written by rank r (and the launcher, state only)     |
- *   |   0 pid (long) | 8 startMillis (long) | 16 state (wait word: RankState code, sleepers) | padding          |
+ *   |   0 pid (long) | 8 startMillis (long) | 16 state (wait word: RankState code, sleepers) | padding         |
  *   |  64 call word, even sequence (long) | 72 call word, odd sequence (long)                                  |
- *   |  80 wait call code (int) | 84 window (int) | 88 peer (int) | 92 call number (int) | 96 since (long) | pad |
- *   +-----------------------------------------------------------------------------------------------------------+
+ *   |  80 wait call code (int) | 84 window (int) | 88 peer (int) | 92 call number (int) | 96 since (long)      |
+ *   +----------------------------------------------------------------------------------------------------------+
  *   | scratch: ranks slots of SCRATCH_SLOT_LENGTH (1024 B), slot r written by rank r only                      |
- *   +-----------------------------------------------------------------------------------------------------------+
+ *   +----------------------------------------------------------------------------------------------------------+
  * </pre>
  *
  * <p>Publication rule. The creator writes the job fields with plain stores and publishes the file with
