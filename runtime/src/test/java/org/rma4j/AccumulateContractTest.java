@@ -3,6 +3,7 @@ package org.rma4j;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * The contract of the accumulate family (MPI-3.1 sections 11.3.4 and 11.7.1: per-element atomicity

@@ -3,6 +3,7 @@ package org.rma4j;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * Memory from allocMem exposed to other ranks, run by a subclass per job mode: thread mode and real

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A collective wait that times out, or ends because a peer failed, names its call; a wait on receives

@@ -3,6 +3,7 @@ package org.rma4j;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * Typed put and get between ranks (MPI-3.1 section 11.3 with derived datatypes), run by a subclass

@@ -15,8 +15,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
-
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A call that fails at one rank leaves every rank consistent: collectives that fail after they started

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.rma4j.launch.JobResult;
 import org.rma4j.launch.Launcher;
-
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A rank that ends abnormally never leaves its peers hanging, and its job leaves no file behind.

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * The two-sided messaging contract ({@link Messaging}), run by a subclass per job mode. The timeout

@@ -1,8 +1,10 @@
 package org.rma4j;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * The notified-access contract, run by a subclass per job mode.
@@ -35,6 +37,7 @@ abstract class NotifyContractTest {
     }
 
     @Test
+    @Tag("soak")
     void shouldLoseAndDuplicateNothingFromThreeProducers() throws Exception {
         run(4, "soak");
     }

@@ -4,6 +4,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * Regression tests of the races in notified access (lost wake-up in waitAny, short notified puts out of

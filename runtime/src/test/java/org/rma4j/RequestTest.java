@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * Request-based RMA (MPI-3.1 section 11.3.5): rput, rget, raccumulate and rgetAccumulate inside

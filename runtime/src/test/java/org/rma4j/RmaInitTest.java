@@ -11,6 +11,7 @@ import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * {@link Rma#init()} called twice: OTHER while the first job is open, the open job untouched; a new

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.List;
 import org.rma4j.launch.JobResult;
 import org.rma4j.launch.Launcher;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * Runs scenario programs (static methods taking an {@link RmaJob}, grouped in holder classes such as

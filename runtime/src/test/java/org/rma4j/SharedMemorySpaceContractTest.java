@@ -11,7 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.rma4j.shm.Tmpfs;
+import org.rma4j.test.Tmpfs;
 
 /**
  * Windows and allocations larger than the free space of the job's file system, on a private tmpfs of

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.rma4j.launch.JobResult;
 import org.rma4j.launch.Launcher;
-
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A rank whose program throws out of {@code try}-with-resources at any point, or whose collective calls

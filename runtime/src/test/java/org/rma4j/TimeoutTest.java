@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A wait timeout ends a blocking call with {@link RmaTimeoutException} naming what it waited for; lock,

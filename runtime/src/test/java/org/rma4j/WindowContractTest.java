@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * The window contract, run by a subclass per job mode: thread mode and real processes. Each test

@@ -1,33 +1,25 @@
 package org.rma4j.examples;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import org.rma4j.launch.JobResult;
 import org.rma4j.launch.Launcher;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * Runs an example's main class as a job of real JVM processes through {@link Launcher}, in a private
  * base directory under /dev/shm that {@link #close()} removes with everything in it.
  */
 public final class ProcessJob implements AutoCloseable {
-    private final Path base;
+    private final ShmTestDirectory directory = new ShmTestDirectory();
+    private final Path base = directory.path();
 
     /**
      * Creates the base directory.
      */
     public ProcessJob() {
-        try {
-            base = Files.createTempDirectory(Path.of("/dev/shm"), "rma4j-test-");
-        } catch (final IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /**
@@ -75,15 +67,6 @@ public final class ProcessJob implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (!Files.exists(base)) {
-            return;
-        }
-        try (Stream<Path> tree = Files.walk(base)) {
-            for (final Path entry : tree.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(entry);
-            }
-        } catch (final IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        directory.close();
     }
 }

@@ -20,6 +20,7 @@ import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.WaitStrategy;
 import org.rma4j.shm.WaitWords;
 import org.rma4j.shm.Words;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * Producer threads, each with its own mapping of the ring file (as separate processes would have), and a
@@ -57,7 +58,7 @@ class NotifyRingConcurrencyTest {
         final Traffic.Checker checker = consume(consumer, producers * OFFERS_PER_PRODUCER, running);
 
         for (final Future<Boolean> producer : running) {
-            assertTrue(producer.get(RingFiles.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            assertTrue(producer.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         }
         for (int p = 0; p < producers; p++) {
             assertEquals(OFFERS_PER_PRODUCER, checker.receivedFrom(p), "received from producer " + p);
@@ -111,12 +112,12 @@ class NotifyRingConcurrencyTest {
                 consumer.poll(n -> displacement[0] = n.displacement());
                 return displacement[0];
             });
-            RingFiles.awaitCondition(() -> Words.getIntVolatile(segment, signal + WaitWords.SLEEPERS_OFFSET) == 1,
+            ShmTestDirectory.awaitCondition(() -> Words.getIntVolatile(segment, signal + WaitWords.SLEEPERS_OFFSET) == 1,
                 "the consumer to sleep on the signal word");
 
             assertTrue(producer.offer(1, 0, round, 0, 0, null));
 
-            assertEquals(round, woken.get(RingFiles.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            assertEquals(round, woken.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         }
         // The producer bumps the signal value only when it saw a sleeper announced, and then wakes it: at
         // least one round's wake-up came from the offer rather than from a periodic liveness wake-up.

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * Producers in child JVMs ({@link RingChild}) offering into a ring in a file this test created, this JVM
@@ -53,7 +54,7 @@ class NotifyRingCrossProcessTest {
 
         for (int p = 0; p < PRODUCERS; p++) {
             final Process child = children.get(p);
-            assertTrue(child.waitFor(RingFiles.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "producer " + p + " runs on");
+            assertTrue(child.waitFor(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "producer " + p + " runs on");
             assertEquals(0, child.exitValue(), "producer " + p + " failed: " + files.log(p));
             assertEquals(OFFERS_PER_PRODUCER, checker.receivedFrom(p), "received from producer process " + p);
         }

@@ -26,6 +26,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.shm.JobDirectory;
+import org.rma4j.test.ShmTestDirectory;
+import org.rma4j.test.TestProcesses;
 
 /**
  * A real {@code rmarun} JVM killed with SIGKILL while its ranks run: the ranks notice, say so on the
@@ -36,12 +39,12 @@ import org.junit.jupiter.api.Timeout;
 class LauncherKilledTest {
     private static final Pattern READY = Pattern.compile("\\[(\\d+)] ready (\\d+)");
 
-    private TestBaseDirectory base;
+    private ShmTestDirectory base;
     private Path stderrFile;
 
     @BeforeEach
     void setUp() throws IOException {
-        base = TestBaseDirectory.create();
+        base = new ShmTestDirectory("launch-test-");
         stderrFile = Files.createTempFile("rmarun-killed-", ".err");
     }
 
@@ -70,10 +73,8 @@ class LauncherKilledTest {
         assertTrue(gone.waitFor(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS));
         final long goneStart = gone.info().startInstant().map(instant -> instant.toEpochMilli()).orElse(0L);
         final org.rma4j.shm.JobDirectory job = org.rma4j.shm.JobDirectory.create(base.path());
-        final List<String> command = new ArrayList<>(List.of(Launcher.currentJava()));
-        command.addAll(RmaRunProcess.SMALL_JVM);
-        command.addAll(List.of(Launcher.NATIVE_ACCESS_OPTION, "-cp", System.getProperty("java.class.path"),
-            RankMain.class.getName(), RankProgram.class.getName(), "spin"));
+        final List<String> command = TestProcesses.javaCommand(RmaRunProcess.SMALL_JVM, RankMain.class,
+            List.of(RankProgram.class.getName(), "spin"));
         final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().put(JobEnvironment.RANK, "0");
         builder.environment().put(JobEnvironment.SIZE, "1");
@@ -87,7 +88,7 @@ class LauncherKilledTest {
             assertEquals(LauncherWatch.EXIT_LAUNCHER_GONE, rank.exitValue(), output);
             assertTrue(output.contains("the job's launcher (process " + gone.pid() + ") is gone"), output);
             assertTrue(!output.contains("ready"), "the program never ran: " + output);
-            assertEquals(List.of(), base.jobDirectories(), "the rank removed the job directory");
+            assertEquals(List.of(), base.entries(JobDirectory.NAME_PREFIX), "the rank removed the job directory");
         } finally {
             RmaRunProcess.destroy(rank);
         }
@@ -121,7 +122,7 @@ class LauncherKilledTest {
                     rankPids.put(Integer.parseInt(ready.group(1)), Long.parseLong(ready.group(2)));
                 }
             }
-            assertEquals(1, base.jobDirectories().size(), "the job directory exists while the job runs");
+            assertEquals(1, base.entries(JobDirectory.NAME_PREFIX).size(), "the job directory exists while the job runs");
 
             final long killedNs = System.nanoTime();
             rmarun.toHandle().destroyForcibly(); // SIGKILL: no shutdown hook, no cleanup by the launcher
@@ -136,7 +137,7 @@ class LauncherKilledTest {
                 mode,
                 (System.nanoTime() - killedNs) / 1e6);
 
-            assertEquals(List.of(), base.jobDirectories(), "the ranks removed the job directory");
+            assertEquals(List.of(), base.entries(JobDirectory.NAME_PREFIX), "the ranks removed the job directory");
             assertEquals(List.of(), jobProcesses(), "no process of the job is left");
             final String messages = stderr();
             for (final Map.Entry<Integer, Long> rank : rankPids.entrySet()) {

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.shm.JobDirectory;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * The output path of real jobs run by a real {@code rmarun} JVM: bounded lines, binary output byte for byte,
@@ -30,11 +32,11 @@ import org.junit.jupiter.api.Timeout;
 class LauncherOutputTest {
     private static final byte[] PREFIX = "[0] ".getBytes(StandardCharsets.US_ASCII);
 
-    private TestBaseDirectory base;
+    private ShmTestDirectory base;
 
     @BeforeEach
     void createBaseDirectory() throws IOException {
-        base = TestBaseDirectory.create();
+        base = new ShmTestDirectory("launch-test-");
     }
 
     @AfterEach
@@ -78,7 +80,7 @@ class LauncherOutputTest {
             assertEquals(total, payload, "every byte forwarded");
             assertEquals(PREFIX.length + OutputPump.MAX_LINE_BYTES, longest);
             assertEquals((total + OutputPump.MAX_LINE_BYTES - 1) / OutputPump.MAX_LINE_BYTES, lines);
-            base.assertNoJobDirectoryLeft();
+            base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
         } finally {
             RmaRunProcess.destroy(rmarun);
         }
@@ -114,7 +116,7 @@ class LauncherOutputTest {
             final boolean endsWithNewline = expected[length - 1] == '\n';
             assertEquals(length + (endsWithNewline ? 0 : 1), actual.length);
             assertArrayEquals(expected, java.util.Arrays.copyOf(actual, length));
-            base.assertNoJobDirectoryLeft();
+            base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
         } finally {
             RmaRunProcess.destroy(rmarun);
         }
@@ -132,7 +134,7 @@ class LauncherOutputTest {
             assertEquals(Launcher.EXIT_OUTPUT_LOST, rmarun.exitValue(), errors);
             assertTrue(errors.contains("rmarun: output of rank "), errors);
             assertTrue(errors.contains("[0] done") && errors.contains("[1] done"), "both ranks ran to the end: " + errors);
-            base.assertNoJobDirectoryLeft();
+            base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
         } finally {
             RmaRunProcess.destroy(rmarun);
         }
@@ -162,7 +164,7 @@ class LauncherOutputTest {
         assertTrue(result.failureMessage().orElseThrow().contains("sink full"), result.failureMessage()::get);
         assertTrue(err.stream().anyMatch(line -> line.startsWith("rmarun: output of rank ")), () -> "stderr: " + err);
         assertTrue(err.contains("[0] done") && err.contains("[1] done"), () -> "stderr: " + err);
-        base.assertNoJobDirectoryLeft(result);
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     private Process start(final List<String> rmarunArgs) throws IOException {

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.shm.JobDirectory;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A base directory that a real second user can write, and that user trying to make the launcher (root)
@@ -33,13 +35,13 @@ import org.junit.jupiter.api.Timeout;
 class LauncherSharedBaseTest {
     private static final String PRECIOUS = "precious data of another owner";
 
-    private TestBaseDirectory base;
+    private ShmTestDirectory base;
     private SecondUser other;
     private Path outside;
 
     @BeforeEach
     void setUp() throws Exception {
-        base = TestBaseDirectory.create();
+        base = new ShmTestDirectory("launch-test-");
         outside = Files.createTempDirectory(Path.of("/dev/shm"), "launch-test-outside-");
         other = SecondUser.create();
     }
@@ -72,7 +74,7 @@ class LauncherSharedBaseTest {
             assertTrue(stderr.contains("has permissions rwxrwxrwx without the sticky bit"), stderr);
             assertTrue(stderr.contains("chmod +t " + base.path()), stderr);
             assertEquals("", stdout.get(), "no rank ran");
-            base.assertNoJobDirectoryLeft();
+            base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
         } finally {
             RmaRunProcess.destroy(rmarun);
         }
@@ -95,7 +97,7 @@ class LauncherSharedBaseTest {
             Files.createFile(go);
             assertTrue(rmarun.waitFor(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS));
             assertEquals(0, rmarun.exitValue());
-            base.assertNoJobDirectoryLeft();
+            base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
         } finally {
             RmaRunProcess.destroy(rmarun);
         }
@@ -127,7 +129,7 @@ class LauncherSharedBaseTest {
             assertTrue(!Files.exists(moved, LinkOption.NOFOLLOW_LINKS), "the moved job directory was removed");
             assertTrue(Files.isSymbolicLink(job), "the other user's link is theirs");
             Files.delete(job);
-            base.assertNoJobDirectoryLeft();
+            base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
         } finally {
             RmaRunProcess.destroy(rmarun);
         }
@@ -163,7 +165,7 @@ class LauncherSharedBaseTest {
                 ready++;
             }
         }
-        final List<Path> jobs = base.jobDirectories();
+        final List<Path> jobs = base.entries(JobDirectory.NAME_PREFIX);
         assertEquals(1, jobs.size(), jobs::toString);
         return jobs.getFirst();
     }

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.shm.JobDirectory;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * Runs real multi-process jobs of {@link RankProgram} through the launcher API.
@@ -26,11 +28,11 @@ import org.junit.jupiter.api.Timeout;
 class LauncherTest {
     private final List<String> out = Collections.synchronizedList(new ArrayList<>());
     private final List<String> err = Collections.synchronizedList(new ArrayList<>());
-    private TestBaseDirectory base;
+    private ShmTestDirectory base;
 
     @BeforeEach
     void createBaseDirectory() throws IOException {
-        base = TestBaseDirectory.create();
+        base = new ShmTestDirectory("launch-test-");
     }
 
     @AfterEach
@@ -53,7 +55,7 @@ class LauncherTest {
         }
         assertEquals(6, out.size(), () -> "stdout: " + out);
         assertEquals(3, err.stream().filter(line -> line.contains("] err ")).count(), () -> "stderr: " + err);
-        base.assertNoJobDirectoryLeft(result);
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -70,7 +72,7 @@ class LauncherTest {
         assertEquals(0, result.exitCode());
         assertTrue(out.contains("[0] err 0") && out.contains("[1] err 1"), () -> "output: " + out);
         assertTrue(out.contains("[0] out 0 of 2") && out.contains("[1] out 1 of 2"), () -> "output: " + out);
-        base.assertNoJobDirectoryLeft(result);
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -85,7 +87,7 @@ class LauncherTest {
             assertTrue(out.contains(expected), () -> "expected " + expected + " in " + out);
         }
         assertEquals(base.path(), result.jobDirectory().getParent());
-        base.assertNoJobDirectoryLeft(result);
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -98,7 +100,7 @@ class LauncherTest {
         assertEquals(List.of(5, 3, 5), result.rankExitCodes());
         assertEquals("rank 1 exited with status 3", result.failureMessage().orElseThrow());
         assertTrue(err.contains("rmarun: rank 1 exited with status 3; stopping the job"), () -> "stderr: " + err);
-        base.assertNoJobDirectoryLeft(result);
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -108,7 +110,7 @@ class LauncherTest {
 
         assertEquals(4, result.exitCode());
         assertEquals(List.of(137, 4), result.rankExitCodes());
-        base.assertNoJobDirectoryLeft(result);
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -123,7 +125,7 @@ class LauncherTest {
         final String message = result.failureMessage().orElseThrow();
         assertEquals("rank 2 exited with status 137, killed by signal 9 (SIGKILL)", message);
         assertTrue(err.contains("rmarun: " + message + "; stopping the job"), () -> "stderr: " + err);
-        base.assertNoJobDirectoryLeft(result);
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -132,7 +134,7 @@ class LauncherTest {
 
         assertEquals(9, result.exitCode());
         assertEquals(List.of("rmarun: rank 0 exited with status 9"), launcherMessages());
-        base.assertNoJobDirectoryLeft(result);
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -143,7 +145,7 @@ class LauncherTest {
         assertEquals(0, result.exitCode());
         assertEquals(List.of(0, 0), result.rankExitCodes());
         assertEquals(List.of(), launcherMessages());
-        base.assertNoJobDirectoryLeft(result);
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -154,7 +156,7 @@ class LauncherTest {
         for (int rank = 0; rank < 3; rank++) {
             assertTrue(out.contains("[" + rank + "] joined " + rank + " of 3"), () -> "stdout: " + out);
         }
-        base.assertNoJobDirectoryLeft(result);
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -164,7 +166,7 @@ class LauncherTest {
         assertEquals(3, result.exitCode(), () -> "stderr: " + err);
         assertEquals(List.of(0, 3, 0), result.rankExitCodes());
         assertTrue(out.contains("[0] peer failed: 1") && out.contains("[2] peer failed: 1"), () -> "stdout: " + out);
-        base.assertNoJobDirectoryLeft(result);
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -174,7 +176,7 @@ class LauncherTest {
         final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, launcher::run);
 
         assertTrue(thrown.getMessage().contains("cannot start rank 0"), thrown::getMessage);
-        base.assertNoJobDirectoryLeft();
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test

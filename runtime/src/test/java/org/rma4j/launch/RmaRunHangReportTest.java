@@ -23,6 +23,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.shm.JobDirectory;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A job whose rank 2 is stopped with SIGSTOP while the others loop on fence: rmarun says who waits for
@@ -39,13 +41,13 @@ class RmaRunHangReportTest {
             + " waiting for ranks? (\\d+, )*2");
     private static final Pattern STOPPED_LINE = Pattern.compile("rank 2 \\(pid \\d+, stopped by a signal.*");
 
-    private TestBaseDirectory base;
+    private ShmTestDirectory base;
     private Process launcher;
     private long stoppedPid;
 
     @BeforeEach
     void createBaseDirectory() throws IOException {
-        base = TestBaseDirectory.create();
+        base = new ShmTestDirectory("launch-test-");
     }
 
     @AfterEach
@@ -75,7 +77,7 @@ class RmaRunHangReportTest {
         assertTrue(report.stream().anyMatch(line -> line.contains("did not end within 20 s (--timeout)")),
             () -> String.join("\n", report));
         assertReport(report);
-        base.assertNoJobDirectoryLeft();
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -91,7 +93,7 @@ class RmaRunHangReportTest {
         assertTrue(Pattern.compile("rank [01] \\(pid \\d+, [a-z ]+\\): failed; it was blocked in fence on window 0 "
             + "\\(collective call #\\d+\\) for \\d+\\.\\d s").matcher(report).find(), report);
         assertTrue(STOPPED_LINE.matcher(report).find(), report);
-        base.assertNoJobDirectoryLeft();
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -110,7 +112,7 @@ class RmaRunHangReportTest {
         assertEquals(130, launcher.exitValue(), () -> String.join("\n", report));
         assertTrue(report.stream().anyMatch(line -> line.contains("shutting down")), () -> String.join("\n", report));
         assertReport(report);
-        base.assertNoJobDirectoryLeft();
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -130,7 +132,7 @@ class RmaRunHangReportTest {
         assertTrue(launcher.waitFor(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS), "rmarun did not stop");
         final String report = String.join("\n", errors.get(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS));
         assertTrue(lock.matcher(report).find() && start.matcher(report).find(), report);
-        base.assertNoJobDirectoryLeft();
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test

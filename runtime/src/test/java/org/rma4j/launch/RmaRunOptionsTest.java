@@ -24,6 +24,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.shm.JobDirectory;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * The options of rmarun an MPI user expects: -np, -x, --bind-to, --output-filename, and one-line errors.
@@ -36,11 +38,11 @@ class RmaRunOptionsTest {
     private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
     private final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
     private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
-    private TestBaseDirectory base;
+    private ShmTestDirectory base;
 
     @BeforeEach
     void createBaseDirectory() throws IOException {
-        base = TestBaseDirectory.create();
+        base = new ShmTestDirectory("launch-test-");
     }
 
     @AfterEach
@@ -53,7 +55,7 @@ class RmaRunOptionsTest {
         assertEquals(0, run("-np", "2", RankProgram.class.getName(), "echo"), this::err);
         assertTrue(out().contains("[0] out 0 of 2"), this::out);
         assertTrue(out().contains("[1] out 1 of 2"), this::out);
-        base.assertNoJobDirectoryLeft();
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -109,7 +111,7 @@ class RmaRunOptionsTest {
             launcher.waitFor(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS);
             RmaRunProcess.destroy(launcher);
         }
-        base.assertNoJobDirectoryLeft();
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -140,7 +142,7 @@ class RmaRunOptionsTest {
     void shouldNameTheClassPathSearchedForAMissingMainClass() throws IOException {
         assertEquals(RmaRun.EXIT_CANNOT_START, run("-n", "2", "-cp", "/nonexistent/app.jar", "org.example.Missing"));
         assertOneLineError("main class org.example.Missing not found in the class path /nonexistent/app.jar:");
-        base.assertNoJobDirectoryLeft();
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.rma4j.test.TestProcesses;
 
 /**
  * Runs {@code rmarun} ({@link RmaRun}) as a JVM of its own, as {@code bin/rmarun} does, on the test class
@@ -24,17 +25,10 @@ final class RmaRunProcess {
      * @return the command running {@code rmarun --shm-dir base rmarunArgs...} with the ranks' JVMs small too.
      */
     static List<String> command(final Path base, final List<String> rmarunArgs) {
-        final List<String> command = new ArrayList<>();
-        command.add(Launcher.currentJava());
-        command.addAll(SMALL_JVM);
-        command.add(Launcher.NATIVE_ACCESS_OPTION);
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(RmaRun.class.getName());
-        command.addAll(List.of("--shm-dir", base.toString()));
-        SMALL_JVM.forEach(option -> command.add("--jvm-opt=" + option));
-        command.addAll(rmarunArgs);
-        return command;
+        final List<String> arguments = new ArrayList<>(List.of("--shm-dir", base.toString()));
+        SMALL_JVM.forEach(option -> arguments.add("--jvm-opt=" + option));
+        arguments.addAll(rmarunArgs);
+        return TestProcesses.javaCommand(SMALL_JVM, RmaRun.class, arguments);
     }
 
     /**

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.shm.JobDirectory;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * The rmarun command line: parsing in process, and one launcher JVM stopped with SIGTERM.
@@ -31,11 +33,11 @@ class RmaRunTest {
     private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
     private final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
     private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
-    private TestBaseDirectory base;
+    private ShmTestDirectory base;
 
     @BeforeEach
     void createBaseDirectory() throws IOException {
-        base = TestBaseDirectory.create();
+        base = new ShmTestDirectory("launch-test-");
     }
 
     @AfterEach
@@ -107,7 +109,7 @@ class RmaRunTest {
         assertTrue(out().contains("[0] args=-n|5|--help"), this::out);
         assertTrue(out().contains("[1] args=-n|5|--help"), this::out);
         assertTrue(err().contains("[1] err 1"), this::err);
-        base.assertNoJobDirectoryLeft();
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -117,7 +119,7 @@ class RmaRunTest {
 
         assertEquals(3, status);
         assertTrue(err().contains("rmarun: rank 2 exited with status 3"), this::err);
-        base.assertNoJobDirectoryLeft();
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -145,13 +147,13 @@ class RmaRunTest {
                     rankPids.add(Long.parseLong(line.substring(line.lastIndexOf(' ') + 1)));
                 }
             }
-            assertEquals(1, base.jobDirectories().size());
+            assertEquals(1, base.entries(JobDirectory.NAME_PREFIX).size());
 
             launcher.destroy();
             launcher.waitFor();
         }
 
-        base.assertNoJobDirectoryLeft();
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
         for (final long pid : rankPids) {
             assertFalse(isRunning(pid), "rank process " + pid + " survived its launcher");
         }

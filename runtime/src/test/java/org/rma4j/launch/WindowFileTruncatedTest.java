@@ -22,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.shm.JobDirectory;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A window file truncated under a running job (through {@code /proc/<rank>/map_files}, as root: the file
@@ -32,12 +34,12 @@ import org.junit.jupiter.api.Timeout;
 class WindowFileTruncatedTest {
     private static final Pattern READY = Pattern.compile("\\[(\\d+)] ready (\\d+)");
 
-    private TestBaseDirectory base;
+    private ShmTestDirectory base;
     private Path go;
 
     @BeforeEach
     void setUp() throws IOException {
-        base = TestBaseDirectory.create();
+        base = new ShmTestDirectory("launch-test-");
         go = Files.createTempDirectory("truncated-window-").resolve("go");
     }
 
@@ -108,7 +110,7 @@ class WindowFileTruncatedTest {
         runner.join(TimeUnit.SECONDS.toMillis(RmaRunProcess.HANG_BOUND_SECONDS));
         assertTrue(all.toString().contains("[0] fence-error"), all::toString);
         assertTrue(lines.contains("exit " + RankProgram.FENCE_ERROR_STATUS), () -> lines + " " + all);
-        base.assertNoJobDirectoryLeft();
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     /**

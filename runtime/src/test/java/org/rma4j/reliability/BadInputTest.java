@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,6 +34,7 @@ import org.rma4j.RmaException;
 import org.rma4j.RmaJob;
 import org.rma4j.RmaRequest;
 import org.rma4j.Window;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * The table of bad arguments and wrong call orders of the public API (Window, RmaJob, NotifyRequest,
@@ -45,6 +47,7 @@ import org.rma4j.Window;
  * an open fence epoch get one from a fence at both ranks. Other tests check many of these rows one by one;
  * this table is the one place that lists them all.
  */
+@Tag("reliability")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class BadInputTest {
     private static final long MAX = RmaJob.MAX_WINDOW_BYTES;
@@ -53,7 +56,7 @@ class BadInputTest {
     private static final long SCRATCH = PATTERN;
 
     @RegisterExtension
-    final ShmBase base = new ShmBase();
+    final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @Test
     void shouldRejectEveryBadArgumentWithItsErrorClassAndLeaveTheJobWorking() {
@@ -718,7 +721,7 @@ class BadInputTest {
     static final class Fixture {
         final RmaJob job;
         final int rank;
-        final ShmBase base;
+        final ShmTestDirectory base;
         /** Shared, 9 longs per rank (8 of pattern, 1 scratch), displacement unit 8. */
         Window w;
         /** Shared, 64 bytes per rank, displacement unit 1. */
@@ -740,7 +743,7 @@ class BadInputTest {
         final MemorySegment result = MemorySegment.ofArray(new long[4]);
         private final Arena arena = Arena.ofShared();
 
-        Fixture(final RmaJob job, final ShmBase base) {
+        Fixture(final RmaJob job, final ShmTestDirectory base) {
             this.job = job;
             this.rank = job.rank();
             this.base = base;
@@ -820,7 +823,7 @@ class BadInputTest {
         private final Fixture f;
         private final List<String> failures;
 
-        Runner(final RmaJob job, final ShmBase base, final List<String> failures) {
+        Runner(final RmaJob job, final ShmTestDirectory base, final List<String> failures) {
             this.job = job;
             this.rank = job.rank();
             this.f = new Fixture(job, base);

@@ -20,6 +20,7 @@ import org.rma4j.Rma;
 import org.rma4j.RmaJob;
 import org.rma4j.WaitOptions;
 import org.rma4j.Window;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * Thread mode of {@link KilledRankTest}'s waits over several objects: rank 1 fails (its body throws, so the
@@ -33,7 +34,7 @@ class FailedPeerInMultiWaitThreadModeTest {
     private static final int VICTIM = 1;
 
     @RegisterExtension
-    final ShmBase base = new ShmBase();
+    final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @Test
     void shouldEndWaitAnyOverRequestsOfTwoWindowsWhenTheSourceFails() {

@@ -8,10 +8,12 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.rma4j.shm.WaitStrategy;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A rank killed with SIGKILL at a chosen point of the protocol ({@link FaultMain}): every surviving rank's
@@ -24,6 +26,7 @@ import org.rma4j.shm.WaitStrategy;
  * ({@code org.rma4j.NotifyFaults}, {@code org.rma4j.notify.StuckClaims}), since the public API has no point
  * between the steps of an offer.
  */
+@Tag("reliability")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class KilledRankTest {
     private static final String KILLED = "rank 1 exited with status 137, killed by signal 9 (SIGKILL)";
@@ -43,7 +46,7 @@ class KilledRankTest {
     static final long DETECTION_BOUND_MS = 5 * TimeUnit.NANOSECONDS.toMillis(WaitStrategy.LIVENESS_PERIOD_NS) + 2000;
 
     @RegisterExtension
-    final ShmBase base = new ShmBase();
+    final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @Test
     void shouldFailLockWaitersWhenTheHolderOfTheExclusiveLockIsKilled() throws Exception {

@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.rma4j.launch.JobResult;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * The notification soak of issue 8: {@link NotifySoakMain} sends {@code -Drma4j.notify.soak.total=N}
@@ -34,6 +36,8 @@ import org.rma4j.launch.JobResult;
  * 64 MiB heap. The samples of rank 0 (with the size of its unexpected queue) and the figures of start,
  * 10 %, middle and end of every rank are printed.
  */
+@Tag("reliability")
+@Tag("soak")
 class NotifySoakTest {
     static final String TOTAL_PROP_NAME = "rma4j.notify.soak.total";
     static final long TOTAL_DEFAULT = 1_000_000;
@@ -49,7 +53,7 @@ class NotifySoakTest {
         "-Drma4j.wait.timeout.ms=60000");
 
     @RegisterExtension
-    final ShmBase base = new ShmBase();
+    final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @Test
     void shouldDeliverEveryNotificationOnceInPerSourceOrderFromThreeProducerProcessesWithFlatMemory()

@@ -8,10 +8,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * More rank processes than cores ({@link LoadMain}): 8 and 16 ranks through fence, PSCW, lock, lock_all with
@@ -22,6 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * generous bound for the blocking phases, where every rank but one waits while rank 0 sleeps: spinning
  * waiters would keep every core busy (CPU close to wall x cores), sleeping ones use a small fraction.
  */
+@Tag("reliability")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class OversubscriptionTest {
     private static final int ITERATIONS = 20;
@@ -30,7 +33,7 @@ class OversubscriptionTest {
     private static final double BLOCKING_CPU_BOUND = 0.6;
 
     @RegisterExtension
-    final ShmBase base = new ShmBase();
+    final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @ParameterizedTest(name = "{0} ranks")
     @ValueSource(ints = {8, 16})

@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,6 +39,8 @@ import org.rma4j.launch.JobResult;
 import org.rma4j.launch.Launcher;
 import org.rma4j.launch.RmaRun;
 import org.rma4j.shm.JobDirectory;
+import org.rma4j.test.ShmTestDirectory;
+import org.rma4j.test.TestProcesses;
 
 /**
  * Jobs of 2-3 real rank processes running {@link ChaosMain} are killed at random points: a random rank
@@ -58,6 +61,8 @@ import org.rma4j.shm.JobDirectory;
  * the other's wait. The seed is printed; {@code -Drma4j.chaos.seed=N} repeats the choices (not the
  * timing). Where the survivors were and how long they took to notice are counted and printed.
  */
+@Tag("reliability")
+@Tag("soak")
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class RandomKillTest {
     private static final int JOBS = Integer.getInteger("rma4j.chaos.jobs", 100);
@@ -76,7 +81,7 @@ class RandomKillTest {
     private static final String UNTIL_KILLED = "0";
 
     @RegisterExtension
-    final ShmBase base = new ShmBase();
+    final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @Test
     void shouldCompleteTheChaosProgramWhenNothingIsKilled() throws Exception {
@@ -128,10 +133,10 @@ class RandomKillTest {
         launcher.destroyForcibly().waitFor();
         late.destroyForcibly();
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (ShmBase.isRunning(early.pid()) && System.nanoTime() < deadline) {
+        while (TestProcesses.isRunning(early.pid()) && System.nanoTime() < deadline) {
             RankSupport.sleep(20);
         }
-        final boolean hung = ShmBase.isRunning(early.pid());
+        final boolean hung = TestProcesses.isRunning(early.pid());
         early.destroyForcibly();
         JobDirectory.sweepStale(base.path());
         assertFalse(hung, "rank 0 still waits in Rma.init 10 s after its launcher and rank 1 were killed");
@@ -283,11 +288,11 @@ class RandomKillTest {
             }
             Files.createFile(hold);
             final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (rankPids.stream().anyMatch(ShmBase::isRunning) && System.nanoTime() < deadline) {
+            while (rankPids.stream().anyMatch(TestProcesses::isRunning) && System.nanoTime() < deadline) {
                 RankSupport.sleep(10);
             }
             Files.delete(hold);
-            final List<Long> hung = rankPids.stream().filter(ShmBase::isRunning).toList();
+            final List<Long> hung = rankPids.stream().filter(TestProcesses::isRunning).toList();
             hung.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
             assertEquals(List.of(), hung, context + ": orphaned ranks did not end within 30 s\n" + out);
             assertFalse(out.contains("INVARIANT") || out.contains("UNEXPECTED"), context + "\n" + out);
@@ -343,19 +348,12 @@ class RandomKillTest {
         }
 
         Process startLauncherJvm(final int ranks, final String[] args) throws IOException {
-            final List<String> command = new ArrayList<>();
-            command.add(Launcher.builder().mainClass("none").build().command().getFirst());
-            command.addAll(Jobs.FAST_JVM);
-            command.add(Launcher.NATIVE_ACCESS_OPTION);
-            command.add("-cp");
-            command.add(System.getProperty("java.class.path"));
-            command.add(RmaRun.class.getName());
-            command.addAll(List.of("-n", Integer.toString(ranks), "--shm-dir", path.toString(),
-                "--grace-ms", Long.toString(GRACE.toMillis())));
-            Jobs.FAST_JVM.forEach(option -> command.add("--jvm-opt=" + option));
-            command.add(ChaosMain.class.getName());
-            command.addAll(List.of(args));
-            return new ProcessBuilder(command).start();
+            final List<String> arguments = new ArrayList<>(List.of("-n", Integer.toString(ranks), "--shm-dir",
+                path.toString(), "--grace-ms", Long.toString(GRACE.toMillis())));
+            Jobs.FAST_JVM.forEach(option -> arguments.add("--jvm-opt=" + option));
+            arguments.add(ChaosMain.class.getName());
+            arguments.addAll(List.of(args));
+            return new ProcessBuilder(TestProcesses.javaCommand(Jobs.FAST_JVM, RmaRun.class, arguments)).start();
         }
 
         private List<Path> entries() throws IOException {

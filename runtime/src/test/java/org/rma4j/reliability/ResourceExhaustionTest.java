@@ -5,23 +5,26 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.rma4j.launch.JobResult;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * Requests beyond the machine's means, made by real rank JVMs of small heap: each must end in an
  * {@code RmaException} of its class before anything is allocated, and leave the rank working. The timeout
  * only bounds a hang: a datatype walking 2^31 blocks or a rank that crashed would fail the assertions first.
  */
+@Tag("reliability")
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ResourceExhaustionTest {
     /** Mapping budget of the ranks: small, so that the test reaches it quickly. */
     private static final int MAPPINGS = 40;
 
     @RegisterExtension
-    final ShmBase base = new ShmBase();
+    final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @Test
     void shouldRaiseAnErrorClassForEveryExhaustingRequestAndKeepTheRankWorking() throws Exception {

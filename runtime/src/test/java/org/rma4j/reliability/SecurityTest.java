@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -46,11 +47,13 @@ import org.rma4j.shm.FileHeader;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.MappedFile;
 import org.rma4j.shm.ShmFormatException;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * Access to a job's files: private directory and files, no symbolic link followed, corrupted or truncated
  * files rejected with an error naming the problem, foreign or open directories refused, unguessable names.
  */
+@Tag("reliability")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SecurityTest {
     private static final String VICTIM_TEXT = "precious data that no rma4j call may overwrite";
@@ -60,7 +63,7 @@ class SecurityTest {
     private static final Pattern JOB_NAME = Pattern.compile("rma4j-(\\d+)-([0-9a-f]{32})");
 
     @RegisterExtension
-    final ShmBase base = new ShmBase();
+    final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @Test
     void shouldKeepALiveJobsDirectoryAndFilesPrivateToItsOwner() throws Exception {

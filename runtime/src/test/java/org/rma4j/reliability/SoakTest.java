@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A soak: {@link SoakMain} mixes every kind of call across 4 rank processes for
@@ -13,11 +15,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * by hand), checking invariants as it goes, and must end cleanly with nothing left in the job directory.
  * The seed is printed; {@code -Drma4j.soak.seed=N} repeats the sequence of phases.
  */
+@Tag("reliability")
+@Tag("soak")
 class SoakTest {
     private static final int RANKS = 4;
 
     @RegisterExtension
-    final ShmBase base = new ShmBase();
+    final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @Test
     void shouldRunEveryKindOfCallAcrossFourProcessesAndEndCleanly() throws Exception {

@@ -1,7 +1,7 @@
 /**
  * The reliability suite of rma4j: faults with real processes, cleanup, access control of the shared files,
  * bad input, and load. Every job runs in a private base directory under /dev/shm ({@link
- * org.rma4j.reliability.ShmBase}) that must be empty after the test; rank programs are the {@code *Main}
+ * org.rma4j.test.ShmTestDirectory}) that must be empty after the test; rank programs are the {@code *Main}
  * classes, started as real JVMs through the launcher ({@link org.rma4j.reliability.Jobs}). Only the public
  * API is used, except where a fault needs a point inside one call: the test-scope hooks
  * {@code org.rma4j.NotifyFaults} and {@code org.rma4j.notify.StuckClaims} stop a rank between claiming

@@ -23,4 +23,15 @@ public final class Align {
     public static long up(final long value, final long alignment) {
         return (value + alignment - 1) & -alignment;
     }
+
+    /**
+     * The int form of {@link #up(long, long)}, for the offset constants of layout descriptors.
+     *
+     * @param value     a non-negative offset.
+     * @param alignment a power of two.
+     * @return the smallest multiple of alignment that is >= value.
+     */
+    public static int alignedOffset(final int value, final int alignment) {
+        return (value + alignment - 1) & -alignment;
+    }
 }

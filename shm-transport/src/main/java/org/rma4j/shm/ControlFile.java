@@ -33,9 +33,7 @@ public final class ControlFile implements AutoCloseable {
         ControlLayout.checkRanks(ranks);
         final MappedFile file = MappedFile.create(path, ControlLayout.fileLength(ranks));
         final MemorySegment segment = file.segment();
-        Words.putInt(segment, ControlLayout.RANKS_OFFSET, ranks);
-        Words.putLong(segment, ControlLayout.LAUNCHER_PID_OFFSET, launcherPid);
-        Words.putLong(segment, ControlLayout.CREATED_MILLIS_OFFSET, System.currentTimeMillis());
+        ControlLayout.writeJobFields(segment, ranks, launcherPid, System.currentTimeMillis());
         FileHeader.publish(segment, ControlLayout.MAGIC, ControlLayout.VERSION);
         return new ControlFile(file, ranks);
     }
@@ -63,15 +61,7 @@ public final class ControlFile implements AutoCloseable {
         try {
             final MemorySegment segment = file.segment();
             FileHeader.check(segment, path, ControlLayout.MAGIC, ControlLayout.VERSION);
-            final int ranks = Words.getInt(segment, ControlLayout.RANKS_OFFSET);
-            if (ranks < 1 || ranks > ControlLayout.MAX_RANKS) {
-                throw new ShmFormatException(path, "job size " + ranks + " is outside 1.." + ControlLayout.MAX_RANKS);
-            }
-            if (segment.byteSize() != ControlLayout.fileLength(ranks)) {
-                throw new ShmFormatException(path, "size " + segment.byteSize() + " does not fit a job of " + ranks
-                    + " ranks (" + ControlLayout.fileLength(ranks) + " bytes)");
-            }
-            return new ControlFile(file, ranks);
+            return new ControlFile(file, ControlLayout.checkJobFields(segment, path));
         } catch (final RuntimeException e) {
             file.close();
             throw e;
@@ -106,14 +96,14 @@ public final class ControlFile implements AutoCloseable {
         // NOTE: the row is claimed with a compare-and-set EMPTY -> JOINING, so of two joins of one rank
         // only one succeeds; pid and start time are written before JOINED is published for liveness
         // readers, and JOINED only replaces JOINING, never a FAILED written meanwhile by the launcher.
-        if (!Words.compareAndSetInt(segment, state, RankState.EMPTY.ordinal(), RankState.JOINING.ordinal())) {
+        if (!Words.compareAndSetInt(segment, state, RankState.EMPTY.code(), RankState.JOINING.code())) {
             throw new IllegalStateException("rank " + rank + " of job " + file.path().getParent()
                 + " cannot be joined: it is " + state(rank));
         }
         final ProcessHandle self = ProcessHandle.current();
         Words.putLong(segment, row + ControlLayout.ROW_PID_OFFSET, self.pid());
         Words.putLong(segment, row + ControlLayout.ROW_START_MILLIS_OFFSET, startMillis(self));
-        if (!Words.compareAndSetInt(segment, state, RankState.JOINING.ordinal(), RankState.JOINED.ordinal())) {
+        if (!Words.compareAndSetInt(segment, state, RankState.JOINING.code(), RankState.JOINED.code())) {
             throw new IllegalStateException("rank " + rank + " of job " + file.path().getParent()
                 + " was declared " + state(rank) + " while joining");
         }
@@ -137,8 +127,8 @@ public final class ControlFile implements AutoCloseable {
         int current;
         do {
             current = Words.getIntVolatile(segment, state);
-        } while (current != RankState.ABORTED.ordinal()
-            && !Words.compareAndSetInt(segment, state, current, RankState.FAILED.ordinal()));
+        } while (current != RankState.ABORTED.code()
+            && !Words.compareAndSetInt(segment, state, current, RankState.FAILED.code()));
         WaitWords.wakeAll(segment, state);
     }
 
@@ -172,7 +162,7 @@ public final class ControlFile implements AutoCloseable {
     public void publishWait(final int rank, final WaitState state) {
         checkRank(rank);
         final long row = ControlLayout.rowOffset(rank);
-        Words.putIntVolatile(segment, row + ControlLayout.ROW_WAIT_CALL_OFFSET, 0);
+        Words.putIntVolatile(segment, row + ControlLayout.ROW_WAIT_CALL_OFFSET, WaitState.Call.NONE);
         Words.putInt(segment, row + ControlLayout.ROW_WAIT_WINDOW_OFFSET, state.window());
         Words.putInt(segment, row + ControlLayout.ROW_WAIT_PEER_OFFSET, state.peer());
         Words.putInt(segment, row + ControlLayout.ROW_WAIT_CALL_NUMBER_OFFSET, state.callNumber());
@@ -186,7 +176,8 @@ public final class ControlFile implements AutoCloseable {
      */
     public void clearWait(final int rank) {
         checkRank(rank);
-        Words.putIntVolatile(segment, ControlLayout.rowOffset(rank) + ControlLayout.ROW_WAIT_CALL_OFFSET, 0);
+        Words.putIntVolatile(segment, ControlLayout.rowOffset(rank) + ControlLayout.ROW_WAIT_CALL_OFFSET,
+            WaitState.Call.NONE);
     }
 
     /**
@@ -372,7 +363,7 @@ public final class ControlFile implements AutoCloseable {
     private void setState(final int rank, final RankState state) {
         checkRank(rank);
         WaitWords.putIntVolatileAndWake(segment, ControlLayout.rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET,
-            state.ordinal());
+            state.code());
     }
 
     private void checkRank(final int rank) {

@@ -6,21 +6,29 @@ package org.rma4j.shm;
  * block, so that every flag has exactly one writer and one reader.
  *
  * <pre>
- *   offset + (party * rounds + round) * 128:
- *   +--------------------------------------------------------------+
- *   | flag (wait word: int episode, int sleepers) | padding        |
- *   +--------------------------------------------------------------+
+ *   offset + (party * rounds + round) * FLAG_STRIDE:
+ *   0                     8                                      128
+ *   +---------------------+----------------------------------------+
+ *   | flag wait word      | padding                                |
+ *   | (int episode,       |                                        |
+ *   |  int sleepers)      |                                        |
+ *   +---------------------+----------------------------------------+
  *   rounds = ceil(log2(parties)); flag (p, k) is written by party (p - 2^k) mod parties
  * </pre>
  *
- * Protocol (Hensgen, Finkel and Manber's dissemination barrier, with episode numbers in place of
- * sense bits): in episode e, round k, party p stores e into flag ((p + 2^k) mod parties, k) and waits
- * until its own flag (p, k) has reached e. A writer is never more than one episode ahead of the flag's
- * reader (finishing episode e needs every party to have entered it), so "reached" is
- * {@code flag - e >= 0}, which also holds across int wrap-around.
+ * Publication rule (Hensgen, Finkel and Manber's dissemination barrier, with episode numbers in place of
+ * sense bits): in episode e, round k, party p stores e into flag ((p + 2^k) mod parties, k) with a
+ * volatile store and wakes its sleepers; flag (p, k) has that one writer and one reader, party p, which
+ * waits with volatile loads until its own flag (p, k) has reached e. Each barrier call begins and ends with
+ * a full fence, so stores before it are seen by loads after it. The flags start at 0 (a zeroed file).
+ * A writer is never more than one episode ahead of the flag's reader (finishing episode e needs every
+ * party to have entered it), so "reached" is {@code flag - e >= 0}, which also holds across int
+ * wrap-around.
  */
 public final class DisseminationBarrierLayout {
-    /** Bytes between two flags. */
+    /** Offset of the flag's wait word in its block. */
+    public static final int FLAG_OFFSET = 0;
+    /** Bytes between two flags: a line pair, so no two flags (two writers) share one. */
     public static final int FLAG_STRIDE = Align.PAD;
 
     private DisseminationBarrierLayout() {
@@ -47,6 +55,6 @@ public final class DisseminationBarrierLayout {
      * @return offset, from the barrier's start, of the flag that {@code party} waits on in {@code round}.
      */
     public static long flagOffset(final int parties, final int party, final int round) {
-        return ((long)party * rounds(parties) + round) * FLAG_STRIDE;
+        return ((long)party * rounds(parties) + round) * FLAG_STRIDE + FLAG_OFFSET;
     }
 }

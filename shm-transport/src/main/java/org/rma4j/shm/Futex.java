@@ -29,6 +29,13 @@ public final class Futex {
     /** errno of a FUTEX_WAIT whose timeout expired (Linux, every architecture listed below). */
     private static final int ETIMEDOUT = 110;
 
+    /** {@code struct timespec} of a FUTEX_WAIT's relative timeout (LP64: two longs). */
+    private static final StructLayout TIMESPEC = MemoryLayout.structLayout(
+        ValueLayout.JAVA_LONG.withName("tv_sec"), ValueLayout.JAVA_LONG.withName("tv_nsec"));
+    private static final long TV_SEC_OFFSET = TIMESPEC.byteOffset(MemoryLayout.PathElement.groupElement("tv_sec"));
+    private static final long TV_NSEC_OFFSET = TIMESPEC.byteOffset(MemoryLayout.PathElement.groupElement("tv_nsec"));
+    private static final long NANOS_PER_SECOND = 1_000_000_000L;
+
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
     private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
@@ -67,13 +74,13 @@ public final class Futex {
             return true;
         }
         try (Arena arena = Arena.ofConfined()) {
-            final MemorySegment timespec = arena.allocate(16, 8);
-            timespec.set(ValueLayout.JAVA_LONG, 0, timeoutNs / 1_000_000_000L);
-            timespec.set(ValueLayout.JAVA_LONG, 8, timeoutNs % 1_000_000_000L);
+            final MemorySegment timespec = arena.allocate(TIMESPEC);
+            timespec.set(ValueLayout.JAVA_LONG, TV_SEC_OFFSET, timeoutNs / NANOS_PER_SECOND);
+            timespec.set(ValueLayout.JAVA_LONG, TV_NSEC_OFFSET, timeoutNs % NANOS_PER_SECOND);
             final MemorySegment callState = arena.allocate(CALL_STATE);
-            final long result = (long)SYSCALL_WITH_ERRNO.invokeExact(
-                callState, SYS_FUTEX, segment.asSlice(offset, 4), (long)FUTEX_WAIT, (long)expected, timespec,
-                MemorySegment.NULL, 0L);
+            final long result = (long)SYSCALL_WITH_ERRNO.invokeExact(callState, SYS_FUTEX,
+                segment.asSlice(offset, Integer.BYTES), (long)FUTEX_WAIT, (long)expected, timespec, MemorySegment.NULL,
+                0L);
             return result == 0 || (int)ERRNO.get(callState, 0L) != ETIMEDOUT;
         } catch (final Throwable t) {
             throw new IllegalStateException("futex wait failed", t);
@@ -93,7 +100,7 @@ public final class Futex {
         }
         try {
             final long ignored = (long)SYSCALL.invokeExact(
-                SYS_FUTEX, segment.asSlice(offset, 4), (long)FUTEX_WAKE, (long)count, MemorySegment.NULL,
+                SYS_FUTEX, segment.asSlice(offset, Integer.BYTES), (long)FUTEX_WAKE, (long)count, MemorySegment.NULL,
                 MemorySegment.NULL, 0L);
         } catch (final Throwable t) {
             throw new IllegalStateException("futex wake failed", t);
@@ -115,7 +122,7 @@ public final class Futex {
         }
         try {
             final long result = (long)SYSCALL.invokeExact(
-                SYS_FUTEX, segment.asSlice(offset, 4), (long)FUTEX_WAKE, 0L, MemorySegment.NULL,
+                SYS_FUTEX, segment.asSlice(offset, Integer.BYTES), (long)FUTEX_WAKE, 0L, MemorySegment.NULL,
                 MemorySegment.NULL, 0L);
             return result >= 0;
         } catch (final Throwable t) {

@@ -18,21 +18,40 @@ package org.rma4j.shm;
  * @param sinceMillis epoch milliseconds of the publication.
  */
 public record WaitState(Call call, int window, int peer, int callNumber, long sinceMillis) {
-    /** The blocking calls a rank reports; the code in the control file is the ordinal + 1. */
+    /**
+     * The blocking calls a rank reports. Each has an explicit on-disk {@link #code()} (1..), independent of
+     * the declaration order; 0 in the control file means "not blocked".
+     */
     public enum Call {
-        BARRIER("barrier"),
-        CREATE("window creation"),
-        CLOSE("RmaJob.close"),
-        FENCE("fence"),
-        FREE("free"),
-        LOCK("lock"),
-        START("start"),
-        WAIT("wait"),
-        LOCK_ALL("lockAll");
+        BARRIER(1, "barrier"),
+        CREATE(2, "window creation"),
+        CLOSE(3, "RmaJob.close"),
+        FENCE(4, "fence"),
+        FREE(5, "free"),
+        LOCK(6, "lock"),
+        START(7, "start"),
+        WAIT(8, "wait"),
+        LOCK_ALL(9, "lockAll");
 
+        /** Code of "not blocked" in the wait call word. */
+        public static final int NONE = 0;
+
+        private static final Call[] BY_CODE = new Call[values().length + 1];
+
+        static {
+            for (final Call call : values()) {
+                if (call.code == NONE || BY_CODE[call.code] != null) {
+                    throw new ExceptionInInitializerError("wait call code " + call.code + " is reserved or used twice");
+                }
+                BY_CODE[call.code] = call;
+            }
+        }
+
+        private final int code;
         private final String callName;
 
-        Call(final String callName) {
+        Call(final int code, final String callName) {
+            this.code = code;
             this.callName = callName;
         }
 
@@ -43,13 +62,19 @@ public record WaitState(Call call, int window, int peer, int callNumber, long si
             return callName;
         }
 
-        int code() {
-            return ordinal() + 1;
+        /**
+         * @return the value stored in the control file's wait call word for this call (never {@link #NONE}).
+         */
+        public int code() {
+            return code;
         }
 
-        static Call of(final int code) {
-            final Call[] calls = values();
-            return code >= 1 && code <= calls.length ? calls[code - 1] : null;
+        /**
+         * @param code a value read from a wait call word.
+         * @return the call with that code, or null for {@link #NONE} or a code no call has.
+         */
+        public static Call of(final int code) {
+            return code > NONE && code < BY_CODE.length ? BY_CODE[code] : null;
         }
     }
 

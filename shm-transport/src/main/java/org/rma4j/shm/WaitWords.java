@@ -14,7 +14,7 @@ import java.lang.invoke.VarHandle;
  *   +-------------------+-------------------+
  * </pre>
  *
- * Protocol: a writer changes the value with a volatile store or an atomic read-modify-write and then
+ * Publication rule: any process may write the value; a writer changes the value with a volatile store or an atomic read-modify-write and then
  * calls {@link #wakeAll}, which issues the wake syscall only when the sleeper count is non-zero. A
  * waiter increments the sleeper count (atomic), issues a full fence, re-reads the value or its
  * condition and only then sleeps with the value it saw as the futex's expected value. Each side puts a
@@ -23,10 +23,12 @@ import java.lang.invoke.VarHandle;
  * new value: no wake-up is lost.
  */
 public final class WaitWords {
+    /** Offset of the value (int) in a wait word: the word's offset itself, the futex's address. */
+    public static final int VALUE_OFFSET = 0;
+    /** Offset of the sleeper count (int) from the value. */
+    public static final int SLEEPERS_OFFSET = VALUE_OFFSET + Integer.BYTES;
     /** Bytes a wait word occupies: value and sleeper count. */
-    public static final int LENGTH = 8;
-    /** Offset of the sleeper count from the value. */
-    public static final int SLEEPERS_OFFSET = 4;
+    public static final int LENGTH = SLEEPERS_OFFSET + Integer.BYTES;
 
     private WaitWords() {
     }

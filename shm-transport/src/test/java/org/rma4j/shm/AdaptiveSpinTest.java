@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * The learned active phase of an adaptive wait: the spin budget halves when a wait spins it out and grows
@@ -94,15 +95,15 @@ class AdaptiveSpinTest {
 
     @Test
     void shouldWakeAnAdaptiveWaiterThatSleeps() throws Exception {
-        try (TestShm shm = new TestShm()) {
-            final MemorySegment segment = shm.create("word", 4096).segment();
+        try (ShmTestDirectory shm = new ShmTestDirectory()) {
+            final MemorySegment segment = ShmFiles.create(shm, "word", 4096).segment();
             final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.ADAPTIVE, 0, 0);
             final CompletableFuture<Integer> waiter = CompletableFuture.supplyAsync(() ->
                 strategy.awaitInt(segment, 0, v -> v == 1, Liveness.NONE));
-            TestShm.awaitCondition(() -> Words.getIntVolatile(segment, WaitWords.SLEEPERS_OFFSET) == 1,
+            ShmTestDirectory.awaitCondition(() -> Words.getIntVolatile(segment, WaitWords.SLEEPERS_OFFSET) == 1,
                 "the waiter to announce itself as a sleeper");
             WaitWords.putIntVolatileAndWake(segment, 0, 1);
-            assertEquals(1, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            assertEquals(1, waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
             assertEquals(0, Words.getIntVolatile(segment, WaitWords.SLEEPERS_OFFSET));
         }
     }

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.test.ShmTestDirectory;
 
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ControlFileTest {
@@ -29,12 +30,12 @@ class ControlFileTest {
     /** A live process, so that ranks not joined yet are not judged orphaned by a dead launcher. */
     private static final long LAUNCHER_PID = ProcessHandle.current().pid();
 
-    private TestShm shm;
+    private ShmTestDirectory shm;
     private Path path;
 
     @BeforeEach
     void setUp() throws Exception {
-        shm = new TestShm();
+        shm = new ShmTestDirectory();
         path = shm.path(JobDirectory.CONTROL_FILE_NAME);
     }
 
@@ -137,7 +138,7 @@ class ControlFileTest {
             final ControlFile mine = open();
             claimants.add(shm.submit(() -> {
                 for (int rank = 0; rank < ranks; rank++) {
-                    together.await(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    together.await(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
                     try {
                         mine.join(rank);
                         joins.incrementAndGet(rank);
@@ -149,7 +150,7 @@ class ControlFileTest {
             }));
         }
         for (final Future<Void> claimant : claimants) {
-            claimant.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            claimant.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
 
         for (int rank = 0; rank < ranks; rank++) {
@@ -174,13 +175,13 @@ class ControlFileTest {
         final ControlFile joiner = open();
         final long stateWord = ControlLayout.rowOffset(3) + ControlLayout.ROW_STATE_OFFSET;
         final Future<Integer> waiter = shm.submit(() -> new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0)
-            .awaitInt(control.segment(), stateWord, state -> state != RankState.EMPTY.ordinal(), Liveness.NONE));
+            .awaitInt(control.segment(), stateWord, state -> state != RankState.EMPTY.code(), Liveness.NONE));
         FutexSleepers.await(control.segment(), stateWord, 1);
         final long recheckWakes = WaitStrategy.recheckWakes();
 
         joiner.join(3);
 
-        assertEquals(RankState.JOINED.ordinal(), waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(RankState.JOINED.code(), waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertEquals(recheckWakes, WaitStrategy.recheckWakes(), "woken by join, not by the periodic re-check");
     }
 
@@ -190,7 +191,7 @@ class ControlFileTest {
         for (final int rank : new int[] {1, 2}) {
             final long stateWord = ControlLayout.rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET;
             final Future<Integer> waiter = shm.submit(() -> new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0)
-                .awaitInt(control.segment(), stateWord, state -> state != RankState.EMPTY.ordinal(), Liveness.NONE));
+                .awaitInt(control.segment(), stateWord, state -> state != RankState.EMPTY.code(), Liveness.NONE));
             FutexSleepers.await(control.segment(), stateWord, 1);
             final long recheckWakes = WaitStrategy.recheckWakes();
 
@@ -201,7 +202,7 @@ class ControlFileTest {
             }
 
             final RankState expected = rank == 1 ? RankState.FAILED : RankState.ABORTED;
-            assertEquals(expected.ordinal(), waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            assertEquals(expected.code(), waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
             assertEquals(recheckWakes, WaitStrategy.recheckWakes(), "woken by the state change, not the re-check");
         }
     }
@@ -210,7 +211,7 @@ class ControlFileTest {
     void shouldTellDeadRanksFromLiveFinishedAndUnjoinedOnes() throws Exception {
         final ControlFile control = create();
         final Process finished = shm.startProcess("true");
-        assertTrue(finished.waitFor(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(finished.waitFor(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         control.join(0);
         writeRow(control, 1, finished.pid(), 0L, RankState.JOINED);
         control.markAborted(2);
@@ -242,7 +243,7 @@ class ControlFileTest {
     @Test
     void shouldReportAnUnjoinedRankOnlyOnceTheLauncherIsGone() throws Exception {
         final Process launcher = shm.startProcess("true");
-        assertTrue(launcher.waitFor(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(launcher.waitFor(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         final ControlFile orphaned = shm.track(ControlFile.create(path, RANKS, launcher.pid()));
 
         assertTrue(orphaned.launcherGone());
@@ -270,7 +271,7 @@ class ControlFileTest {
     void shouldNameAFailedRankAheadOfAGoneOneAndAGoneOneAheadOfAnAbortedOne() throws Exception {
         final ControlFile control = create();
         final Process finished = shm.startProcess("true");
-        assertTrue(finished.waitFor(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(finished.waitFor(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         control.join(0);
         control.markAborted(1);
         writeRow(control, 2, finished.pid(), 0L, RankState.JOINED);
@@ -379,7 +380,7 @@ class ControlFileTest {
     void shouldReportJoinedRankWhoseProcessIsGone() throws Exception {
         final ControlFile control = create();
         final Process finished = shm.startProcess("true");
-        assertTrue(finished.waitFor(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(finished.waitFor(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         final long deadPid = finished.pid();
         writeRow(control, 1, deadPid, 0L, RankState.JOINED);
 
@@ -446,7 +447,7 @@ class ControlFileTest {
     @Test
     void shouldRejectOutOfRangeRankInCheckPeer() {
         final ControlFile control = create();
-        Words.putInt(control.scratch(0), ControlLayout.ROW_STATE_OFFSET, RankState.FAILED.ordinal());
+        Words.putInt(control.scratch(0), ControlLayout.ROW_STATE_OFFSET, RankState.FAILED.code());
 
         assertThrows(IndexOutOfBoundsException.class, () -> control.checkPeer(RANKS, false));
         assertThrows(IndexOutOfBoundsException.class, () -> control.checkPeer(-1, false));
@@ -468,6 +469,75 @@ class ControlFileTest {
     }
 
     @Test
+    void shouldReadBackEveryJobFieldTheCreatorWrote() {
+        final ControlFile created = create();
+        final MemorySegment segment = created.segment();
+
+        assertEquals(RANKS, Words.getInt(segment, ControlLayout.RANKS_OFFSET));
+        assertEquals(ControlLayout.ROW_LENGTH, Words.getInt(segment, ControlLayout.ROW_LENGTH_FIELD_OFFSET));
+        assertEquals(ControlLayout.SCRATCH_SLOT_LENGTH,
+            Words.getInt(segment, ControlLayout.SCRATCH_SLOT_LENGTH_FIELD_OFFSET));
+        assertEquals(LAUNCHER_PID, Words.getLong(segment, ControlLayout.LAUNCHER_PID_OFFSET));
+        assertTrue(Words.getLong(segment, ControlLayout.CREATED_MILLIS_OFFSET) > 0);
+        assertEquals(RANKS, ControlLayout.checkJobFields(segment, path));
+    }
+
+    @Test
+    void shouldRejectAWrongRowLengthOnOpenNamingFileFieldExpectedAndFound() {
+        assertCorruptedIntRejected(ControlLayout.ROW_LENGTH_FIELD_OFFSET, 64,
+            "row length 64 is not the expected " + ControlLayout.ROW_LENGTH);
+    }
+
+    @Test
+    void shouldRejectAWrongScratchSlotLengthOnOpenNamingFileFieldExpectedAndFound() {
+        assertCorruptedIntRejected(ControlLayout.SCRATCH_SLOT_LENGTH_FIELD_OFFSET, 4096,
+            "scratch slot length 4096 is not the expected " + ControlLayout.SCRATCH_SLOT_LENGTH);
+    }
+
+    @Test
+    void shouldRejectANegativeLauncherPidOnOpen() {
+        assertCorruptedLongRejected(ControlLayout.LAUNCHER_PID_OFFSET, -7, "launcher pid -7 is negative");
+    }
+
+    @Test
+    void shouldRejectAMissingCreationTimeOnOpen() {
+        assertCorruptedLongRejected(ControlLayout.CREATED_MILLIS_OFFSET, 0, "creation time 0 is not a time");
+    }
+
+    @Test
+    void shouldRejectAControlFileOfAnotherLayoutVersionOnOpen() {
+        try (ControlFile control = ControlFile.create(path, RANKS, LAUNCHER_PID)) {
+            Words.putInt(control.segment(), FileHeader.VERSION_OFFSET, ControlLayout.VERSION - 1);
+        }
+
+        final ShmFormatException thrown = assertThrows(ShmFormatException.class, () -> ControlFile.open(path));
+
+        assertMessageNames(thrown, "layout version " + (ControlLayout.VERSION - 1) + " is not the supported "
+            + ControlLayout.VERSION);
+    }
+
+    private void assertCorruptedIntRejected(final long offset, final int value, final String expected) {
+        try (ControlFile control = ControlFile.create(path, RANKS, LAUNCHER_PID)) {
+            Words.putInt(control.segment(), offset, value);
+        }
+
+        assertMessageNames(assertThrows(ShmFormatException.class, () -> ControlFile.open(path)), expected);
+    }
+
+    private void assertCorruptedLongRejected(final long offset, final long value, final String expected) {
+        try (ControlFile control = ControlFile.create(path, RANKS, LAUNCHER_PID)) {
+            Words.putLong(control.segment(), offset, value);
+        }
+
+        assertMessageNames(assertThrows(ShmFormatException.class, () -> ControlFile.open(path)), expected);
+    }
+
+    private void assertMessageNames(final ShmFormatException thrown, final String problem) {
+        assertTrue(thrown.getMessage().contains(path.toString()), thrown.getMessage());
+        assertTrue(thrown.getMessage().contains(problem), thrown.getMessage());
+    }
+
+    @Test
     void shouldRejectJobSizeThatDoesNotFitTheFileOnOpen() {
         try (ControlFile control = ControlFile.create(path, RANKS, LAUNCHER_PID)) {
             Words.putInt(control.segment(), ControlLayout.RANKS_OFFSET, RANKS + 1);
@@ -482,7 +552,7 @@ class ControlFileTest {
 
     @Test
     void shouldRejectFileOfAnotherKindOnOpen() {
-        final MappedFile other = shm.create(JobDirectory.CONTROL_FILE_NAME, ControlLayout.fileLength(RANKS));
+        final MappedFile other = ShmFiles.create(shm, JobDirectory.CONTROL_FILE_NAME, ControlLayout.fileLength(RANKS));
         FileHeader.publish(other.segment(), 0x0BADL, ControlLayout.VERSION);
 
         final ShmFormatException thrown = assertThrows(ShmFormatException.class, () -> ControlFile.open(path));
@@ -492,7 +562,7 @@ class ControlFileTest {
 
     @Test
     void shouldRejectControlFileThatWasNeverPublishedOnOpen() {
-        shm.create(JobDirectory.CONTROL_FILE_NAME, ControlLayout.fileLength(RANKS));
+        ShmFiles.create(shm, JobDirectory.CONTROL_FILE_NAME, ControlLayout.fileLength(RANKS));
 
         final ShmFormatException thrown = assertThrows(ShmFormatException.class, () -> ControlFile.open(path));
 
@@ -522,7 +592,8 @@ class ControlFileTest {
             final MemorySegment slot = observer.scratch(rank);
             final byte expected = (byte)(rank + 1);
             for (long i = 0; i < slot.byteSize(); i++) {
-                assertEquals(expected, slot.get(ValueLayout.JAVA_BYTE, i), "byte " + i + " of rank " + rank + "'s slot");
+                assertEquals(expected, slot.get(ValueLayout.JAVA_BYTE, i),
+                    "byte " + i + " of rank " + rank + "'s slot");
             }
             assertEquals(RankState.EMPTY, observer.state(rank), "the scratch slots do not overlap the rank table");
         }
@@ -551,7 +622,7 @@ class ControlFileTest {
             });
         }
         for (final Future<?> rank : ranks) {
-            rank.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            rank.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
 
         assertEquals(2, Words.getIntVolatile(launcher.segment(),
@@ -581,7 +652,7 @@ class ControlFileTest {
         final long row = ControlLayout.rowOffset(rank);
         Words.putLong(segment, row + ControlLayout.ROW_PID_OFFSET, pid);
         Words.putLong(segment, row + ControlLayout.ROW_START_MILLIS_OFFSET, startMillis);
-        Words.putIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET, state.ordinal());
+        Words.putIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET, state.code());
     }
 
     @Test

@@ -77,6 +77,44 @@ class ControlLayoutTest {
         }
     }
 
+    /**
+     * The offsets of version 3 of the control file: a change of any of them needs a new {@link
+     * ControlLayout#VERSION}, and this test changed with it.
+     */
+    @Test
+    void shouldKeepTheOffsetsOfItsLayoutVersion() {
+        assertEquals(3, ControlLayout.VERSION);
+        assertEquals(24, ControlLayout.RANKS_OFFSET);
+        assertEquals(28, ControlLayout.ROW_LENGTH_FIELD_OFFSET);
+        assertEquals(32, ControlLayout.SCRATCH_SLOT_LENGTH_FIELD_OFFSET);
+        assertEquals(40, ControlLayout.LAUNCHER_PID_OFFSET);
+        assertEquals(48, ControlLayout.CREATED_MILLIS_OFFSET);
+        assertEquals(64, ControlLayout.ABORT_OFFSET);
+        assertEquals(128, ControlLayout.BARRIER_OFFSET);
+        assertEquals(384, ControlLayout.RANK_TABLE_OFFSET);
+        assertEquals(128, ControlLayout.ROW_LENGTH);
+        assertEquals(0, ControlLayout.ROW_PID_OFFSET);
+        assertEquals(8, ControlLayout.ROW_START_MILLIS_OFFSET);
+        assertEquals(16, ControlLayout.ROW_STATE_OFFSET);
+        assertEquals(64, ControlLayout.ROW_CALL_OFFSET);
+        assertEquals(80, ControlLayout.ROW_WAIT_CALL_OFFSET);
+        assertEquals(84, ControlLayout.ROW_WAIT_WINDOW_OFFSET);
+        assertEquals(88, ControlLayout.ROW_WAIT_PEER_OFFSET);
+        assertEquals(92, ControlLayout.ROW_WAIT_CALL_NUMBER_OFFSET);
+        assertEquals(96, ControlLayout.ROW_WAIT_SINCE_MILLIS_OFFSET);
+        assertEquals(1024, ControlLayout.SCRATCH_SLOT_LENGTH);
+    }
+
+    @Test
+    void shouldKeepJobFieldsOffTheAbortWordsLineAndRowFieldsInsideTheRow() {
+        assertTrue(ControlLayout.JOB_FIELDS_END <= ControlLayout.ABORT_OFFSET);
+        assertEquals(0, ControlLayout.ABORT_OFFSET % Align.CACHE_LINE);
+        assertTrue(ControlLayout.ABORT_OFFSET + WaitWords.LENGTH <= ControlLayout.BARRIER_OFFSET);
+        assertTrue(ControlLayout.ROW_FIELDS_END <= ControlLayout.ROW_LENGTH);
+        assertEquals(0, ControlLayout.ROW_WAIT_SINCE_MILLIS_OFFSET % Long.BYTES);
+        assertEquals(0, ControlLayout.ROW_CALL_OFFSET % Align.CACHE_LINE, "call words on the row's second line");
+    }
+
     @Test
     void shouldSpellItsMagicInAscii() {
         final byte[] bytes = ByteBuffer.allocate(Long.BYTES).putLong(ControlLayout.MAGIC).array();

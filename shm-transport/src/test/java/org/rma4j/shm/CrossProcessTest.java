@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * Futex wake-ups, liveness and the barrier between this JVM and a second one ({@link ShmChild})
@@ -32,11 +33,11 @@ class CrossProcessTest {
     private static final int PING_PONG_ROUNDS = 1000;
     private static final int BARRIER_ROUNDS = 100;
 
-    private TestShm shm;
+    private ShmTestDirectory shm;
 
     @BeforeEach
     void setUp() throws Exception {
-        shm = new TestShm();
+        shm = new ShmTestDirectory();
     }
 
     @AfterEach
@@ -60,8 +61,8 @@ class CrossProcessTest {
     @MethodSource("backoffs")
     void shouldPingPongACounterWithAnotherProcessThroughFutexWakeUps(
         final String name, final int spins, final int yields) throws Exception {
-        final MemorySegment segment = shm.create("ping-pong", 4096).segment();
-        final Process child = shm.startChild(
+        final MemorySegment segment = ShmFiles.create(shm, "ping-pong", 4096).segment();
+        final Process child = shm.startJvm(ShmChild.class,
             "ping-pong", shm.path("ping-pong").toString(), Integer.toString(PING_PONG_ROUNDS),
             Integer.toString(spins), Integer.toString(yields));
         final long recheckWakesBefore = WaitStrategy.recheckWakes();
@@ -89,8 +90,8 @@ class CrossProcessTest {
 
     @Test
     void shouldWakeAFutexSleeperFromAnotherProcess() throws Exception {
-        final MemorySegment segment = shm.create("wake", 4096).segment();
-        final Process child = shm.startChild("wake", shm.path("wake").toString());
+        final MemorySegment segment = ShmFiles.create(shm, "wake", 4096).segment();
+        final Process child = shm.startJvm(ShmChild.class, "wake", shm.path("wake").toString());
         final CountDownLatch returned = new CountDownLatch(1);
         shm.submit(() -> {
             Words.putIntVolatile(segment, ShmChild.ANNOUNCE, 1);
@@ -100,7 +101,7 @@ class CrossProcessTest {
             return null;
         });
 
-        assertTrue(returned.await(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS),
+        assertTrue(returned.await(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS),
             "the sleeper was not woken by the other process; child log: " + shm.log(0));
         Words.putIntVolatile(segment, ShmChild.ACK, 1);
 
@@ -112,13 +113,13 @@ class CrossProcessTest {
     void shouldReportAKilledRankAsFailedByName() throws Exception {
         final Path path = shm.path(JobDirectory.CONTROL_FILE_NAME);
         final ControlFile control = shm.track(ControlFile.create(path, 2, ProcessHandle.current().pid()));
-        final Process child = shm.startChild("join", path.toString(), "1");
+        final Process child = shm.startJvm(ShmChild.class, "join", path.toString(), "1");
         awaitJoined(control, 1, child);
         assertEquals(child.pid(), control.pid(1));
         assertDoesNotThrow(() -> control.checkPeer(1, false));
 
         child.destroyForcibly();
-        assertTrue(child.waitFor(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(child.waitFor(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
 
         final PeerFailedException failure = pollForFailure(() -> control.checkPeer(1, false));
         assertEquals(1, failure.rank());
@@ -131,7 +132,7 @@ class CrossProcessTest {
     void shouldReleaseABarrierWaiterWithPeerFailedWhenTheOtherRankIsKilled() throws Exception {
         final Path path = shm.path(JobDirectory.CONTROL_FILE_NAME);
         final ControlFile control = shm.track(ControlFile.create(path, 2, ProcessHandle.current().pid()));
-        final Process child = shm.startChild("join", path.toString(), "1");
+        final Process child = shm.startJvm(ShmChild.class, "join", path.toString(), "1");
         awaitJoined(control, 1, child);
         control.join(0);
         final ShmBarrier barrier = control.barrier(WaitStrategy.defaultStrategy(), control.liveness(0, false));
@@ -139,13 +140,13 @@ class CrossProcessTest {
             barrier.await();
             return null;
         });
-        TestShm.awaitCondition(() -> Words.getIntVolatile(control.segment(),
+        ShmTestDirectory.awaitCondition(() -> Words.getIntVolatile(control.segment(),
             ControlLayout.BARRIER_OFFSET + BarrierLayout.ARRIVALS_OFFSET) == 1, "rank 0 to arrive");
 
         child.destroyForcibly();
 
         final ExecutionException thrown = assertThrows(ExecutionException.class,
-            () -> waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            () -> waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         final PeerFailedException failure = assertInstanceOf(PeerFailedException.class, thrown.getCause());
         assertEquals(1, failure.rank());
     }
@@ -154,7 +155,8 @@ class CrossProcessTest {
     void shouldPassBarriersWithARankInAnotherProcess() throws Exception {
         final Path path = shm.path(JobDirectory.CONTROL_FILE_NAME);
         final ControlFile control = shm.track(ControlFile.create(path, 2, ProcessHandle.current().pid()));
-        final Process child = shm.startChild("barrier", path.toString(), "1", Integer.toString(BARRIER_ROUNDS));
+        final Process child = shm.startJvm(ShmChild.class, "barrier", path.toString(), "1",
+            Integer.toString(BARRIER_ROUNDS));
         control.join(0);
         final Liveness peers = () -> {
             control.liveness(0, true).check();
@@ -181,7 +183,7 @@ class CrossProcessTest {
     private void awaitJoined(final ControlFile control, final int rank, final Process child) {
         final long stateWord = ControlLayout.rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET;
         new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0).awaitInt(control.segment(), stateWord,
-            state -> state != RankState.EMPTY.ordinal() && state != RankState.JOINING.ordinal(),
+            state -> state != RankState.EMPTY.code() && state != RankState.JOINING.code(),
             () -> checkAlive(child, rank));
         assertEquals(RankState.JOINED, control.state(rank));
     }
@@ -193,7 +195,7 @@ class CrossProcessTest {
     }
 
     private void assertExitsNormally(final Process child, final int index) throws InterruptedException {
-        assertTrue(child.waitFor(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "child still running");
+        assertTrue(child.waitFor(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "child still running");
         assertEquals(0, child.exitValue(), "child failed: " + shm.log(index));
     }
 

@@ -20,19 +20,20 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.rma4j.test.ShmTestDirectory;
 
 @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class DisseminationBarrierTest {
     /** The barrier sits after the parties' slots, to exercise a non-zero offset. */
     private static final long BARRIER = 16 * Align.PAD;
 
-    private TestShm shm;
+    private ShmTestDirectory shm;
     private MemorySegment segment;
 
     @BeforeEach
     void setUp() throws Exception {
-        shm = new TestShm();
-        segment = shm.create("barrier", BARRIER + DisseminationBarrierLayout.length(16)).segment();
+        shm = new ShmTestDirectory();
+        segment = ShmFiles.create(shm, "barrier", BARRIER + DisseminationBarrierLayout.length(16)).segment();
     }
 
     @AfterEach
@@ -88,13 +89,15 @@ class DisseminationBarrierTest {
         final int parties = 3;
         final AtomicBoolean released = new AtomicBoolean();
         final Future<Void> first = shm.submit(() -> {
-            new DisseminationBarrier(shm.open("barrier").segment(), BARRIER, parties, 0, strategy, Liveness.NONE)
+            new DisseminationBarrier(ShmFiles.open(shm, "barrier").segment(), BARRIER, parties, 0, strategy,
+                Liveness.NONE)
                 .await();
             released.set(true);
             return null;
         });
         final Future<Void> second = shm.submit(() -> {
-            new DisseminationBarrier(shm.open("barrier").segment(), BARRIER, parties, 1, strategy, Liveness.NONE)
+            new DisseminationBarrier(ShmFiles.open(shm, "barrier").segment(), BARRIER, parties, 1, strategy,
+                Liveness.NONE)
                 .await();
             return null;
         });
@@ -103,8 +106,8 @@ class DisseminationBarrierTest {
         assertFalse(released.get(), "party 0 left before party 2 arrived");
         assertFalse(first.isDone() || second.isDone());
         new DisseminationBarrier(segment, BARRIER, parties, 2, strategy, Liveness.NONE).await();
-        first.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        second.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        first.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        second.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         assertTrue(released.get());
     }
 

@@ -14,17 +14,18 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.test.ShmTestDirectory;
 
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FileHeaderTest {
     private static final long MAGIC = 0x1122_3344_5566_7788L;
     private static final int VERSION = 3;
 
-    private TestShm shm;
+    private ShmTestDirectory shm;
 
     @BeforeEach
     void setUp() throws Exception {
-        shm = new TestShm();
+        shm = new ShmTestDirectory();
     }
 
     @AfterEach
@@ -34,7 +35,7 @@ class FileHeaderTest {
 
     @Test
     void shouldWriteEveryFieldAndTheReadyFlagOnPublish() {
-        final MemorySegment segment = shm.create("file", 4096).segment();
+        final MemorySegment segment = ShmFiles.create(shm, "file", 4096).segment();
 
         FileHeader.publish(segment, MAGIC, VERSION);
 
@@ -46,17 +47,17 @@ class FileHeaderTest {
 
     @Test
     void shouldPassCheckOfPublishedFileInAnotherMapping() {
-        FileHeader.publish(shm.create("file", 4096).segment(), MAGIC, VERSION);
+        FileHeader.publish(ShmFiles.create(shm, "file", 4096).segment(), MAGIC, VERSION);
 
-        final MappedFile opened = shm.open("file");
+        final MappedFile opened = ShmFiles.open(shm, "file");
 
         assertDoesNotThrow(() -> FileHeader.check(opened.segment(), opened.path(), MAGIC, VERSION));
     }
 
     @Test
     void shouldRejectWrongMagicNamingFileAndValue() {
-        FileHeader.publish(shm.create("file", 4096).segment(), 0xCAFEL, VERSION);
-        final MappedFile opened = shm.open("file");
+        FileHeader.publish(ShmFiles.create(shm, "file", 4096).segment(), 0xCAFEL, VERSION);
+        final MappedFile opened = ShmFiles.open(shm, "file");
 
         final ShmFormatException thrown = assertThrows(ShmFormatException.class,
             () -> FileHeader.check(opened.segment(), opened.path(), MAGIC, VERSION));
@@ -67,8 +68,8 @@ class FileHeaderTest {
 
     @Test
     void shouldRejectWrongVersionNamingFileAndValue() {
-        FileHeader.publish(shm.create("file", 4096).segment(), MAGIC, 99);
-        final MappedFile opened = shm.open("file");
+        FileHeader.publish(ShmFiles.create(shm, "file", 4096).segment(), MAGIC, 99);
+        final MappedFile opened = ShmFiles.open(shm, "file");
 
         final ShmFormatException thrown = assertThrows(ShmFormatException.class,
             () -> FileHeader.check(opened.segment(), opened.path(), MAGIC, VERSION));
@@ -78,12 +79,12 @@ class FileHeaderTest {
 
     @Test
     void shouldRejectUnpublishedFile() {
-        final MemorySegment segment = shm.create("file", 4096).segment();
+        final MemorySegment segment = ShmFiles.create(shm, "file", 4096).segment();
         // Every field but the ready flag, as a creator that died half-way through would leave it.
         Words.putLong(segment, FileHeader.MAGIC_OFFSET, MAGIC);
         Words.putInt(segment, FileHeader.VERSION_OFFSET, VERSION);
         Words.putLong(segment, FileHeader.SIZE_OFFSET, 4096L);
-        final MappedFile opened = shm.open("file");
+        final MappedFile opened = ShmFiles.open(shm, "file");
 
         final ShmFormatException thrown = assertThrows(ShmFormatException.class,
             () -> FileHeader.check(opened.segment(), opened.path(), MAGIC, VERSION));
@@ -93,7 +94,7 @@ class FileHeaderTest {
 
     @Test
     void shouldRejectReadyFlagOtherThanOne() {
-        final MemorySegment segment = shm.create("file", 4096).segment();
+        final MemorySegment segment = ShmFiles.create(shm, "file", 4096).segment();
         FileHeader.publish(segment, MAGIC, VERSION);
         Words.putIntVolatile(segment, FileHeader.READY_OFFSET, 2);
 
@@ -107,7 +108,7 @@ class FileHeaderTest {
     void shouldRejectTruncatedFileAfterOpen() throws Exception {
         final Path path = shm.path("file");
         Files.write(path, new byte[10]);
-        final MemorySegment opened = shm.open("file").segment();
+        final MemorySegment opened = ShmFiles.open(shm, "file").segment();
 
         final ShmFormatException thrown =
             assertThrows(ShmFormatException.class, () -> FileHeader.check(opened, path, MAGIC, VERSION));
@@ -117,7 +118,7 @@ class FileHeaderTest {
 
     @Test
     void shouldRejectSegmentSmallerThanTheHeader() {
-        final MemorySegment segment = shm.create("file", 4096).segment();
+        final MemorySegment segment = ShmFiles.create(shm, "file", 4096).segment();
         FileHeader.publish(segment, MAGIC, VERSION);
         final Path path = shm.path("file");
 
@@ -129,18 +130,39 @@ class FileHeaderTest {
 
     @Test
     void shouldRejectFileWhoseSizeDiffersFromTheRecordedSize() throws Exception {
-        FileHeader.publish(shm.create("file", 4096).segment(), MAGIC, VERSION);
+        FileHeader.publish(ShmFiles.create(shm, "file", 4096).segment(), MAGIC, VERSION);
         final Path path = shm.path("file");
         try (RandomAccessFile file = new RandomAccessFile(path.toFile(), "rw")) {
             file.setLength(8192);
         }
-        final MappedFile opened = shm.open("file");
+        final MappedFile opened = ShmFiles.open(shm, "file");
 
         final ShmFormatException thrown = assertThrows(ShmFormatException.class,
             () -> FileHeader.check(opened.segment(), path, MAGIC, VERSION));
 
         assertMessageNames(thrown, path, "size 8192");
         assertMessageNames(thrown, path, "recorded 4096");
+    }
+
+    @Test
+    void shouldDeriveEachOffsetFromThePreviousField() {
+        assertEquals(0, FileHeader.MAGIC_OFFSET);
+        assertEquals(8, FileHeader.VERSION_OFFSET);
+        assertEquals(12, FileHeader.READY_OFFSET);
+        assertEquals(16, FileHeader.SIZE_OFFSET);
+        assertEquals(24, FileHeader.LENGTH);
+    }
+
+    @Test
+    void shouldNameTheReadyFlagFoundAndExpected() {
+        final MemorySegment segment = ShmFiles.create(shm, "file", 4096).segment();
+        FileHeader.publish(segment, MAGIC, VERSION);
+        Words.putIntVolatile(segment, FileHeader.READY_OFFSET, 7);
+
+        final ShmFormatException thrown = assertThrows(ShmFormatException.class,
+            () -> FileHeader.check(segment, shm.path("file"), MAGIC, VERSION));
+
+        assertMessageNames(thrown, shm.path("file"), "ready flag is 7, expected 1");
     }
 
     private static void assertMessageNames(final ShmFormatException thrown, final Path path, final String value) {

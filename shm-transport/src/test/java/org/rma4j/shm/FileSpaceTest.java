@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.test.Tmpfs;
 
 /**
  * Reservations on a private 8 MiB tmpfs, whose free space (pages, as statvfs counts them) only this test

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A handshake for wake-up tests: the threads of this JVM that are blocked in {@code FUTEX_WAIT} on a
@@ -27,10 +28,10 @@ final class FutexSleepers {
 
     /**
      * Waits until at least {@code count} threads of this JVM sleep in FUTEX_WAIT on the word at
-     * {@code offset} of {@code segment}; fails after {@link TestShm#EVENT_TIMEOUT_SECONDS}.
+     * {@code offset} of {@code segment}; fails after {@link ShmTestDirectory#EVENT_TIMEOUT_SECONDS}.
      */
     static void await(final MemorySegment segment, final long offset, final int count) {
-        TestShm.awaitCondition(() -> count(segment, offset) >= count,
+        ShmTestDirectory.awaitCondition(() -> count(segment, offset) >= count,
             count + " thread(s) asleep in FUTEX_WAIT on the word at offset " + offset);
     }
 

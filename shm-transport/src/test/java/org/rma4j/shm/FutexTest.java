@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.rma4j.test.ShmTestDirectory;
 
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FutexTest {
@@ -26,13 +27,13 @@ class FutexTest {
     private static final long LONG_TIMEOUT_NS = TimeUnit.MINUTES.toNanos(10);
     private static final long WORD = 128;
 
-    private TestShm shm;
+    private ShmTestDirectory shm;
     private MemorySegment segment;
 
     @BeforeEach
     void setUp() throws Exception {
-        shm = new TestShm();
-        segment = shm.create("futex", 4096).segment();
+        shm = new ShmTestDirectory();
+        segment = ShmFiles.create(shm, "futex", 4096).segment();
     }
 
     @AfterEach
@@ -54,7 +55,7 @@ class FutexTest {
         Words.putIntVolatile(segment, WORD, 1);
         Futex.wake(segment, WORD, Integer.MAX_VALUE);
 
-        assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
+        assertTrue(sleeper.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
     }
 
     @Test
@@ -65,19 +66,19 @@ class FutexTest {
         // The value stays 0 throughout, so only this wake can end the sleep before its timeout.
         Futex.wake(segment, WORD, 1);
 
-        assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
+        assertTrue(sleeper.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
         assertEquals(0, Words.getIntVolatile(segment, WORD));
     }
 
     @Test
     void shouldWakeSleeperThroughAnotherMappingOfTheSameFile() throws Exception {
-        final MemorySegment other = shm.open("futex").segment();
+        final MemorySegment other = ShmFiles.open(shm, "futex").segment();
         final Future<Boolean> sleeper = shm.submit(() -> Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS));
         FutexSleepers.await(segment, WORD, 1);
 
         Futex.wake(other, WORD, 1);
 
-        assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
+        assertTrue(sleeper.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
         assertEquals(0, Words.getIntVolatile(other, WORD), "woken by the wake, not by a change of the value");
     }
 
@@ -88,12 +89,12 @@ class FutexTest {
         FutexSleepers.await(segment, WORD, 2);
 
         Futex.wake(segment, WORD, 1);
-        TestShm.awaitCondition(() -> first.isDone() || second.isDone(), "one sleeper to return");
+        ShmTestDirectory.awaitCondition(() -> first.isDone() || second.isDone(), "one sleeper to return");
 
         assertEquals(1, FutexSleepers.count(segment, WORD), "the other sleeper still sleeps");
         Futex.wake(segment, WORD, 1);
-        assertTrue(first.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
-        assertTrue(second.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(first.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(second.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
     }
 
     @Test
@@ -102,7 +103,7 @@ class FutexTest {
 
         final Future<Boolean> waiter = shm.submit(() -> Futex.wait(segment, WORD, 6, LONG_TIMEOUT_NS));
 
-        assertTrue(waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "not a timeout");
+        assertTrue(waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "not a timeout");
         assertEquals(7, Words.getIntVolatile(segment, WORD));
     }
 
@@ -110,7 +111,8 @@ class FutexTest {
     void shouldReportTimeoutWhenNobodyWakes() throws Exception {
         final Future<Boolean> waiter = shm.submit(() -> Futex.wait(segment, WORD, 0, TimeUnit.MILLISECONDS.toNanos(1)));
 
-        assertFalse(waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "the sleep ran out its timeout");
+        assertFalse(waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS),
+            "the sleep ran out its timeout");
         assertEquals(0, Words.getIntVolatile(segment, WORD));
     }
 
@@ -126,7 +128,7 @@ class FutexTest {
         Futex.wake(segment, WORD, Integer.MAX_VALUE);
 
         for (final Future<Boolean> sleeper : returned) {
-            assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
+            assertTrue(sleeper.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
         }
     }
 

@@ -21,16 +21,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.test.ShmTestDirectory;
 
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class JobDirectoryTest {
-    private TestShm shm;
+    private ShmTestDirectory shm;
     private Path base;
 
     @BeforeEach
     void setUp() throws Exception {
-        shm = new TestShm();
-        base = shm.dir();
+        shm = new ShmTestDirectory();
+        base = shm.path();
     }
 
     @AfterEach
@@ -69,7 +70,8 @@ class JobDirectoryTest {
     void shouldFailToCreateUnderAMissingBaseNamingIt() {
         final Path missing = base.resolve("missing");
 
-        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> JobDirectory.create(missing));
+        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class,
+            () -> JobDirectory.create(missing));
 
         assertTrue(thrown.getMessage().contains(missing.toString()), thrown.getMessage());
     }
@@ -249,7 +251,8 @@ class JobDirectoryTest {
             final Path open = Files.createDirectory(base.resolve("open-" + mode.replace('-', '_')));
             Files.setPosixFilePermissions(open, PosixFilePermissions.fromString(mode));
 
-            final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> JobDirectory.create(open));
+            final UncheckedIOException thrown = assertThrows(UncheckedIOException.class,
+                () -> JobDirectory.create(open));
 
             assertTrue(thrown.getMessage().contains("has permissions " + mode + " without the sticky bit"),
                 thrown.getMessage());

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * The {@link Liveness} contract as the waits use it: {@link Liveness#NONE} never ends a wait, and the
@@ -24,13 +25,13 @@ import org.junit.jupiter.api.Timeout;
 class LivenessTest {
     private static final long WORD = 256;
 
-    private TestShm shm;
+    private ShmTestDirectory shm;
     private MemorySegment segment;
 
     @BeforeEach
     void setUp() throws Exception {
-        shm = new TestShm();
-        segment = shm.create("liveness", 4096).segment();
+        shm = new ShmTestDirectory();
+        segment = ShmFiles.create(shm, "liveness", 4096).segment();
     }
 
     @AfterEach
@@ -98,7 +99,7 @@ class LivenessTest {
 
     private static void assertFailedRank(final int rank, final Future<?> waiter) {
         final ExecutionException thrown = assertThrows(ExecutionException.class,
-            () -> waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            () -> waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         final PeerFailedException failure = assertInstanceOf(PeerFailedException.class, thrown.getCause());
         assertEquals(rank, failure.rank());
         assertTrue(failure.getMessage().contains("rank " + rank), failure.getMessage());

@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.rma4j.test.ShmTestDirectory;
 
 /**
  * The lockstep check of a barrier, shared by the barrier tests: each party, on its own mapping of the
@@ -37,7 +38,7 @@ final class Lockstep {
      *
      * @return the violations seen (empty when the barrier keeps every party in lockstep).
      */
-    static List<String> run(final TestShm shm, final String file, final int parties, final int rounds,
+    static List<String> run(final ShmTestDirectory shm, final String file, final int parties, final int rounds,
         final BarrierFactory barriers) throws Exception {
         final Queue<String> violations = new ConcurrentLinkedQueue<>();
         final AtomicBoolean aborted = new AtomicBoolean();
@@ -49,7 +50,7 @@ final class Lockstep {
         final List<Future<Void>> futures = new ArrayList<>();
         for (int p = 0; p < parties; p++) {
             final int party = p;
-            final MemorySegment mine = shm.open(file).segment();
+            final MemorySegment mine = ShmFiles.open(shm, file).segment();
             futures.add(shm.submit(() -> {
                 final Runnable barrier = barriers.create(mine, party, abortWhenAPartyFailed);
                 try {
@@ -75,7 +76,7 @@ final class Lockstep {
             }));
         }
         for (final Future<Void> future : futures) {
-            future.get(TestShm.EVENT_TIMEOUT_SECONDS * 4, TimeUnit.SECONDS);
+            future.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS * 4, TimeUnit.SECONDS);
         }
         return List.copyOf(violations);
     }

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.test.ShmTestDirectory;
+import org.rma4j.test.Tmpfs;
 
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class MappedFileTest {
@@ -29,11 +31,11 @@ class MappedFileTest {
     private static final long TMPFS_BYTES = 8 * MIB;
     private static final byte[] PRECIOUS = "precious content".getBytes(StandardCharsets.US_ASCII);
 
-    private TestShm shm;
+    private ShmTestDirectory shm;
 
     @BeforeEach
     void setUp() throws Exception {
-        shm = new TestShm();
+        shm = new ShmTestDirectory();
     }
 
     @AfterEach
@@ -43,7 +45,7 @@ class MappedFileTest {
 
     @Test
     void shouldCreateZeroFilledFileOfRequestedSize() throws Exception {
-        final MappedFile file = shm.create("file", 10_000);
+        final MappedFile file = ShmFiles.create(shm, "file", 10_000);
 
         assertEquals(10_000L, file.segment().byteSize());
         assertEquals(10_000L, Files.size(shm.path("file")));
@@ -53,7 +55,7 @@ class MappedFileTest {
 
     @Test
     void shouldCreateFileWithOwnerOnlyPermissions() throws Exception {
-        shm.create("file", 4096);
+        ShmFiles.create(shm, "file", 4096);
 
         assertEquals(PosixFilePermissions.fromString("rw-------"),
             Files.getPosixFilePermissions(shm.path("file"), LinkOption.NOFOLLOW_LINKS));
@@ -61,8 +63,8 @@ class MappedFileTest {
 
     @Test
     void shouldShareStoresBetweenMappingsOfTheSameFile() {
-        final MemorySegment created = shm.create("file", 4096).segment();
-        final MemorySegment opened = shm.open("file").segment();
+        final MemorySegment created = ShmFiles.create(shm, "file", 4096).segment();
+        final MemorySegment opened = ShmFiles.open(shm, "file").segment();
 
         Words.putLongVolatile(created, 64, 0x5EED_5EEDL);
         Words.putIntVolatile(opened, 4092, 77);
@@ -77,7 +79,8 @@ class MappedFileTest {
         final Path path = shm.path("file");
         Files.write(path, PRECIOUS);
 
-        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> shm.create("file", 4096));
+        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> ShmFiles.create(shm, "file",
+            4096));
 
         assertInstanceOf(FileAlreadyExistsException.class, thrown.getCause());
         assertTrue(thrown.getMessage().contains(path.toString()), thrown.getMessage());
@@ -90,7 +93,7 @@ class MappedFileTest {
         Files.write(target, PRECIOUS);
         final Path link = Files.createSymbolicLink(shm.path("file"), target);
 
-        assertThrows(UncheckedIOException.class, () -> shm.create("file", 4096));
+        assertThrows(UncheckedIOException.class, () -> ShmFiles.create(shm, "file", 4096));
 
         assertArrayEquals(PRECIOUS, Files.readAllBytes(target), "the symlink target was modified");
         assertEquals(PRECIOUS.length, Files.size(target), "the symlink target was resized");
@@ -102,24 +105,25 @@ class MappedFileTest {
         final Path target = shm.path("not-there-yet");
         Files.createSymbolicLink(shm.path("file"), target);
 
-        assertThrows(UncheckedIOException.class, () -> shm.create("file", 4096));
+        assertThrows(UncheckedIOException.class, () -> ShmFiles.create(shm, "file", 4096));
 
         assertFalse(Files.exists(target, LinkOption.NOFOLLOW_LINKS), "a file was created at the symlink's target");
     }
 
     @Test
     void shouldRefuseToOpenThroughSymlink() throws Exception {
-        FileHeader.publish(shm.create("real", 4096).segment(), 1L, 1);
+        FileHeader.publish(ShmFiles.create(shm, "real", 4096).segment(), 1L, 1);
         Files.createSymbolicLink(shm.path("file"), shm.path("real"));
 
-        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> shm.open("file"));
+        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> ShmFiles.open(shm, "file"));
 
         assertTrue(thrown.getMessage().contains(shm.path("file").toString()), thrown.getMessage());
     }
 
     @Test
     void shouldRefuseToOpenMissingFile() {
-        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> shm.open("missing"));
+        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> ShmFiles.open(shm,
+            "missing"));
 
         assertTrue(thrown.getMessage().contains(shm.path("missing").toString()), thrown.getMessage());
     }
@@ -128,7 +132,7 @@ class MappedFileTest {
     void shouldRejectNonPositiveSizeWithoutCreatingAFile() {
         for (final long size : new long[] {0, -1}) {
             final IllegalArgumentException thrown =
-                assertThrows(IllegalArgumentException.class, () -> shm.create("file", size));
+                assertThrows(IllegalArgumentException.class, () -> ShmFiles.create(shm, "file", size));
             assertTrue(thrown.getMessage().contains(Long.toString(size)), thrown.getMessage());
         }
         assertFalse(Files.exists(shm.path("file"), LinkOption.NOFOLLOW_LINKS));
@@ -136,8 +140,8 @@ class MappedFileTest {
 
     @Test
     void shouldStayUsableAfterUnlink() {
-        final MappedFile created = shm.create("file", 4096);
-        final MappedFile opened = shm.open("file");
+        final MappedFile created = ShmFiles.create(shm, "file", 4096);
+        final MappedFile opened = ShmFiles.open(shm, "file");
         Words.putInt(created.segment(), 0, 1);
 
         created.unlink();
@@ -150,7 +154,7 @@ class MappedFileTest {
 
     @Test
     void shouldTolerateUnlinkOfAlreadyRemovedFile() {
-        final MappedFile created = shm.create("file", 4096);
+        final MappedFile created = ShmFiles.create(shm, "file", 4096);
         created.unlink();
 
         created.unlink();
@@ -160,7 +164,7 @@ class MappedFileTest {
 
     @Test
     void shouldUnmapOnCloseAndTolerateASecondClose() throws Exception {
-        final MappedFile file = shm.create("file", 4096);
+        final MappedFile file = ShmFiles.create(shm, "file", 4096);
         final MemorySegment segment = file.segment();
 
         file.close();
@@ -174,8 +178,8 @@ class MappedFileTest {
     @Test
     void shouldOpenFilesOfAnySizeWithoutAHeader() {
         for (final long size : new long[] {1, 8, FileHeader.LENGTH - 1, FileHeader.LENGTH}) {
-            final MemorySegment created = shm.create("file-" + size, size).segment();
-            final MemorySegment opened = shm.open("file-" + size).segment();
+            final MemorySegment created = ShmFiles.create(shm, "file-" + size, size).segment();
+            final MemorySegment opened = ShmFiles.open(shm, "file-" + size).segment();
 
             created.set(ValueLayout.JAVA_BYTE, size - 1, (byte)7);
 
@@ -217,7 +221,7 @@ class MappedFileTest {
 
     @Test
     void shouldReturnTheSameSegmentEachTime() {
-        final MappedFile file = shm.create("file", 4096);
+        final MappedFile file = ShmFiles.create(shm, "file", 4096);
 
         assertSame(file.segment(), file.segment());
     }

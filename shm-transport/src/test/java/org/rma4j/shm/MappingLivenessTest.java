@@ -13,18 +13,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.test.ShmTestDirectory;
 
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class MappingLivenessTest {
     private static final long MAGIC = 0x4D41505445535431L;
     private static final int VERSION = 1;
 
-    private TestShm shm;
+    private ShmTestDirectory shm;
     private MappedFile file;
 
     @BeforeEach
     void setUp() throws Exception {
-        shm = new TestShm();
+        shm = new ShmTestDirectory();
         file = shm.track(MappedFile.create(shm.path("win-0"), 3 * 4096 + 100));
         FileHeader.publish(file.segment(), MAGIC, VERSION);
     }

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.rma4j.test.ShmTestDirectory;
 
 @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ShmBarrierTest {
@@ -33,13 +34,13 @@ class ShmBarrierTest {
     private static final long ARRIVALS = BARRIER + BarrierLayout.ARRIVALS_OFFSET;
     private static final long GENERATION = BARRIER + BarrierLayout.GENERATION_OFFSET;
 
-    private TestShm shm;
+    private ShmTestDirectory shm;
     private MemorySegment segment;
 
     @BeforeEach
     void setUp() throws Exception {
-        shm = new TestShm();
-        segment = shm.create("barrier", 4096).segment();
+        shm = new ShmTestDirectory();
+        segment = ShmFiles.create(shm, "barrier", 4096).segment();
     }
 
     @AfterEach
@@ -72,14 +73,16 @@ class ShmBarrierTest {
         final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
         final List<Future<Void>> early = new ArrayList<>();
         for (int p = 0; p < 2; p++) {
-            final ShmBarrier barrier = new ShmBarrier(shm.open("barrier").segment(), BARRIER, 3, strategy, Liveness.NONE);
+            final ShmBarrier barrier = new ShmBarrier(ShmFiles.open(shm, "barrier").segment(), BARRIER, 3, strategy,
+                Liveness.NONE);
             early.add(shm.submit(() -> {
                 barrier.await();
                 return null;
             }));
         }
-        TestShm.awaitCondition(() -> Words.getIntVolatile(segment, ARRIVALS) == 2, "two parties to arrive");
-        TestShm.awaitCondition(() -> Words.getIntVolatile(segment, GENERATION + WaitWords.SLEEPERS_OFFSET) == 2,
+        ShmTestDirectory.awaitCondition(() -> Words.getIntVolatile(segment, ARRIVALS) == 2, "two parties to arrive");
+        ShmTestDirectory.awaitCondition(() -> Words.getIntVolatile(segment,
+            GENERATION + WaitWords.SLEEPERS_OFFSET) == 2,
             "two parties to sleep");
 
         for (final Future<Void> party : early) {
@@ -90,7 +93,7 @@ class ShmBarrierTest {
         new ShmBarrier(segment, BARRIER, 3, strategy, Liveness.NONE).await();
 
         for (final Future<Void> party : early) {
-            party.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            party.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
         assertEquals(1, Words.getIntVolatile(segment, GENERATION));
         assertEquals(0, Words.getIntVolatile(segment, ARRIVALS));
@@ -133,12 +136,13 @@ class ShmBarrierTest {
             return null;
         });
 
-        assertTrue(checked.await(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "liveness was never checked");
+        assertTrue(checked.await(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS),
+            "liveness was never checked");
         assertFalse(waiter.isDone());
         peerDead.set(true);
 
         final ExecutionException thrown = assertThrows(ExecutionException.class,
-            () -> waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            () -> waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         final PeerFailedException failure = assertInstanceOf(PeerFailedException.class, thrown.getCause());
         assertEquals(1, failure.rank());
         assertEquals(0, Words.getIntVolatile(segment, GENERATION), "the barrier never completed");
@@ -158,7 +162,7 @@ class ShmBarrierTest {
     @Test
     void shouldCompleteWhenTheLastPartyArrivesAndLeavesBeforeTheLivenessCheck() throws Exception {
         final ShmBarrier other = new ShmBarrier(
-            shm.open("barrier").segment(), BARRIER, 2, WaitStrategy.defaultStrategy(), Liveness.NONE);
+            ShmFiles.open(shm, "barrier").segment(), BARRIER, 2, WaitStrategy.defaultStrategy(), Liveness.NONE);
         final Liveness arriveThenLeave = () -> {
             if (Words.getIntVolatile(segment, GENERATION) == 0) {
                 other.await();
@@ -173,7 +177,7 @@ class ShmBarrierTest {
             return null;
         });
 
-        waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         assertEquals(1, Words.getIntVolatile(segment, GENERATION));
     }
 }

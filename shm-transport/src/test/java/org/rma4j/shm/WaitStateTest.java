@@ -2,10 +2,12 @@ package org.rma4j.shm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -78,5 +80,36 @@ class WaitStateTest {
             new WaitState(WaitState.Call.START, 0, 1, 0, 0).describe());
         assertEquals("wait on window 3, waiting for the complete of rank 0",
             new WaitState(WaitState.Call.WAIT, 3, 0, 0, 0).describe());
+    }
+
+    /**
+     * The codes are stored in control files (0: not blocked): a change of code breaks the launcher's reports
+     * of ranks that map a file of the same layout version.
+     */
+    @Test
+    void shouldKeepTheOnDiskCodesOfTheWaitCalls() {
+        assertEquals(0, WaitState.Call.NONE);
+        assertEquals(1, WaitState.Call.BARRIER.code());
+        assertEquals(2, WaitState.Call.CREATE.code());
+        assertEquals(3, WaitState.Call.CLOSE.code());
+        assertEquals(4, WaitState.Call.FENCE.code());
+        assertEquals(5, WaitState.Call.FREE.code());
+        assertEquals(6, WaitState.Call.LOCK.code());
+        assertEquals(7, WaitState.Call.START.code());
+        assertEquals(8, WaitState.Call.WAIT.code());
+        assertEquals(9, WaitState.Call.LOCK_ALL.code());
+        assertEquals(9, WaitState.Call.values().length, "a new call needs a new code and a test line here");
+        assertEquals(WaitState.Call.values().length,
+            Arrays.stream(WaitState.Call.values()).mapToInt(WaitState.Call::code).distinct().count());
+    }
+
+    @Test
+    void shouldDecodeEveryCodeAndNothingForUnknownCodes() {
+        for (final WaitState.Call call : WaitState.Call.values()) {
+            assertSame(call, WaitState.Call.of(call.code()));
+        }
+        for (final int code : new int[] {WaitState.Call.NONE, -1, 10, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
+            assertNull(WaitState.Call.of(code));
+        }
     }
 }

@@ -20,19 +20,20 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.test.ShmTestDirectory;
 
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class WaitStrategyTest {
     private static final long WORD = 512;
     private static final long SLEEPERS = WORD + WaitWords.SLEEPERS_OFFSET;
 
-    private TestShm shm;
+    private ShmTestDirectory shm;
     private MemorySegment segment;
 
     @BeforeEach
     void setUp() throws Exception {
-        shm = new TestShm();
-        segment = shm.create("wait", 4096).segment();
+        shm = new ShmTestDirectory();
+        segment = ShmFiles.create(shm, "wait", 4096).segment();
     }
 
     @AfterEach
@@ -59,12 +60,13 @@ class WaitStrategyTest {
         final Future<Integer> waiter = shm.submit(() -> strategy.awaitInt(segment, WORD, v -> v == 1, Liveness.NONE));
 
         // The futex path announces the sleeper before it sleeps: seeing the count proves the path taken.
-        TestShm.awaitCondition(() -> Words.getIntVolatile(segment, SLEEPERS) == 1, "the waiter to announce itself");
+        ShmTestDirectory.awaitCondition(() -> Words.getIntVolatile(segment, SLEEPERS) == 1,
+            "the waiter to announce itself");
         assertFalse(waiter.isDone());
 
         WaitWords.putIntVolatileAndWake(segment, WORD, 1);
 
-        assertEquals(1, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(1, waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertEquals(0, Words.getIntVolatile(segment, SLEEPERS), "the sleeper withdrew its announcement");
     }
 
@@ -77,7 +79,7 @@ class WaitStrategyTest {
 
         WaitWords.putIntVolatileAndWake(segment, WORD, 1);
 
-        assertEquals(1, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(1, waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertEquals(0, WaitStrategy.recheckWakes() - before, "the wake ended the sleep");
     }
 
@@ -91,7 +93,7 @@ class WaitStrategyTest {
         // A lost wake-up on purpose: the store without its wake. The sleep runs out its period.
         Words.putIntVolatile(segment, WORD, 1);
 
-        assertEquals(1, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(1, waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertEquals(1, WaitStrategy.recheckWakes() - before, "the lost wake-up is counted");
         assertEquals(0, Words.getIntVolatile(segment, SLEEPERS), "the sleeper withdrew its announcement");
     }
@@ -110,7 +112,7 @@ class WaitStrategyTest {
         Words.putIntVolatile(segment, flag, 1);
         WaitWords.signal(segment, WORD);
 
-        waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         assertEquals(0, WaitStrategy.recheckWakes() - before, "the signal woke the sleeper");
         assertEquals(1, Words.getIntVolatile(segment, WORD), "the signal bumped the word it sleeps on");
     }
@@ -174,12 +176,13 @@ class WaitStrategyTest {
         final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
         final Future<Integer> waiter =
             shm.submit(() -> strategy.awaitInt(segment, WORD, v -> v >= 3, Liveness.NONE));
-        TestShm.awaitCondition(() -> Words.getIntVolatile(segment, SLEEPERS) == 1, "the waiter to announce itself");
+        ShmTestDirectory.awaitCondition(() -> Words.getIntVolatile(segment, SLEEPERS) == 1,
+            "the waiter to announce itself");
 
         WaitWords.putIntVolatileAndWake(segment, WORD, 1);
         WaitWords.putIntVolatileAndWake(segment, WORD, 5);
 
-        assertEquals(5, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(5, waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
     }
 
     @Test
@@ -189,7 +192,7 @@ class WaitStrategyTest {
 
         WaitWords.putIntVolatileAndWake(segment, WORD, 2);
 
-        assertEquals(2, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(2, waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertEquals(0, Words.getIntVolatile(segment, SLEEPERS));
     }
 
@@ -204,12 +207,12 @@ class WaitStrategyTest {
             }
             return v == 4;
         }, Liveness.NONE));
-        assertTrue(spinning.await(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(spinning.await(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
 
         // A plain volatile store without a wake: a spinner needs none.
         Words.putIntVolatile(segment, WORD, 4);
 
-        assertEquals(4, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(4, waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         assertFalse(sawSleeper.get(), "busy spin never announces a sleeper");
     }
 
@@ -240,12 +243,13 @@ class WaitStrategyTest {
         };
         final Future<Integer> waiter = shm.submit(() -> strategy.awaitInt(segment, WORD, v -> v == 1, liveness));
 
-        assertTrue(checked.await(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "liveness was never checked");
+        assertTrue(checked.await(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS),
+            "liveness was never checked");
         assertFalse(waiter.isDone(), "a passing liveness check must not end the wait");
         peerDead.set(true);
 
         final ExecutionException thrown = assertThrows(ExecutionException.class,
-            () -> waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            () -> waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         final PeerFailedException failure = assertInstanceOf(PeerFailedException.class, thrown.getCause());
         assertEquals(3, failure.rank());
         assertEquals(0, Words.getIntVolatile(segment, WORD), "the value never changed");
@@ -265,7 +269,7 @@ class WaitStrategyTest {
         final Future<Integer> waiter = shm.submit(() -> new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0)
             .awaitInt(segment, WORD, v -> v == 1, publishThenLeave));
 
-        assertEquals(1, waiter.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertEquals(1, waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
     }
 
     @Test

@@ -11,19 +11,20 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.test.ShmTestDirectory;
 
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class WaitWordsTest {
     private static final long WORD = 256;
     private static final long LONG_TIMEOUT_NS = TimeUnit.MINUTES.toNanos(10);
 
-    private TestShm shm;
+    private ShmTestDirectory shm;
     private MemorySegment segment;
 
     @BeforeEach
     void setUp() throws Exception {
-        shm = new TestShm();
-        segment = shm.create("wait-words", 4096).segment();
+        shm = new ShmTestDirectory();
+        segment = ShmFiles.create(shm, "wait-words", 4096).segment();
     }
 
     @AfterEach
@@ -74,7 +75,7 @@ class WaitWordsTest {
 
         WaitWords.putIntVolatileAndWake(segment, WORD, 1);
 
-        assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
+        assertTrue(sleeper.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
         assertEquals(1, Words.getIntVolatile(segment, WORD));
     }
 
@@ -87,7 +88,7 @@ class WaitWordsTest {
         // The value stays 0, so only wakeAll can end the sleep.
         WaitWords.wakeAll(segment, WORD);
 
-        assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
+        assertTrue(sleeper.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
         assertEquals(0, Words.getIntVolatile(segment, WORD));
     }
 
@@ -99,7 +100,7 @@ class WaitWordsTest {
 
         assertEquals(0, WaitWords.getAndAddIntAndWake(segment, WORD, 5));
 
-        assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
+        assertTrue(sleeper.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
         assertEquals(5, Words.getIntVolatile(segment, WORD));
     }
 
@@ -111,7 +112,7 @@ class WaitWordsTest {
 
         WaitWords.signal(segment, WORD);
 
-        assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
+        assertTrue(sleeper.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
         assertEquals(1, Words.getIntVolatile(segment, WORD));
         assertEquals(1, Words.getIntVolatile(segment, WORD + WaitWords.SLEEPERS_OFFSET), "the count is the waiter's");
     }
@@ -129,6 +130,6 @@ class WaitWordsTest {
         assertEquals(1, FutexSleepers.count(segment, WORD), "a sleeper that did not announce itself was woken");
         assertEquals(0, Words.getIntVolatile(segment, WORD), "the signal value moves only for a sleeper");
         Futex.wake(segment, WORD, 1);
-        assertTrue(sleeper.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        assertTrue(sleeper.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
     }
 }

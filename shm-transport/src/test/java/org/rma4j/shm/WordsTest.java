@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.test.ShmTestDirectory;
 
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class WordsTest {
@@ -24,13 +25,13 @@ class WordsTest {
     private static final long[] LONG_VALUES =
         {0L, 1L, -1L, 42L, Long.MIN_VALUE, Long.MAX_VALUE, 0x0123_4567_89AB_CDEFL, 1L << 32};
 
-    private TestShm shm;
+    private ShmTestDirectory shm;
     private MemorySegment segment;
 
     @BeforeEach
     void setUp() throws Exception {
-        shm = new TestShm();
-        segment = shm.create("words", 4096).segment();
+        shm = new ShmTestDirectory();
+        segment = ShmFiles.create(shm, "words", 4096).segment();
     }
 
     @AfterEach
@@ -184,7 +185,7 @@ class WordsTest {
         final int increments = 20_000;
         final MemorySegment[] mappings = new MemorySegment[threads];
         for (int t = 0; t < threads; t++) {
-            mappings[t] = shm.open("words").segment();
+            mappings[t] = ShmFiles.open(shm, "words").segment();
         }
         final CyclicBarrier start = new CyclicBarrier(threads);
         final List<Future<Void>> futures = new ArrayList<>();
@@ -200,7 +201,7 @@ class WordsTest {
             }));
         }
         for (final Future<Void> future : futures) {
-            future.get(TestShm.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            future.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
 
         assertEquals(threads * increments, Words.getIntVolatile(segment, 256));

@@ -13,13 +13,11 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.rma4j.shm.JobDirectory;
+import org.rma4j.test.ShmTestDirectory;
 import picocli.CommandLine;
 
 /**
@@ -33,29 +31,14 @@ class HarnessTest {
     @TempDir
     Path out;
 
-    private Path shm;
-
-    @BeforeEach
-    void makeShmDirectory() throws IOException {
-        shm = Files.createTempDirectory(JobDirectory.defaultBase(), "rma4j-test-bench-");
-    }
-
-    @AfterEach
-    void removeShmDirectory() throws IOException {
-        final List<Path> left;
-        try (Stream<Path> entries = Files.list(shm)) {
-            left = entries.toList();
-        } finally {
-            Processes.deleteTree(shm);
-        }
-        assertEquals(List.of(), left, "the harness left job files under " + shm);
-    }
+    @RegisterExtension
+    final ShmTestDirectory shm = new ShmTestDirectory("rma4j-test-bench-");
 
     @Test
     void shouldWriteJsonMarkdownAndPlotsThenRerenderFromJson() throws IOException {
         final List<String> log = new ArrayList<>();
         final int exit = new CommandLine(new Harness(log::add)).execute("--out", out.toString(), "--name", "t",
-            "--shm-dir", shm.toString(), "--java", "floor", "--peers", "none", "--apps", "none", "--sizes", "8,64",
+            "--shm-dir", shm.path().toString(), "--java", "floor", "--peers", "none", "--apps", "none", "--sizes", "8,64",
             "-n", "50", "-w", "10", "--bw-samples", "2");
         assertEquals(0, exit, String.join("\n", log));
         final Results results = Results.read(out.resolve("t.json"));
@@ -83,7 +66,7 @@ class HarnessTest {
     void shouldRunTheQuickProfileWithEveryApplicationAndRerenderItFromJson() throws IOException {
         final List<String> log = Collections.synchronizedList(new ArrayList<>());
         final int exit = new CommandLine(new Harness(log::add)).execute("--profile", "quick", "--out", out.toString(),
-            "--name", "q", "--shm-dir", shm.toString(), "--java", "floor", "--peers", "none", "--sizes", "8",
+            "--name", "q", "--shm-dir", shm.path().toString(), "--java", "floor", "--peers", "none", "--sizes", "8",
             "-n", "50", "-w", "10", "--app-ranks", "2", "--app-repeats", "2", "--stencil-grids", "40,80",
             "--stencil-passes", "2", "--tree-lengths", "8", "--tree-rounds", "20", "--cholesky-tiles", "2",
             "--cholesky-tile-size", "8");
@@ -155,7 +138,7 @@ class HarnessTest {
             List.of("--app-variants", "nope"), List.of("--profile", "nope"), List.of("--stencil-grids", "3"),
             List.of("--rounds", "0"))) {
             final List<String> all = new ArrayList<>(List.of("--out", out.toString(), "--peers", "none", "--shm-dir",
-                shm.toString()));
+                shm.path().toString()));
             all.addAll(args);
             final int exit = new CommandLine(new Harness(line -> { })).execute(all.toArray(String[]::new));
             assertEquals(2, exit, args.toString());

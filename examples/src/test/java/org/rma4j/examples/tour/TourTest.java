@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.rma4j.examples.ProcessJob;
+import org.rma4j.test.TestProcesses;
 
 /**
  * The README's tour is {@link Tour}: the same text, and it runs on 1 and 3 processes and alone.
@@ -61,10 +62,8 @@ class TourTest {
     @Test
     void shouldRunAloneWithoutLauncher() throws Exception {
         try (ProcessJob job = new ProcessJob()) {
-            final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            final Process process = new ProcessBuilder(java,
-                "--enable-native-access=ALL-UNNAMED", "-Drma4j.shm.dir=" + job.base(), "-cp",
-                System.getProperty("java.class.path"), Tour.class.getName())
+            final Process process = new ProcessBuilder(TestProcesses.javaCommand(
+                List.of("-Drma4j.shm.dir=" + job.base()), Tour.class, List.of()))
                 .redirectErrorStream(true)
                 .start();
             process.getOutputStream().close();

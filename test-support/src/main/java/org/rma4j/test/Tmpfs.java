@@ -1,4 +1,4 @@
-package org.rma4j.shm;
+package org.rma4j.test;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,8 +8,7 @@ import java.util.List;
 
 /**
  * A private tmpfs of a given size, mounted on a fresh directory for one test (the test JVM runs as root) and
- * removed by {@link #close()}, which a test calls in a {@code finally} block or {@code @AfterEach}. Shared
- * with the runtime's tests through this module's test jar.
+ * removed by {@link #close()}, which a test calls in a {@code finally} block or {@code @AfterEach}.
  */
 public final class Tmpfs implements AutoCloseable {
     private final Path mountPoint;
