@@ -40,7 +40,7 @@ import org.rma4j.stress.RankPair.WindowSpec;
  * interleaved at action granularity, checked by enumeration) are ACCEPTABLE_INTERESTING, the rest
  * FORBIDDEN. coreRMA's undefined value (⊤) of a racy non-atomic access cannot show as a new value here: all
  * values written to a location differ only in their lowest byte, so a torn access still reads one of them,
- * and the catch-all stays FORBIDDEN. rma4j performs each operation at its call in program order (DESIGN.md
+ * and the catch-all stays FORBIDDEN. rma4j performs each operation at its call in program order (docs/design.md
  * "Decisions"; coreRMA's in-order routing rule IR holds), so the interesting outcomes are allowed but not
  * expected. Where rma4j promises more than coreRMA allows, a sibling test grades rma4j's promise
  * ({@link Figure3cInOrder}: in-order routing, as {@link Figure6} does).
@@ -213,7 +213,7 @@ public final class CoreRmaLitmus {
 
     @JCStressTest
     @Description("coreRMA Figure 6 (IR pivot). X (P0) = 1, Y (P1) = 0. P0: a = X. P1: put(X^0, Y); Y = get(X^0); "
-        + "flush(0); b = Y. The OCR lists (0,0), (1,2); no statement writes 2, so (DESIGN.md \"Decisions\") the "
+        + "flush(0); b = Y. The OCR lists (0,0), (1,2); no statement writes 2, so (docs/design.md \"Decisions\") the "
         + "allowed set is (0,0), (1,0).")
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "P0 read X after P1's put wrote 0; the get read that 0.")
     @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "P0 read X before P1's put; the get read the put's 0.")

@@ -16,7 +16,7 @@ import org.rma4j.stress.RankPair.WindowSpec;
 
 /**
  * MPI_WIN_FENCE: operations issued before a fence are complete at their targets when the matching fence of
- * the target returns, and (an rma4j guarantee, DESIGN.md "Decisions") a store made before a fence is seen
+ * the target returns, and (an rma4j guarantee, docs/design.md "Decisions") a store made before a fence is seen
  * by a get made after the matching fence of another rank.
  *
  * <p>How a collective call runs once per state: fence is collective, and jcstress does not run the two

@@ -17,7 +17,7 @@ import org.rma4j.stress.RankPair.WindowSpec;
 
 /**
  * General active target synchronization (post / start / complete / wait): the operations of an access epoch
- * are complete at the target when its wait returns, and (an rma4j guarantee, DESIGN.md "Decisions") a store
+ * are complete at the target when its wait returns, and (an rma4j guarantee, docs/design.md "Decisions") a store
  * the target made before post is seen by a get of the origin after start.
  *
  * <p>How the calls run once per state: rank 1 (actor 2) posts to rank 0 and waits; rank 0 (actor 1) starts

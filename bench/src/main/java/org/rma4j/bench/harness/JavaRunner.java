@@ -72,6 +72,8 @@ final class JavaRunner {
         final List<String> lines = new CopyOnWriteArrayList<>();
         final Launcher.Builder builder = Launcher.builder()
             .ranks(2)
+            // rmarun --bind-to core: rank i pinned to CPU i (taskset), as mpirun binds its ranks to cores.
+            .bindToCore(true)
             .mainClass(RankMain.class.getName())
             .args(scenario.id, out.toString(), Arrays.stream(sizes).mapToObj(Long::toString)
                 .collect(Collectors.joining(",")), Integer.toString(iterations), Integer.toString(warmup),

@@ -32,9 +32,9 @@ import org.rma4j.Window;
  *   <li>{@code testMiss}: {@code test()} of an active request for which nothing arrived: one drain of
  *   the empty ring, returns false.</li>
  *   <li>{@code startPutNotifyTestHit8}: one local cycle: {@code start()} of a request for
- *   notifications from rank 0 itself, {@code putNotify} of 8 bytes to rank 0's own window (the entry
- *   carries the bytes inline), and the {@code test()} that drains the entry, copies its 8 bytes into
- *   the window, matches it and returns true. No cache line leaves the core.</li>
+ *   notifications from rank 0 itself, {@code putNotify} of 8 bytes to rank 0's own window (the bytes
+ *   are written into the window at the call, then the ring entry is published), and the {@code test()}
+ *   that drains the entry, matches it and returns true. No cache line leaves the core.</li>
  * </ul>
  *
  * <p>The request of {@code testMiss} (source 1) stays active for the whole trial, so every drain in

@@ -21,9 +21,9 @@ import org.rma4j.Window;
 
 /**
  * Steady-state cost of an 8-byte notified put from rank 0 to rank 1 while rank 1's thread consumes:
- * {@code putNotify8} is one {@code putNotify} of 8 bytes (inline in the ring entry) to rank 1. Rank 1
- * runs {@code start()} and {@code test()} of a request for one notification from rank 0 in a loop,
- * so it drains its ring, copies each payload into its window and matches each entry.
+ * {@code putNotify8} is one {@code putNotify} of 8 bytes to rank 1 (written into rank 1's window at
+ * the call, then announced by a ring entry). Rank 1 runs {@code start()} and {@code test()} of a
+ * request for one notification from rank 0 in a loop, so it drains its ring and matches each entry.
  *
  * <p>What the number means: the producer claims a slot, writes the 64-byte entry, publishes it and
  * checks for a sleeping consumer; the entry's cache line then moves to rank 1's core. When the

@@ -141,7 +141,7 @@ class ReportWriterTest {
     @Test
     void shouldWritePngPlots() throws IOException {
         final List<String> written = Plots.write(sample(), directory, "t");
-        assertEquals(List.of("t-latency.png", "t-bandwidth.png", "t-app-stencil.png", "t-app-tree-reduction.png",
+        assertEquals(List.of("t-latency-ratio.png", "t-latency.png", "t-bandwidth.png", "t-app-stencil.png", "t-app-tree-reduction.png",
             "t-app-cholesky.png"), written);
         for (final String name : written) {
             final byte[] head = Arrays.copyOf(Files.readAllBytes(directory.resolve(name)), PNG_SIGNATURE.length);

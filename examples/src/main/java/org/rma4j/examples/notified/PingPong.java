@@ -82,7 +82,7 @@ public final class PingPong {
      * every rank calls it with the same arguments.
      *
      * @return at rank 0 one measurement per size; an empty list at the other ranks.
-     * @throws IllegalArgumentException for a job of fewer than 2 ranks, iterations < 1, or a size that
+     * @throws IllegalArgumentException for a job of fewer than 2 ranks, iterations &lt; 1, or a size that
      *                                  is not a positive multiple of 8 (at every rank, before any
      *                                  collective call).
      */

@@ -83,7 +83,7 @@ public final class PipelinedStencil {
      * Runs {@code iterations + 1} passes of the kernel as the calling rank of {@code job}. Collective:
      * every rank calls it with the same arguments.
      *
-     * @throws IllegalArgumentException if m - 1 < ranks, n < 2 or iterations < 1 (at every rank, before
+     * @throws IllegalArgumentException if m - 1 &lt; ranks, n &lt; 2 or iterations &lt; 1 (at every rank, before
      *                                  any collective call).
      */
     public static Result run(
