@@ -8,9 +8,10 @@ import java.util.Arrays;
  *
  * <p>The basic types are {@link #BYTE}, {@link #SHORT}, {@link #CHAR}, {@link #INT}, {@link #LONG},
  * {@link #FLOAT} and {@link #DOUBLE}; derived types are built from one basic type with
- * {@link #contiguous}, {@link #vector} (strided), {@link #indexedBlock} and {@link #indexed}. Every
+ * {@link #contiguous}, {@link #vector} (strided), {@link #hvector} (byte stride), {@link #indexedBlock},
+ * {@link #indexed}, {@link #hindexed} (byte displacements) and {@link #subarray}. Every
  * derived type has lower bound 0 (displacements are non-negative) and its extent is the end of its
- * last element, as in MPI for such types; {@code count} instances follow each other at
+ * last element, as in MPI for such types (a subarray's extent is its whole array's, as in MPI); {@code count} instances follow each other at
  * {@link #extent()} bytes.
  *
  * <p>Two (count, datatype) pairs match when they have the same basic type and the same number of
@@ -186,8 +187,141 @@ public final class Datatype {
         return replicate(old, Arrays.stream(displacements).asLongStream().toArray(), lengths, description);
     }
 
+    /**
+     * MPI_TYPE_CREATE_HVECTOR: {@code count} blocks of {@code blocklength} old types, block starts
+     * {@code strideBytes} bytes apart (MPI-3.1 section 4.1.2): a stride that is not a multiple of the old
+     * extent, e.g. a field of an array of records.
+     *
+     * @throws RmaException COUNT for negative counts, TYPE if a block would start before 0.
+     */
+    public static Datatype hvector(final int count, final int blocklength, final long strideBytes, final Datatype old) {
+        checkOld(old, "hvector");
+        checkCount(count, "hvector count");
+        checkCount(blocklength, "hvector blocklength");
+        final String description = "hvector(" + count + ", " + blocklength + ", " + strideBytes + ", " + old + ")";
+        if (count > 1 && strideBytes < 0) {
+            throw new RmaException(ErrorClass.TYPE, description + ": displacement " + strideBytes
+                + " is negative; rma4j datatypes have lower bound 0");
+        }
+        checkBlocks(description, count, blocklength, old);
+        final long[] displacements = new long[count];
+        for (int i = 0; i < count; i++) {
+            displacements[i] = i * strideBytes;
+        }
+        return replicate(old, displacements, 1, filled(count, blocklength), description);
+    }
+
+    /**
+     * MPI_TYPE_CREATE_HINDEXED: blocks of {@code blocklengths[i]} old types at {@code byteDisplacements[i]}
+     * bytes (MPI-3.1 section 4.1.2).
+     *
+     * @throws RmaException COUNT if the arrays differ in length or a length is negative, TYPE for a
+     *                      negative displacement.
+     */
+    public static Datatype hindexed(final int[] blocklengths, final long[] byteDisplacements, final Datatype old) {
+        checkOld(old, "hindexed");
+        if (blocklengths.length != byteDisplacements.length) {
+            throw new RmaException(ErrorClass.COUNT, "hindexed has " + blocklengths.length + " blocklengths but "
+                + byteDisplacements.length + " displacements");
+        }
+        final String description =
+            "hindexed(" + describe(blocklengths) + ", " + describe(byteDisplacements) + ", " + old + ")";
+        long blocks = 0;
+        final long[] lengths = new long[blocklengths.length];
+        for (int i = 0; i < lengths.length; i++) {
+            checkCount(blocklengths[i], "hindexed blocklengths[" + i + "]");
+            lengths[i] = blocklengths[i];
+            blocks += old.isContiguous() ? 1 : (long)blocklengths[i] * old.blocks();
+            if (blocks > MAX_BLOCKS) {
+                throw tooManyBlocks(description, blocks);
+            }
+        }
+        return replicate(old, byteDisplacements.clone(), 1, lengths, description);
+    }
+
+    /** Element order of a multi-dimensional array (MPI_ORDER_C, MPI_ORDER_FORTRAN). */
+    public enum Order {
+        /** Row-major: the last dimension varies fastest (MPI_ORDER_C). */
+        C,
+        /** Column-major: the first dimension varies fastest (MPI_ORDER_FORTRAN). */
+        FORTRAN
+    }
+
+    /**
+     * MPI_TYPE_CREATE_SUBARRAY (MPI-3.1 section 4.1.3): the {@code subsizes} block starting at
+     * {@code starts} of an array of {@code sizes} old types stored in {@code order}: the usual way to
+     * name a halo or an interior of a 2-D or 3-D grid. As in MPI, the extent is the whole array's, so
+     * consecutive instances are consecutive arrays.
+     *
+     * @throws RmaException ARG for arrays of different lengths, no dimension, a size below 1, a subsize
+     *                      below 1 or above its size, or a start outside {@code [0, size - subsize]}.
+     */
+    public static Datatype subarray(
+        final int[] sizes, final int[] subsizes, final int[] starts, final Order order, final Datatype old) {
+        checkOld(old, "subarray");
+        final String description = "subarray(" + describe(sizes) + ", " + describe(subsizes) + ", "
+            + describe(starts) + ", " + order + ", " + old + ")";
+        final int dims = sizes.length;
+        if (dims == 0 || subsizes.length != dims || starts.length != dims || order == null) {
+            throw new RmaException(ErrorClass.ARG, description + ": sizes, subsizes and starts need the same"
+                + " number (>= 1) of dimensions and an order");
+        }
+        // Dimension d of the C-ordered view is dimension view[d] of the arguments.
+        final int[] view = new int[dims];
+        for (int d = 0; d < dims; d++) {
+            view[d] = order == Order.C ? d : dims - 1 - d;
+            final int size = sizes[d];
+            final int subsize = subsizes[d];
+            if (size < 1 || subsize < 1 || subsize > size || starts[d] < 0 || starts[d] > size - subsize) {
+                throw new RmaException(ErrorClass.ARG, description + ": dimension " + d + " has size " + size
+                    + ", subsize " + subsize + " and start " + starts[d] + "; MPI needs 1 <= subsize <= size"
+                    + " and 0 <= start <= size - subsize");
+            }
+        }
+        long rows = 1;
+        long arrayElements = 1;
+        for (int d = 0; d < dims; d++) {
+            rows = d < dims - 1 ? saturatedProduct(rows, subsizes[view[d]]) : rows;
+            arrayElements = saturatedProduct(arrayElements, sizes[d]);
+        }
+        final int run = subsizes[view[dims - 1]];
+        checkBlocks(description, rows, run, old);
+        // One block per row of the fastest dimension: its displacement in old extents, C order.
+        final long[] displacements = new long[(int)rows];
+        final int[] index = new int[dims];
+        for (int row = 0; row < rows; row++) {
+            long displacement = 0;
+            for (int d = 0; d < dims; d++) {
+                final int arg = view[d];
+                displacement = displacement * sizes[arg] + starts[arg] + index[d];
+            }
+            displacements[row] = displacement;
+            for (int d = dims - 2; d >= 0 && ++index[d] == subsizes[view[d]]; d--) {
+                index[d] = 0;
+            }
+        }
+        final Datatype blocks = replicate(old, displacements, filled((int)rows, run), description);
+        try {
+            final long extent = Math.multiplyExact(arrayElements, old.extent);
+            return new Datatype(old.basic, blocks.blockOffsets, blocks.blockElements, extent, description);
+        } catch (final ArithmeticException e) {
+            throw new RmaException(ErrorClass.COUNT, description + " spans more than " + Long.MAX_VALUE + " bytes");
+        }
+    }
+
     private static Datatype replicate(
         final Datatype old, final long[] displacements, final long[] lengths, final String description) {
+        return replicate(old, displacements, old.extent, lengths, description);
+    }
+
+    /**
+     * Blocks of {@code lengths[i]} copies of {@code old} at {@code displacements[i] * unit} bytes.
+     *
+     * @param unit bytes per displacement unit: the old extent (vector, indexed), or 1 (hvector, hindexed).
+     */
+    private static Datatype replicate(
+        final Datatype old, final long[] displacements, final long unit, final long[] lengths,
+        final String description) {
         final Blocks blocks = new Blocks(old.basic.bytes());
         long end = 0;
         for (int i = 0; i < displacements.length; i++) {
@@ -199,7 +333,7 @@ public final class Datatype {
                 continue;
             }
             try {
-                final long start = Math.multiplyExact(displacements[i], old.extent);
+                final long start = Math.multiplyExact(displacements[i], unit);
                 if (old.isContiguous()) {
                     // One run of lengths[i] copies: no loop over the copies, so huge counts cost nothing.
                     final long elements = Math.multiplyExact(lengths[i], old.elements);
@@ -355,6 +489,13 @@ public final class Datatype {
      * @return the array as {@link Arrays#toString(int[])} shows it, abbreviated after a few entries.
      */
     private static String describe(final int[] array) {
+        return describe(Arrays.stream(array).asLongStream().toArray());
+    }
+
+    /**
+     * @return the array as {@link Arrays#toString(long[])} shows it, abbreviated after a few entries.
+     */
+    private static String describe(final long[] array) {
         if (array.length <= DESCRIBED_ENTRIES) {
             return Arrays.toString(array);
         }

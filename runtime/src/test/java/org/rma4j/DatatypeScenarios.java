@@ -199,6 +199,79 @@ final class DatatypeScenarios {
         }
     }
 
+    /**
+     * A 3-D grid of {@code nx x ny x nz} doubles per rank (C order) whose plane x = nx - 1 is a ghost
+     * plane: each rank puts the z = 1 .. nz - 2 part of its plane x = 1 into its left neighbour's ghost
+     * plane, with a
+     * subarray type on both sides, in a fence epoch; then it gets the int field at byte 4 of every
+     * 12-byte record of its right neighbour's record array with an hvector type into a contiguous int
+     * buffer under lock_all. Expected contents come from the index formulas, not from the types.
+     */
+    static void subarrayHaloAndRecordField(final RmaJob job) {
+        final int nx = 4;
+        final int ny = 3;
+        final int nz = 5;
+        final int records = 6;
+        final int n = job.size();
+        final int me = job.rank();
+        final int right = (me + 1) % n;
+        final int left = (me + n - 1) % n;
+        final int[] sizes = {nx, ny, nz};
+        final Datatype sent = Datatype.subarray(sizes, new int[] {1, ny, nz - 2}, new int[] {1, 0, 1},
+            Datatype.Order.C, Datatype.DOUBLE);
+        final Datatype ghost = Datatype.subarray(sizes, new int[] {1, ny, nz - 2}, new int[] {nx - 1, 0, 1},
+            Datatype.Order.C, Datatype.DOUBLE);
+        final long gridBytes = 8L * nx * ny * nz;
+        try (Arena arena = Arena.ofConfined(); Window window = job.allocate(gridBytes + 12L * records, 4)) {
+            final MemorySegment grid = window.segment();
+            for (int x = 0; x < nx; x++) {
+                for (int y = 0; y < ny; y++) {
+                    for (int z = 0; z < nz; z++) {
+                        grid.setAtIndex(ValueLayout.JAVA_DOUBLE, ((long)x * ny + y) * nz + z,
+                            x == nx - 1 ? -1.0 : gridCell(me, x, y, z));
+                    }
+                }
+            }
+            for (int r = 0; r < records; r++) {
+                grid.set(ValueLayout.JAVA_INT_UNALIGNED, gridBytes + 12L * r, -r);
+                grid.set(ValueLayout.JAVA_INT_UNALIGNED, gridBytes + 12L * r + 4, me * 100 + r);
+                grid.set(ValueLayout.JAVA_INT_UNALIGNED, gridBytes + 12L * r + 8, -r);
+            }
+            final MemorySegment local = arena.allocate(gridBytes, 8);
+            local.copyFrom(grid.asSlice(0, gridBytes));
+            window.fence(Rma.MODE_NOPRECEDE);
+            window.put(local, 1, sent, left, 0, 1, ghost);
+            window.fence(Rma.MODE_NOSUCCEED);
+            for (int x = 0; x < nx; x++) {
+                for (int y = 0; y < ny; y++) {
+                    for (int z = 0; z < nz; z++) {
+                        final boolean received = x == nx - 1 && z >= 1 && z <= nz - 2;
+                        final double expected = received ? gridCell(right, 1, y, z)
+                            : x == nx - 1 ? -1.0 : gridCell(me, x, y, z);
+                        assertEquals(expected, grid.getAtIndex(ValueLayout.JAVA_DOUBLE, ((long)x * ny + y) * nz + z),
+                            "grid x " + x + " y " + y + " z " + z);
+                    }
+                }
+            }
+            job.barrier();
+
+            final Datatype field = Datatype.hvector(records, 1, 12, Datatype.INT);
+            final MemorySegment fields = arena.allocate(4L * records, 4);
+            window.lockAll();
+            // Displacement unit 4: the first record's field is at byte gridBytes + 4.
+            window.get(fields, records, Datatype.INT, right, (gridBytes + 4) / 4, 1, field);
+            window.unlockAll();
+            for (int r = 0; r < records; r++) {
+                assertEquals(right * 100 + r, fields.getAtIndex(ValueLayout.JAVA_INT, r), "record " + r + " field");
+            }
+            job.barrier();
+        }
+    }
+
+    private static double gridCell(final int rank, final int x, final int y, final int z) {
+        return rank * 1000.0 + x * 100.0 + y * 10.0 + z + 0.5;
+    }
+
     private static double cell(final int rank, final int row, final int col) {
         return rank * 1000.0 + row * 10.0 + col + 0.25;
     }

@@ -141,6 +141,91 @@ class DatatypeTest {
     }
 
     @Test
+    void shouldPlaceHvectorBlocksStrideBytesApart() {
+        // The int field at byte 4 of 3 records of 12 bytes each.
+        final Datatype type = Datatype.hvector(3, 1, 12, Datatype.INT);
+        assertEquals(3, type.elements());
+        assertEquals(12, type.size());
+        assertEquals(2 * 12 + 4, type.extent());
+        assertBlocks(type, new long[] {0, 12, 24}, new long[] {1, 1, 1});
+        assertEquals("hvector(3, 1, 12, INT)", type.toString());
+        // A byte stride equal to the block's bytes makes one run.
+        assertBlocks(Datatype.hvector(4, 2, 8, Datatype.INT), new long[] {0}, new long[] {8});
+    }
+
+    @Test
+    void shouldPlaceHindexedBlocksAtByteDisplacements() {
+        final Datatype type = Datatype.hindexed(new int[] {2, 0, 1}, new long[] {6, 100, 0}, Datatype.SHORT);
+        assertEquals(3, type.elements());
+        assertEquals(10, type.extent());
+        assertBlocks(type, new long[] {6, 0}, new long[] {2, 1});
+        expect(ErrorClass.COUNT, "hindexed has 1 blocklengths but 2", () -> Datatype.hindexed(new int[] {1}, new long[] {0, 1}, Datatype.INT));
+        expect(ErrorClass.TYPE, "hindexed(", () -> Datatype.hindexed(new int[] {1}, new long[] {-4}, Datatype.INT));
+    }
+
+    @Test
+    void shouldDescribeASubarrayInCOrderWithTheWholeArrayAsExtent() {
+        // Rows 1..2, columns 2..4 of a 4 x 6 int matrix, row-major.
+        final Datatype type = Datatype.subarray(new int[] {4, 6}, new int[] {2, 3}, new int[] {1, 2},
+            Datatype.Order.C, Datatype.INT);
+        assertEquals(6, type.elements());
+        assertEquals(24, type.size());
+        assertEquals(4 * 6 * 4, type.extent());
+        assertBlocks(type, new long[] {4 * (6 + 2), 4 * (12 + 2)}, new long[] {3, 3});
+    }
+
+    @Test
+    void shouldDescribeASubarrayInFortranOrder() {
+        // The same block of a 4 x 6 matrix stored column-major: each of its 3 columns is a run of 2.
+        final Datatype type = Datatype.subarray(new int[] {4, 6}, new int[] {2, 3}, new int[] {1, 2},
+            Datatype.Order.FORTRAN, Datatype.INT);
+        assertEquals(4 * 6 * 4, type.extent());
+        assertBlocks(type, new long[] {4 * (2 * 4 + 1), 4 * (3 * 4 + 1), 4 * (4 * 4 + 1)},
+            new long[] {2, 2, 2});
+    }
+
+    @Test
+    void shouldDescribeAThreeDimensionalHaloFace() {
+        // The x = 0 face (a 1 x 3 x 4 plane) of a 2 x 3 x 4 double array: one run of 12.
+        final Datatype face = Datatype.subarray(new int[] {2, 3, 4}, new int[] {1, 3, 4}, new int[] {0, 0, 0},
+            Datatype.Order.C, Datatype.DOUBLE);
+        assertBlocks(face, new long[] {0}, new long[] {12});
+        // The z = 3 face: 6 single elements, 4 doubles apart.
+        final Datatype side = Datatype.subarray(new int[] {2, 3, 4}, new int[] {2, 3, 1}, new int[] {0, 0, 3},
+            Datatype.Order.C, Datatype.DOUBLE);
+        assertBlocks(side, new long[] {24, 56, 88, 120, 152, 184}, new long[] {1, 1, 1, 1, 1, 1});
+        assertEquals(8 * 24, side.extent());
+    }
+
+    @Test
+    void shouldRaiseArgForSubarrayArgumentsOutsideMpisRules() {
+        final int[] two = {4, 4};
+        expect(ErrorClass.ARG, "subarray(", () -> Datatype.subarray(new int[0], new int[0], new int[0], Datatype.Order.C,
+            Datatype.INT));
+        expect(ErrorClass.ARG, "subarray(", () -> Datatype.subarray(two, new int[] {2}, new int[] {0, 0},
+            Datatype.Order.C, Datatype.INT));
+        expect(ErrorClass.ARG, "subarray(", () -> Datatype.subarray(two, new int[] {0, 2}, new int[] {0, 0},
+            Datatype.Order.C, Datatype.INT));
+        expect(ErrorClass.ARG, "subarray(", () -> Datatype.subarray(two, new int[] {5, 2}, new int[] {0, 0},
+            Datatype.Order.C, Datatype.INT));
+        expect(ErrorClass.ARG, "subarray(", () -> Datatype.subarray(two, new int[] {2, 2}, new int[] {3, 0},
+            Datatype.Order.C, Datatype.INT));
+        expect(ErrorClass.ARG, "subarray(", () -> Datatype.subarray(two, new int[] {2, 2}, new int[] {-1, 0},
+            Datatype.Order.C, Datatype.INT));
+        expect(ErrorClass.ARG, "subarray(", () -> Datatype.subarray(two, two, new int[] {0, 0}, null, Datatype.INT));
+        final RmaException e = assertThrows(RmaException.class, () -> Datatype.subarray(two, new int[] {2, 5},
+            new int[] {0, 0}, Datatype.Order.C, Datatype.INT));
+        assertTrue(e.getMessage().contains("dimension 1 has size 4, subsize 5"), e.getMessage());
+    }
+
+    @Test
+    void shouldRefuseASubarrayWithMoreRowsThanBlocksAllowedBeforeAllocating() {
+        final int big = 1 << 20;
+        expect(ErrorClass.NO_MEM, "subarray(", () -> Datatype.subarray(new int[] {big, big, 2}, new int[] {big, big, 1},
+            new int[] {0, 0, 0}, Datatype.Order.C, Datatype.BYTE));
+    }
+
+    @Test
     void shouldAllowEmptyTypes() {
         for (final Datatype type : new Datatype[] {Datatype.contiguous(0, Datatype.LONG),
             Datatype.vector(0, 4, 2, Datatype.LONG), Datatype.vector(3, 0, 2, Datatype.LONG),

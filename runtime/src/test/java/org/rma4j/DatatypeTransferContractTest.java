@@ -30,6 +30,11 @@ abstract class DatatypeTransferContractTest {
     }
 
     @Test
+    void shouldExchangeThreeDimensionalHalosWithSubarraysAndGetARecordFieldWithAnHvector() throws Exception {
+        run(3, "subarrayHaloAndRecordField");
+    }
+
+    @Test
     void shouldTransferTypedDataToItselfAsSingleRank() throws Exception {
         run(1, "typedTransfers");
     }
