@@ -101,6 +101,11 @@ public final class Launcher {
         this.outputDirectory = builder.outputDirectory;
         this.cpus = builder.bindToCore ? allowedCpus() : null;
         this.aotCache = builder.aotCache;
+        final String directory = aotCache == null ? null : nonEmptyDirectoryIn(withRuntime(classpath));
+        if (directory != null) {
+            throw new IllegalStateException("--aot-cache needs a class path of jar files (the JVM's ahead-of-time"
+                + " cache takes no classes from directories); " + directory + " is a directory");
+        }
     }
 
     /**
@@ -558,7 +563,8 @@ public final class Launcher {
 
         /**
          * @return a launcher with these settings.
-         * @throws IllegalStateException if ranks are bound to cores but {@code taskset} is not installed.
+         * @throws IllegalStateException if ranks are bound to cores but {@code taskset} is not installed, or
+         *                               an ahead-of-time cache is asked for a class path with a directory.
          * @throws NullPointerException if no main class was set.
          */
         public Launcher build() {

@@ -239,12 +239,6 @@ public final class RmaRun implements Callable<Integer> {
         final Launcher.Builder builder = Launcher.builder();
         environment.forEach(builder::environment);
         if (aotCache != null) {
-            final String directory = Launcher.nonEmptyDirectoryIn(Launcher.withRuntime(rankClasspath));
-            if (directory != null) {
-                err.println(Launcher.MESSAGE_PREFIX + "--aot-cache needs a class path of jar files (the JVM's"
-                    + " ahead-of-time cache takes no classes from directories); " + directory + " is a directory");
-                return EXIT_USAGE;
-            }
             try {
                 builder.aotCache(aotCache);
             } catch (final IllegalStateException e) {
@@ -255,19 +249,25 @@ public final class RmaRun implements Callable<Integer> {
         if (outputDirectory != null) {
             builder.outputDirectory(outputDirectory);
         }
-        final Launcher launcher = builder
-            .ranks(ranks)
-            .mainClass(mainClass)
-            .args(args)
-            .classpath(rankClasspath)
-            .timeout(Duration.ofSeconds(timeoutSeconds))
-            .bindToCore(bindTo.equals("core"))
-            .jvmOptions(jvmOptions)
-            .grace(Duration.ofMillis(graceMs))
-            .baseDirectory(shmDir != null ? shmDir : JobDirectory.defaultBase())
-            .output(out)
-            .errorOutput(err)
-            .build();
+        final Launcher launcher;
+        try {
+            launcher = builder
+                .ranks(ranks)
+                .mainClass(mainClass)
+                .args(args)
+                .classpath(rankClasspath)
+                .timeout(Duration.ofSeconds(timeoutSeconds))
+                .bindToCore(bindTo.equals("core"))
+                .jvmOptions(jvmOptions)
+                .grace(Duration.ofMillis(graceMs))
+                .baseDirectory(shmDir != null ? shmDir : JobDirectory.defaultBase())
+                .output(out)
+                .errorOutput(err)
+                .build();
+        } catch (final IllegalStateException e) {
+            err.println(Launcher.MESSAGE_PREFIX + e.getMessage());
+            return EXIT_USAGE;
+        }
         return launcher.run().exitCode();
     }
 
