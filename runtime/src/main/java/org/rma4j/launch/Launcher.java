@@ -1,8 +1,10 @@
 package org.rma4j.launch;
 
 import java.io.File;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
 import java.time.Duration;
@@ -54,6 +56,13 @@ public final class Launcher {
      * 124, as GNU {@code timeout} exits.
      */
     public static final int EXIT_TIMEOUT = 124;
+    /** JVM option that starts a rank from an ahead-of-time cache (JEP 483). */
+    static final String AOT_CACHE_OPTION = "-XX:AOTCache=";
+    /** JVM option that records an ahead-of-time cache during the run and writes it at exit (JEP 514). */
+    static final String AOT_CACHE_OUTPUT_OPTION = "-XX:AOTCacheOutput=";
+    /** The first JDK feature release whose JVM takes {@link #AOT_CACHE_OUTPUT_OPTION}. */
+    static final int AOT_CACHE_MIN_FEATURE = 25;
+
     /** Program that pins a rank to a CPU ({@link Builder#bindToCore}), from util-linux. */
     static final String TASKSET = "taskset";
     /** Prefix of the launcher's own messages. */
@@ -73,6 +82,7 @@ public final class Launcher {
     private final Duration timeout;
     private final Path outputDirectory;
     private final int[] cpus;
+    private final Path aotCache;
 
     private Launcher(final Builder builder) {
         this.ranks = builder.ranks;
@@ -90,6 +100,12 @@ public final class Launcher {
         this.timeout = builder.timeout;
         this.outputDirectory = builder.outputDirectory;
         this.cpus = builder.bindToCore ? allowedCpus() : null;
+        this.aotCache = builder.aotCache;
+        final String directory = aotCache == null ? null : nonEmptyDirectoryIn(withRuntime(classpath));
+        if (directory != null) {
+            throw new IllegalStateException("--aot-cache needs a class path of jar files (the JVM's ahead-of-time"
+                + " cache takes no classes from directories); " + directory + " is a directory");
+        }
     }
 
     /**
@@ -148,6 +164,26 @@ public final class Launcher {
         return String.join(File.pathSeparator, entries);
     }
 
+    /**
+     * @return the first entry of {@code classpath} that is a directory with something in it, or null: the
+     *         JVM refuses to write an ahead-of-time cache for such a class path.
+     */
+    static String nonEmptyDirectoryIn(final String classpath) {
+        for (final String entry : classpath.split(File.pathSeparator)) {
+            final Path path = Path.of(entry.isEmpty() ? "." : entry);
+            if (Files.isDirectory(path)) {
+                try (var children = Files.list(path)) {
+                    if (children.findAny().isPresent()) {
+                        return entry;
+                    }
+                } catch (final IOException e) {
+                    return entry;
+                }
+            }
+        }
+        return null;
+    }
+
     private static String location(final Class<?> type) {
         try {
             final CodeSource source = type.getProtectionDomain().getCodeSource();
@@ -162,12 +198,34 @@ public final class Launcher {
      *         bound to cores (rank i gets the i-th CPU this process may run on, modulo their number).
      */
     List<String> commandOf(final int rank, final List<String> command) {
-        if (cpus == null) {
+        final String aotOption = aotOptionOf(rank);
+        if (cpus == null && aotOption == null) {
             return command;
         }
-        final List<String> bound = new ArrayList<>(List.of(TASKSET, "-c", Integer.toString(cpus[rank % cpus.length])));
-        bound.addAll(command);
-        return bound;
+        final List<String> ofRank = new ArrayList<>();
+        if (cpus != null) {
+            ofRank.addAll(List.of(TASKSET, "-c", Integer.toString(cpus[rank % cpus.length])));
+        }
+        ofRank.add(command.getFirst());
+        if (aotOption != null) {
+            ofRank.add(aotOption);
+        }
+        ofRank.addAll(command.subList(1, command.size()));
+        return ofRank;
+    }
+
+    /**
+     * @return the ahead-of-time cache option of {@code rank} ({@link Builder#aotCache}): every rank starts
+     *         from the cache once it exists; until then rank 0 alone records it, the others start without.
+     */
+    private String aotOptionOf(final int rank) {
+        if (aotCache == null) {
+            return null;
+        }
+        if (Files.isRegularFile(aotCache)) {
+            return AOT_CACHE_OPTION + aotCache;
+        }
+        return rank == 0 ? AOT_CACHE_OUTPUT_OPTION + aotCache : null;
     }
 
     /**
@@ -279,6 +337,7 @@ public final class Launcher {
         private Duration timeout = Duration.ZERO;
         private Path outputDirectory;
         private boolean bindToCore;
+        private Path aotCache;
 
         private Builder() {
         }
@@ -485,8 +544,27 @@ public final class Launcher {
         }
 
         /**
+         * @param file the ahead-of-time cache of the ranks' JVMs (JDK 25: JEPs 483, 514, 515): if the file
+         *             exists every rank starts from it (classes loaded and linked, method profiles ready, so
+         *             a short job reaches its steady speed sooner); if not, rank 0 records it during this run
+         *             and the JVM writes it when rank 0 exits. A cache made with another class path or JDK is
+         *             not used (the JVM says so and starts without it). Default: none.
+         * @return this builder.
+         * @throws IllegalStateException if this JVM (whose java the ranks run) is older than JDK 25.
+         */
+        public Builder aotCache(final Path file) {
+            if (Runtime.version().feature() < AOT_CACHE_MIN_FEATURE) {
+                throw new IllegalStateException("an ahead-of-time cache needs JDK " + AOT_CACHE_MIN_FEATURE
+                    + " or later; this is " + Runtime.version());
+            }
+            this.aotCache = file.toAbsolutePath();
+            return this;
+        }
+
+        /**
          * @return a launcher with these settings.
-         * @throws IllegalStateException if ranks are bound to cores but {@code taskset} is not installed.
+         * @throws IllegalStateException if ranks are bound to cores but {@code taskset} is not installed, or
+         *                               an ahead-of-time cache is asked for a class path with a directory.
          * @throws NullPointerException if no main class was set.
          */
         public Launcher build() {

@@ -63,6 +63,8 @@ final class RankProgram {
                 System.err.println("err " + rank);
                 System.out.println("args=" + String.join("|", Arrays.asList(args).subList(1, args.length)));
             }
+            case "jvm-options" -> System.out.println("jvm-options=" + String.join("|",
+                java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()));
             case "env" -> {
                 try (ControlFile control = ControlFile.open(JobDirectory.open(jobDir).controlFile())) {
                     System.out.println("rank=" + rank + " size=" + size + " dir=" + jobDir
