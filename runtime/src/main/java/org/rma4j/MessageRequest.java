@@ -86,7 +86,7 @@ public final class MessageRequest {
     public MessageStatus await() {
         if (!complete) {
             engine.checkOpen("await");
-            engine.waitUntil(() -> complete);
+            NotifyWaitPublication.messagingWait(engine.notifyWaits(), send, peer, tag, () -> engine.waitUntil(() -> complete));
         }
         reported = true;
         throwIfFailed();

@@ -211,6 +211,8 @@ final class MessagingEngine {
         }, "progress of " + engines.size() + " Messaging objects of rank " + engines.get(0).rank);
     }
 
+    NotifyWaitPublication notifyWaits() { return window.notifications().waits; }
+
     /**
      * @return whether every send of this rank has finished, rendezvous acknowledgements included.
      */

@@ -46,6 +46,7 @@ final class Notifications {
     private final ControlFile control;
     private final WaitStrategy waitStrategy;
     private final Liveness liveness;
+    final NotifyWaitPublication waits;
     private final NotifyRing own;
     private final NotifyRing[] outgoing;
     private final Matcher unexpected = new Matcher();
@@ -70,6 +71,7 @@ final class Notifications {
         this.control = control;
         this.waitStrategy = waitStrategy;
         this.liveness = liveness;
+        this.waits = new NotifyWaitPublication(control, rank, window);
         this.own = new NotifyRing(mapping, WindowLayout.notifyRingOffset(ranks, capacity, rank), capacity, rank,
             ProducerLiveness.of(control::isDead, () -> IntStream.range(0, ranks).anyMatch(control::isDead)),
             (index, producer) -> skipped(producer), NotifyRing.STUCK_CHECK_INTERVAL_NS_DEFAULT);
@@ -92,6 +94,7 @@ final class Notifications {
         if (ring.offer(rank, tag, displacement, length, flags, inline)) {
             return;
         }
+        final var fullRingEvent = WindowCounters.begin(WindowCounters.FULL_RING);
         onFullRing.run();
         waitStrategy.awaitPolled(() -> {
             // NOTE: drain our own ring while the target's is full: the target may be waiting for room in ours.
@@ -101,6 +104,7 @@ final class Notifications {
             window.checkOpenFor(call);
             control.checkPeer(target, true);
         }, call + ": room in the full notification ring of rank " + target);
+        window.counters().end(fullRingEvent, target, tag, call);
     }
 
     /**
@@ -193,7 +197,7 @@ final class Notifications {
             }
             try {
                 beforeWait.run();
-                own.await(waitStrategy, () -> request.isComplete() || headReady(), liveness);
+                own.await(waitStrategy, () -> request.isComplete() || headReady(), waits.liveness(liveness));
             } finally {
                 leaveWait();
             }
@@ -217,7 +221,7 @@ final class Notifications {
             }
             try {
                 beforeWait.run();
-                own.await(waitStrategy, () -> NotifyRequest.anyComplete(requests) || headReady(), liveness);
+                own.await(waitStrategy, () -> NotifyRequest.anyComplete(requests) || headReady(), waits.liveness(liveness));
             } finally {
                 leaveWait();
             }

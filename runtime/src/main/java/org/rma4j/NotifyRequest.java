@@ -110,7 +110,7 @@ public final class NotifyRequest implements AutoCloseable {
     public Status await() {
         checkActive("await");
         try {
-            endpoint.awaitComplete(this);
+            NotifyWaitPublication.awaitComplete(endpoint, this);
             finishIfComplete();
             return status();
         } catch (final WaitTimeoutException e) {
@@ -173,7 +173,7 @@ public final class NotifyRequest implements AutoCloseable {
         }
         final Notifications shared = sharedEndpoint(requests);
         if (shared != null) {
-            final int done = shared.awaitAny(requests);
+            final int done = NotifyWaitPublication.awaitAny(shared, requests);
             return done == -1 ? -1 : finishAt(requests, done);
         }
         final Notifications[] endpoints = endpoints(requests);

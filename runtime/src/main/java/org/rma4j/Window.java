@@ -57,6 +57,7 @@ public final class Window implements AutoCloseable {
     private final Liveness lockLiveness;
     /** The lock or PSCW wait in progress, published as this rank's wait state on its slow path. */
     private final WaitPublication blocked;
+    private final WindowCounters counters;
     private final Epochs epochs;
     private final Pscw pscw;
     private final Notifications notifications;
@@ -103,7 +104,8 @@ public final class Window implements AutoCloseable {
                 throw fileCheck.explain(e);
             }
         };
-        this.blocked = new WaitPublication(job.control(), rank, number);
+        this.counters = new WindowCounters(number, rank, ranks);
+        this.blocked = new WaitPublication(job.control(), rank, number, counters);
         final Liveness lockPeers = fileCheck.and(job.control().liveness(rank, false));
         this.lockLiveness = () -> {
             blocked.publish();
@@ -765,7 +767,7 @@ public final class Window implements AutoCloseable {
             throw new RmaException(ErrorClass.COUNT, call + " length=" + length + " exceeds " + Integer.MAX_VALUE
                 + " bytes, the most one notification describes");
         }
-        return memory.resolveInMapping(call, target, targetDisp, length);
+        return counters.counted(call, target, length, memory.resolveInMapping(call, target, targetDisp, length));
     }
 
     private static void checkTag(final String call, final int tag) {
@@ -787,7 +789,9 @@ public final class Window implements AutoCloseable {
         checkOpen("fence");
         Checks.checkAssertions("fence", assertions, Rma.MODE_NOSTORE | Rma.MODE_NOPUT | Rma.MODE_NOPRECEDE | Rma.MODE_NOSUCCEED);
         epochs.beforeFence(assertions);
+        final var fenceEvent = WindowCounters.begin(WindowCounters.FENCE);
         job.collective(CollectiveCalls.Kind.FENCE, number + 1, fenceWait);
+        counters.end(fenceEvent, -1, -1, "fence");
         epochs.afterFence(assertions);
     }
 
@@ -1201,7 +1205,7 @@ public final class Window implements AutoCloseable {
         if (targetDisp < 0) {
             throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
         }
-        return memory.resolve(call, target, targetDisp, lengthBytes);
+        return counters.counted(call, target, lengthBytes, memory.resolve(call, target, targetDisp, lengthBytes));
     }
 
     /**
@@ -1219,7 +1223,7 @@ public final class Window implements AutoCloseable {
         if (targetDisp < 0) {
             throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
         }
-        return memory.resolveInMapping(call, target, targetDisp, lengthBytes);
+        return counters.counted(call, target, lengthBytes, memory.resolveInMapping(call, target, targetDisp, lengthBytes));
     }
 
     /**
@@ -1300,6 +1304,20 @@ public final class Window implements AutoCloseable {
     /**
      * @return this window's notification endpoint (package-private: for tests in this package).
      */
+    WindowCounters counters() {
+        return counters;
+    }
+
+    /**
+     * The counters of this rank's use of this window (MPI_T performance variables): operations and bytes
+     * per target, blocking calls and their time. See {@link WindowStatistics}.
+     *
+     * @return a snapshot.
+     */
+    public WindowStatistics statistics() {
+        return counters.snapshot();
+    }
+
     Notifications notifications() {
         return notifications;
     }

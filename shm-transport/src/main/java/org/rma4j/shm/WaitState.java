@@ -28,7 +28,13 @@ public record WaitState(Call call, int window, int peer, int callNumber, long si
         LOCK("lock"),
         START("start"),
         WAIT("wait"),
-        LOCK_ALL("lockAll");
+        LOCK_ALL("lockAll"),
+        /** A notification request's await / waitAny: peer is the source (-2: any), callNumber the tag (-1: any). */
+        NOTIFY_WAIT("notification wait"),
+        /** A Messaging receive: peer is the source (-2: any), callNumber the tag (-1: any). */
+        RECV("Messaging recv"),
+        /** A Messaging send: peer is the destination, callNumber the tag. */
+        SEND("Messaging send");
 
         private final String callName;
 
