@@ -15,10 +15,11 @@ import org.rma4j.shm.WaitState;
  *
  * <p>Threads: communication calls on one window may run in several threads of the rank (see
  * {@link Window}), so the counters are striped per thread, as a {@code LongAdder} stripes its cells:
- * the thread that created the window (the rank's main thread, nearly always the only one) counts in its
- * own cells with plain increments (published with opaque stores); any other thread gets cells of its
- * own on its first operation. A snapshot sums every thread's cells with opaque loads. The cost on the
- * op path is a comparison with the owner thread and two increments of fields in one cache line.
+ * each thread counts in cells of its own (a {@code ThreadLocal}, registered for the snapshot on the
+ * thread's first count) with plain increments published by opaque stores; the cells of the thread that
+ * counted last are cached in a field, so that a window used by one thread at a time (the usual case)
+ * finds them with one comparison. A snapshot sums every thread's cells with opaque loads. The cost on
+ * the op path is that comparison and two increments of fields in one cache line.
  */
 final class WindowCounters {
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -49,13 +50,14 @@ final class WindowCounters {
     private final int window;
     private final int rank;
     private final int ranks;
-    private final Thread owner;
-    private final Cells ownerCells;
     private final List<Cells> cells = new CopyOnWriteArrayList<>();
-    private final ThreadLocal<Cells> otherCells;
+    private final ThreadLocal<Cells> threadCells;
+    /** The cells of the thread that counted last (a racy cache: each Cells names its thread). */
+    private Cells recent;
 
     /** One thread's counters. */
     private static final class Cells {
+        final Thread thread = Thread.currentThread();
         /** Per operation kind and target: count, bytes (see {@link WindowStatistics}). */
         final long[] operations;
         /** Per wait kind: count, nanoseconds. */
@@ -70,14 +72,12 @@ final class WindowCounters {
         this.window = window;
         this.rank = rank;
         this.ranks = ranks;
-        this.owner = Thread.currentThread();
-        this.ownerCells = new Cells(ranks);
-        cells.add(ownerCells);
-        this.otherCells = ThreadLocal.withInitial(() -> {
+        this.threadCells = ThreadLocal.withInitial(() -> {
             final Cells mine = new Cells(ranks);
             cells.add(mine);
             return mine;
         });
+        this.recent = threadCells.get();
     }
 
     /**
@@ -152,7 +152,12 @@ final class WindowCounters {
     }
 
     private Cells cells() {
-        return Thread.currentThread() == owner ? ownerCells : otherCells.get();
+        Cells mine = recent;
+        if (mine.thread != Thread.currentThread()) {
+            mine = threadCells.get();
+            recent = mine;
+        }
+        return mine;
     }
 
     private static void add(final long[] counters, final int index, final long delta) {
