@@ -108,7 +108,9 @@ final class WindowCounters {
         if (kind < WindowStatistics.waitKinds()) {
             final long[] waits = cells().waits;
             add(waits, kind * 2, 1);
-            add(waits, kind * 2 + 1, durationNs);
+            if (durationNs > 0) {
+                add(waits, kind * 2 + 1, durationNs);
+            }
         }
     }
 
@@ -171,7 +173,16 @@ final class WindowCounters {
         }
     }
 
+    @SuppressWarnings("StringEquality")
     private static int kindOf(final String call) {
+        // NOTE: the window passes its calls' names as literals (interned): the usual ones match by identity,
+        // without the string switch's hash and equals.
+        if (call == "put") {
+            return PUT;
+        }
+        if (call == "get") {
+            return GET;
+        }
         return switch (call) {
             case "put" -> PUT;
             case "get" -> GET;

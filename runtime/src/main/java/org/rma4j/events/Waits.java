@@ -5,9 +5,11 @@ package org.rma4j.events;
  * {@link #begin(int)} and ends it with {@link #end}, which commits it if it is enabled and lasted at
  * least its threshold, and returns the call's duration for the window's wait counters.
  *
- * <p>Cost: {@link #begin} allocates one small event object (scalar-replaced when the call site inlines
- * both ends) and reads {@link System#nanoTime()}; with no recording, or below the threshold, nothing
- * else happens. Safe from any thread: each call has its own event object.
+ * <p>Cost: {@link #begin} allocates one small event object and reads {@link System#nanoTime()} (for
+ * the window's wait counters), then {@link #end} reads it again; with no recording, or below the
+ * threshold, nothing else happens. A lock call (the cheapest blocking call when uncontended: two clock
+ * reads would double its cost) is timed only while a recording enables {@code org.rma4j.LockWait}; else
+ * it is only counted. Safe from any thread: each call has its own event object.
  */
 public final class Waits {
     /** lock (MPI_WIN_LOCK). */
@@ -40,7 +42,17 @@ public final class Waits {
      */
     public static final String DEFAULT_THRESHOLD = "1 ms";
 
+    /** Per lock kind: the shared stand-in of an untimed lock call (no recording enables LockWait). */
+    private static final RmaWaitEvent[] UNTIMED = {untimed(LOCK), untimed(LOCK_ALL)};
+
     private Waits() {
+    }
+
+    private static RmaWaitEvent untimed(final int kind) {
+        final RmaWaitEvent event = new LockWaitEvent();
+        event.kind = kind;
+        event.untimed = true;
+        return event;
     }
 
     /**
@@ -61,6 +73,11 @@ public final class Waits {
             case SEND -> new MessagingSendEvent();
             default -> throw new IllegalArgumentException("no wait event of kind " + kind);
         };
+        if (kind <= LOCK_ALL && !event.isEnabled()) {
+            // NOTE: an uncontended lock + unlock costs about as much as two clock reads: a lock call is timed
+            // only while a recording enables its event.
+            return UNTIMED[kind];
+        }
         event.kind = kind;
         event.startNs = System.nanoTime();
         event.begin();
@@ -77,10 +94,14 @@ public final class Waits {
      * @param peer   the rank waited for, or -1.
      * @param tag    the tag waited for, or -1.
      * @param call   the call, e.g. {@code "lock(EXCLUSIVE)"}.
-     * @return the call's duration in nanoseconds.
+     * @return the call's duration in nanoseconds, or -1 for a lock call while no recording enables its
+     *         event (not timed).
      */
     public static long end(
         final RmaWaitEvent event, final int rank, final int window, final int peer, final int tag, final String call) {
+        if (event.untimed) {
+            return -1;
+        }
         final long durationNs = System.nanoTime() - event.startNs;
         event.end();
         if (event.shouldCommit()) {
