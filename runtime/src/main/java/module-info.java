@@ -14,6 +14,8 @@ module org.rma4j.runtime {
     requires org.rma4j.shm;
     requires org.rma4j.notify;
     requires static info.picocli;
+    // The JFR events of blocking calls (org.rma4j.events).
+    requires jdk.jfr;
 
     exports org.rma4j;
     exports org.rma4j.launch;

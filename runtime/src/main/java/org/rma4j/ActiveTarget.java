@@ -76,7 +76,9 @@ final class ActiveTarget {
         checkOpen("fence");
         Checks.checkAssertions("fence", assertions, Rma.MODE_NOSTORE | Rma.MODE_NOPUT | Rma.MODE_NOPRECEDE | Rma.MODE_NOSUCCEED);
         epochs.beforeFence(assertions);
+        final var fenceEvent = WindowCounters.begin(WindowCounters.FENCE);
         job.collective(CollectiveCalls.Kind.FENCE, number + 1, fenceWait);
+        state.counters().end(fenceEvent, -1, -1, "fence");
         epochs.afterFence(assertions);
     }
 

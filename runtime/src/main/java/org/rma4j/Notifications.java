@@ -46,6 +46,7 @@ final class Notifications {
     private final ControlFile control;
     private final WaitStrategy waitStrategy;
     private final Liveness liveness;
+    final NotifyWaitPublication waits;
     private final NotifyRing own;
     private final NotifyRing[] outgoing;
     private final Matcher unexpected = new Matcher();
@@ -70,6 +71,7 @@ final class Notifications {
         this.control = control;
         this.waitStrategy = waitStrategy;
         this.liveness = liveness;
+        this.waits = new NotifyWaitPublication(control, rank, window);
         this.own = new NotifyRing(mapping, WindowLayout.notifyRingOffset(ranks, capacity, rank), capacity, rank,
             ProducerLiveness.of(control::isDead, () -> IntStream.range(0, ranks).anyMatch(control::isDead)),
             (index, producer) -> skipped(producer), NotifyRing.STUCK_CHECK_INTERVAL_NS_DEFAULT);
@@ -92,6 +94,7 @@ final class Notifications {
         if (ring.offer(rank, tag, displacement, length, flags, inline)) {
             return;
         }
+        final var fullRingEvent = WindowCounters.begin(WindowCounters.FULL_RING);
         onFullRing.run();
         final String what = call + ": room in the full notification ring of rank " + target;
         try {
@@ -106,6 +109,7 @@ final class Notifications {
         } catch (final RuntimeException e) {
             throw Failures.translate(e, rank, what);
         }
+        window.counters().end(fullRingEvent, target, tag, call);
     }
 
     /**
@@ -198,7 +202,7 @@ final class Notifications {
             }
             try {
                 beforeWait.run();
-                own.await(waitStrategy, () -> request.isComplete() || headReady(), liveness);
+                own.await(waitStrategy, () -> request.isComplete() || headReady(), waits.liveness(liveness));
             } finally {
                 leaveWait();
             }
@@ -222,7 +226,7 @@ final class Notifications {
             }
             try {
                 beforeWait.run();
-                own.await(waitStrategy, () -> NotifyRequest.anyComplete(requests) || headReady(), liveness);
+                own.await(waitStrategy, () -> NotifyRequest.anyComplete(requests) || headReady(), waits.liveness(liveness));
             } finally {
                 leaveWait();
             }

@@ -164,7 +164,7 @@ final class NotifiedAccess {
             throw new RmaException(ErrorClass.COUNT, call + " length=" + length + " exceeds " + Integer.MAX_VALUE
                 + " bytes, the most one notification describes");
         }
-        return memory.resolveInMapping(call, target, targetDisp, length);
+        return state.counters().counted(call, target, length, memory.resolveInMapping(call, target, targetDisp, length));
     }
 
     private static void checkTag(final String call, final int tag) {

@@ -109,7 +109,7 @@ public final class NotifyRequest implements AutoCloseable {
     public Status await() {
         checkActive("await");
         try {
-            endpoint.awaitComplete(this);
+            NotifyWaitPublication.awaitComplete(endpoint, this);
             finishIfComplete();
             return status();
         } catch (final RuntimeException e) {
@@ -189,7 +189,7 @@ public final class NotifyRequest implements AutoCloseable {
     private static int awaitAny(final NotifyRequest[] requests) {
         final Notifications shared = sharedEndpoint(requests);
         if (shared != null) {
-            final int done = shared.awaitAny(requests);
+            final int done = NotifyWaitPublication.awaitAny(shared, requests);
             return done == -1 ? -1 : finishAt(requests, done);
         }
         final Notifications[] endpoints = endpoints(requests);

@@ -171,7 +171,9 @@ public final class RmaJob implements AutoCloseable {
      */
     public void barrier() {
         checkOpen("barrier");
+        final var barrierEvent = WindowCounters.begin(WindowCounters.BARRIER);
         collective(CollectiveCalls.Kind.BARRIER, 0, barrierWait);
+        WindowCounters.endOnJob(barrierEvent, rank, "barrier");
     }
 
     /**

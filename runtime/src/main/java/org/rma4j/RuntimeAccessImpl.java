@@ -51,6 +51,12 @@ final class RuntimeAccessImpl implements RuntimeAccess {
     }
 
     @Override
+    public void messagingWait(final Window window, final boolean send, final int peer, final int tag,
+        final Runnable wait) {
+        NotifyWaitPublication.messagingWait(window.notifications().waits, send, peer, tag, wait);
+    }
+
+    @Override
     public MemorySegment slice(final MemorySegment array, final int offset, final int length, final int elementBytes) {
         return Checks.slice(array, offset, length, elementBytes);
     }

@@ -257,7 +257,7 @@ final class TargetAccess {
         if (targetDisp < 0) {
             throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
         }
-        return memory.resolve(call, target, targetDisp, lengthBytes);
+        return state.counters().counted(call, target, lengthBytes, memory.resolve(call, target, targetDisp, lengthBytes));
     }
 
     /**
@@ -275,7 +275,8 @@ final class TargetAccess {
         if (targetDisp < 0) {
             throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
         }
-        return memory.resolveInMapping(call, target, targetDisp, lengthBytes);
+        return state.counters().counted(call, target, lengthBytes,
+            memory.resolveInMapping(call, target, targetDisp, lengthBytes));
     }
 
     /**

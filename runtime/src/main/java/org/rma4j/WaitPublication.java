@@ -1,5 +1,6 @@
 package org.rma4j;
 
+import org.rma4j.events.RmaWaitEvent;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.WaitState;
 
@@ -21,8 +22,11 @@ final class WaitPublication {
     private int peer;
     private boolean published;
     private long sinceMillis;
+    private final WindowCounters counters;
+    private RmaWaitEvent event;
 
-    WaitPublication(final ControlFile control, final int rank, final int window) {
+    WaitPublication(final ControlFile control, final int rank, final int window, final WindowCounters counters) {
+        this.counters = counters;
         this.control = control;
         this.rank = rank;
         this.window = window;
@@ -34,6 +38,7 @@ final class WaitPublication {
     void begin(final WaitState.Call call, final int peer) {
         this.call = call;
         this.peer = peer;
+        this.event = WindowCounters.begin(WindowCounters.kindOf(call));
     }
 
     /**
@@ -64,6 +69,7 @@ final class WaitPublication {
      * The wait is over (done or failed).
      */
     void end() {
+        counters.end(event, peer, -1, call.callName());
         call = null;
         if (published) {
             published = false;

@@ -74,7 +74,7 @@ public final class Window implements AutoCloseable {
         final MappingLiveness fileCheck = MappingLiveness.of(Liveness.NONE, file, WindowLayout.MAGIC,
             WindowLayout.VERSION);
         final Liveness collective = fileCheck.and(job.control().liveness(rank, true));
-        final WaitPublication blocked = new WaitPublication(job.control(), rank, number);
+        final WaitPublication blocked = new WaitPublication(job.control(), rank, number, state.counters());
         this.epochs = new Epochs(sizes.length, !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         this.notifications = new Notifications(state, mapping, rank, sizes.length, notifyCapacity, job.control(),
             job.waitStrategy(), collective);
@@ -766,6 +766,20 @@ public final class Window implements AutoCloseable {
     /**
      * @return this window's notification endpoint (package-private: for tests in this package).
      */
+    WindowCounters counters() {
+        return state.counters();
+    }
+
+    /**
+     * The counters of this rank's use of this window (MPI_T performance variables): operations and bytes
+     * per target, blocking calls and their time. See {@link WindowStatistics}.
+     *
+     * @return a snapshot.
+     */
+    public WindowStatistics statistics() {
+        return state.counters().snapshot();
+    }
+
     Notifications notifications() {
         return notifications;
     }

@@ -3,7 +3,7 @@ package org.rma4j;
 /**
  * What every part of a window ({@link TargetAccess}, {@link PassiveTarget}, {@link ActiveTarget},
  * {@link NotifiedAccess}, {@link Notifications}) shares: the job, the window's number, this rank, the
- * ranks' sizes, whether the window is freed, and the checks of a call's window, rank and group
+ * ranks' sizes, the counters, whether the window is freed, and the checks of a call's window, rank and group
  * arguments.
  */
 final class WindowState {
@@ -11,6 +11,7 @@ final class WindowState {
     private final int number;
     private final int rank;
     private final long[] sizes;
+    private final WindowCounters counters;
     private boolean freed;
 
     WindowState(final RmaJob job, final int number, final long[] sizes) {
@@ -18,6 +19,14 @@ final class WindowState {
         this.number = number;
         this.rank = job.rank();
         this.sizes = sizes;
+        this.counters = new WindowCounters(number, rank, sizes.length);
+    }
+
+    /**
+     * @return this rank's counters of the window ({@link Window#statistics()}, JFR events).
+     */
+    WindowCounters counters() {
+        return counters;
     }
 
     RmaJob job() {

@@ -60,6 +60,14 @@ public interface RuntimeAccess {
     RuntimeException translate(RuntimeException e, int rank, String waited);
 
     /**
+     * Runs {@code wait}, a Messaging receive or send blocked on {@code window}'s notification endpoint,
+     * published as this rank's wait state for the launcher's reports and recorded as a JFR event.
+     *
+     * @param peer the source (or {@code Rma.ANY_SOURCE}) or the destination.
+     */
+    void messagingWait(Window window, boolean send, int peer, int tag, Runnable wait);
+
+    /**
      * @return {@code length} elements of {@code elementBytes} of {@code array} from {@code offset}.
      * @throws org.rma4j.RmaException COUNT for a range outside the array.
      */

@@ -106,7 +106,7 @@ final class WaitReport {
             if (state != RankState.JOINED) {
                 line.append(describe(state));
                 if (wait != null) {
-                    line.append("; it was blocked in ").append(wait.describe()).append(" for ")
+                    line.append("; it was blocked in ").append(WaitDescriptions.describe(wait)).append(" for ")
                         .append(seconds(nowMillis - wait.sinceMillis()));
                 }
             } else if (wait == null) {
@@ -115,9 +115,9 @@ final class WaitReport {
                     line.append(" (last collective call #").append(latest[rank]).append(')');
                 }
             } else {
-                line.append("in ").append(wait.describe()).append(" for ")
+                line.append("in ").append(WaitDescriptions.describe(wait)).append(" for ")
                     .append(seconds(nowMillis - wait.sinceMillis()));
-                if (wait.collective()) {
+                if (WaitDescriptions.collective(wait)) {
                     final List<Integer> missing = new ArrayList<>();
                     for (int peer = 0; peer < ranks; peer++) {
                         if (peer != rank && !blockedIn(waits[peer], wait.callNumber())

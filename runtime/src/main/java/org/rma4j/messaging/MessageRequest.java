@@ -89,7 +89,7 @@ public final class MessageRequest {
     public MessageStatus await() {
         if (!complete) {
             engine.checkOpen("await");
-            engine.waitUntil(() -> complete);
+            engine.publishedWait(send, peer, tag, () -> engine.waitUntil(() -> complete));
         }
         reported = true;
         throwIfFailed();

@@ -227,6 +227,13 @@ final class MessagingEngine {
     }
 
     /**
+     * Runs {@code wait}, a receive or send of this engine, published as this rank's wait state.
+     */
+    void publishedWait(final boolean send, final int peer, final int tag, final Runnable wait) {
+        RuntimeAccess.get().messagingWait(window, send, peer, tag, wait);
+    }
+
+    /**
      * @return whether every send of this rank has finished, rendezvous acknowledgements included.
      */
     boolean sendsFinished() {

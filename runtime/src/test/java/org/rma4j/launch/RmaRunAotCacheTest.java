@@ -25,6 +25,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.rma4j.test.ShmTestDirectory;
+import org.rma4j.shm.JobDirectory;
 
 /**
  * {@code rmarun --aot-cache}: the first job records the cache at rank 0, the next starts every rank from
@@ -34,14 +36,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class RmaRunAotCacheTest {
-    private TestBaseDirectory base;
+    private ShmTestDirectory base;
 
     @TempDir
     Path temp;
 
     @BeforeEach
     void createBaseDirectory() throws IOException {
-        base = TestBaseDirectory.create();
+        base = new ShmTestDirectory("launch-test-");
     }
 
     @AfterEach
@@ -65,7 +67,7 @@ class RmaRunAotCacheTest {
         for (int rank = 0; rank < 2; rank++) {
             assertTrue(lineOf(second, rank).contains(Launcher.AOT_CACHE_OPTION + cache), second.output());
         }
-        base.assertNoJobDirectoryLeft();
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     @Test
@@ -92,7 +94,7 @@ class RmaRunAotCacheTest {
         final Result result = rmarun(jars, "--aot-cache", cache.toString(), "--jvm-opt=-XX:AOTMode=on", "jvm-options");
 
         assertNotEquals(0, result.status(), "a rank started with -XX:AOTMode=on from a file that is no cache");
-        base.assertNoJobDirectoryLeft();
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
     }
 
     private record Result(int status, String output) {

@@ -136,6 +136,26 @@ class RmaRunHangReportTest {
     }
 
     @Test
+    void shouldReportNotificationAndMessagingWaits() throws Exception {
+        launcher = new ProcessBuilder(RmaRunProcess.command(base.path(),
+            List.of("-n", "2", NotifyBlockedProgram.class.getName()))).start();
+        final CompletableFuture<List<String>> errors = readLines(launcher.getErrorStream());
+        awaitReady(2);
+        final Pattern notification = Pattern.compile("rank 0 \\(pid \\d+, [a-z ]+\\): in notification wait on window 0,"
+            + " waiting for a notification from rank 1, tag " + NotifyBlockedProgram.NOTIFY_TAG + " for");
+        final Pattern receive = Pattern.compile("rank 1 \\(pid \\d+, [a-z ]+\\): in Messaging recv, waiting for a"
+            + " message from rank 0, tag " + NotifyBlockedProgram.MESSAGE_TAG + " for");
+        final String status = awaitStatus(text -> notification.matcher(text).find() && receive.matcher(text).find());
+        assertFalse(status.contains("waiting for rank"), status);
+
+        signal("TERM", launcher.pid());
+        assertTrue(launcher.waitFor(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS), "rmarun did not stop");
+        final String report = String.join("\n", errors.get(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS));
+        assertTrue(notification.matcher(report).find() && receive.matcher(report).find(), report);
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
+    }
+
+    @Test
     void shouldSayThatNoJobRuns() {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
@@ -193,10 +213,14 @@ class RmaRunHangReportTest {
      * @return the pid of each rank.
      */
     private Map<Integer, Long> awaitReady() throws IOException {
+        return awaitReady(RANKS);
+    }
+
+    private Map<Integer, Long> awaitReady(final int ranks) throws IOException {
         final Map<Integer, Long> pids = new TreeMap<>();
         final BufferedReader lines = new BufferedReader(
             new InputStreamReader(launcher.getInputStream(), StandardCharsets.UTF_8));
-        while (pids.size() < RANKS) {
+        while (pids.size() < ranks) {
             final String line = lines.readLine();
             assertFalse(line == null, "rmarun ended before its ranks were ready");
             final Matcher ready = READY.matcher(line);

@@ -31,7 +31,13 @@ public record WaitState(Call call, int window, int peer, int callNumber, long si
         LOCK(6, "lock"),
         START(7, "start"),
         WAIT(8, "wait"),
-        LOCK_ALL(9, "lockAll");
+        LOCK_ALL(9, "lockAll"),
+        /** A notification request's await / waitAny: peer is the source (-2: any), callNumber the tag (-1: any). */
+        NOTIFY_WAIT(10, "notification wait"),
+        /** A Messaging receive: peer is the source (-2: any), callNumber the tag (-1: any). */
+        RECV(11, "Messaging recv"),
+        /** A Messaging send: peer is the destination, callNumber the tag. */
+        SEND(12, "Messaging send");
 
         /** Code of "not blocked" in the wait call word. */
         public static final int NONE = 0;

@@ -98,7 +98,10 @@ class WaitStateTest {
         assertEquals(7, WaitState.Call.START.code());
         assertEquals(8, WaitState.Call.WAIT.code());
         assertEquals(9, WaitState.Call.LOCK_ALL.code());
-        assertEquals(9, WaitState.Call.values().length, "a new call needs a new code and a test line here");
+        assertEquals(10, WaitState.Call.NOTIFY_WAIT.code());
+        assertEquals(11, WaitState.Call.RECV.code());
+        assertEquals(12, WaitState.Call.SEND.code());
+        assertEquals(12, WaitState.Call.values().length, "a new call needs a new code and a test line here");
         assertEquals(WaitState.Call.values().length,
             Arrays.stream(WaitState.Call.values()).mapToInt(WaitState.Call::code).distinct().count());
     }

@@ -16,7 +16,8 @@ final class BenchmarkClasses {
         NotifyBenchmark.class,
         NotifyPutBenchmark.class,
         RingOfferPollBenchmark.class,
-        RingThroughputBenchmark.class);
+        RingThroughputBenchmark.class,
+        ObservabilityBenchmark.class);
 
     private BenchmarkClasses() {
     }

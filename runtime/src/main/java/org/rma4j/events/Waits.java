@@ -1,0 +1,117 @@
+package org.rma4j.events;
+
+/**
+ * The one begin / end helper of the wait events: a blocking call begins its event with
+ * {@link #begin(int)} and ends it with {@link #end}, which commits it if it is enabled and lasted at
+ * least its threshold, and returns the call's duration for the window's wait counters.
+ *
+ * <p>Cost: {@link #begin} allocates one small event object and reads {@link System#nanoTime()} (for
+ * the window's wait counters), then {@link #end} reads it again; with no recording, or below the
+ * threshold, nothing else happens. A lock call (the cheapest blocking call when uncontended: two clock
+ * reads would double its cost) is timed only while a recording enables {@code org.rma4j.LockWait}; else
+ * it is only counted. Safe from any thread: each call has its own event object.
+ */
+public final class Waits {
+    /** lock (MPI_WIN_LOCK). */
+    public static final int LOCK = 0;
+    /** lockAll (MPI_WIN_LOCK_ALL). */
+    public static final int LOCK_ALL = 1;
+    /** fence (MPI_WIN_FENCE). */
+    public static final int FENCE = 2;
+    /** start (MPI_WIN_START). */
+    public static final int START = 3;
+    /** wait (MPI_WIN_WAIT). */
+    public static final int WAIT = 4;
+    /** NotifyRequest await, waitAny, waitAll. */
+    public static final int NOTIFY_WAIT = 5;
+    /** A notified access waiting for room in the target's ring. */
+    public static final int FULL_RING = 6;
+    /** barrier (MPI_BARRIER). */
+    public static final int BARRIER = 7;
+    /** A Messaging receive. */
+    public static final int RECV = 8;
+    /** A Messaging send. */
+    public static final int SEND = 9;
+    /** The number of kinds. */
+    public static final int KINDS = 10;
+
+    /**
+     * The default threshold of every rma4j event: a call that waits less is not recorded, so that a
+     * recording of a busy job is not flooded by uncontended locks and fences. A settings file (such as
+     * the runtime's {@code rma4j.jfc}) may lower it to {@code 0 ms}.
+     */
+    public static final String DEFAULT_THRESHOLD = "1 ms";
+
+    /** Per lock kind: the shared stand-in of an untimed lock call (no recording enables LockWait). */
+    private static final RmaWaitEvent[] UNTIMED = {untimed(LOCK), untimed(LOCK_ALL)};
+
+    private Waits() {
+    }
+
+    private static RmaWaitEvent untimed(final int kind) {
+        final RmaWaitEvent event = new LockWaitEvent();
+        event.kind = kind;
+        event.untimed = true;
+        return event;
+    }
+
+    /**
+     * Begins the event of a blocking call of {@code kind}.
+     *
+     * @return the event, to pass to {@link #end}.
+     */
+    public static RmaWaitEvent begin(final int kind) {
+        final RmaWaitEvent event = switch (kind) {
+            case LOCK, LOCK_ALL -> new LockWaitEvent();
+            case FENCE -> new FenceEvent();
+            case START -> new PscwStartEvent();
+            case WAIT -> new PscwWaitEvent();
+            case NOTIFY_WAIT -> new NotifyWaitEvent();
+            case FULL_RING -> new FullRingEvent();
+            case BARRIER -> new BarrierEvent();
+            case RECV -> new MessagingReceiveEvent();
+            case SEND -> new MessagingSendEvent();
+            default -> throw new IllegalArgumentException("no wait event of kind " + kind);
+        };
+        if (kind <= LOCK_ALL && !event.isEnabled()) {
+            // NOTE: an uncontended lock + unlock costs about as much as two clock reads: a lock call is timed
+            // only while a recording enables its event.
+            return UNTIMED[kind];
+        }
+        event.kind = kind;
+        event.startNs = System.nanoTime();
+        event.begin();
+        return event;
+    }
+
+    /**
+     * Ends the event of a blocking call; commits it if a recording enables it and the call lasted at least
+     * the event's threshold.
+     *
+     * @param event  from {@link #begin}.
+     * @param rank   the rank that waited.
+     * @param window the window's number, or -1 for a call on the job.
+     * @param peer   the rank waited for, or -1.
+     * @param tag    the tag waited for, or -1.
+     * @param call   the call, e.g. {@code "lock(EXCLUSIVE)"}.
+     * @return the call's duration in nanoseconds, or -1 for a lock call while no recording enables its
+     *         event (not timed).
+     */
+    public static long end(
+        final RmaWaitEvent event, final int rank, final int window, final int peer, final int tag, final String call) {
+        if (event.untimed) {
+            return -1;
+        }
+        final long durationNs = System.nanoTime() - event.startNs;
+        event.end();
+        if (event.shouldCommit()) {
+            event.rank = rank;
+            event.window = window;
+            event.peer = peer;
+            event.tag = tag;
+            event.call = call;
+            event.commit();
+        }
+        return durationNs;
+    }
+}
