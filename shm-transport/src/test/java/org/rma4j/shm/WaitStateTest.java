@@ -111,7 +111,7 @@ class WaitStateTest {
         for (final WaitState.Call call : WaitState.Call.values()) {
             assertSame(call, WaitState.Call.of(call.code()));
         }
-        for (final int code : new int[] {WaitState.Call.NONE, -1, 10, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
+        for (final int code : new int[] {WaitState.Call.NONE, -1, 13, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
             assertNull(WaitState.Call.of(code));
         }
     }
