@@ -23,6 +23,7 @@ import java.util.stream.Stream;
 import org.rma4j.shm.Align;
 import org.rma4j.shm.FileHeader;
 import org.rma4j.shm.MappedFile;
+import org.rma4j.shm.Membarrier;
 
 /**
  * Per-test fixture: a fresh private directory under /dev/shm, ring files in it (a {@link FileHeader} then
@@ -67,6 +68,29 @@ final class RingFiles implements AutoCloseable {
         final MappedFile file = MappedFile.create(path(name), RING_OFFSET + NotifyRingLayout.lengthFor(capacity));
         mappings.add(file);
         NotifyRing.format(file.segment(), RING_OFFSET, capacity);
+        FileHeader.publish(file.segment(), MAGIC, 1);
+        return file.segment();
+    }
+
+    /**
+     * Creates a file of notification lanes ({@link NotifyLanes#format}) and publishes the file header.
+     *
+     * @return the creator's mapping.
+     */
+    synchronized MemorySegment createLanes(final String name, final int lanes, final int laneCapacity) {
+        return createLanes(name, lanes, laneCapacity, Membarrier.isGlobalExpeditedSupported()
+            ? NotifyLanesLayout.FENCE_ASYMMETRIC : NotifyLanesLayout.FENCE_SYMMETRIC);
+    }
+
+    /**
+     * {@link #createLanes(String, int, int)} in a given fence mode.
+     */
+    synchronized MemorySegment createLanes(
+        final String name, final int lanes, final int laneCapacity, final int fenceMode) {
+        final MappedFile file = MappedFile.create(path(name),
+            RING_OFFSET + NotifyLanesLayout.lengthFor(lanes, laneCapacity));
+        mappings.add(file);
+        NotifyLanes.format(file.segment(), RING_OFFSET, lanes, laneCapacity, fenceMode);
         FileHeader.publish(file.segment(), MAGIC, 1);
         return file.segment();
     }
