@@ -16,7 +16,9 @@ final class BenchmarkClasses {
         NotifyBenchmark.class,
         NotifyPutBenchmark.class,
         RingOfferPollBenchmark.class,
-        RingThroughputBenchmark.class);
+        RingThroughputBenchmark.class,
+        NotifyLanesBenchmark.class,
+        NotifyLanesFanInBenchmark.class);
 
     private BenchmarkClasses() {
     }
