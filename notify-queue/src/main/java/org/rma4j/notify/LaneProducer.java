@@ -111,10 +111,11 @@ public final class LaneProducer {
         }
         final long entry = laneOffset + NotifyLanesLayout.entryOffset(index, capacity);
         Notification.writeFields(segment, entry, source, tag, displacement, length, flags, inlinePayload);
-        // NOTE: release: the fields must be visible before the doorbell says published (the publication).
-        BYTE.setRelease(segment, doorbellOffset, NotifyLanesLayout.doorbell(index + 1));
-        // NOTE: after the doorbell: a consumer that reads this stamp also sees the doorbell (never behind).
+        // NOTE: release: the fields must be visible before the stamp, on their own line: a consumer polling this
+        // lane sees the entry after one line transfer, not after the summary line's as well.
         Words.putLongRelease(segment, entry + NotifyRingLayout.SEQUENCE_OFFSET, NotifyRingLayout.publishedValue(index));
+        // NOTE: release, and before the sleeper check: the doorbell is what a sleeping consumer re-checks.
+        BYTE.setRelease(segment, doorbellOffset, NotifyLanesLayout.doorbell(index + 1));
         tail = index + 1;
         if (fence) {
             WaitWords.signal(segment, signalOffset);

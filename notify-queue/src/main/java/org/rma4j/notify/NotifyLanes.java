@@ -44,12 +44,15 @@ public final class NotifyLanes {
     /** Summary words read little-endian, so that byte {@code k} of a word is the doorbell of lane {@code 8w + k}. */
     private static final VarHandle SUMMARY_WORD = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
     private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     /*
      * Invariants (consumer thread):
      * - heads[k] is lane k's shared head, which only this consumer writes (release store after each entry).
      * - expected[w] byte j == heads[8w + j] & 0xFF: a summary word equal to it has no pending lane.
      * - cursorKnown <= entries published and unconsumed in lane cursor.
+     * - (doorbell(k) - heads[k]) & 0xFF is the pending count if <= capacity, else the doorbell's lag behind
+     *   entries taken through their stamps (capacity <= 64, so the two ranges never meet).
      * Non-invariants: cursorKnown may be 0 while the cursor lane has entries (found at the next poll).
      */
     private final MemorySegment segment;
@@ -315,31 +318,36 @@ public final class NotifyLanes {
         final int startWord = start >>> 3;
         // The start word's lanes from start on, the other words in order, then the start word's lanes below start.
         final long startMask = -1L << ((start & 7) << 3);
+        int word = startWord;
         for (int step = 0; step <= summaryWords; step++) {
-            final int word = (startWord + step) % summaryWords;
-            final long value = (long)SUMMARY_WORD.getAcquire(segment, summaryOffset + (long)word * Long.BYTES);
+            final long value = summaryWord(word);
             long diff = value ^ expected[word];
             if (step == 0) {
                 diff &= startMask;
             } else if (step == summaryWords) {
                 diff &= ~startMask;
             }
-            if (diff != 0) {
+            while (diff != 0) {
                 final int shift = Long.numberOfTrailingZeros(diff) & ~7;
                 final int lane = (word << 3) + (shift >>> 3);
-                final int doorbell = (int)(value >>> shift) & 0xFF;
-                final int pending = NotifyLanesLayout.pending(doorbell, heads[lane]);
-                if (pending > capacity) {
-                    throw new IllegalStateException("lane " + lane + " shows doorbell " + doorbell + " with head "
-                        + heads[lane] + ": more than its capacity " + capacity + " pending (corrupted memory?)");
+                final int pending = NotifyLanesLayout.pending((int)(value >>> shift) & 0xFF, heads[lane]);
+                if (pending <= capacity) {
+                    cursor = lane;
+                    cursorKnown = pending;
+                    turn = 0;
+                    return true;
                 }
-                cursor = lane;
-                cursorKnown = pending;
-                turn = 0;
-                return true;
+                // The doorbell lags entries taken by their stamps (NotifyLanesLayout, "Doorbell lag").
+                diff &= ~(0xFFL << shift);
             }
+            word = word + 1 == summaryWords ? 0 : word + 1;
         }
         return false;
+    }
+
+    private long summaryWord(final int word) {
+        final long offset = summaryOffset + (long)word * Long.BYTES;
+        return LITTLE_ENDIAN ? Words.getLongAcquire(segment, offset) : (long)SUMMARY_WORD.getAcquire(segment, offset);
     }
 
     private void release(final int lane, final long head) {

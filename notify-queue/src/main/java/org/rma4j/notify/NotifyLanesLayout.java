@@ -38,26 +38,29 @@ import org.rma4j.shm.WaitWords;
  * <p><b>Publication rule</b> (producer of lane {@code k}, one thread at a time, index {@code i} = its count
  * of published entries): if {@code i - head < capacity} (head read with an acquire load, cached until the
  * lane looks full), write the fields of entry {@code i & (capacity - 1)} with plain stores, then
- * <em>publish</em> with a release store of the byte {@code (i + 1) & 0xFF} to doorbell {@code k}, then store
- * the entry's stamp {@code i + 1} (release). The consumer treats entry {@code i} as published when doorbell
- * {@code k} (acquire load of the summary word holding it) is {@code (i + 1 .. i + capacity) & 0xFF}, i.e.
- * {@code (doorbell - head) & 0xFF > 0}, or when the entry's stamp (acquire) is {@code i + 1}; it reads the
- * entry only after one of these acquire loads, and releases it with a release store of the lane's head.
+ * <em>publish</em> with a release store of the entry's stamp {@code i + 1}, then <em>ring</em> with a release
+ * store of the byte {@code (i + 1) & 0xFF} to doorbell {@code k}. The consumer treats entry {@code i} as published
+ * when the entry's stamp (acquire) is {@code i + 1}, or when doorbell {@code k} (acquire load of the summary word
+ * holding it) shows {@code (doorbell - head) & 0xFF} in {@code 1..capacity}; it reads the entry only after one
+ * of these acquire loads, and releases it with a release store of the lane's head. The consumer reads the stamp
+ * of the next entry of the lane it served last (one line: in a two-party exchange the entry is seen one line
+ * transfer after the producer's stores) and the summary for every other lane.
  *
  * <ul>
- *   <li><b>Counting modulo 256</b>: a lane never holds more than {@code capacity <= 128} unconsumed entries,
- *       so {@code (doorbell - head) & 0xFF} is exactly the number of published, unconsumed entries.</li>
- *   <li><b>Stamp after doorbell</b>: a consumer that saw the stamp of {@code i} (acquire) also sees a doorbell
- *       of at least {@code i + 1} (the doorbell store precedes the stamp's release), so a doorbell is never
- *       behind the head. A producer that dies between the two leaves a published entry without its stamp:
- *       the summary still shows it.</li>
+ *   <li><b>Counting modulo 256</b>: a lane never holds more than {@code capacity <= 64} unconsumed entries.</li>
+ *   <li><b>Doorbell lag</b>: a consumer may take entries through their stamps before their doorbell store is
+ *       visible; the doorbell is then behind the head by at most {@code capacity}, and
+ *       {@code (doorbell - head) & 0xFF} is in {@code 256 - capacity .. 255}, never in {@code 1..capacity} (hence
+ *       the limit of 64): such a lane counts as having nothing pending.</li>
  *   <li><b>Mixed sizes</b>: producers store single bytes, the consumer loads the 8-byte words that contain
  *       them. Aligned byte stores and 8-byte loads are single-copy atomic per byte on x86-64 and AArch64;
  *       each byte of a loaded word is some store's value, and the consumer's use of it is the release /
  *       acquire pairing of that byte.</li>
- *   <li><b>A dead producer</b> simply never publishes: before its doorbell store nothing of its entry is
- *       visible as published, after it the entry is complete. No claim exists, so nothing needs to be given up
- *       (the reliability suite's fault (d) holds by construction) and other lanes never wait for it.</li>
+ *   <li><b>A dead producer</b> simply never publishes: before its stamp store nothing of its entry is visible
+ *       as published. Between the stamp and the doorbell the entry is visible only to a consumer polling that
+ *       lane's stamp; as for any offer that never returned, its delivery is not promised. No claim exists, so
+ *       nothing needs to be given up (the reliability suite's fault (d) holds by construction) and other lanes
+ *       never wait for it.</li>
  * </ul>
  *
  * <p><b>Wake-up</b> (fence mode {@link #FENCE_ASYMMETRIC}): after publishing, the producer loads the signal
@@ -69,7 +72,8 @@ import org.rma4j.shm.WaitWords;
  * both sides put a full fence between their store and their load ({@link WaitWords#signal}). A producer
  * that dies:
  * <ul>
- *   <li>before its doorbell store: nothing is published; no wake-up is owed;</li>
+ *   <li>before its doorbell store: nothing is published for a sleeping consumer (which re-checks the
+ *       summary); no wake-up is owed;</li>
  *   <li>between the doorbell store and its sleeper check or wake: the entry is published and a sleeping
  *       consumer is not woken by it; the consumer finds it at its next periodic wake-up (at most
  *       {@link org.rma4j.shm.WaitStrategy#LIVENESS_PERIOD_NS} later), when it also learns of the death
@@ -115,8 +119,11 @@ public final class NotifyLanesLayout {
 
     /** Smallest lane capacity. */
     public static final int MIN_LANE_CAPACITY = 1;
-    /** Largest lane capacity: doorbells count modulo 256, so a lane holds at most 128 entries (a power of two). */
-    public static final int MAX_LANE_CAPACITY = 128;
+    /**
+     * Largest lane capacity: doorbells count modulo 256 and may lag the head by up to a capacity, so pending counts
+     * (0..capacity) and lags (256-capacity..255) stay apart only up to 64 entries (a power of two).
+     */
+    public static final int MAX_LANE_CAPACITY = 64;
     /** Default lane capacity: 2 KiB of entries per origin. */
     public static final int LANE_CAPACITY_DEFAULT = 32;
     /** Most lanes. */

@@ -56,13 +56,24 @@ class NotifyLanesLayoutTest {
     }
 
     @Test
+    void shouldKeepPendingCountsApartFromDoorbellLags() {
+        final int capacity = NotifyLanesLayout.MAX_LANE_CAPACITY;
+        for (long head = 0; head < 600; head += 5) {
+            for (int lag = 1; lag <= capacity; lag++) {
+                final int doorbell = Byte.toUnsignedInt(NotifyLanesLayout.doorbell(head - lag));
+                assertTrue(NotifyLanesLayout.pending(doorbell, head) > capacity, "lag " + lag + " at head " + head);
+            }
+        }
+    }
+
+    @Test
     void shouldRejectBadDimensions() {
-        for (final int capacity : new int[] {0, 3, 256, -1}) {
+        for (final int capacity : new int[] {0, 3, 128, 256, -1}) {
             final IllegalArgumentException e =
                 assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkLaneCapacity(capacity));
             assertTrue(e.getMessage().contains("lane capacity " + capacity), e.getMessage());
         }
-        NotifyLanesLayout.checkLaneCapacity(128);
+        NotifyLanesLayout.checkLaneCapacity(64);
         NotifyLanesLayout.checkLaneCapacity(1);
         assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkLanes(0));
         assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkLanes(NotifyLanesLayout.MAX_LANES + 1));

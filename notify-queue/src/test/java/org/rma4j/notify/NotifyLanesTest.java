@@ -264,4 +264,24 @@ class NotifyLanesTest {
         assertEquals(1, copies.get(0).tag());
         assertEquals(2, copies.get(1).tag());
     }
+    @Test
+    void shouldTakeEntriesByTheirStampsWhileTheirDoorbellLags() {
+        final MemorySegment segment = files.createLanes("lanes", 2, 4);
+        final NotifyLanes consumer = new NotifyLanes(segment, RingFiles.RING_OFFSET, 2, 4);
+        final LaneProducer cursorLane = producer(2, 4, 0);
+        final LaneProducer otherLane = producer(2, 4, 1);
+        final long doorbell0 = RingFiles.RING_OFFSET + NotifyLanesLayout.SUMMARY_OFFSET;
+        cursorLane.offer(0, 1, 0, 0, 0, null);
+        cursorLane.offer(0, 2, 0, 0, 0, null);
+        otherLane.offer(1, 11, 0, 0, 0, null);
+        segment.set(ValueLayout.JAVA_BYTE, doorbell0, (byte)0); // as if lane 0's doorbell stores were not visible yet
+        segment.set(ValueLayout.JAVA_BYTE, doorbell0 + 1, (byte)0);
+
+        assertEquals(List.of(1, 2), drainTags(consumer, 10), "the cursor lane's entries, by their stamps");
+        assertFalse(consumer.isHeadReady(), "a lagging doorbell shows nothing pending; lane 1 not rung yet");
+        segment.set(ValueLayout.JAVA_BYTE, doorbell0, (byte)2);
+        segment.set(ValueLayout.JAVA_BYTE, doorbell0 + 1, (byte)1);
+        assertEquals(List.of(11), drainTags(consumer, 10));
+        assertTrue(consumer.isEmpty());
+    }
 }
