@@ -318,6 +318,9 @@ public final class NotifyLanes {
         final int startWord = start >>> 3;
         // The start word's lanes from start on, the other words in order, then the start word's lanes below start.
         final long startMask = -1L << ((start & 7) << 3);
+        if (summaryWords == 1) {
+            return findInOneWord(startMask);
+        }
         int word = startWord;
         for (int step = 0; step <= summaryWords; step++) {
             final long value = summaryWord(word);
@@ -341,6 +344,28 @@ public final class NotifyLanes {
                 diff &= ~(0xFFL << shift);
             }
             word = word + 1 == summaryWords ? 0 : word + 1;
+        }
+        return false;
+    }
+
+    /**
+     * {@link #findEntries()}'s summary scan for up to 8 lanes: one load, lanes from the start mask's on first.
+     */
+    private boolean findInOneWord(final long startMask) {
+        final long value = summaryWord(0);
+        long diff = value ^ expected[0];
+        while (diff != 0) {
+            final long fromStart = diff & startMask;
+            final int shift = Long.numberOfTrailingZeros(fromStart != 0 ? fromStart : diff) & ~7;
+            final int lane = shift >>> 3;
+            final int pending = NotifyLanesLayout.pending((int)(value >>> shift) & 0xFF, heads[lane]);
+            if (pending <= capacity) {
+                cursor = lane;
+                cursorKnown = pending;
+                turn = 0;
+                return true;
+            }
+            diff &= ~(0xFFL << shift);
         }
         return false;
     }
