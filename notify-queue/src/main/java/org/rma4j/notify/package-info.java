@@ -8,6 +8,11 @@
  * flags and up to 32 bytes of inline payload. {@link org.rma4j.notify.Matcher} is the consumer's in-process
  * unexpected queue, matching (source or wildcard, tag or wildcard) to the oldest arrival.
  *
+ * <p>{@link org.rma4j.notify.NotifyLanes} is the ring's successor with the same consumer methods: one
+ * single-producer lane per origin ({@link org.rma4j.notify.LaneProducer}) and a summary line of doorbells
+ * ({@link org.rma4j.notify.NotifyLanesLayout}); a producer publishes with release stores only, no CAS and, where
+ * membarrier is supported, no fence; per-origin FIFO, no order across origins.
+ *
  * <p>Nothing here knows the one-sided programming model built on top: a "producer id" identifies a party
  * for liveness, a "source" and a "tag" are just matched.
  *

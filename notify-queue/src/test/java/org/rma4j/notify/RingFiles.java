@@ -9,6 +9,7 @@ import java.util.concurrent.Future;
 import org.rma4j.shm.Align;
 import org.rma4j.shm.FileHeader;
 import org.rma4j.shm.MappedFile;
+import org.rma4j.shm.Membarrier;
 import org.rma4j.test.ShmTestDirectory;
 
 /**
@@ -39,6 +40,27 @@ final class RingFiles implements AutoCloseable {
         final MappedFile file =
             shm.track(MappedFile.create(path(name), RING_OFFSET + NotifyRingLayout.lengthFor(capacity)));
         NotifyRing.format(file.segment(), RING_OFFSET, capacity);
+        FileHeader.publish(file.segment(), MAGIC, VERSION);
+        return file.segment();
+    }
+
+    /**
+     * Creates a file of notification lanes ({@link NotifyLanes#format}) and publishes the file header.
+     *
+     * @return the creator's mapping.
+     */
+    MemorySegment createLanes(final String name, final int lanes, final int laneCapacity) {
+        return createLanes(name, lanes, laneCapacity, Membarrier.isGlobalExpeditedSupported()
+            ? NotifyLanesLayout.FENCE_ASYMMETRIC : NotifyLanesLayout.FENCE_SYMMETRIC);
+    }
+
+    /**
+     * {@link #createLanes(String, int, int)} in a given fence mode.
+     */
+    MemorySegment createLanes(final String name, final int lanes, final int laneCapacity, final int fenceMode) {
+        final MappedFile file =
+            shm.track(MappedFile.create(path(name), RING_OFFSET + NotifyLanesLayout.lengthFor(lanes, laneCapacity)));
+        NotifyLanes.format(file.segment(), RING_OFFSET, lanes, laneCapacity, fenceMode);
         FileHeader.publish(file.segment(), MAGIC, VERSION);
         return file.segment();
     }

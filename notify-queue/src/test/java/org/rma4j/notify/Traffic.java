@@ -40,6 +40,25 @@ final class Traffic {
      */
     static boolean produce(
         final NotifyRing ring, final int producer, final long count, final BooleanSupplier stillWanted) {
+        return produce((Sink)ring::offer, producer, count, stillWanted);
+    }
+
+    /**
+     * {@link #produce(NotifyRing, int, long, BooleanSupplier)} into a lane.
+     */
+    static boolean produce(
+        final LaneProducer lane, final int producer, final long count, final BooleanSupplier stillWanted) {
+        return produce((Sink)lane::offer, producer, count, stillWanted);
+    }
+
+    /** Where notifications are offered: a ring or a lane. */
+    @FunctionalInterface
+    interface Sink {
+        boolean offer(int source, int tag, long displacement, int length, int flags, MemorySegment inlinePayload);
+    }
+
+    static boolean produce(
+        final Sink ring, final int producer, final long count, final BooleanSupplier stillWanted) {
         final MemorySegment scratch = MemorySegment.ofArray(new byte[NotifyRingLayout.INLINE_CAPACITY]);
         long fullRetries = 0;
         for (long sequence = 0; sequence < count; sequence++) {
@@ -59,6 +78,10 @@ final class Traffic {
      * @return the offer's result.
      */
     static boolean offer(final NotifyRing ring, final int producer, final long sequence, final MemorySegment scratch) {
+        return offer((Sink)ring::offer, producer, sequence, scratch);
+    }
+
+    static boolean offer(final Sink ring, final int producer, final long sequence, final MemorySegment scratch) {
         final int inlineLength = inlineLength(sequence);
         for (int i = 0; i < inlineLength; i++) {
             scratch.set(ValueLayout.JAVA_BYTE, i, payloadByte(producer, sequence, i));

@@ -194,6 +194,23 @@ public final class WaitStrategy {
      */
     public void awaitCondition(
         final MemorySegment segment, final long signalOffset, final BooleanSupplier done, final Liveness liveness) {
+        awaitCondition(segment, signalOffset, done, liveness, false);
+    }
+
+    /**
+     * {@link #awaitCondition(MemorySegment, long, BooleanSupplier, Liveness)} for conditions whose writers may
+     * signal with {@link WaitWords#signalAsymmetric}: with {@code asymmetric} true, a waiter about to sleep
+     * issues {@link Membarrier#globalExpedited()} between announcing itself and re-checking the condition,
+     * instead of a full fence (the protocol in {@link WaitWords}). The system call costs microseconds, on the
+     * way to a futex sleep only.
+     *
+     * @param asymmetric whether writers may skip their fence (requires
+     *                   {@link Membarrier#isGlobalExpeditedSupported()}).
+     * @throws IllegalStateException if {@code asymmetric} and the membarrier call fails.
+     */
+    public void awaitCondition(
+        final MemorySegment segment, final long signalOffset, final BooleanSupplier done, final Liveness liveness,
+        final boolean asymmetric) {
         if (done.getAsBoolean()) {
             return;
         }
@@ -217,8 +234,14 @@ public final class WaitStrategy {
                     // NOTE: announce first, then re-check: a writer that made the condition true after
                     // this check sees the sleeper, bumps the signal and wakes this thread. The fence keeps
                     // the condition's loads (often acquire loads, which may move before a volatile RMW in
-                    // the Java memory model) after the announcement, pairing with the fence in signal.
-                    VarHandle.fullFence();
+                    // the Java memory model) after the announcement, pairing with the fence in signal. The
+                    // asymmetric form also orders every registered writer's release store and its load of
+                    // the sleeper count around this point (WaitWords, "Asymmetric protocol").
+                    if (asymmetric) {
+                        Membarrier.globalExpedited();
+                    } else {
+                        VarHandle.fullFence();
+                    }
                     if (done.getAsBoolean()) {
                         return;
                     }

@@ -21,6 +21,31 @@ import java.lang.invoke.VarHandle;
  * full fence (or a volatile access, which the Java memory model orders with every other volatile
  * access) between its store and its load, so either the writer sees the sleeper or the waiter sees the
  * new value: no wake-up is lost.
+ *
+ * <h2>Asymmetric protocol</h2>
+ * For conditions whose writers are many and whose waiter sleeps rarely (a notification queue), the
+ * writer's fence moves to the waiter's slow path ({@link #signalAsymmetric}, and
+ * {@link WaitStrategy#awaitCondition(MemorySegment, long, java.util.function.BooleanSupplier, Liveness, boolean)}
+ * with {@code asymmetric} true):
+ * <pre>
+ *   writer (registered, {@link Membarrier#registerGlobalExpedited})    waiter (slow path only)
+ *   W1  release store that makes the condition true     R1  sleepers += 1 (atomic)
+ *   W2  volatile load of sleepers                        R2  membarrier(GLOBAL_EXPEDITED)
+ *   W3  if non-zero: value += 1, futex wake             R3  re-check the condition
+ *                                                       R4  futex wait(value seen before R1)
+ * </pre>
+ * Why no wake-up is lost: R2 returns only after the writer's thread passed a point P at which its
+ * accesses match program order (a full barrier in its interrupt, or its context switch), and R1 is
+ * globally visible before R2 starts (R2 begins with a full barrier on the waiter). If W1 precedes P in
+ * the writer's program order, W1 is visible before R2 returns, so R3 sees the condition and the waiter
+ * does not sleep. Otherwise W2, which follows W1 in program order, also follows P, so it reads the
+ * sleeper count after R1 became visible and sees it non-zero; W3 then bumps the value, and the futex
+ * wait either finds the value changed and returns at once, or is already queued and is woken. What the
+ * writer needs is program order of W1 before W2 in the compiled code: both are ordered
+ * {@link MemorySegment} accesses, which HotSpot's C2 brackets with CPU-order barriers (compiler
+ * barriers, the {@code atomic_signal_fence} of folly's light side), and C1 and the interpreter do not
+ * reorder memory accesses. A writer whose process is not registered, or where {@link Membarrier} is not
+ * supported, issues a full fence between W1 and W2 ({@link #signal}), which pairs with R2 as with a fence.
  */
 public final class WaitWords {
     /** Offset of the value (int) in a wait word: the word's offset itself, the futex's address. */
@@ -83,6 +108,24 @@ public final class WaitWords {
         // NOTE: the store that made the condition true may be a release store, which a later load can
         // pass; the fence keeps the sleeper-count read after it, so no announced sleeper is missed.
         VarHandle.fullFence();
+        if (Words.getIntVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
+            Words.getAndAddInt(segment, offset, 1);
+            Futex.wake(segment, offset, Integer.MAX_VALUE);
+        }
+    }
+
+    /**
+     * The light side of the asymmetric protocol (class comment): call after the release store that made a
+     * condition true, from a thread of a process {@link Membarrier#registerGlobalExpedited() registered} for
+     * the membarrier that the condition's waiters issue before their re-check. No fence: a volatile load of
+     * the sleeper count, and the bump and futex wake only when a sleeper announced itself.
+     *
+     * @param segment the mapping holding the signal word.
+     * @param offset  offset of the signal word's value.
+     */
+    public static void signalAsymmetric(final MemorySegment segment, final long offset) {
+        // NOTE: no fence: the waiter's membarrier orders this load after the caller's release store (W1, W2
+        // in the class comment); the compiler keeps the two ordered accesses in program order.
         if (Words.getIntVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
             Words.getAndAddInt(segment, offset, 1);
             Futex.wake(segment, offset, Integer.MAX_VALUE);

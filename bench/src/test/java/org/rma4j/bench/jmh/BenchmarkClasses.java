@@ -17,7 +17,9 @@ final class BenchmarkClasses {
         NotifyPutBenchmark.class,
         RingOfferPollBenchmark.class,
         RingThroughputBenchmark.class,
-        ObservabilityBenchmark.class);
+        ObservabilityBenchmark.class,
+        NotifyLanesBenchmark.class,
+        NotifyLanesFanInBenchmark.class);
 
     private BenchmarkClasses() {
     }

@@ -332,4 +332,57 @@ class BenchmarksSmokeTest {
                 .collect(Collectors.toCollection(ArrayList::new));
         }
     }
+    @Test
+    void shouldRunTheLaneBenchmarksOverTheRingAndTheLanes() throws InterruptedException {
+        for (final String impl : new String[] {NotifyChannel.RING, NotifyChannel.LANES}) {
+            for (final int origins : new int[] {2, 64}) {
+                final NotifyLanesBenchmark roundTrips = new NotifyLanesBenchmark();
+                roundTrips.impl = impl;
+                roundTrips.origins = origins;
+                roundTrips.setup();
+                try {
+                    for (int i = 1; i <= CALLS; i++) {
+                        assertEquals(i, roundTrips.roundTrip(), impl + " echoes the value it was sent");
+                    }
+                } finally {
+                    roundTrips.teardown();
+                }
+                final NotifyLanesBenchmark polls = new NotifyLanesBenchmark();
+                polls.impl = impl;
+                polls.origins = origins;
+                polls.setup();
+                try {
+                    for (int i = 0; i < CALLS; i++) {
+                        assertEquals(1, polls.offerPoll(), impl);
+                        assertEquals(0, polls.emptyPoll(), impl);
+                    }
+                } finally {
+                    polls.teardown();
+                }
+            }
+            final NotifyLanesFanInBenchmark fanIn = new NotifyLanesFanInBenchmark();
+            final NotifyLanesFanInBenchmark.Impl which = new NotifyLanesFanInBenchmark.Impl();
+            which.impl = impl;
+            final NotifyLanesFanInBenchmark.Shared7 shared = new NotifyLanesFanInBenchmark.Shared7();
+            shared.setup(which);
+            try {
+                final NotifyLanesFanInBenchmark.Origin[] origins = new NotifyLanesFanInBenchmark.Origin[7];
+                final NotifyLanesFanInBenchmark.Counters producers = new NotifyLanesFanInBenchmark.Counters();
+                final NotifyLanesFanInBenchmark.Counters consumer = new NotifyLanesFanInBenchmark.Counters();
+                for (int p = 0; p < origins.length; p++) {
+                    origins[p] = new NotifyLanesFanInBenchmark.Origin();
+                }
+                for (int i = 0; i < CALLS; i++) {
+                    for (final NotifyLanesFanInBenchmark.Origin origin : origins) {
+                        fanIn.offer7(shared, origin, producers);
+                    }
+                    fanIn.take7(shared, consumer);
+                }
+                assertEquals(7L * CALLS, producers.offersMade, impl);
+                assertEquals(7L * CALLS, consumer.taken, impl);
+            } finally {
+                shared.teardown();
+            }
+        }
+    }
 }

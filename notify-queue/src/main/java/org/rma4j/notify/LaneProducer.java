@@ -1,0 +1,166 @@
+package org.rma4j.notify;
+
+import static org.rma4j.notify.NotifyLanesLayout.HEAD_OFFSET;
+import static org.rma4j.notify.NotifyLanesLayout.SIGNAL_OFFSET;
+import static org.rma4j.notify.NotifyLanesLayout.SUMMARY_OFFSET;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+import org.rma4j.shm.Membarrier;
+import org.rma4j.shm.WaitWords;
+import org.rma4j.shm.Words;
+
+/**
+ * The producer of one lane of a consumer's {@link NotifyLanes}: the origin that owns the lane offers with
+ * plain stores and one release store, no read-modify-write and no fence ({@link NotifyLanesLayout},
+ * publication rule).
+ *
+ * <p>One thread at a time per lane: a process whose threads notify one consumer from several threads
+ * serializes them (a lock of its own, which no other process touches). A full lane makes {@link #offer}
+ * return false; it never blocks. Happens-before: everything the producer stored before {@code offer}
+ * returned true is visible to the handler that receives the entry.
+ *
+ * <p>The producer's count of published entries lives in this instance; a new instance for the same lane
+ * resumes from the entries' stamps (the largest stamp in the lane), so a lane may be reopened once the
+ * previous instance's offers have returned.
+ */
+public final class LaneProducer {
+    private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
+
+    /*
+     * Invariants: head <= tail <= head + capacity; entry i's fields are written only while i == tail and
+     * i < head + capacity; doorbell == tail & 0xFF once offer returned.
+     * Non-invariant: limit may lag head + capacity (an underestimate of the room).
+     */
+    private final MemorySegment segment;
+    private final int lane;
+    private final int capacity;
+    private final long headOffset;
+    private final long doorbellOffset;
+    private final long signalOffset;
+    private final long laneOffset;
+    private final boolean fence;
+    private long tail;
+    private long limit;
+
+    /**
+     * Opens the producer side of lane {@code lane} of the lanes {@link NotifyLanes#format formatted} at
+     * {@code offset}. In {@link NotifyLanesLayout#FENCE_ASYMMETRIC} mode registers this process for
+     * membarrier (once per process); a process that cannot register keeps the full fence.
+     *
+     * @throws IllegalArgumentException if the placement or lane is invalid or the lanes were formatted with
+     *                                  other dimensions.
+     * @throws IllegalStateException    if no lanes were formatted at {@code offset}.
+     */
+    public LaneProducer(
+        final MemorySegment segment, final long offset, final int lanes, final int laneCapacity, final int lane) {
+        final int mode = NotifyLanes.checkFormatted(segment, offset, lanes, laneCapacity);
+        NotifyLanesLayout.checkLane(lanes, lane);
+        this.segment = segment;
+        this.lane = lane;
+        this.capacity = laneCapacity;
+        this.laneOffset = offset + NotifyLanesLayout.laneOffset(lanes, laneCapacity, lane);
+        this.headOffset = laneOffset + HEAD_OFFSET;
+        this.doorbellOffset = offset + SUMMARY_OFFSET + lane;
+        this.signalOffset = offset + SIGNAL_OFFSET;
+        this.fence = mode != NotifyLanesLayout.FENCE_ASYMMETRIC || !Membarrier.registerGlobalExpedited();
+        this.tail = resumeIndex();
+        this.limit = Words.getLongAcquire(segment, headOffset) + capacity;
+    }
+
+    public int lane() {
+        return lane;
+    }
+
+    public int laneCapacity() {
+        return capacity;
+    }
+
+    /**
+     * @return whether this producer puts a full fence before its sleeper check (symmetric mode, or a
+     *         process that could not register for membarrier).
+     */
+    public boolean usesFullFence() {
+        return fence;
+    }
+
+    /**
+     * Offers one notification into this lane. One thread at a time.
+     *
+     * @param source        who sends it (>= 0).
+     * @param tag           the sender's tag (>= 0).
+     * @param displacement  where the notified access went in the target's memory.
+     * @param length        bytes of the notified access (>= 0).
+     * @param flags         the caller's flags, bits of {@link NotifyRingLayout#USER_FLAGS_MASK}.
+     * @param inlinePayload up to {@link NotifyRingLayout#INLINE_CAPACITY} bytes carried in the entry, or null.
+     * @return true if the notification was published; false if the lane was full (nothing was written).
+     * @throws IllegalArgumentException naming an invalid argument.
+     */
+    public boolean offer(
+        final int source, final int tag, final long displacement, final int length, final int flags,
+        final MemorySegment inlinePayload) {
+        NotifyRingLayout.checkEntry(source, tag, length, flags, inlinePayload == null ? 0 : inlinePayload.byteSize());
+        final long index = tail;
+        if (index >= limit) {
+            limit = Words.getLongAcquire(segment, headOffset) + capacity;
+            if (index >= limit) {
+                return false;
+            }
+        }
+        final long entry = laneOffset + NotifyLanesLayout.entryOffset(index, capacity);
+        Notification.writeFields(segment, entry, source, tag, displacement, length, flags, inlinePayload);
+        // NOTE: release: the fields must be visible before the stamp, on their own line: a consumer polling this
+        // lane sees the entry after one line transfer, not after the summary line's as well.
+        Words.putLongRelease(segment, entry + NotifyRingLayout.SEQUENCE_OFFSET, NotifyRingLayout.publishedValue(index));
+        // NOTE: release, and before the sleeper check: the doorbell is what a sleeping consumer re-checks.
+        BYTE.setRelease(segment, doorbellOffset, NotifyLanesLayout.doorbell(index + 1));
+        tail = index + 1;
+        if (fence) {
+            WaitWords.signal(segment, signalOffset);
+        } else {
+            WaitWords.signalAsymmetric(segment, signalOffset);
+        }
+        return true;
+    }
+
+    /**
+     * Test hook: writes the fields of the next entry as {@link #offer} does and stops before publishing it, as
+     * a producer killed between writing and publishing would (the reliability suite's fault (d)).
+     *
+     * @return the index written, or -1 if the lane was full.
+     */
+    long writeWithoutPublishing(
+        final int source, final int tag, final long displacement, final int length, final int flags) {
+        final long index = tail;
+        if (index >= Words.getLongAcquire(segment, headOffset) + capacity) {
+            return -1;
+        }
+        Notification.writeFields(segment, laneOffset + NotifyLanesLayout.entryOffset(index, capacity), source, tag,
+            displacement, length, flags, null);
+        return index;
+    }
+
+    /**
+     * @return entries this producer's lane has published so far (its next index).
+     */
+    public long published() {
+        return tail;
+    }
+
+    private long resumeIndex() {
+        long stamp = 0;
+        for (int slot = 0; slot < capacity; slot++) {
+            stamp = Math.max(stamp, Words.getLongAcquire(segment,
+                laneOffset + NotifyLanesLayout.entryOffset(slot, capacity) + NotifyRingLayout.SEQUENCE_OFFSET));
+        }
+        return stamp;
+    }
+
+    @Override
+    public String toString() {
+        return "LaneProducer{lane=" + lane + ", capacity=" + capacity + ", published=" + tail + ", fullFence=" + fence
+            + '}';
+    }
+}

@@ -1,0 +1,407 @@
+package org.rma4j.notify;
+
+import static org.rma4j.notify.NotifyLanesLayout.FENCE_MODE_OFFSET;
+import static org.rma4j.notify.NotifyLanesLayout.HEAD_OFFSET;
+import static org.rma4j.notify.NotifyLanesLayout.LANES_OFFSET;
+import static org.rma4j.notify.NotifyLanesLayout.LANE_CAPACITY_OFFSET;
+import static org.rma4j.notify.NotifyLanesLayout.SIGNAL_OFFSET;
+import static org.rma4j.notify.NotifyLanesLayout.SUMMARY_OFFSET;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Objects;
+import java.util.function.BooleanSupplier;
+
+import org.rma4j.shm.Liveness;
+import org.rma4j.shm.Membarrier;
+import org.rma4j.shm.PeerFailedException;
+import org.rma4j.shm.WaitStrategy;
+import org.rma4j.shm.WaitWords;
+import org.rma4j.shm.Words;
+
+/**
+ * The consumer side of one party's notification lanes ({@link NotifyLanesLayout}): one single-producer lane per
+ * origin ({@link LaneProducer}), a summary line of doorbells, a signal word to sleep on. Same consumer methods
+ * as {@link NotifyRing}: {@link #poll}, {@link #drain}, {@link #awaitNotEmpty}, {@link #await},
+ * {@link #isHeadReady}, {@link #wakeWaiters}, {@link #size}, {@link #isEmpty}.
+ *
+ * <p>Consumer side, one thread at a time (the caller's lock), not from a handler. A poll reads the next entry of
+ * the lane it served last (in a two-party exchange the only line it touches) and the summary words (one line
+ * per 64 lanes); an entry is read only after an acquire load saw it published. Happens-before: everything a
+ * producer stored before its {@code offer} returned true is visible to the handler that receives the entry;
+ * the handler's reads of an entry happen before its producer reuses the slot.
+ *
+ * <p>Order: per lane FIFO (each origin's notifications in its offer order); across lanes, the order in which
+ * the consumer finds them (see {@link NotifyLanesLayout}, "Order"): a lane keeps its turn for at most its
+ * capacity of entries while others have entries, so no origin starves.
+ *
+ * <p>Dead producers need no handling: a producer that dies before its publishing store leaves nothing
+ * visible, and no other lane waits for it.
+ */
+public final class NotifyLanes {
+    /** Summary words read little-endian, so that byte {@code k} of a word is the doorbell of lane {@code 8w + k}. */
+    private static final VarHandle SUMMARY_WORD = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
+    private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+
+    /*
+     * Invariants (consumer thread):
+     * - heads[k] is lane k's shared head, which only this consumer writes (release store after each entry).
+     * - expected[w] byte j == heads[8w + j] & 0xFF: a summary word equal to it has no pending lane.
+     * - cursorKnown <= entries published and unconsumed in lane cursor.
+     * - (doorbell(k) - heads[k]) & 0xFF is the pending count if <= capacity, else the doorbell's lag behind
+     *   entries taken through their stamps (capacity <= 64, so the two ranges never meet).
+     * Non-invariants: cursorKnown may be 0 while the cursor lane has entries (found at the next poll).
+     */
+    private final MemorySegment segment;
+    private final int lanes;
+    private final int capacity;
+    private final boolean asymmetric;
+    private final long signalOffset;
+    private final long summaryOffset;
+    private final long firstLaneOffset;
+    private final long laneLength;
+    private final int summaryWords;
+    private final long[] heads;
+    private final long[] expected;
+    private final Notification view = Notification.view();
+    private final BooleanSupplier headReady = this::headReady;
+    private int cursor;
+    private int cursorKnown;
+    private int turn;
+    private boolean consuming;
+
+    /**
+     * Opens the consumer side of the lanes {@link #format formatted} at {@code offset}. One instance consumes.
+     *
+     * @throws IllegalArgumentException if the placement is invalid or the lanes were formatted with other
+     *                                  dimensions.
+     * @throws IllegalStateException    if no lanes were formatted at {@code offset}.
+     */
+    public NotifyLanes(final MemorySegment segment, final long offset, final int lanes, final int laneCapacity) {
+        final int mode = checkFormatted(segment, offset, lanes, laneCapacity);
+        this.segment = segment;
+        this.lanes = lanes;
+        this.capacity = laneCapacity;
+        this.asymmetric = mode == NotifyLanesLayout.FENCE_ASYMMETRIC;
+        this.signalOffset = offset + SIGNAL_OFFSET;
+        this.summaryOffset = offset + SUMMARY_OFFSET;
+        this.firstLaneOffset = offset + NotifyLanesLayout.lanesOffset(lanes);
+        this.laneLength = NotifyLanesLayout.laneLength(laneCapacity);
+        this.summaryWords = (lanes + Long.BYTES - 1) / Long.BYTES;
+        this.heads = new long[lanes];
+        this.expected = new long[summaryWords];
+        for (int lane = 0; lane < lanes; lane++) {
+            heads[lane] = Words.getLongAcquire(segment, laneOffset(lane) + HEAD_OFFSET);
+            setExpected(lane, heads[lane]);
+        }
+    }
+
+    /**
+     * Lays out empty lanes at {@code offset}: zeroes everything, then publishes the configuration (the lane
+     * count last, with a release store). Call once, before any other party opens them. The fence mode is
+     * {@link NotifyLanesLayout#FENCE_ASYMMETRIC} where {@link Membarrier#isGlobalExpeditedSupported()}, else
+     * {@link NotifyLanesLayout#FENCE_SYMMETRIC}.
+     *
+     * @throws IllegalArgumentException if the placement is invalid.
+     */
+    public static void format(final MemorySegment segment, final long offset, final int lanes, final int laneCapacity) {
+        format(segment, offset, lanes, laneCapacity, Membarrier.isGlobalExpeditedSupported()
+            ? NotifyLanesLayout.FENCE_ASYMMETRIC : NotifyLanesLayout.FENCE_SYMMETRIC);
+    }
+
+    /**
+     * {@link #format(MemorySegment, long, int, int)} with a given fence mode.
+     *
+     * @throws IllegalArgumentException if the placement is invalid, or the mode is unknown or asymmetric where
+     *                                  membarrier is not supported.
+     */
+    public static void format(
+        final MemorySegment segment, final long offset, final int lanes, final int laneCapacity, final int fenceMode) {
+        NotifyLanesLayout.checkPlacement(segment, offset, lanes, laneCapacity);
+        if (fenceMode != NotifyLanesLayout.FENCE_SYMMETRIC && fenceMode != NotifyLanesLayout.FENCE_ASYMMETRIC) {
+            throw new IllegalArgumentException("fence mode " + fenceMode + " is not "
+                + NotifyLanesLayout.FENCE_SYMMETRIC + " or " + NotifyLanesLayout.FENCE_ASYMMETRIC);
+        }
+        if (fenceMode == NotifyLanesLayout.FENCE_ASYMMETRIC && !Membarrier.isGlobalExpeditedSupported()) {
+            throw new IllegalArgumentException("fence mode " + fenceMode + " needs membarrier, which is not supported");
+        }
+        segment.asSlice(offset, NotifyLanesLayout.lengthFor(lanes, laneCapacity)).fill((byte)0);
+        Words.putInt(segment, offset + LANE_CAPACITY_OFFSET, laneCapacity);
+        Words.putInt(segment, offset + FENCE_MODE_OFFSET, fenceMode);
+        Words.putIntRelease(segment, offset + LANES_OFFSET, lanes);
+    }
+
+    /**
+     * Checks the placement and that lanes of these dimensions were formatted at {@code offset}.
+     *
+     * @return the fence mode.
+     */
+    static int checkFormatted(final MemorySegment segment, final long offset, final int lanes, final int laneCapacity) {
+        NotifyLanesLayout.checkPlacement(segment, offset, lanes, laneCapacity);
+        final int formatted = Words.getIntAcquire(segment, offset + LANES_OFFSET);
+        if (formatted == 0) {
+            throw new IllegalStateException("no notification lanes were formatted at offset " + offset);
+        }
+        final int formattedCapacity = Words.getInt(segment, offset + LANE_CAPACITY_OFFSET);
+        if (formatted != lanes || formattedCapacity != laneCapacity) {
+            throw new IllegalArgumentException("lanes at offset " + offset + " are " + formatted + " of "
+                + formattedCapacity + " entries, not " + lanes + " of " + laneCapacity);
+        }
+        return Words.getInt(segment, offset + FENCE_MODE_OFFSET);
+    }
+
+    public int lanes() {
+        return lanes;
+    }
+
+    public int laneCapacity() {
+        return capacity;
+    }
+
+    /**
+     * @return whether producers skip their fence and a sleeping consumer issues membarrier.
+     */
+    public boolean isAsymmetric() {
+        return asymmetric;
+    }
+
+    /**
+     * Delivers the next notification, if one is published. Consumer thread only.
+     *
+     * @return 1 if a notification was delivered, else 0.
+     */
+    public int poll(final NotificationHandler handler) {
+        return drain(handler, 1);
+    }
+
+    /**
+     * Delivers up to {@code limit} published notifications, per lane in offer order, across lanes in the order
+     * the consumer finds them. Consumer thread only; not from a handler. Each entry is consumed, and its slot
+     * freed, when its handler call returns or throws.
+     *
+     * @return notifications delivered.
+     * @throws IllegalStateException if called from a handler of these lanes.
+     */
+    public int drain(final NotificationHandler handler, final int limit) {
+        Objects.requireNonNull(handler, "handler");
+        enterConsumer();
+        int delivered = 0;
+        try {
+            while (delivered < limit && (cursorKnown > 0 || findEntries())) {
+                final int lane = cursor;
+                final long index = heads[lane];
+                view.wrap(segment, laneOffset(lane) + NotifyLanesLayout.entryOffset(index, capacity));
+                cursorKnown--;
+                turn++;
+                delivered++;
+                try {
+                    handler.onNotification(view);
+                } finally {
+                    release(lane, index + 1);
+                }
+            }
+        } finally {
+            consuming = false;
+        }
+        return delivered;
+    }
+
+    /**
+     * Waits until {@link #poll} would deliver a notification, sleeping on the signal word when idle. Consumer
+     * thread only.
+     *
+     * @param strategy how to wait (spin, yield, futex sleep).
+     * @param peers    run at least every {@link WaitStrategy#LIVENESS_PERIOD_NS} while waiting.
+     * @throws PeerFailedException from {@code peers}.
+     */
+    public void awaitNotEmpty(final WaitStrategy strategy, final Liveness peers) {
+        enterConsumer();
+        try {
+            strategy.awaitCondition(segment, signalOffset, headReady, peers, asymmetric);
+        } finally {
+            consuming = false;
+        }
+    }
+
+    /**
+     * Waits on the signal word until {@code ready} holds, for consumers shared by several threads under the
+     * caller's lock: the waiting thread holds no lock while it sleeps, and {@code ready} takes the lock to ask
+     * {@link #isHeadReady()} (or sees a completion another thread made and {@link #wakeWaiters() signalled}).
+     *
+     * @param strategy how to wait (spin, yield, futex sleep).
+     * @param ready    the wake-up condition.
+     * @param peers    run at least every {@link WaitStrategy#LIVENESS_PERIOD_NS} while waiting.
+     * @throws PeerFailedException from {@code peers}.
+     */
+    public void await(final WaitStrategy strategy, final BooleanSupplier ready, final Liveness peers) {
+        strategy.awaitCondition(segment, signalOffset, ready, peers, asymmetric);
+    }
+
+    /**
+     * Whether {@link #poll} would deliver a notification now. Consumer side: one thread at a time (the caller's
+     * lock), not from a handler.
+     */
+    public boolean isHeadReady() {
+        enterConsumer();
+        try {
+            return headReady();
+        } finally {
+            consuming = false;
+        }
+    }
+
+    /**
+     * Wakes every thread {@link #await waiting} on these lanes: a consumer thread that completed what another
+     * waits for calls it after making that visible (a volatile store). Costs a full fence and one load when
+     * nobody sleeps.
+     */
+    public void wakeWaiters() {
+        WaitWords.signal(segment, signalOffset);
+    }
+
+    /**
+     * @return an estimate of the entries published and not consumed, over all lanes.
+     */
+    public int size() {
+        int size = 0;
+        for (int lane = 0; lane < lanes; lane++) {
+            final int doorbell = Byte.toUnsignedInt((byte)BYTE.getAcquire(segment, summaryOffset + lane));
+            size += NotifyLanesLayout.pending(doorbell, Words.getLongAcquire(segment, laneOffset(lane) + HEAD_OFFSET));
+        }
+        return size;
+    }
+
+    /**
+     * @return whether no lane holds a published, unconsumed entry (an estimate, as {@link #size()}).
+     */
+    public boolean isEmpty() {
+        return size() == 0;
+    }
+
+    /**
+     * @return entries of {@code lane} consumed so far.
+     */
+    long head(final int lane) {
+        return heads[lane];
+    }
+
+    /** Offset in the segment of the consumer's signal wait word. */
+    long signalOffset() {
+        return signalOffset;
+    }
+
+    private boolean headReady() {
+        return cursorKnown > 0 || findEntries();
+    }
+
+    /**
+     * Points the cursor at a lane with published entries and sets {@link #cursorKnown}. First the cursor lane's
+     * next stamp, while its turn lasts (one line: the common case of one busy origin); then the summary, from
+     * the lane after the cursor, cyclically, the cursor lane last.
+     *
+     * @return false if no lane has a published entry.
+     */
+    private boolean findEntries() {
+        if (turn < capacity) {
+            final long index = heads[cursor];
+            final long stamp = Words.getLongAcquire(segment,
+                laneOffset(cursor) + NotifyLanesLayout.entryOffset(index, capacity) + NotifyRingLayout.SEQUENCE_OFFSET);
+            if (stamp == NotifyRingLayout.publishedValue(index)) {
+                cursorKnown = 1;
+                return true;
+            }
+        }
+        final int start = cursor + 1 == lanes ? 0 : cursor + 1;
+        final int startWord = start >>> 3;
+        // The start word's lanes from start on, the other words in order, then the start word's lanes below start.
+        final long startMask = -1L << ((start & 7) << 3);
+        if (summaryWords == 1) {
+            return findInOneWord(startMask);
+        }
+        int word = startWord;
+        for (int step = 0; step <= summaryWords; step++) {
+            final long value = summaryWord(word);
+            long diff = value ^ expected[word];
+            if (step == 0) {
+                diff &= startMask;
+            } else if (step == summaryWords) {
+                diff &= ~startMask;
+            }
+            while (diff != 0) {
+                final int shift = Long.numberOfTrailingZeros(diff) & ~7;
+                final int lane = (word << 3) + (shift >>> 3);
+                final int pending = NotifyLanesLayout.pending((int)(value >>> shift) & 0xFF, heads[lane]);
+                if (pending <= capacity) {
+                    cursor = lane;
+                    cursorKnown = pending;
+                    turn = 0;
+                    return true;
+                }
+                // The doorbell lags entries taken by their stamps (NotifyLanesLayout, "Doorbell lag").
+                diff &= ~(0xFFL << shift);
+            }
+            word = word + 1 == summaryWords ? 0 : word + 1;
+        }
+        return false;
+    }
+
+    /**
+     * {@link #findEntries()}'s summary scan for up to 8 lanes: one load, lanes from the start mask's on first.
+     */
+    private boolean findInOneWord(final long startMask) {
+        final long value = summaryWord(0);
+        long diff = value ^ expected[0];
+        while (diff != 0) {
+            final long fromStart = diff & startMask;
+            final int shift = Long.numberOfTrailingZeros(fromStart != 0 ? fromStart : diff) & ~7;
+            final int lane = shift >>> 3;
+            final int pending = NotifyLanesLayout.pending((int)(value >>> shift) & 0xFF, heads[lane]);
+            if (pending <= capacity) {
+                cursor = lane;
+                cursorKnown = pending;
+                turn = 0;
+                return true;
+            }
+            diff &= ~(0xFFL << shift);
+        }
+        return false;
+    }
+
+    private long summaryWord(final int word) {
+        final long offset = summaryOffset + (long)word * Long.BYTES;
+        return LITTLE_ENDIAN ? Words.getLongAcquire(segment, offset) : (long)SUMMARY_WORD.getAcquire(segment, offset);
+    }
+
+    private void release(final int lane, final long head) {
+        heads[lane] = head;
+        setExpected(lane, head);
+        // NOTE: release: the handler's reads of the entry precede the producer's reuse of its slot.
+        Words.putLongRelease(segment, laneOffset(lane) + HEAD_OFFSET, head);
+    }
+
+    private void setExpected(final int lane, final long head) {
+        final int shift = (lane & 7) << 3;
+        final int word = lane >>> 3;
+        expected[word] = (expected[word] & ~(0xFFL << shift)) | ((head & 0xFFL) << shift);
+    }
+
+    private long laneOffset(final int lane) {
+        return firstLaneOffset + lane * laneLength;
+    }
+
+    private void enterConsumer() {
+        if (consuming) {
+            throw new IllegalStateException("the lanes' consumer methods are not reentrant (called from a handler?)");
+        }
+        consuming = true;
+    }
+
+    @Override
+    public String toString() {
+        return "NotifyLanes{lanes=" + lanes + ", laneCapacity=" + capacity + ", asymmetric=" + asymmetric
+            + ", size=" + size() + '}';
+    }
+}

@@ -1,0 +1,246 @@
+package org.rma4j.notify;
+
+import java.lang.foreign.MemorySegment;
+
+import org.rma4j.shm.Align;
+import org.rma4j.shm.Membarrier;
+import org.rma4j.shm.WaitWords;
+
+/**
+ * Layout of one consumer's notification lanes: one single-producer lane of 64-byte notifications per origin,
+ * a summary line of one doorbell byte per lane, and the consumer's signal word, placed at a
+ * {@link Align#PAD}-aligned offset of a shared mapping. Each origin publishes with one release store and
+ * no read-modify-write (per-peer FIFOs as MPI libraries keep them, or Aeron's log per publication); the
+ * consumer polls one summary line per 64 lanes, however many origins there are.
+ *
+ * <pre>
+ *   0                                                                           128
+ *   +---------------------------------------------------------------------------+
+ *   | lanes (int) | lane capacity (int) | fence mode (int) |  padding          | CONFIG, written once by format
+ *   +---------------------------------------------------------------------------+ 128   SIGNAL_OFFSET
+ *   | signal wait word: value (int), sleepers (int)        |  padding (120 B)  | sleepers: consumer; value:
+ *   +---------------------------------------------------------------------------+ 256   producers, only if a sleeper
+ *   | doorbell byte of lane 0 | lane 1 | ... | lane 63     (one 64 B line)     | SUMMARY_OFFSET; byte k: lane k's
+ *   | lanes 64..127 | ...   (ceil(lanes / 64) lines, padded to a multiple of 128) |   producer, plain/release store
+ *   +---------------------------------------------------------------------------+ lanesOffset(lanes)
+ *   | lane 0: head (long, consumer)  | padding (120 B)                          |
+ *   |         entry 0 | entry 1 | ... | entry capacity-1  (64 B each)           | laneLength(capacity) bytes
+ *   +---------------------------------------------------------------------------+
+ *   | lane 1 ... lane lanes-1                                                    |
+ *   +---------------------------------------------------------------------------+ lengthFor(lanes, capacity)
+ * </pre>
+ *
+ * Entry: the 64-byte entry of {@link NotifyRingLayout} (sequence, source, tag, displacement, length, flags,
+ * 32 bytes inline), whose sequence word here is a <em>stamp</em> {@code i + 1} written after publication.
+ * Words written by different parties sit in different 128-byte regions except the summary line, whose
+ * bytes the producers share on purpose: it is the one line the consumer polls.
+ *
+ * <p><b>Publication rule</b> (producer of lane {@code k}, one thread at a time, index {@code i} = its count
+ * of published entries): if {@code i - head < capacity} (head read with an acquire load, cached until the
+ * lane looks full), write the fields of entry {@code i & (capacity - 1)} with plain stores, then
+ * <em>publish</em> with a release store of the entry's stamp {@code i + 1}, then <em>ring</em> with a release
+ * store of the byte {@code (i + 1) & 0xFF} to doorbell {@code k}. The consumer treats entry {@code i} as published
+ * when the entry's stamp (acquire) is {@code i + 1}, or when doorbell {@code k} (acquire load of the summary word
+ * holding it) shows {@code (doorbell - head) & 0xFF} in {@code 1..capacity}; it reads the entry only after one
+ * of these acquire loads, and releases it with a release store of the lane's head. The consumer reads the stamp
+ * of the next entry of the lane it served last (one line: in a two-party exchange the entry is seen one line
+ * transfer after the producer's stores) and the summary for every other lane.
+ *
+ * <ul>
+ *   <li><b>Counting modulo 256</b>: a lane never holds more than {@code capacity <= 64} unconsumed entries.</li>
+ *   <li><b>Doorbell lag</b>: a consumer may take entries through their stamps before their doorbell store is
+ *       visible; the doorbell is then behind the head by at most {@code capacity}, and
+ *       {@code (doorbell - head) & 0xFF} is in {@code 256 - capacity .. 255}, never in {@code 1..capacity} (hence
+ *       the limit of 64): such a lane counts as having nothing pending.</li>
+ *   <li><b>Mixed sizes</b>: producers store single bytes, the consumer loads the 8-byte words that contain
+ *       them. Aligned byte stores and 8-byte loads are single-copy atomic per byte on x86-64 and AArch64;
+ *       each byte of a loaded word is some store's value, and the consumer's use of it is the release /
+ *       acquire pairing of that byte.</li>
+ *   <li><b>A dead producer</b> simply never publishes: before its stamp store nothing of its entry is visible
+ *       as published. Between the stamp and the doorbell the entry is visible only to a consumer polling that
+ *       lane's stamp; as for any offer that never returned, its delivery is not promised. No claim exists, so
+ *       nothing needs to be given up (the reliability suite's fault (d) holds by construction) and other lanes
+ *       never wait for it.</li>
+ * </ul>
+ *
+ * <p><b>Wake-up</b> (fence mode {@link #FENCE_ASYMMETRIC}): after publishing, the producer loads the signal
+ * word's sleeper count (volatile load, no fence) and, only if it is non-zero, bumps the value and wakes;
+ * a consumer going to sleep announces itself in the sleeper count, issues
+ * {@code membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)}, re-checks the summary and sleeps on the value it read
+ * before announcing ({@link WaitWords}, "Asymmetric protocol", has the proof). Producers register their process
+ * once ({@link Membarrier#registerGlobalExpedited()}). In {@link #FENCE_SYMMETRIC} mode (no membarrier here)
+ * both sides put a full fence between their store and their load ({@link WaitWords#signal}). A producer
+ * that dies:
+ * <ul>
+ *   <li>before its doorbell store: nothing is published for a sleeping consumer (which re-checks the
+ *       summary); no wake-up is owed;</li>
+ *   <li>between the doorbell store and its sleeper check or wake: the entry is published and a sleeping
+ *       consumer is not woken by it; the consumer finds it at its next periodic wake-up (at most
+ *       {@link org.rma4j.shm.WaitStrategy#LIVENESS_PERIOD_NS} later), when it also learns of the death
+ *       through its liveness check: late, never lost;</li>
+ *   <li>after the wake: nothing is left to do.</li>
+ * </ul>
+ *
+ * <p><b>Order</b>: each lane is FIFO, so one origin's notifications arrive in the order it offered them.
+ * Across lanes the consumer takes them in the order it finds them: the lane it last served while that lane
+ * has entries and its turn (at most {@code capacity} entries) lasts, then the next lane with entries after
+ * it in lane order, cyclically. Notifications of different origins are thus ordered by when the consumer
+ * saw them, not by a global clock: the guarantee MPI gives across senders (non-overtaking per pair only).
+ */
+public final class NotifyLanesLayout {
+    /** Offset of the configuration region: lanes, lane capacity, fence mode; written once by format. */
+    public static final int CONFIG_OFFSET = 0;
+    /** Number of lanes (int); 0 until formatted, published last by format with a release store. */
+    public static final int LANES_OFFSET = CONFIG_OFFSET;
+    /** Entries per lane (int). */
+    public static final int LANE_CAPACITY_OFFSET = LANES_OFFSET + Integer.BYTES;
+    /** {@link #FENCE_SYMMETRIC} or {@link #FENCE_ASYMMETRIC} (int). */
+    public static final int FENCE_MODE_OFFSET = LANE_CAPACITY_OFFSET + Integer.BYTES;
+    /** The consumer's signal {@link WaitWords wait word}, in its own region. */
+    public static final int SIGNAL_OFFSET = CONFIG_OFFSET + Align.PAD;
+    /** The summary: doorbell byte of lane {@code k} at {@code SUMMARY_OFFSET + k}. */
+    public static final int SUMMARY_OFFSET = SIGNAL_OFFSET + Align.PAD;
+
+    /** Lanes whose doorbells share one cache line of the summary. */
+    public static final int LANES_PER_SUMMARY_LINE = Align.CACHE_LINE;
+
+    /** Offset, in a lane, of the consumer's head (long): entries of the lane consumed so far. */
+    public static final int HEAD_OFFSET = 0;
+    /** Offset, in a lane, of its first entry. */
+    public static final int LANE_ENTRIES_OFFSET = HEAD_OFFSET + Align.PAD;
+
+    /** Bytes of one entry: one cache line, laid out as {@link NotifyRingLayout}'s entry. */
+    public static final int ENTRY_LENGTH = NotifyRingLayout.ENTRY_LENGTH;
+
+    /** Fence mode: producers and a sleeping consumer each put a full fence between their store and load. */
+    public static final int FENCE_SYMMETRIC = 1;
+    /** Fence mode: producers use no fence, a consumer going to sleep issues a global expedited membarrier. */
+    public static final int FENCE_ASYMMETRIC = 2;
+
+    /** Smallest lane capacity. */
+    public static final int MIN_LANE_CAPACITY = 1;
+    /**
+     * Largest lane capacity: doorbells count modulo 256 and may lag the head by up to a capacity, so pending counts
+     * (0..capacity) and lags (256-capacity..255) stay apart only up to 64 entries (a power of two).
+     */
+    public static final int MAX_LANE_CAPACITY = 64;
+    /** Default lane capacity: 2 KiB of entries per origin. */
+    public static final int LANE_CAPACITY_DEFAULT = 32;
+    /** Most lanes. */
+    public static final int MAX_LANES = 1 << 16;
+
+    private NotifyLanesLayout() {
+    }
+
+    /**
+     * @return bytes of the summary for {@code lanes} lanes: one line per 64, padded to a multiple of {@link Align#PAD}.
+     */
+    public static int summaryLength(final int lanes) {
+        checkLanes(lanes);
+        return (int)Align.up(Align.up(lanes, LANES_PER_SUMMARY_LINE), Align.PAD);
+    }
+
+    /**
+     * @return offset, from the structure's start, of lane 0.
+     */
+    public static long lanesOffset(final int lanes) {
+        return SUMMARY_OFFSET + summaryLength(lanes);
+    }
+
+    /**
+     * @return bytes of one lane of {@code laneCapacity} entries: its head region and its entries.
+     */
+    public static long laneLength(final int laneCapacity) {
+        checkLaneCapacity(laneCapacity);
+        return LANE_ENTRIES_OFFSET + (long)laneCapacity * ENTRY_LENGTH;
+    }
+
+    /**
+     * @return bytes the structure occupies: configuration, signal, summary and every lane.
+     */
+    public static long lengthFor(final int lanes, final int laneCapacity) {
+        return lanesOffset(lanes) + lanes * laneLength(laneCapacity);
+    }
+
+    /**
+     * @return offset, from the structure's start, of lane {@code lane}.
+     */
+    public static long laneOffset(final int lanes, final int laneCapacity, final int lane) {
+        return lanesOffset(lanes) + lane * laneLength(laneCapacity);
+    }
+
+    /**
+     * @return offset, from its lane's start, of the entry that holds index {@code index}.
+     */
+    public static long entryOffset(final long index, final int laneCapacity) {
+        return LANE_ENTRIES_OFFSET + (index & (laneCapacity - 1)) * ENTRY_LENGTH;
+    }
+
+    /**
+     * @return the doorbell byte after {@code published} entries of a lane were published.
+     */
+    public static byte doorbell(final long published) {
+        return (byte)published;
+    }
+
+    /**
+     * @return entries published and not consumed, given a lane's doorbell byte and its consumer head.
+     */
+    public static int pending(final int doorbell, final long head) {
+        return (doorbell - (int)head) & 0xFF;
+    }
+
+    /**
+     * @throws IllegalArgumentException unless {@code lanes} is in 1..{@link #MAX_LANES}.
+     */
+    public static void checkLanes(final int lanes) {
+        if (lanes < 1 || lanes > MAX_LANES) {
+            throw new IllegalArgumentException("lanes " + lanes + " is not in 1.." + MAX_LANES);
+        }
+    }
+
+    /**
+     * @throws IllegalArgumentException unless {@code laneCapacity} is a power of two in
+     *                                  {@link #MIN_LANE_CAPACITY}..{@link #MAX_LANE_CAPACITY}.
+     */
+    public static void checkLaneCapacity(final int laneCapacity) {
+        if (laneCapacity < MIN_LANE_CAPACITY || laneCapacity > MAX_LANE_CAPACITY
+            || Integer.bitCount(laneCapacity) != 1) {
+            throw new IllegalArgumentException("lane capacity " + laneCapacity + " is not a power of two in "
+                + MIN_LANE_CAPACITY + ".." + MAX_LANE_CAPACITY);
+        }
+    }
+
+    /**
+     * @throws IllegalArgumentException unless {@code lane} is in 0..lanes-1.
+     */
+    public static void checkLane(final int lanes, final int lane) {
+        if (lane < 0 || lane >= lanes) {
+            throw new IllegalArgumentException("lane " + lane + " is not in 0.." + (lanes - 1));
+        }
+    }
+
+    /**
+     * Checks that the lanes fit at {@code offset} of {@code segment} and start {@link Align#PAD}-aligned in memory.
+     *
+     * @throws IllegalArgumentException naming the offending values.
+     */
+    public static void checkPlacement(
+        final MemorySegment segment, final long offset, final int lanes, final int laneCapacity) {
+        checkLanes(lanes);
+        checkLaneCapacity(laneCapacity);
+        if (offset < 0 || offset % Align.PAD != 0) {
+            throw new IllegalArgumentException("lanes offset " + offset + " is not a non-negative multiple of "
+                + Align.PAD);
+        }
+        if ((segment.address() + offset) % Align.PAD != 0) {
+            throw new IllegalArgumentException("lanes at offset " + offset + " start at address 0x"
+                + Long.toHexString(segment.address() + offset) + ", which is not " + Align.PAD + "-byte aligned");
+        }
+        final long length = lengthFor(lanes, laneCapacity);
+        if (offset > segment.byteSize() - length) {
+            throw new IllegalArgumentException("lanes at offset " + offset + " of " + length + " bytes (" + lanes
+                + " lanes of " + laneCapacity + ") exceed the segment size " + segment.byteSize());
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package org.rma4j.notify;
+
+import org.rma4j.test.ShmTestDirectory;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.rma4j.shm.Liveness;
+import org.rma4j.shm.Membarrier;
+import org.rma4j.shm.PeerFailedException;
+import org.rma4j.shm.WaitStrategy;
+import org.rma4j.shm.WaitWords;
+import org.rma4j.shm.Words;
+
+/**
+ * Producer threads, each with its own lane and its own mapping of the lanes' file (as separate processes would
+ * have), and a consumer thread; and the consumer's futex sleep ended by a producer's offer, in both fence modes.
+ */
+@Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class NotifyLanesConcurrencyTest {
+    static final int LANE_CAPACITY = 16;
+    private static final long OFFERS_PER_PRODUCER = 50_000;
+
+    private RingFiles files;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        files = new RingFiles();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        files.close();
+    }
+
+    @ParameterizedTest(name = "{0} producers")
+    @ValueSource(ints = {1, 3, 7})
+    void shouldDeliverEveryOfferOnceAndInProducerOrder(final int producers) throws Exception {
+        final NotifyLanes consumer = new NotifyLanes(files.createLanes("lanes", producers, LANE_CAPACITY),
+            RingFiles.RING_OFFSET, producers, LANE_CAPACITY);
+        final List<Future<Boolean>> running = new ArrayList<>();
+        for (int p = 0; p < producers; p++) {
+            final LaneProducer lane =
+                new LaneProducer(files.open("lanes"), RingFiles.RING_OFFSET, producers, LANE_CAPACITY, p);
+            final int producer = p;
+            running.add(files.submit(() -> Traffic.produce(lane, producer, OFFERS_PER_PRODUCER, () -> true)));
+        }
+
+        final Traffic.Checker checker = consume(consumer, producers * OFFERS_PER_PRODUCER, running);
+
+        for (final Future<Boolean> producer : running) {
+            assertTrue(producer.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        }
+        for (int p = 0; p < producers; p++) {
+            assertEquals(OFFERS_PER_PRODUCER, checker.receivedFrom(p), "received from producer " + p);
+            assertEquals(OFFERS_PER_PRODUCER, consumer.head(p), "lane " + p + " consumed");
+        }
+        assertEquals(0, consumer.poll(n -> { }), "nothing left over");
+    }
+
+    /**
+     * Drains {@code lanes} into a {@link Traffic.Checker} until {@code expected} notifications arrived or every
+     * producer has finished and the lanes are empty (then the counts show what was lost).
+     */
+    static Traffic.Checker consume(
+        final NotifyLanes lanes, final long expected, final List<? extends Future<?>> producers) {
+        final Traffic.Checker checker = new Traffic.Checker(producers.size());
+        final WaitStrategy strategy = WaitStrategy.defaultStrategy();
+        final Liveness producersRunning = () -> {
+            if (producers.stream().allMatch(Future::isDone)) {
+                throw new PeerFailedException(-1, "every producer has finished");
+            }
+        };
+        while (checker.received() < expected) {
+            if (lanes.drain(checker, LANE_CAPACITY) > 0) {
+                continue;
+            }
+            try {
+                lanes.awaitNotEmpty(strategy, producersRunning);
+            } catch (final PeerFailedException finished) {
+                if (lanes.drain(checker, Integer.MAX_VALUE) == 0) {
+                    break;
+                }
+            }
+        }
+        return checker;
+    }
+
+    @ParameterizedTest(name = "fence mode {0}")
+    @ValueSource(ints = {NotifyLanesLayout.FENCE_SYMMETRIC, NotifyLanesLayout.FENCE_ASYMMETRIC})
+    void shouldWakeAConsumerProvablyAsleepWhenAnotherThreadOffers(final int fenceMode) throws Exception {
+        if (fenceMode == NotifyLanesLayout.FENCE_ASYMMETRIC) {
+            assertTrue(Membarrier.isGlobalExpeditedSupported(), "membarrier is supported on this machine");
+        }
+        final MemorySegment segment = files.createLanes("lanes", 4, 4, fenceMode);
+        final NotifyLanes consumer = new NotifyLanes(segment, RingFiles.RING_OFFSET, 4, 4);
+        final LaneProducer producer = new LaneProducer(files.open("lanes"), RingFiles.RING_OFFSET, 4, 4, 2);
+        final long signal = consumer.signalOffset();
+        final WaitStrategy sleepAtOnce = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
+        final int rounds = 3;
+
+        for (int round = 0; round < rounds; round++) {
+            final Future<Long> woken = files.submit(() -> {
+                consumer.awaitNotEmpty(sleepAtOnce, Liveness.NONE);
+                final long[] displacement = new long[1];
+                consumer.poll(n -> displacement[0] = n.displacement());
+                return displacement[0];
+            });
+            FutexSleepers.await(segment, signal, 1);
+            final int before = Words.getIntVolatile(segment, signal);
+
+            assertTrue(producer.offer(2, 0, round, 0, 0, null));
+
+            assertEquals(round, woken.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            assertEquals(before + 1, Words.getIntVolatile(segment, signal), "the offer saw the sleeper and woke it");
+        }
+        assertEquals(0, Words.getIntVolatile(segment, signal + WaitWords.SLEEPERS_OFFSET), "no sleeper left");
+        assertEquals(fenceMode == NotifyLanesLayout.FENCE_SYMMETRIC, producer.usesFullFence());
+    }
+
+    @Test
+    void shouldDeliverEverythingToAConsumerThatSleepsAtOnceUnderConstantOffers() throws Exception {
+        // Every wait goes to sleep at once, so many waits race an offer between the announcement and the sleep.
+        final int producers = 2;
+        final long offers = 5_000;
+        final NotifyLanes consumer = new NotifyLanes(files.createLanes("lanes", producers, 2), RingFiles.RING_OFFSET,
+            producers, 2);
+        final List<Future<Boolean>> running = new ArrayList<>();
+        for (int p = 0; p < producers; p++) {
+            final LaneProducer lane = new LaneProducer(files.open("lanes"), RingFiles.RING_OFFSET, producers, 2, p);
+            final int producer = p;
+            running.add(files.submit(() -> Traffic.produce(lane, producer, offers, () -> true)));
+        }
+        final Traffic.Checker checker = new Traffic.Checker(producers);
+        final WaitStrategy sleepAtOnce = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
+        while (checker.received() < producers * offers) {
+            if (consumer.drain(checker, 4) == 0) {
+                consumer.awaitNotEmpty(sleepAtOnce, Liveness.NONE);
+            }
+        }
+        for (final Future<Boolean> producer : running) {
+            assertTrue(producer.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        }
+        assertEquals(producers * offers, checker.received());
+        assertEquals(0, consumer.poll(n -> { }), "nothing left over");
+    }
+}

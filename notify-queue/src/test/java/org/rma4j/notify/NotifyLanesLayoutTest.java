@@ -1,0 +1,101 @@
+package org.rma4j.notify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import org.junit.jupiter.api.Test;
+import org.rma4j.shm.Align;
+import org.rma4j.shm.WaitWords;
+
+class NotifyLanesLayoutTest {
+    @Test
+    void shouldGiveEachPartyItsOwnRegionBeforeTheSummary() {
+        assertEquals(0, NotifyLanesLayout.CONFIG_OFFSET);
+        assertEquals(Align.PAD, NotifyLanesLayout.SIGNAL_OFFSET);
+        assertEquals(2 * Align.PAD, NotifyLanesLayout.SUMMARY_OFFSET);
+        assertTrue(WaitWords.LENGTH <= Align.PAD);
+        assertEquals(Align.PAD, NotifyLanesLayout.LANE_ENTRIES_OFFSET, "a lane's head has its own region");
+        assertEquals(Align.CACHE_LINE, NotifyLanesLayout.ENTRY_LENGTH);
+    }
+
+    @Test
+    void shouldPutSixtyFourDoorbellsInOneSummaryLine() {
+        assertEquals(Align.PAD, NotifyLanesLayout.summaryLength(1));
+        assertEquals(Align.PAD, NotifyLanesLayout.summaryLength(64));
+        assertEquals(Align.PAD, NotifyLanesLayout.summaryLength(65), "two lines, still one 128-byte region");
+        assertEquals(2 * Align.PAD, NotifyLanesLayout.summaryLength(129));
+        assertEquals(NotifyLanesLayout.SUMMARY_OFFSET + Align.PAD, NotifyLanesLayout.lanesOffset(64));
+    }
+
+    @Test
+    void shouldSizeLanesAndPlaceThemBackToBack() {
+        assertEquals(Align.PAD + 32 * 64, NotifyLanesLayout.laneLength(32));
+        assertEquals(3 * Align.PAD + 2 * (Align.PAD + 32 * 64L), NotifyLanesLayout.lengthFor(2, 32));
+        assertEquals(4_736, NotifyLanesLayout.lengthFor(2, 32));
+        assertEquals(17_792, NotifyLanesLayout.lengthFor(8, 32));
+        assertEquals(139_648, NotifyLanesLayout.lengthFor(64, 32));
+        assertEquals(NotifyLanesLayout.lanesOffset(8) + 3 * NotifyLanesLayout.laneLength(16),
+            NotifyLanesLayout.laneOffset(8, 16, 3));
+        assertEquals(Align.PAD + 5 * 64, NotifyLanesLayout.entryOffset(13, 8));
+        assertEquals(0, NotifyLanesLayout.lanesOffset(8) % Align.PAD);
+        assertEquals(0, NotifyLanesLayout.laneLength(1) % Align.CACHE_LINE);
+    }
+
+    @Test
+    void shouldCountPendingEntriesModulo256AcrossTheWrap() {
+        for (long head = 0; head < 600; head += 7) {
+            for (int published = 0; published <= NotifyLanesLayout.MAX_LANE_CAPACITY; published++) {
+                final int doorbell = Byte.toUnsignedInt(NotifyLanesLayout.doorbell(head + published));
+                assertEquals(published, NotifyLanesLayout.pending(doorbell, head), "head " + head);
+            }
+        }
+    }
+
+    @Test
+    void shouldKeepPendingCountsApartFromDoorbellLags() {
+        final int capacity = NotifyLanesLayout.MAX_LANE_CAPACITY;
+        for (long head = 0; head < 600; head += 5) {
+            for (int lag = 1; lag <= capacity; lag++) {
+                final int doorbell = Byte.toUnsignedInt(NotifyLanesLayout.doorbell(head - lag));
+                assertTrue(NotifyLanesLayout.pending(doorbell, head) > capacity, "lag " + lag + " at head " + head);
+            }
+        }
+    }
+
+    @Test
+    void shouldRejectBadDimensions() {
+        for (final int capacity : new int[] {0, 3, 128, 256, -1}) {
+            final IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkLaneCapacity(capacity));
+            assertTrue(e.getMessage().contains("lane capacity " + capacity), e.getMessage());
+        }
+        NotifyLanesLayout.checkLaneCapacity(64);
+        NotifyLanesLayout.checkLaneCapacity(1);
+        assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkLanes(0));
+        assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkLanes(NotifyLanesLayout.MAX_LANES + 1));
+        assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkLane(4, 4));
+        assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkLane(4, -1));
+    }
+
+    @Test
+    void shouldRejectPlacementsThatDoNotFitOrAreMisaligned() {
+        try (Arena arena = Arena.ofConfined()) {
+            final long length = NotifyLanesLayout.lengthFor(4, 8);
+            final MemorySegment segment = arena.allocate(length + Align.PAD, Align.PAD);
+            NotifyLanesLayout.checkPlacement(segment, 0, 4, 8);
+            NotifyLanesLayout.checkPlacement(segment, Align.PAD, 4, 8);
+            final IllegalArgumentException tooBig = assertThrows(IllegalArgumentException.class,
+                () -> NotifyLanesLayout.checkPlacement(segment, 2 * Align.PAD, 4, 8));
+            assertTrue(tooBig.getMessage().contains("exceed the segment size"), tooBig.getMessage());
+            final IllegalArgumentException odd = assertThrows(IllegalArgumentException.class,
+                () -> NotifyLanesLayout.checkPlacement(segment, 64, 4, 8));
+            assertTrue(odd.getMessage().contains("multiple of " + Align.PAD), odd.getMessage());
+            assertThrows(IllegalArgumentException.class,
+                () -> NotifyLanesLayout.checkPlacement(segment.asSlice(64), 0, 1, 1));
+        }
+    }
+}
