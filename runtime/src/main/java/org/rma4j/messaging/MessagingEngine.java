@@ -73,9 +73,8 @@ final class MessagingEngine {
     private boolean closed;
 
     private final MatchQueues queues = new MatchQueues();
-    private final long[] consumed;
-    private final long[] reported;
-    private boolean creditOwed;
+    private final RingCredit credit;
+    private final RingCredit.Report creditReport = this::putCredit;
     private final Inbound[] inbound;
 
     private final long[] reserved;
@@ -97,8 +96,7 @@ final class MessagingEngine {
         this.rank = window.rank();
         final int ranks = layout.ranks();
         this.arrivals = window.notifyInit(Rma.ANY_SOURCE, Rma.ANY_TAG, 1);
-        this.consumed = new long[ranks];
-        this.reported = new long[ranks];
+        this.credit = new RingCredit(ranks, layout.ringBytes());
         this.inbound = new Inbound[ranks];
         this.reserved = new long[ranks];
         this.sendQueue = new ArrayDeque[ranks];
@@ -184,8 +182,8 @@ final class MessagingEngine {
             throw fail(e);
         } catch (final RmaTimeoutException e) {
             throw fail(new RmaTimeoutException("progress of rank " + rank + "'s Messaging object ("
-                + queues.postedCount() + " receive(s) posted, " + queuedSends + " send(s) queued, " + activeRendezvous + " rendezvous in"
-                + " flight; " + e.waitedFor() + ")", e.waitedNs(), e));
+                + queues.postedCount() + " receive(s) posted, " + queuedSends + " send(s) queued, " + activeRendezvous
+                + " rendezvous in flight; " + e.waitedFor() + ")", e.waitedNs(), e));
         }
     }
 
@@ -436,12 +434,7 @@ final class MessagingEngine {
     private void onEager(final int source, final int wireTag, final long disp, final int length) {
         final long size = MessagingLayout.recordBytes(length);
         if (size > 0) {
-            final long capacity = layout.ringBytes();
-            final long tail = consumed[source];
-            final long position = disp - layout.ringOffset(source);
-            // The sender skips to the ring's start when a payload does not fit before its end.
-            consumed[source] = (position == tail % capacity ? tail : tail + capacity - tail % capacity) + size;
-            creditOwed = true;
+            credit.consume(source, disp - layout.ringOffset(source), size);
         }
         if ((wireTag & COLLECTIVE_CONTEXT) != 0 && MessagingCollectives.isClose(wireTag)) {
             onClosing(source);
@@ -571,23 +564,16 @@ final class MessagingEngine {
      * total into the sender's credit word.
      */
     private void returnCredit() {
-        if (!creditOwed) {
-            return;
-        }
-        creditOwed = false;
-        for (int source = 0; source < consumed.length; source++) {
-            if (consumed[source] != reported[source]) {
-                word.set(ValueLayout.JAVA_LONG, 0, consumed[source]);
-                try {
-                    transfer();
-                    window.putNotify(word, source, layout.creditOffset(rank), CONTROL_TAG);
-                } catch (final RuntimeException e) {
-                    creditOwed = true;
-                    throw e;
-                }
-                reported[source] = consumed[source];
-            }
-        }
+        credit.returnOwed(creditReport);
+    }
+
+    /**
+     * Puts {@code consumed} into {@code source}'s credit word for this rank's ring there.
+     */
+    private void putCredit(final int source, final long consumed) {
+        word.set(ValueLayout.JAVA_LONG, 0, consumed);
+        transfer();
+        window.putNotify(word, source, layout.creditOffset(rank), CONTROL_TAG);
     }
 
     private void arm() {
