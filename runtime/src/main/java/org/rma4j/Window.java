@@ -665,16 +665,9 @@ public final class Window implements AutoCloseable {
         return state.isFreed();
     }
 
-    /**
-     * Unmaps without the collective barrier, when the job closes with the window still open.
-     */
+    /** Unmaps without the collective barrier, when the job closes with the window still open. */
     void release() {
         lifecycle.release();
-    }
-
-    /** @return this window's notification endpoint (package-private: for tests in this package). */
-    WindowCounters counters() {
-        return state.counters();
     }
 
     /**
@@ -687,6 +680,7 @@ public final class Window implements AutoCloseable {
         return state.counters().snapshot();
     }
 
+    /** @return the window's notification endpoint. */
     Notifications notifications() {
         return notified.notifications();
     }
@@ -694,11 +688,6 @@ public final class Window implements AutoCloseable {
     /** @return the job the window belongs to. */
     RmaJob jobOf() {
         return state.job();
-    }
-
-    /** @return the window's number in its job (0 for the first window created). */
-    int number() {
-        return state.number();
     }
 
     @Override
