@@ -388,12 +388,6 @@ final class WindowCreation {
     }
 
     /**
-     * Maps the allocation file that holds rank {@code r}'s memory of a CREATE window (the caller unmaps
-     * what it mapped so far when this throws).
-     *
-     * @throws RmaException RMA_SHARED if the file cannot be mapped or is too small for the memory.
-     */
-    /**
      * Wires the parts of a window over its mapped file and target memory: the shared {@link WindowState},
      * the waits' liveness checks, and the parts along the MPI sections the {@link Window} facade delegates to.
      */
@@ -422,6 +416,12 @@ final class WindowCreation {
         return new Window(state, info, localSegment, access, passive, active, notified, lifecycle);
     }
 
+    /**
+     * Maps the allocation file that holds rank {@code r}'s memory of a CREATE window (the caller unmaps
+     * what it mapped so far when this throws).
+     *
+     * @throws RmaException RMA_SHARED if the file cannot be mapped or is too small for the memory.
+     */
     private static MappedFile openMemory(
         final RmaJob job, final String call, final int r, final int sequence, final long offset, final long size) {
         final String name = SharedAllocator.fileName(r, sequence);
