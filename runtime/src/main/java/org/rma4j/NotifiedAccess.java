@@ -138,6 +138,13 @@ final class NotifiedAccess {
         return request;
     }
 
+    /**
+     * @return the window's notification endpoint.
+     */
+    Notifications notifications() {
+        return notifications;
+    }
+
     int unexpectedNotifications() {
         checkOpen("unexpectedNotifications");
         return notifications.unexpectedCount();

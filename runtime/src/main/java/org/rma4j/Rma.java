@@ -277,25 +277,7 @@ public final class Rma {
             try (ControlFile control = created) {
                 final List<Thread> threads = new ArrayList<>();
                 for (int rank = 0; rank < ranks; rank++) {
-                    final int r = rank;
-                    final Thread thread = new Thread(() -> {
-                        RmaJob job = null;
-                        try {
-                            job = RmaJob.join(directory, r, waitStrategy, false);
-                            final T result = body.call(job);
-                            synchronized (results) {
-                                results.set(r, result);
-                            }
-                            job.close();
-                        } catch (final Throwable t) {
-                            failures.add(t);
-                            if (job != null) {
-                                job.abandon(t);
-                            } else {
-                                control.markFailed(r);
-                            }
-                        }
-                    }, "rma4j-rank-" + rank);
+                    final Thread thread = rankThread(directory, control, rank, waitStrategy, body, results, failures);
                     threads.add(thread);
                     thread.start();
                 }
@@ -312,22 +294,57 @@ public final class Rma {
                 directory.delete();
             }
             if (!failures.isEmpty()) {
-                final Throwable first = primary(failures);
-                for (final Throwable other : failures) {
-                    // NOTE: ranks that only stopped because another failed add nothing but noise to its report.
-                    if (other != first && !(other instanceof RankFailedException)) {
-                        first.addSuppressed(other);
-                    }
-                }
-                if (first instanceof RuntimeException runtime) {
-                    throw runtime;
-                }
-                if (first instanceof Error error) {
-                    throw error;
-                }
-                throw new RmaException(ErrorClass.OTHER, "a rank failed: " + first, first);
+                throw report(failures);
             }
             return results;
+        }
+
+        /**
+         * The thread of rank {@code rank}: joins the job, runs {@code body} and stores its result, or records
+         * its failure and marks the rank failed.
+         */
+        private static <T> Thread rankThread(
+            final JobDirectory directory, final ControlFile control, final int rank, final WaitStrategy waitStrategy,
+            final RankFunction<T> body, final List<T> results, final List<Throwable> failures) {
+            return new Thread(() -> {
+                RmaJob job = null;
+                try {
+                    job = RmaJob.join(directory, rank, waitStrategy, false);
+                    final T result = body.call(job);
+                    synchronized (results) {
+                        results.set(rank, result);
+                    }
+                    job.close();
+                } catch (final Throwable t) {
+                    failures.add(t);
+                    if (job != null) {
+                        job.abandon(t);
+                    } else {
+                        control.markFailed(rank);
+                    }
+                }
+            }, "rma4j-rank-" + rank);
+        }
+
+        /**
+         * @return the failure a failed job throws: the {@link #primary} one, with the others suppressed in it,
+         *         wrapped in an RmaException if it is a checked exception.
+         */
+        private static RuntimeException report(final List<Throwable> failures) {
+            final Throwable first = primary(failures);
+            for (final Throwable other : failures) {
+                // NOTE: ranks that only stopped because another failed add nothing but noise to its report.
+                if (other != first && !(other instanceof RankFailedException)) {
+                    first.addSuppressed(other);
+                }
+            }
+            if (first instanceof RuntimeException runtime) {
+                return runtime;
+            }
+            if (first instanceof Error error) {
+                throw error;
+            }
+            return new RmaException(ErrorClass.OTHER, "a rank failed: " + first, first);
         }
 
         /**

@@ -36,6 +36,14 @@ final class TargetAccess {
         this.epochs = epochs;
     }
 
+    WindowFlavor flavor() {
+        return flavor;
+    }
+
+    int dispUnit(final int target) {
+        return dispUnits[target];
+    }
+
     SharedRegion sharedQuery(final int target) {
         checkOpen("sharedQuery");
         if (flavor != WindowFlavor.SHARED) {

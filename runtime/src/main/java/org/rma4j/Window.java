@@ -1,10 +1,6 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
-import org.rma4j.internal.WindowLayout;
-import org.rma4j.shm.Liveness;
-import org.rma4j.shm.MappedFile;
-import org.rma4j.shm.MappingLiveness;
 
 /**
  * A window: memory that every rank of a job exposes to the others' one-sided operations
@@ -33,18 +29,8 @@ import org.rma4j.shm.MappingLiveness;
  */
 public final class Window implements AutoCloseable {
     private final WindowState state;
-    private final RmaJob job;
-    private final MappedFile file;
-    private final WindowFlavor flavor;
-    private final int rank;
-    private final TargetMemory memory;
-    private final long[] sizes;
-    private final int[] dispUnits;
     private final Info info;
-    private final Epochs epochs;
-    private final Notifications notifications;
     private final MemorySegment localSegment;
-    private final int number;
     /** Target access (section 11.3): checks, address resolution, put / get / accumulate / atomics. */
     private final TargetAccess access;
     /** Passive target (sections 11.5.3, 11.5.4): lock, unlock, flush; owns the lock table. */
@@ -53,94 +39,65 @@ public final class Window implements AutoCloseable {
     private final ActiveTarget active;
     /** Notified access (Belli and Hoefler, section III): notified operations and requests. */
     private final NotifiedAccess notified;
+    /** Free, close and release (section 11.2.5). */
+    private final WindowLifecycle lifecycle;
 
+    /** Made by {@link WindowCreation}, which wires the parts. */
     Window(
-        final RmaJob job, final int number, final MappedFile file, final WindowFlavor flavor, final TargetMemory memory,
-        final MemorySegment localSegment, final long[] sizes, final int[] dispUnits, final Info info,
-        final int notifyCapacity) {
-        this.state = new WindowState(job, number, sizes);
-        this.job = job;
-        this.number = number;
-        this.file = file;
-        this.flavor = flavor;
-        this.rank = job.rank();
-        this.memory = memory;
-        this.sizes = sizes;
-        this.dispUnits = dispUnits;
+        final WindowState state, final Info info, final MemorySegment localSegment, final TargetAccess access,
+        final PassiveTarget passive, final ActiveTarget active, final NotifiedAccess notified,
+        final WindowLifecycle lifecycle) {
+        this.state = state;
         this.info = info;
         this.localSegment = localSegment;
-        final MemorySegment mapping = file.segment();
-        // Waits in the window file also check that the file is still there (not truncated under the job).
-        final MappingLiveness fileCheck = MappingLiveness.of(Liveness.NONE, file, WindowLayout.MAGIC,
-            WindowLayout.VERSION);
-        final Liveness collective = fileCheck.and(job.control().liveness(rank, true));
-        final WaitPublication blocked = new WaitPublication(job.control(), rank, number, state.counters());
-        this.epochs = new Epochs(sizes.length, !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
-        this.notifications = new Notifications(state, mapping, rank, sizes.length, notifyCapacity, job.control(),
-            job.waitStrategy(), collective);
-        this.access = new TargetAccess(state, flavor, memory, dispUnits, epochs);
-        this.active = new ActiveTarget(state, mapping, epochs, blocked, fileCheck, collective);
-        this.passive = new PassiveTarget(state, mapping, epochs, active, blocked, fileCheck, info.flag(Info.NO_LOCKS));
-        this.notified = new NotifiedAccess(state, memory, notifications);
+        this.access = access;
+        this.passive = passive;
+        this.active = active;
+        this.notified = notified;
+        this.lifecycle = lifecycle;
     }
 
     // ---------------------------------------------------------------- attributes (section 11.2.6)
 
-    /**
-     * @return this rank's memory in the window (MPI_WIN_BASE with MPI_WIN_SIZE bytes).
-     */
+    /** @return this rank's memory in the window (MPI_WIN_BASE with MPI_WIN_SIZE bytes). */
     public MemorySegment segment() {
         state.checkOpen("segment");
         return localSegment;
     }
 
-    /**
-     * @return this rank's size in bytes (MPI_WIN_SIZE).
-     */
+    /** @return this rank's size in bytes (MPI_WIN_SIZE). */
     public long size() {
-        return sizes[rank];
+        return state.sizes()[state.rank()];
     }
 
-    /**
-     * @return this rank's displacement unit (MPI_WIN_DISP_UNIT).
-     */
+    /** @return this rank's displacement unit (MPI_WIN_DISP_UNIT). */
     public int dispUnit() {
-        return dispUnits[rank];
+        return access.dispUnit(state.rank());
     }
 
-    /**
-     * @return MPI_WIN_CREATE_FLAVOR.
-     */
+    /** @return MPI_WIN_CREATE_FLAVOR. */
     public WindowFlavor flavor() {
-        return flavor;
+        return access.flavor();
     }
 
-    /**
-     * @return MPI_WIN_MODEL: always UNIFIED.
-     */
+    /** @return MPI_WIN_MODEL: always UNIFIED. */
     public MemoryModel model() {
         return MemoryModel.UNIFIED;
     }
 
-    /**
-     * @return a copy of the hints in effect, predefined keys with their values (MPI_WIN_GET_INFO).
-     */
+    /** @return a copy of the hints in effect, predefined keys with their values (MPI_WIN_GET_INFO). */
     public Info getInfo() {
         return info.dup();
     }
 
-    /**
-     * @return the rank of the calling process in the window's group.
-     */
+    /** @return the rank of the calling process in the window's group. */
     public int rank() {
-        return rank;
+        return state.rank();
     }
 
-    /**
-     * @return the size of the window's group.
-     */
+    /** @return the size of the window's group. */
     public int ranks() {
-        return sizes.length;
+        return state.sizes().length;
     }
 
     /**
@@ -318,27 +275,24 @@ public final class Window implements AutoCloseable {
     }
 
     /**
-     * {@link #fetchAndOp(MemorySegment, MemorySegment, Datatype, int, long, Op)} on a long. MPI-3.1 §11.3.4.
-     *
-     * @return the target's previous value.
+     * {@link #fetchAndOp(MemorySegment, MemorySegment, Datatype, int, long, Op)} on a long:
+     * returns the target's previous value. MPI-3.1 §11.3.4.
      */
     public long fetchAndOp(final long operand, final int target, final long targetDisp, final Op op) {
         return access.fetchAndOpBits("fetchAndOp", Datatype.LONG, operand, target, targetDisp, op);
     }
 
     /**
-     * {@link #fetchAndOp(MemorySegment, MemorySegment, Datatype, int, long, Op)} on an int. MPI-3.1 §11.3.4.
-     *
-     * @return the target's previous value.
+     * {@link #fetchAndOp(MemorySegment, MemorySegment, Datatype, int, long, Op)} on an int:
+     * returns the target's previous value. MPI-3.1 §11.3.4.
      */
     public int fetchAndOp(final int operand, final int target, final long targetDisp, final Op op) {
         return (int)access.fetchAndOpBits("fetchAndOp", Datatype.INT, operand, target, targetDisp, op);
     }
 
     /**
-     * {@link #fetchAndOp(MemorySegment, MemorySegment, Datatype, int, long, Op)} on a double. MPI-3.1 §11.3.4.
-     *
-     * @return the target's previous value.
+     * {@link #fetchAndOp(MemorySegment, MemorySegment, Datatype, int, long, Op)} on a double:
+     * returns the target's previous value. MPI-3.1 §11.3.4.
      */
     public double fetchAndOp(final double operand, final int target, final long targetDisp, final Op op) {
         return Double.longBitsToDouble(access.fetchAndOpBits("fetchAndOp", Datatype.DOUBLE,
@@ -360,20 +314,16 @@ public final class Window implements AutoCloseable {
     }
 
     /**
-     * {@link #compareAndSwap(MemorySegment, MemorySegment, MemorySegment, Datatype, int, long)} on a
-     * long. MPI-3.1 §11.3.4.
-     *
-     * @return the target's previous value (equal to compare when the swap happened).
+     * {@link #compareAndSwap(MemorySegment, MemorySegment, MemorySegment, Datatype, int, long)} on a long: returns the
+     * target's previous value (equal to compare when the swap happened). MPI-3.1 §11.3.4.
      */
     public long compareAndSwap(final long compare, final long value, final int target, final long targetDisp) {
         return access.compareAndSwapBits(Datatype.LONG, compare, value, target, targetDisp);
     }
 
     /**
-     * {@link #compareAndSwap(MemorySegment, MemorySegment, MemorySegment, Datatype, int, long)} on an int.
-     * MPI-3.1 §11.3.4.
-     *
-     * @return the target's previous value (equal to compare when the swap happened).
+     * {@link #compareAndSwap(MemorySegment, MemorySegment, MemorySegment, Datatype, int, long)} on an int: returns the
+     * target's previous value (equal to compare when the swap happened). MPI-3.1 §11.3.4.
      */
     public int compareAndSwap(final int compare, final int value, final int target, final long targetDisp) {
         return (int)access.compareAndSwapBits(Datatype.INT, compare, value, target, targetDisp);
@@ -508,9 +458,7 @@ public final class Window implements AutoCloseable {
         return notified.notifyInit(source, tag, expectedCount);
     }
 
-    /**
-     * @return notifications that arrived at this rank and wait for a matching request.
-     */
+    /** @return notifications that arrived at this rank and wait for a matching request. */
     public int unexpectedNotifications() {
         return notified.unexpectedNotifications();
     }
@@ -693,13 +641,7 @@ public final class Window implements AutoCloseable {
      * @throws RankFailedException if a rank fails while this one waits.
      */
     public void free() {
-        state.checkOpen("free");
-        epochs.checkFree();
-        job.collective(CollectiveCalls.Kind.FREE, number + 1, active.barrierWait());
-        state.markFreed();
-        job.forget(this);
-        memory.close();
-        file.close();
+        lifecycle.free(this);
     }
 
     /**
@@ -715,59 +657,17 @@ public final class Window implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (state.isFreed()) {
-            return;
-        }
-        if (job.isClosed()) {
-            release();
-            return;
-        }
-        if (job.failure() != null) {
-            job.abandon(job.failure());
-            return;
-        }
-        String unfinished = null;
-        try {
-            epochs.checkFree();
-        } catch (final RmaException e) {
-            unfinished = e.getMessage();
-        }
-        if (unfinished == null) {
-            unfinished = notified.activeRequest();
-        }
-        if (unfinished != null) {
-            final RmaException e = new RmaException(ErrorClass.RMA_SYNC, "close of window " + number + " at rank "
-                + rank + " in the middle of an exchange (" + unfinished + "): the rank abandons the job instead of"
-                + " freeing the window, so that no peer waits for it");
-            job.abandon(e);
-            throw e;
-        }
-        free();
+        lifecycle.close(this);
     }
 
-    /**
-     * @return whether {@link #free()} was called.
-     */
+    /** @return whether {@link #free()} was called. */
     public boolean isFreed() {
         return state.isFreed();
     }
 
-    /**
-     * Unmaps without the collective barrier, when the job closes with the window still open.
-     */
+    /** Unmaps without the collective barrier, when the job closes with the window still open. */
     void release() {
-        if (!state.isFreed()) {
-            state.markFreed();
-            memory.close();
-            file.close();
-        }
-    }
-
-    /**
-     * @return this window's notification endpoint (package-private: for tests in this package).
-     */
-    WindowCounters counters() {
-        return state.counters();
+        lifecycle.release();
     }
 
     /**
@@ -780,27 +680,19 @@ public final class Window implements AutoCloseable {
         return state.counters().snapshot();
     }
 
+    /** @return the window's notification endpoint. */
     Notifications notifications() {
-        return notifications;
+        return notified.notifications();
     }
 
-    /**
-     * @return the job the window belongs to.
-     */
+    /** @return the job the window belongs to. */
     RmaJob jobOf() {
-        return job;
-    }
-
-    /**
-     * @return the window's number in its job (0 for the first window created).
-     */
-    int number() {
-        return number;
+        return state.job();
     }
 
     @Override
     public String toString() {
-        return "Window{" + flavor + ", rank=" + rank + "/" + sizes.length + ", size=" + size() + ", dispUnit="
+        return "Window{" + flavor() + ", rank=" + rank() + "/" + ranks() + ", size=" + size() + ", dispUnit="
             + dispUnit() + (state.isFreed() ? ", freed" : "") + '}';
     }
 

@@ -11,7 +11,9 @@ import org.rma4j.internal.CreationRecordLayout;
 import org.rma4j.internal.WindowLayout;
 import org.rma4j.notify.NotifyRing;
 import org.rma4j.shm.FileHeader;
+import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappedFile;
+import org.rma4j.shm.MappingLiveness;
 import org.rma4j.shm.ShmFormatException;
 import org.rma4j.shm.ShmSpaceException;
 import org.rma4j.shm.Words;
@@ -340,7 +342,7 @@ final class WindowCreation {
             }
         }
         try {
-            return new Window(job, number, file, flavor, memory, local, sizes, dispUnits, effective,
+            return assemble(job, number, file, flavor, memory, local, sizes, dispUnits, effective,
                 Words.getInt(file.segment(), WindowLayout.NOTIFY_CAPACITY_OFFSET));
         } catch (final RuntimeException e) {
             memory.close();
@@ -383,6 +385,35 @@ final class WindowCreation {
             mapped.forEach(MappedFile::close);
             MappingBudget.release(1 + mapped.size());
         });
+    }
+
+    /**
+     * Wires the parts of a window over its mapped file and target memory: the shared {@link WindowState},
+     * the waits' liveness checks, and the parts along the MPI sections the {@link Window} facade delegates to.
+     */
+    private static Window assemble(
+        final RmaJob job, final int number, final MappedFile file, final WindowFlavor flavor, final TargetMemory memory,
+        final MemorySegment localSegment, final long[] sizes, final int[] dispUnits, final Info info,
+        final int notifyCapacity) {
+        final WindowState state = new WindowState(job, number, sizes);
+        final int rank = job.rank();
+        final MemorySegment mapping = file.segment();
+        // Waits in the window file also check that the file is still there (not truncated under the job).
+        final MappingLiveness fileCheck = MappingLiveness.of(Liveness.NONE, file, WindowLayout.MAGIC,
+            WindowLayout.VERSION);
+        final Liveness collective = fileCheck.and(job.control().liveness(rank, true));
+        final WaitPublication blocked = new WaitPublication(job.control(), rank, number, state.counters());
+        final Epochs epochs = new Epochs(sizes.length,
+            !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
+        final Notifications notifications = new Notifications(state, mapping, rank, sizes.length, notifyCapacity,
+            job.control(), job.waitStrategy(), collective);
+        final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs);
+        final ActiveTarget active = new ActiveTarget(state, mapping, epochs, blocked, fileCheck, collective);
+        final PassiveTarget passive = new PassiveTarget(state, mapping, epochs, active, blocked, fileCheck,
+            info.flag(Info.NO_LOCKS));
+        final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications);
+        final WindowLifecycle lifecycle = new WindowLifecycle(state, file, memory, epochs, active, notified);
+        return new Window(state, info, localSegment, access, passive, active, notified, lifecycle);
     }
 
     /**

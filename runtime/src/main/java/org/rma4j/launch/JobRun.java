@@ -146,6 +146,41 @@ final class JobRun {
         }
     }
 
+    /**
+     * The next step of stopping the job when the current phase's deadline passed: the job's timeout ends
+     * RUNNING (with a report of what each rank waits for), the grace period ends GRACE (both terminate the
+     * ranks), and the kill delay ends TERMINATING (the ranks are killed).
+     *
+     * @return the new phase.
+     */
+    private Phase escalate(final Phase phase) {
+        if (phase == Phase.RUNNING) {
+            timedOut = true;
+            errorLine(Launcher.MESSAGE_PREFIX + "the job did not end within " + launcher.timeout().toSeconds()
+                + " s (--timeout); stopping it. What each rank waits for:");
+            report();
+            signalAll(false);
+            return Phase.TERMINATING;
+        } else if (phase == Phase.GRACE) {
+            signalAll(false);
+            return Phase.TERMINATING;
+        }
+        signalAll(true);
+        return Phase.KILLING;
+    }
+
+    /**
+     * Reports the first rank that failed and, when others still run and wait, what each waits for.
+     */
+    private void reportFirstFailure(final String message, final int remaining) {
+        errorLine(Launcher.MESSAGE_PREFIX + message + (remaining > 0 ? "; stopping the job" : ""));
+        if (remaining > 0 && WaitReport.anyWaiting(control)) {
+            // e.g. a wait timeout (rma4j.wait.timeout.ms): say who waited for whom
+            errorLine(Launcher.MESSAGE_PREFIX + "what each rank waits for:");
+            report();
+        }
+    }
+
     private JobResult awaitRanks(final JobDirectory directory) throws InterruptedException {
         final Integer[] statuses = new Integer[ranks];
         int remaining = ranks;
@@ -159,21 +194,9 @@ final class JobRun {
                 ? exits.take()
                 : exits.poll(deadlineNs - System.nanoTime(), TimeUnit.NANOSECONDS);
             if (exit == null) {
-                if (phase == Phase.RUNNING) {
-                    timedOut = true;
-                    errorLine(Launcher.MESSAGE_PREFIX + "the job did not end within " + launcher.timeout().toSeconds()
-                        + " s (--timeout); stopping it. What each rank waits for:");
-                    report();
-                    signalAll(false);
-                    phase = Phase.TERMINATING;
+                phase = escalate(phase);
+                if (phase == Phase.TERMINATING) {
                     deadlineNs = System.nanoTime() + Launcher.KILL_DELAY.toNanos();
-                } else if (phase == Phase.GRACE) {
-                    signalAll(false);
-                    phase = Phase.TERMINATING;
-                    deadlineNs = System.nanoTime() + Launcher.KILL_DELAY.toNanos();
-                } else {
-                    signalAll(true);
-                    phase = Phase.KILLING;
                 }
                 continue;
             }
@@ -189,12 +212,7 @@ final class JobRun {
                     failedRank = exit.rank();
                     failure = message;
                     if (!isShuttingDown()) {
-                        errorLine(Launcher.MESSAGE_PREFIX + message + (remaining > 0 ? "; stopping the job" : ""));
-                        if (remaining > 0 && WaitReport.anyWaiting(control)) {
-                            // e.g. a wait timeout (rma4j.wait.timeout.ms): say who waited for whom
-                            errorLine(Launcher.MESSAGE_PREFIX + "what each rank waits for:");
-                            report();
-                        }
+                        reportFirstFailure(message, remaining);
                     }
                     phase = Phase.GRACE;
                     deadlineNs = System.nanoTime() + launcher.grace().toNanos();

@@ -189,36 +189,12 @@ public final class RmaRun implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         if (clean) {
-            final Path base = shmDir != null ? shmDir : JobDirectory.defaultBase();
-            final List<Path> removed = JobDirectory.sweepStale(base);
-            err.println(Launcher.MESSAGE_PREFIX + "removed " + removed.size() + " stale job director"
-                + (removed.size() == 1 ? "y" : "ies") + " under " + base);
-            removed.forEach(dir -> err.println(Launcher.MESSAGE_PREFIX + "  " + dir));
-            return 0;
+            return clean();
         }
         if (status) {
             return printStatus(shmDir != null ? shmDir : JobDirectory.defaultBase(), mainClass);
         }
-        if (ranks == -1) {
-            throw new ParameterException(spec.commandLine(), "the number of ranks is missing: give -n N");
-        }
-        if (ranks < 1 || ranks > ControlLayout.MAX_RANKS) {
-            throw new ParameterException(spec.commandLine(),
-                "-n must be between 1 and " + ControlLayout.MAX_RANKS + ", got " + ranks);
-        }
-        if (mainClass == null) {
-            throw new ParameterException(spec.commandLine(),
-                "the main class is missing: rmarun -n N [options] MainClass [args...]");
-        }
-        if (graceMs < 0) {
-            throw new ParameterException(spec.commandLine(), "--grace-ms must not be negative, got " + graceMs);
-        }
-        if (timeoutSeconds < 0) {
-            throw new ParameterException(spec.commandLine(), "--timeout must not be negative, got " + timeoutSeconds);
-        }
-        if (!bindTo.equals("core") && !bindTo.equals("none")) {
-            throw new ParameterException(spec.commandLine(), "--bind-to must be core or none, got '" + bindTo + "'");
-        }
+        checkOptions();
         final Map<String, String> environment = exports(exports, System.getenv());
         final String rankClasspath =
             rankClasspath(classpath, System.getenv("CLASSPATH"), System.getProperty("java.class.path"));
@@ -269,6 +245,47 @@ public final class RmaRun implements Callable<Integer> {
             return EXIT_USAGE;
         }
         return launcher.run().exitCode();
+    }
+
+    /**
+     * rmarun --clean: removes the stale job directories under the base directory and lists them.
+     *
+     * @return 0.
+     */
+    private int clean() {
+        final Path base = shmDir != null ? shmDir : JobDirectory.defaultBase();
+        final List<Path> removed = JobDirectory.sweepStale(base);
+        err.println(Launcher.MESSAGE_PREFIX + "removed " + removed.size() + " stale job director"
+            + (removed.size() == 1 ? "y" : "ies") + " under " + base);
+        removed.forEach(dir -> err.println(Launcher.MESSAGE_PREFIX + "  " + dir));
+        return 0;
+    }
+
+    /**
+     * @throws ParameterException for a missing or out-of-range rank count, a missing main class, or a bad
+     *                            --grace-ms, --timeout or --bind-to.
+     */
+    private void checkOptions() {
+        if (ranks == -1) {
+            throw new ParameterException(spec.commandLine(), "the number of ranks is missing: give -n N");
+        }
+        if (ranks < 1 || ranks > ControlLayout.MAX_RANKS) {
+            throw new ParameterException(spec.commandLine(),
+                "-n must be between 1 and " + ControlLayout.MAX_RANKS + ", got " + ranks);
+        }
+        if (mainClass == null) {
+            throw new ParameterException(spec.commandLine(),
+                "the main class is missing: rmarun -n N [options] MainClass [args...]");
+        }
+        if (graceMs < 0) {
+            throw new ParameterException(spec.commandLine(), "--grace-ms must not be negative, got " + graceMs);
+        }
+        if (timeoutSeconds < 0) {
+            throw new ParameterException(spec.commandLine(), "--timeout must not be negative, got " + timeoutSeconds);
+        }
+        if (!bindTo.equals("core") && !bindTo.equals("none")) {
+            throw new ParameterException(spec.commandLine(), "--bind-to must be core or none, got '" + bindTo + "'");
+        }
     }
 
     /**

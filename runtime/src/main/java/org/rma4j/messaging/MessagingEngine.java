@@ -3,8 +3,6 @@ package org.rma4j.messaging;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import org.rma4j.ErrorClass;
@@ -74,11 +72,9 @@ final class MessagingEngine {
     private final MemorySegment word = MemorySegment.ofArray(new long[1]);
     private boolean closed;
 
-    private final List<MessageRequest> posted = new ArrayList<>();
-    private final List<Unexpected> unexpected = new ArrayList<>();
-    private final long[] consumed;
-    private final long[] reported;
-    private boolean creditOwed;
+    private final MatchQueues queues = new MatchQueues();
+    private final RingCredit credit;
+    private final RingCredit.Report creditReport = this::putCredit;
     private final Inbound[] inbound;
 
     private final long[] reserved;
@@ -100,8 +96,7 @@ final class MessagingEngine {
         this.rank = window.rank();
         final int ranks = layout.ranks();
         this.arrivals = window.notifyInit(Rma.ANY_SOURCE, Rma.ANY_TAG, 1);
-        this.consumed = new long[ranks];
-        this.reported = new long[ranks];
+        this.credit = new RingCredit(ranks, layout.ringBytes());
         this.inbound = new Inbound[ranks];
         this.reserved = new long[ranks];
         this.sendQueue = new ArrayDeque[ranks];
@@ -138,20 +133,16 @@ final class MessagingEngine {
      */
     MessageRequest irecv(final MemorySegment buffer, final int source, final int context, final int tag) {
         final MessageRequest request = MessageRequest.recv(this, buffer, source, context, tag);
-        final Iterator<Unexpected> waiting = unexpected.iterator();
-        while (waiting.hasNext()) {
-            final Unexpected message = waiting.next();
-            if (matches(request, message.source, message.wireTag)) {
-                waiting.remove();
-                takeUnexpected(request, message);
-                return request;
-            }
+        final Unexpected message = queues.takeUnexpected(request);
+        if (message != null) {
+            takeUnexpected(request, message);
+            return request;
         }
         if (context == USER_CONTEXT && source != Rma.ANY_SOURCE && closing[source]) {
             request.failEndingWaits(ErrorClass.OTHER, neverMatches(request, source));
             return request;
         }
-        posted.add(request);
+        queues.post(request);
         return request;
     }
 
@@ -190,9 +181,9 @@ final class MessagingEngine {
         } catch (final RankFailedException e) {
             throw fail(e);
         } catch (final RmaTimeoutException e) {
-            throw fail(new RmaTimeoutException("progress of rank " + rank + "'s Messaging object (" + posted.size()
-                + " receive(s) posted, " + queuedSends + " send(s) queued, " + activeRendezvous + " rendezvous in"
-                + " flight; " + e.waitedFor() + ")", e.waitedNs(), e));
+            throw fail(new RmaTimeoutException("progress of rank " + rank + "'s Messaging object ("
+                + queues.postedCount() + " receive(s) posted, " + queuedSends + " send(s) queued, " + activeRendezvous
+                + " rendezvous in flight; " + e.waitedFor() + ")", e.waitedNs(), e));
         }
     }
 
@@ -245,12 +236,8 @@ final class MessagingEngine {
      */
     void close() {
         closed = true;
-        for (final MessageRequest request : posted) {
-            request.fail(ErrorClass.OTHER, "the Messaging object of rank " + rank + " was closed before "
-                + request + " matched a message");
-        }
-        posted.clear();
-        unexpected.clear();
+        queues.clear(request -> request.fail(ErrorClass.OTHER, "the Messaging object of rank " + rank
+            + " was closed before " + request + " matched a message"));
         arrivals.close();
     }
 
@@ -447,27 +434,22 @@ final class MessagingEngine {
     private void onEager(final int source, final int wireTag, final long disp, final int length) {
         final long size = MessagingLayout.recordBytes(length);
         if (size > 0) {
-            final long capacity = layout.ringBytes();
-            final long tail = consumed[source];
-            final long position = disp - layout.ringOffset(source);
-            // The sender skips to the ring's start when a payload does not fit before its end.
-            consumed[source] = (position == tail % capacity ? tail : tail + capacity - tail % capacity) + size;
-            creditOwed = true;
+            credit.consume(source, disp - layout.ringOffset(source), size);
         }
         if ((wireTag & COLLECTIVE_CONTEXT) != 0 && MessagingCollectives.isClose(wireTag)) {
             onClosing(source);
         }
         final MemorySegment payload = local.asSlice(disp, length);
-        final MessageRequest request = takePosted(source, wireTag);
+        final MessageRequest request = queues.takePosted(source, wireTag);
         if (request != null) {
-            if (fits(request, source, wireTag, length)) {
+            if (MatchQueues.fits(request, source, wireTag, length)) {
                 MemorySegment.copy(payload, 0, request.buffer(), 0, length);
-                request.complete(status(source, wireTag, length));
+                request.complete(MatchQueues.status(source, wireTag, length));
             }
         } else {
             final MemorySegment copy = MemorySegment.ofArray(new byte[length]);
             MemorySegment.copy(payload, 0, copy, 0, length);
-            unexpected.add(new Unexpected(source, wireTag, length, copy, null));
+            queues.park(new Unexpected(source, wireTag, length, copy, null));
         }
     }
 
@@ -483,7 +465,7 @@ final class MessagingEngine {
         final long length = local.get(ValueLayout.JAVA_LONG, layout.rtsOffset(source));
         final Inbound message = new Inbound(source, wireTag, length, layout.chunks(length));
         inbound[source] = message;
-        final MessageRequest request = takePosted(source, wireTag);
+        final MessageRequest request = queues.takePosted(source, wireTag);
         if (request != null) {
             attach(message, request);
         } else {
@@ -491,7 +473,7 @@ final class MessagingEngine {
                 MemorySegment.ofArray(new byte[(int)length]), message);
             message.target = parked.data;
             message.parked = parked;
-            unexpected.add(parked);
+            queues.park(parked);
         }
         pull(message);
         if (message.pulled < message.chunks) {
@@ -513,7 +495,7 @@ final class MessagingEngine {
         if (message.pulled == message.chunks) {
             inbound[message.source] = null;
             if (message.request != null) {
-                message.request.complete(status(message.source, message.wireTag, message.length));
+                message.request.complete(MatchQueues.status(message.source, message.wireTag, message.length));
             }
             if (message.parked != null) {
                 message.parked.inbound = null;
@@ -527,7 +509,7 @@ final class MessagingEngine {
      */
     private void attach(final Inbound message, final MessageRequest request) {
         message.parked = null;
-        if (fits(request, message.source, message.wireTag, message.length)) {
+        if (MatchQueues.fits(request, message.source, message.wireTag, message.length)) {
             message.request = request;
             message.target = request.buffer();
         } else {
@@ -547,25 +529,10 @@ final class MessagingEngine {
             if (arriving.target != null) {
                 MemorySegment.copy(message.data, 0, request.buffer(), 0, arrived);
             }
-        } else if (fits(request, message.source, message.wireTag, message.length)) {
+        } else if (MatchQueues.fits(request, message.source, message.wireTag, message.length)) {
             MemorySegment.copy(message.data, 0, request.buffer(), 0, message.length);
-            request.complete(status(message.source, message.wireTag, message.length));
+            request.complete(MatchQueues.status(message.source, message.wireTag, message.length));
         }
-    }
-
-    /**
-     * @return whether the message fits the receive's buffer; if not, fails the receive (MPI_ERR_TRUNCATE
-     *         is reported as COUNT) without writing to its buffer.
-     */
-    private boolean fits(final MessageRequest request, final int source, final int wireTag, final long length) {
-        final long capacity = request.buffer().byteSize();
-        if (length <= capacity) {
-            return true;
-        }
-        request.fail(ErrorClass.COUNT, "message truncated: recv buffer of " + capacity + " bytes is smaller than the "
-            + length + "-byte message from rank " + source + " with tag " + (wireTag & TAG_UB)
-            + "; the message was discarded and the buffer left unchanged");
-        return false;
     }
 
     /**
@@ -574,31 +541,13 @@ final class MessagingEngine {
      */
     private void onClosing(final int source) {
         closing[source] = true;
-        final Iterator<MessageRequest> requests = posted.iterator();
-        while (requests.hasNext()) {
-            final MessageRequest request = requests.next();
-            if (request.context() == USER_CONTEXT && request.peer() == source) {
-                requests.remove();
-                request.failEndingWaits(ErrorClass.OTHER, neverMatches(request, source));
-            }
-        }
+        queues.removePostedFrom(source,
+            request -> request.failEndingWaits(ErrorClass.OTHER, neverMatches(request, source)));
     }
 
     private String neverMatches(final MessageRequest request, final int source) {
         return "rank " + rank + "'s " + request + " can never match: rank " + source + " is closing its Messaging"
             + " object (Messaging.close is collective, and it sent no such message before)";
-    }
-
-    private MessageRequest takePosted(final int source, final int wireTag) {
-        final Iterator<MessageRequest> requests = posted.iterator();
-        while (requests.hasNext()) {
-            final MessageRequest request = requests.next();
-            if (matches(request, source, wireTag)) {
-                requests.remove();
-                return request;
-            }
-        }
-        return null;
     }
 
     private Inbound inboundFrom(final int source) {
@@ -615,23 +564,16 @@ final class MessagingEngine {
      * total into the sender's credit word.
      */
     private void returnCredit() {
-        if (!creditOwed) {
-            return;
-        }
-        creditOwed = false;
-        for (int source = 0; source < consumed.length; source++) {
-            if (consumed[source] != reported[source]) {
-                word.set(ValueLayout.JAVA_LONG, 0, consumed[source]);
-                try {
-                    transfer();
-                    window.putNotify(word, source, layout.creditOffset(rank), CONTROL_TAG);
-                } catch (final RuntimeException e) {
-                    creditOwed = true;
-                    throw e;
-                }
-                reported[source] = consumed[source];
-            }
-        }
+        credit.returnOwed(creditReport);
+    }
+
+    /**
+     * Puts {@code consumed} into {@code source}'s credit word for this rank's ring there.
+     */
+    private void putCredit(final int source, final long consumed) {
+        word.set(ValueLayout.JAVA_LONG, 0, consumed);
+        transfer();
+        window.putNotify(word, source, layout.creditOffset(rank), CONTROL_TAG);
     }
 
     private void arm() {
@@ -639,15 +581,5 @@ final class MessagingEngine {
             arrivals.start();
             armed = true;
         }
-    }
-
-    private static boolean matches(final MessageRequest request, final int source, final int wireTag) {
-        return (wireTag & COLLECTIVE_CONTEXT) == request.context()
-            && (request.tag() == Rma.ANY_TAG || request.tag() == (wireTag & TAG_UB))
-            && (request.peer() == Rma.ANY_SOURCE || request.peer() == source);
-    }
-
-    private static MessageStatus status(final int source, final int wireTag, final long length) {
-        return new MessageStatus(source, wireTag & TAG_UB, (int)length);
     }
 }

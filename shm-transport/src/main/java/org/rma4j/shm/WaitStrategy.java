@@ -226,33 +226,8 @@ public final class WaitStrategy {
             if (!sleeping && !backOff(iteration, adaptive)) {
                 sleeping = true;
             }
-            if (sleeping) {
-                final int signal = Words.getIntVolatile(segment, signalOffset);
-                final boolean woken;
-                WaitWords.addSleeper(segment, signalOffset);
-                try {
-                    // NOTE: announce first, then re-check: a writer that made the condition true after
-                    // this check sees the sleeper, bumps the signal and wakes this thread. The fence keeps
-                    // the condition's loads (often acquire loads, which may move before a volatile RMW in
-                    // the Java memory model) after the announcement, pairing with the fence in signal. The
-                    // asymmetric form also orders every registered writer's release store and its load of
-                    // the sleeper count around this point (WaitWords, "Asymmetric protocol").
-                    if (asymmetric) {
-                        Membarrier.globalExpedited();
-                    } else {
-                        VarHandle.fullFence();
-                    }
-                    if (done.getAsBoolean()) {
-                        return;
-                    }
-                    woken = Futex.wait(segment, signalOffset, signal, LIVENESS_PERIOD_NS);
-                } finally {
-                    WaitWords.removeSleeper(segment, signalOffset);
-                }
-                if (!woken && done.getAsBoolean()) {
-                    recheckWake(signalOffset);
-                    return;
-                }
+            if (sleeping && sleepOnSignal(segment, signalOffset, done, asymmetric)) {
+                return;
             }
             if (done.getAsBoolean()) {
                 if (adaptive != null && !sleeping) {
@@ -277,6 +252,43 @@ public final class WaitStrategy {
                 }
             }
         }
+    }
+
+    /**
+     * One sleep of {@link #awaitCondition}: announces a sleeper on the signal word, fences (a membarrier if
+     * {@code asymmetric}), re-checks {@code done} and sleeps on the word for at most one liveness period.
+     *
+     * @return whether {@code done} held (the wait is over).
+     */
+    private boolean sleepOnSignal(
+        final MemorySegment segment, final long signalOffset, final BooleanSupplier done, final boolean asymmetric) {
+        final int signal = Words.getIntVolatile(segment, signalOffset);
+        final boolean woken;
+        WaitWords.addSleeper(segment, signalOffset);
+        try {
+            // NOTE: announce first, then re-check: a writer that made the condition true after
+            // this check sees the sleeper, bumps the signal and wakes this thread. The fence keeps
+            // the condition's loads (often acquire loads, which may move before a volatile RMW in
+            // the Java memory model) after the announcement, pairing with the fence in signal. The
+            // asymmetric form also orders every registered writer's release store and its load of the
+            // sleeper count around this point (WaitWords, "Asymmetric protocol").
+            if (asymmetric) {
+                Membarrier.globalExpedited();
+            } else {
+                VarHandle.fullFence();
+            }
+            if (done.getAsBoolean()) {
+                return true;
+            }
+            woken = Futex.wait(segment, signalOffset, signal, LIVENESS_PERIOD_NS);
+        } finally {
+            WaitWords.removeSleeper(segment, signalOffset);
+        }
+        if (!woken && done.getAsBoolean()) {
+            recheckWake(signalOffset);
+            return true;
+        }
+        return false;
     }
 
     /**

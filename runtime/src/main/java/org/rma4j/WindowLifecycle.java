@@ -1,0 +1,84 @@
+package org.rma4j;
+
+import org.rma4j.shm.MappedFile;
+
+/**
+ * The end of one window's life at this rank (MPI-3.1 section 11.2.5): the collective free, the close of
+ * a try-with-resources block (which abandons the job instead of freeing when the rank is in the middle
+ * of an exchange), and the release of the mappings without a barrier when the job closes first.
+ * Javadoc of each call: {@link Window}.
+ */
+final class WindowLifecycle {
+    private final WindowState state;
+    private final RmaJob job;
+    private final MappedFile file;
+    private final TargetMemory memory;
+    private final Epochs epochs;
+    private final ActiveTarget active;
+    private final NotifiedAccess notified;
+
+    WindowLifecycle(
+        final WindowState state, final MappedFile file, final TargetMemory memory, final Epochs epochs,
+        final ActiveTarget active, final NotifiedAccess notified) {
+        this.state = state;
+        this.job = state.job();
+        this.file = file;
+        this.memory = memory;
+        this.epochs = epochs;
+        this.active = active;
+        this.notified = notified;
+    }
+
+    void free(final Window window) {
+        state.checkOpen("free");
+        epochs.checkFree();
+        job.collective(CollectiveCalls.Kind.FREE, state.number() + 1, active.barrierWait());
+        state.markFreed();
+        job.forget(window);
+        memory.close();
+        file.close();
+    }
+
+    void close(final Window window) {
+        if (state.isFreed()) {
+            return;
+        }
+        if (job.isClosed()) {
+            release();
+            return;
+        }
+        if (job.failure() != null) {
+            job.abandon(job.failure());
+            return;
+        }
+        final String unfinished = unfinishedExchange();
+        if (unfinished != null) {
+            final RmaException e = new RmaException(ErrorClass.RMA_SYNC, "close of window " + state.number()
+                + " at rank " + state.rank() + " in the middle of an exchange (" + unfinished + "): the rank"
+                + " abandons the job instead of freeing the window, so that no peer waits for it");
+            job.abandon(e);
+            throw e;
+        }
+        free(window);
+    }
+
+    /**
+     * @return the open epoch or active notification request that keeps this rank in an exchange, or null.
+     */
+    private String unfinishedExchange() {
+        try {
+            epochs.checkFree();
+        } catch (final RmaException e) {
+            return e.getMessage();
+        }
+        return notified.activeRequest();
+    }
+
+    void release() {
+        if (!state.isFreed()) {
+            state.markFreed();
+            memory.close();
+            file.close();
+        }
+    }
+}

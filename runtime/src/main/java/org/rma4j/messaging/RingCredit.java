@@ -1,0 +1,59 @@
+package org.rma4j.messaging;
+
+/**
+ * The receive side of the eager rings' flow control (see {@link Messaging}): how far this rank has
+ * consumed each sender's bounce ring (in bytes since creation, wrap padding included) and how far it
+ * has told each sender, through the sender's credit word. After {@link MessagingEngine#progress()}
+ * returns the two are equal, so a rank never blocks while owing credit.
+ */
+final class RingCredit {
+    /** Publishes the consumed total of one sender's ring into that sender's credit word. */
+    @FunctionalInterface
+    interface Report {
+        void send(int source, long consumed);
+    }
+
+    private final long capacity;
+    private final long[] consumed;
+    private final long[] reported;
+    private boolean owed;
+
+    RingCredit(final int ranks, final long capacity) {
+        this.capacity = capacity;
+        this.consumed = new long[ranks];
+        this.reported = new long[ranks];
+    }
+
+    /**
+     * Records that the payload of {@code size} ring bytes at {@code position} of {@code source}'s ring has
+     * been copied out.
+     */
+    void consume(final int source, final long position, final long size) {
+        final long tail = consumed[source];
+        // The sender skips to the ring's start when a payload does not fit before its end.
+        consumed[source] = (position == tail % capacity ? tail : tail + capacity - tail % capacity) + size;
+        owed = true;
+    }
+
+    /**
+     * Reports, through {@code report}, each sender's consumed total that it has not been told yet. If a
+     * report throws, the credit stays owed (and that sender's total unreported).
+     */
+    void returnOwed(final Report report) {
+        if (!owed) {
+            return;
+        }
+        owed = false;
+        for (int source = 0; source < consumed.length; source++) {
+            if (consumed[source] != reported[source]) {
+                try {
+                    report.send(source, consumed[source]);
+                } catch (final RuntimeException e) {
+                    owed = true;
+                    throw e;
+                }
+                reported[source] = consumed[source];
+            }
+        }
+    }
+}
