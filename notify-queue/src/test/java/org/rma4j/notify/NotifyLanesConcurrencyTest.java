@@ -1,5 +1,6 @@
 package org.rma4j.notify;
 
+import org.rma4j.test.FutexSleepers;
 import org.rma4j.test.ShmTestDirectory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

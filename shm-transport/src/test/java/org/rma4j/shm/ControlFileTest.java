@@ -1,5 +1,6 @@
 package org.rma4j.shm;
 
+import org.rma4j.test.FutexSleepers;
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,6 +1,5 @@
-package org.rma4j.notify;
+package org.rma4j.test;
 
-import org.rma4j.test.ShmTestDirectory;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
@@ -14,11 +13,12 @@ import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
- * A handshake for wake-up tests: the threads of this JVM blocked in {@code FUTEX_WAIT} on a given word, as the
- * kernel reports them in {@code /proc/self/task/<tid>/syscall} (shown only while the thread sleeps in it). A
- * wake issued once {@link #await} returned reaches a sleeper that is provably asleep.
+ * A handshake for wake-up tests: the threads of this JVM that are blocked in {@code FUTEX_WAIT} on a
+ * given word, as the kernel reports them in {@code /proc/self/task/<tid>/syscall} (the syscall number
+ * and its arguments, shown only while the thread sleeps in it). A wake issued once {@link #await}
+ * returned reaches a sleeper that is provably asleep, so a test that passes proves the wake.
  */
-final class FutexSleepers {
+public final class FutexSleepers {
     private static final Path TASKS = Path.of("/proc/self/task");
     private static final String FUTEX_WAIT = "0x0";
 
@@ -26,14 +26,18 @@ final class FutexSleepers {
     }
 
     /**
-     * Waits until at least {@code count} threads of this JVM sleep in FUTEX_WAIT on the word at {@code offset}.
+     * Waits until at least {@code count} threads of this JVM sleep in FUTEX_WAIT on the word at
+     * {@code offset} of {@code segment}; fails after {@link ShmTestDirectory#EVENT_TIMEOUT_SECONDS}.
      */
-    static void await(final MemorySegment segment, final long offset, final int count) throws InterruptedException {
+    public static void await(final MemorySegment segment, final long offset, final int count) {
         ShmTestDirectory.awaitCondition(() -> count(segment, offset) >= count,
             count + " thread(s) asleep in FUTEX_WAIT on the word at offset " + offset);
     }
 
-    static int count(final MemorySegment segment, final long offset) {
+    /**
+     * @return how many threads of this JVM sleep in FUTEX_WAIT on the word at {@code offset}.
+     */
+    public static int count(final MemorySegment segment, final long offset) {
         final String number = Long.toString(syscallNumber());
         final String address = "0x" + Long.toHexString(segment.address() + offset);
         int sleepers = 0;
