@@ -35,9 +35,8 @@ final class ActiveTarget {
     private boolean pscwPosts;
     private String pscwWait = "";
 
-    ActiveTarget(
-        final WindowState state, final MemorySegment mapping, final Epochs epochs, final WaitPublication blocked,
-        final MappingLiveness fileCheck, final Liveness collective) {
+    ActiveTarget(final WindowState state, final MemorySegment mapping, final Epochs epochs,
+        final WaitPublication blocked, final MappingLiveness fileCheck, final Liveness collective) {
         this.state = state;
         this.job = state.job();
         this.rank = state.rank();
@@ -74,7 +73,8 @@ final class ActiveTarget {
 
     void fence(final int assertions) {
         checkOpen("fence");
-        Checks.checkAssertions("fence", assertions, Rma.MODE_NOSTORE | Rma.MODE_NOPUT | Rma.MODE_NOPRECEDE | Rma.MODE_NOSUCCEED);
+        Checks.checkAssertions("fence", assertions,
+            Rma.MODE_NOSTORE | Rma.MODE_NOPUT | Rma.MODE_NOPRECEDE | Rma.MODE_NOSUCCEED);
         epochs.beforeFence(assertions);
         final var fenceEvent = WindowCounters.begin(WindowCounters.FENCE);
         job.collective(CollectiveCalls.Kind.FENCE, number + 1, fenceWait);
@@ -110,8 +110,8 @@ final class ActiveTarget {
             } catch (final InternalError e) {
                 throw fileCheck.explain(e);
             } catch (final RuntimeException e) {
-                throw job.recordFailure(Failures.translate(e, rank, "start on window " + number + " for the posts of "
-                    + group));
+                throw job.recordFailure(
+                    Failures.translate(e, rank, "start on window " + number + " for the posts of " + group));
             } finally {
                 blocked.end();
             }
@@ -138,8 +138,8 @@ final class ActiveTarget {
         } catch (final InternalError e) {
             throw fileCheck.explain(e);
         } catch (final RuntimeException e) {
-            throw job.recordFailure(Failures.translate(e, rank, "wait on window " + number + " for the completes of "
-                + group));
+            throw job.recordFailure(
+                Failures.translate(e, rank, "wait on window " + number + " for the completes of " + group));
         } finally {
             blocked.end();
         }
@@ -165,8 +165,7 @@ final class ActiveTarget {
     private void checkPscwPeers() {
         pscwPeers.check();
         final int[] pending = pscw.pending(pscwPosts, pscwWaitedOn);
-        job.calls().checkNotAwaitedBy(pending, peer -> pscw.pending(pscwPosts, new int[] {peer}).length == 1,
-            pscwWait);
+        job.calls().checkNotAwaitedBy(pending, peer -> pscw.pending(pscwPosts, new int[] {peer}).length == 1, pscwWait);
         if (pending.length > 0) {
             blocked.publish(pending[0]);
         }

@@ -10,16 +10,15 @@ final class Checks {
     private Checks() {
     }
 
-    static void checkTypes(
-        final String call, final long originCount, final Datatype originType, final long targetCount,
+    static void checkTypes(final String call, final long originCount, final Datatype originType, final long targetCount,
         final Datatype targetType) {
         if (originType == null || targetType == null) {
-            throw new RmaException(ErrorClass.TYPE, call + " datatype is null (origin " + originType + ", target "
-                + targetType + ")");
+            throw new RmaException(ErrorClass.TYPE,
+                call + " datatype is null (origin " + originType + ", target " + targetType + ")");
         }
         if (originCount < 0 || targetCount < 0) {
-            throw new RmaException(ErrorClass.COUNT, call + " origin_count=" + originCount + " target_count="
-                + targetCount + ": counts must be >= 0");
+            throw new RmaException(ErrorClass.COUNT,
+                call + " origin_count=" + originCount + " target_count=" + targetCount + ": counts must be >= 0");
         }
         final long originElements;
         final long targetElements;
@@ -27,19 +26,20 @@ final class Checks {
             originElements = Math.multiplyExact(originCount, originType.elements());
             targetElements = Math.multiplyExact(targetCount, targetType.elements());
         } catch (final ArithmeticException e) {
-            throw new RmaException(ErrorClass.COUNT, call + " origin_count=" + originCount + " target_count="
-                + targetCount + " overflow the element count");
+            throw new RmaException(ErrorClass.COUNT,
+                call + " origin_count=" + originCount + " target_count=" + targetCount + " overflow the element count");
         }
         if (originElements > 0 && targetElements > 0 && originType.basic() != targetType.basic()
             || originElements != targetElements) {
-            throw new RmaException(ErrorClass.TYPE, call + " type signatures differ: origin " + originCount + " x "
-                + originType + " = " + originElements + " " + originType.basic() + ", target " + targetCount + " x "
-                + targetType + " = " + targetElements + " " + targetType.basic());
+            throw new RmaException(ErrorClass.TYPE,
+                call + " type signatures differ: origin " + originCount + " x " + originType + " = " + originElements
+                    + " " + originType.basic() + ", target " + targetCount + " x " + targetType + " = " + targetElements
+                    + " " + targetType.basic());
         }
     }
 
-    static void checkBuffer(
-        final String call, final String name, final MemorySegment buffer, final long count, final Datatype type) {
+    static void checkBuffer(final String call, final String name, final MemorySegment buffer, final long count,
+        final Datatype type) {
         final long span = type.span(count);
         if (span > buffer.byteSize()) {
             throw new RmaException(ErrorClass.COUNT, call + " " + name + " buffer of " + buffer.byteSize()
@@ -73,9 +73,8 @@ final class Checks {
 
     static void checkAligned(final String call, final int target, final long address, final Datatype.Basic basic) {
         if (address % basic.bytes() != 0) {
-            throw new RmaException(ErrorClass.DISP, call + " target element at address 0x"
-                + Long.toHexString(address) + " of rank " + target + " is not aligned to its size "
-                + basic.bytes() + " (" + basic + ")");
+            throw new RmaException(ErrorClass.DISP, call + " target element at address 0x" + Long.toHexString(address)
+                + " of rank " + target + " is not aligned to its size " + basic.bytes() + " (" + basic + ")");
         }
     }
 

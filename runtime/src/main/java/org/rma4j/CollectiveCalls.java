@@ -39,11 +39,8 @@ import org.rma4j.shm.WaitState;
 final class CollectiveCalls {
     /** What a collective call is. */
     enum Kind {
-        BARRIER(1, WaitState.Call.BARRIER),
-        CREATE(2, WaitState.Call.CREATE),
-        CLOSE(3, WaitState.Call.CLOSE),
-        FENCE(4, WaitState.Call.FENCE),
-        FREE(5, WaitState.Call.FREE);
+        BARRIER(1, WaitState.Call.BARRIER), CREATE(2, WaitState.Call.CREATE), CLOSE(3, WaitState.Call.CLOSE), FENCE(4,
+            WaitState.Call.FENCE), FREE(5, WaitState.Call.FREE);
 
         /** The kind's code in a call word (bits 31..24): explicit, never the ordinal. */
         private final int code;
@@ -153,8 +150,8 @@ final class CollectiveCalls {
         if (kind == null) {
             return;
         }
-        control.publishWait(rank, new WaitState(kind.waitCall, object - 1, -1, sequenceOf(mine),
-            System.currentTimeMillis()));
+        control.publishWait(rank,
+            new WaitState(kind.waitCall, object - 1, -1, sequenceOf(mine), System.currentTimeMillis()));
         waitPublished = true;
     }
 
@@ -217,9 +214,10 @@ final class CollectiveCalls {
             // NOTE: the call word is read (volatile) before the peer's counter is asked again: the peer stores
             // its post or complete before it publishes a later call, so a peer that did both is seen to have.
             if (sequenceOf(latest) > sequence && comparable(peer, latest) && stillPending.test(peer)) {
-                throw new RmaException(ErrorClass.RMA_SYNC, "rank " + rank + " waits in " + waiting + ", but rank "
-                    + peer + " is in " + describe(latest & ~MISMATCH_BIT) + ", which rank " + rank + " has not"
-                    + " called: rank " + peer + " waits there for this rank and cannot do what it waits for");
+                throw new RmaException(ErrorClass.RMA_SYNC,
+                    "rank " + rank + " waits in " + waiting + ", but rank " + peer + " is in "
+                        + describe(latest & ~MISMATCH_BIT) + ", which rank " + rank + " has not" + " called: rank "
+                        + peer + " waits there for this rank and cannot do what it waits for");
             }
         }
     }
@@ -241,9 +239,9 @@ final class CollectiveCalls {
     private RmaException mismatch(final long mine, final int peer, final long theirs) {
         // NOTE: marked before this rank throws and abandons the job, so that peers still compare with it.
         control.publishCall(rank, sequenceOf(mine) & 1, mine | MISMATCH_BIT);
-        return new RmaException(ErrorClass.OTHER, "collective calls do not match: rank " + rank + " called "
-            + describe(mine) + ", rank " + peer + " called " + describe(theirs) + "; every rank must make the"
-            + " same collective calls in the same order");
+        return new RmaException(ErrorClass.OTHER,
+            "collective calls do not match: rank " + rank + " called " + describe(mine) + ", rank " + peer + " called "
+                + describe(theirs) + "; every rank must make the" + " same collective calls in the same order");
     }
 
     /**

@@ -83,8 +83,7 @@ public final class Datatype {
     private final long extent;
     private final String description;
 
-    private Datatype(
-        final Basic basic, final long[] blockOffsets, final long[] blockElements, final long extent,
+    private Datatype(final Basic basic, final long[] blockOffsets, final long[] blockElements, final long extent,
         final String description) {
         this.basic = basic;
         this.blockOffsets = blockOffsets;
@@ -123,8 +122,8 @@ public final class Datatype {
         checkCount(blocklength, "vector blocklength");
         final String description = "vector(" + count + ", " + blocklength + ", " + stride + ", " + old + ")";
         if (count > 1 && stride < 0) {
-            throw new RmaException(ErrorClass.TYPE, description + ": displacement " + stride
-                + " is negative; rma4j datatypes have lower bound 0");
+            throw new RmaException(ErrorClass.TYPE,
+                description + ": displacement " + stride + " is negative; rma4j datatypes have lower bound 0");
         }
         if (count > 1 && stride == blocklength) {
             // The blocks touch: one run of count * blocklength old types, without a list of count blocks.
@@ -165,11 +164,11 @@ public final class Datatype {
     public static Datatype indexed(final int[] blocklengths, final int[] displacements, final Datatype old) {
         checkOld(old, "indexed");
         if (blocklengths.length != displacements.length) {
-            throw new RmaException(ErrorClass.COUNT, "indexed has " + blocklengths.length + " blocklengths but "
-                + displacements.length + " displacements");
+            throw new RmaException(ErrorClass.COUNT,
+                "indexed has " + blocklengths.length + " blocklengths but " + displacements.length + " displacements");
         }
-        final String description =
-            "indexed(" + describe(blocklengths) + ", " + describe(displacements) + ", " + old + ")";
+        final String description = "indexed(" + describe(blocklengths) + ", " + describe(displacements) + ", " + old
+            + ")";
         if (old.isContiguous() && blocklengths.length > MAX_BLOCKS) {
             throw tooManyBlocks(description, blocklengths.length);
         }
@@ -200,8 +199,8 @@ public final class Datatype {
         checkCount(blocklength, "hvector blocklength");
         final String description = "hvector(" + count + ", " + blocklength + ", " + strideBytes + ", " + old + ")";
         if (count > 1 && strideBytes < 0) {
-            throw new RmaException(ErrorClass.TYPE, description + ": displacement " + strideBytes
-                + " is negative; rma4j datatypes have lower bound 0");
+            throw new RmaException(ErrorClass.TYPE,
+                description + ": displacement " + strideBytes + " is negative; rma4j datatypes have lower bound 0");
         }
         checkBlocks(description, count, blocklength, old);
         final long[] displacements = new long[count];
@@ -224,8 +223,8 @@ public final class Datatype {
             throw new RmaException(ErrorClass.COUNT, "hindexed has " + blocklengths.length + " blocklengths but "
                 + byteDisplacements.length + " displacements");
         }
-        final String description =
-            "hindexed(" + describe(blocklengths) + ", " + describe(byteDisplacements) + ", " + old + ")";
+        final String description = "hindexed(" + describe(blocklengths) + ", " + describe(byteDisplacements) + ", "
+            + old + ")";
         long blocks = 0;
         final long[] lengths = new long[blocklengths.length];
         for (int i = 0; i < lengths.length; i++) {
@@ -256,11 +255,11 @@ public final class Datatype {
      * @throws RmaException ARG for arrays of different lengths, no dimension, a size below 1, a subsize
      *                      below 1 or above its size, or a start outside {@code [0, size - subsize]}.
      */
-    public static Datatype subarray(
-        final int[] sizes, final int[] subsizes, final int[] starts, final Order order, final Datatype old) {
+    public static Datatype subarray(final int[] sizes, final int[] subsizes, final int[] starts, final Order order,
+        final Datatype old) {
         checkOld(old, "subarray");
-        final String description = "subarray(" + describe(sizes) + ", " + describe(subsizes) + ", "
-            + describe(starts) + ", " + order + ", " + old + ")";
+        final String description = "subarray(" + describe(sizes) + ", " + describe(subsizes) + ", " + describe(starts)
+            + ", " + order + ", " + old + ")";
         final int dims = sizes.length;
         if (dims == 0 || subsizes.length != dims || starts.length != dims || order == null) {
             throw new RmaException(ErrorClass.ARG, description + ": sizes, subsizes and starts need the same"
@@ -273,9 +272,9 @@ public final class Datatype {
             final int size = sizes[d];
             final int subsize = subsizes[d];
             if (size < 1 || subsize < 1 || subsize > size || starts[d] < 0 || starts[d] > size - subsize) {
-                throw new RmaException(ErrorClass.ARG, description + ": dimension " + d + " has size " + size
-                    + ", subsize " + subsize + " and start " + starts[d] + "; MPI needs 1 <= subsize <= size"
-                    + " and 0 <= start <= size - subsize");
+                throw new RmaException(ErrorClass.ARG,
+                    description + ": dimension " + d + " has size " + size + ", subsize " + subsize + " and start "
+                        + starts[d] + "; MPI needs 1 <= subsize <= size" + " and 0 <= start <= size - subsize");
             }
         }
         long rows = 1;
@@ -309,8 +308,8 @@ public final class Datatype {
         }
     }
 
-    private static Datatype replicate(
-        final Datatype old, final long[] displacements, final long[] lengths, final String description) {
+    private static Datatype replicate(final Datatype old, final long[] displacements, final long[] lengths,
+        final String description) {
         return replicate(old, displacements, old.extent, lengths, description);
     }
 
@@ -319,9 +318,8 @@ public final class Datatype {
      *
      * @param unit bytes per displacement unit: the old extent (vector, indexed), or 1 (hvector, hindexed).
      */
-    private static Datatype replicate(
-        final Datatype old, final long[] displacements, final long unit, final long[] lengths,
-        final String description) {
+    private static Datatype replicate(final Datatype old, final long[] displacements, final long unit,
+        final long[] lengths, final String description) {
         final Blocks blocks = new Blocks(old.basic.bytes());
         long end = 0;
         for (int i = 0; i < displacements.length; i++) {
@@ -423,8 +421,7 @@ public final class Datatype {
      *         instances are one contiguous run).
      */
     public boolean isContiguous() {
-        return blockOffsets.length <= 1 && (blockOffsets.length == 0 || blockOffsets[0] == 0)
-            && extent == size();
+        return blockOffsets.length <= 1 && (blockOffsets.length == 0 || blockOffsets[0] == 0) && extent == size();
     }
 
     /**
@@ -454,8 +451,8 @@ public final class Datatype {
         try {
             return count == 0 ? 0 : Math.addExact(Math.multiplyExact(count - 1, extent), extent);
         } catch (final ArithmeticException e) {
-            throw new RmaException(ErrorClass.COUNT, count + " x " + description + " spans more than " + Long.MAX_VALUE
-                + " bytes");
+            throw new RmaException(ErrorClass.COUNT,
+                count + " x " + description + " spans more than " + Long.MAX_VALUE + " bytes");
         }
     }
 

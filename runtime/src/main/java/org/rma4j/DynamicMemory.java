@@ -95,8 +95,8 @@ final class DynamicMemory extends TargetMemory {
                 return;
             }
         }
-        throw new RmaException(ErrorClass.RMA_ATTACH, "detach of " + describe(segment)
-            + ": no region attached by rank " + rank + " starts at that address");
+        throw new RmaException(ErrorClass.RMA_ATTACH,
+            "detach of " + describe(segment) + ": no region attached by rank " + rank + " starts at that address");
     }
 
     @Override
@@ -123,17 +123,17 @@ final class DynamicMemory extends TargetMemory {
                 final long fileOffset = Words.getLong(table, entry + ENTRY_FILE_OFFSET_OFFSET);
                 final MemorySegment region = regionFile(call, target, sequence);
                 if (fileOffset < 0 || fileOffset > region.byteSize() - length) {
-                    throw new RmaException(ErrorClass.RMA_SHARED, call + ": the region " + describe(address, length)
-                        + " attached by rank " + target + " at offset " + fileOffset + " of "
-                        + SharedAllocator.fileName(target, sequence) + " does not fit in its " + region.byteSize()
-                        + " bytes");
+                    throw new RmaException(ErrorClass.RMA_SHARED,
+                        call + ": the region " + describe(address, length) + " attached by rank " + target
+                            + " at offset " + fileOffset + " of " + SharedAllocator.fileName(target, sequence)
+                            + " does not fit in its " + region.byteSize() + " bytes");
                 }
                 return new Place(region, fileOffset + (targetDisp - address));
             }
         }
-        throw new RmaException(ErrorClass.RMA_RANGE, call + " target_disp=0x" + Long.toHexString(targetDisp)
-            + " + length=" + lengthBytes + " is not inside a region attached by rank " + target
-            + " to the dynamic window");
+        throw new RmaException(ErrorClass.RMA_RANGE,
+            call + " target_disp=0x" + Long.toHexString(targetDisp) + " + length=" + lengthBytes
+                + " is not inside a region attached by rank " + target + " to the dynamic window");
     }
 
     /**
@@ -153,8 +153,8 @@ final class DynamicMemory extends TargetMemory {
                 }
             }).segment();
         } catch (final UncheckedIOException | ShmFormatException e) {
-            throw new RmaException(ErrorClass.RMA_SHARED, call + ": cannot map the memory attached by rank " + target
-                + ": " + e.getMessage(), e);
+            throw new RmaException(ErrorClass.RMA_SHARED,
+                call + ": cannot map the memory attached by rank " + target + ": " + e.getMessage(), e);
         }
     }
 

@@ -45,8 +45,8 @@ final class Epochs {
             if (accessGroup.contains(target) || !checks) {
                 return;
             }
-            throw new RmaException(ErrorClass.RMA_SYNC, call + " to rank " + target + " which is not in the group "
-                + accessGroup + " of the open start epoch");
+            throw new RmaException(ErrorClass.RMA_SYNC,
+                call + " to rank " + target + " which is not in the group " + accessGroup + " of the open start epoch");
         }
         if (fenceOpen) {
             opsInFence = true;
@@ -71,7 +71,8 @@ final class Epochs {
 
     void checkAnyPassive(final String call) {
         if (checks && locksHeld == 0 && lockAll == NONE) {
-            throw new RmaException(ErrorClass.RMA_SYNC, call + " outside a passive-target epoch: no lock or lock_all is held");
+            throw new RmaException(ErrorClass.RMA_SYNC,
+                call + " outside a passive-target epoch: no lock or lock_all is held");
         }
     }
 
@@ -84,8 +85,8 @@ final class Epochs {
             return;
         }
         if (locksHeld > 0 || lockAll != NONE) {
-            throw new RmaException(ErrorClass.RMA_SYNC, "fence while a passive-target epoch is open ("
-                + describePassive() + ")");
+            throw new RmaException(ErrorClass.RMA_SYNC,
+                "fence while a passive-target epoch is open (" + describePassive() + ")");
         }
         if ((assertions & Rma.MODE_NOPRECEDE) != 0 && opsInFence) {
             throw new RmaException(ErrorClass.RMA_SYNC,
@@ -103,8 +104,8 @@ final class Epochs {
      */
     void beforePassive(final String call) {
         if (checks && fenceOpen && opsInFence) {
-            throw new RmaException(ErrorClass.RMA_SYNC, call
-                + " inside a fence epoch in which RMA calls were issued: end it with a fence first");
+            throw new RmaException(ErrorClass.RMA_SYNC,
+                call + " inside a fence epoch in which RMA calls were issued: end it with a fence first");
         }
         fenceOpen = false;
     }
@@ -160,8 +161,8 @@ final class Epochs {
 
     int checkUnlockAll() {
         if (lockAll == NONE) {
-            throw new RmaException(ErrorClass.RMA_SYNC, "unlock_all without lock_all"
-                + (locksHeld > 0 ? " (" + describePassive() + ": use unlock)" : ""));
+            throw new RmaException(ErrorClass.RMA_SYNC,
+                "unlock_all without lock_all" + (locksHeld > 0 ? " (" + describePassive() + ": use unlock)" : ""));
         }
         return lockAll;
     }
@@ -172,19 +173,19 @@ final class Epochs {
 
     void checkFree() {
         if (accessGroup != null || exposureGroup != null) {
-            throw new RmaException(ErrorClass.RMA_SYNC, "free while a " + (accessGroup != null ? "start" : "post")
-                + " epoch is open");
+            throw new RmaException(ErrorClass.RMA_SYNC,
+                "free while a " + (accessGroup != null ? "start" : "post") + " epoch is open");
         }
         if (checks && (locksHeld > 0 || lockAll != NONE)) {
-            throw new RmaException(ErrorClass.RMA_SYNC, "free while a passive-target epoch is open ("
-                + describePassive() + ")");
+            throw new RmaException(ErrorClass.RMA_SYNC,
+                "free while a passive-target epoch is open (" + describePassive() + ")");
         }
     }
 
     void checkPost() {
         if (exposureGroup != null) {
-            throw new RmaException(ErrorClass.RMA_SYNC, "post while the exposure epoch to " + exposureGroup
-                + " is open (wait or test it first)");
+            throw new RmaException(ErrorClass.RMA_SYNC,
+                "post while the exposure epoch to " + exposureGroup + " is open (wait or test it first)");
         }
         beforeActiveTarget("post");
     }
@@ -207,8 +208,8 @@ final class Epochs {
     void checkStart() {
         checkNoStartEpoch("start");
         if (locksHeld > 0 || lockAll != NONE) {
-            throw new RmaException(ErrorClass.RMA_SYNC, "start while a passive-target epoch is open ("
-                + describePassive() + ")");
+            throw new RmaException(ErrorClass.RMA_SYNC,
+                "start while a passive-target epoch is open (" + describePassive() + ")");
         }
         beforeActiveTarget("start");
     }
@@ -230,15 +231,15 @@ final class Epochs {
 
     private void checkNoStartEpoch(final String call) {
         if (accessGroup != null) {
-            throw new RmaException(ErrorClass.RMA_SYNC, call + " while the start epoch to " + accessGroup
-                + " is open (complete it first)");
+            throw new RmaException(ErrorClass.RMA_SYNC,
+                call + " while the start epoch to " + accessGroup + " is open (complete it first)");
         }
     }
 
     private void beforeActiveTarget(final String call) {
         if (fenceOpen && opsInFence) {
-            throw new RmaException(ErrorClass.RMA_SYNC, call
-                + " inside a fence epoch in which RMA calls were issued: end it with a fence first");
+            throw new RmaException(ErrorClass.RMA_SYNC,
+                call + " inside a fence epoch in which RMA calls were issued: end it with a fence first");
         }
         fenceOpen = false;
     }

@@ -25,8 +25,8 @@ final class Failures {
      */
     static RuntimeException translate(final RuntimeException e, final int rank, final String waited) {
         if (e instanceof PeerFailedException failed) {
-            return new RankFailedException(failed.rank(), reason(failed) + " (rank " + rank + " waited in " + waited
-                + ")", e);
+            return new RankFailedException(failed.rank(),
+                reason(failed) + " (rank " + rank + " waited in " + waited + ")", e);
         }
         if (e instanceof WaitTimeoutException timedOut) {
             return new RmaTimeoutException(waited + " at rank " + rank, timedOut.waitedNs(), e);

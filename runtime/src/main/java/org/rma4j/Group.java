@@ -43,8 +43,8 @@ public final class Group {
                 throw new RmaException(ErrorClass.RANK, "group member " + rank + " is negative");
             }
             if (rank > MAX_RANK) {
-                throw new RmaException(ErrorClass.RANK, "group member " + rank + " is outside 0.." + MAX_RANK
-                    + ", the ranks a job can have");
+                throw new RmaException(ErrorClass.RANK,
+                    "group member " + rank + " is outside 0.." + MAX_RANK + ", the ranks a job can have");
             }
             if (seen.get(rank)) {
                 throw new RmaException(ErrorClass.GROUP, "group member " + rank + " appears twice in "
@@ -63,8 +63,8 @@ public final class Group {
             throw new RmaException(ErrorClass.ARG, "group range size=" + size + " is negative");
         }
         if (size > MAX_RANK + 1) {
-            throw new RmaException(ErrorClass.RANK, "group range size=" + size + " exceeds the " + (MAX_RANK + 1)
-                + " ranks a job can have");
+            throw new RmaException(ErrorClass.RANK,
+                "group range size=" + size + " exceeds the " + (MAX_RANK + 1) + " ranks a job can have");
         }
         final int[] ranks = new int[size];
         for (int i = 0; i < size; i++) {

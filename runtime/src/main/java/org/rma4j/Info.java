@@ -27,12 +27,8 @@ public final class Info {
     public static final String ALLOC_SHARED_NONCONTIG = "alloc_shared_noncontig";
 
     /** The values of the predefined keys when a window is given none. */
-    static final Map<String, String> DEFAULTS = Map.of(
-        NO_LOCKS, "false",
-        ACCUMULATE_ORDERING, "rar,raw,war,waw",
-        ACCUMULATE_OPS, "same_op_no_op",
-        SAME_SIZE, "false",
-        ALLOC_SHARED_NONCONTIG, "false");
+    static final Map<String, String> DEFAULTS = Map.of(NO_LOCKS, "false", ACCUMULATE_ORDERING, "rar,raw,war,waw",
+        ACCUMULATE_OPS, "same_op_no_op", SAME_SIZE, "false", ALLOC_SHARED_NONCONTIG, "false");
 
     private final Map<String, String> entries = new LinkedHashMap<>();
 
@@ -97,12 +93,13 @@ public final class Info {
      * Parses a boolean hint; the standard spells them "true" / "false".
      */
     boolean flag(final String key) {
-        final String value = entries.getOrDefault(key, DEFAULTS.getOrDefault(key, "false")).trim().toLowerCase(Locale.ROOT);
+        final String value = entries.getOrDefault(key, DEFAULTS.getOrDefault(key, "false")).trim()
+            .toLowerCase(Locale.ROOT);
         return switch (value) {
             case "true" -> true;
             case "false" -> false;
-            default -> throw new RmaException(ErrorClass.INFO_VALUE, "info " + key + "=" + entries.get(key)
-                + " is not true or false");
+            default -> throw new RmaException(ErrorClass.INFO_VALUE,
+                "info " + key + "=" + entries.get(key) + " is not true or false");
         };
     }
 

@@ -58,9 +58,10 @@ final class MappingBudget {
     static void check(final String call, final long mappings) {
         final long live = LIVE.get();
         if (live + mappings > LIMIT) {
-            throw new RmaException(ErrorClass.NO_MEM, call + " needs " + mappings + " more memory mapping(s), but this"
-                + " process holds " + live + " of the " + LIMIT + " rma4j may use (half of vm.max_map_count="
-                + maxMapCount() + ", or -D" + MAX_MAPPINGS_PROP_NAME + "); free windows or allocMem memory first");
+            throw new RmaException(ErrorClass.NO_MEM,
+                call + " needs " + mappings + " more memory mapping(s), but this" + " process holds " + live
+                    + " of the " + LIMIT + " rma4j may use (half of vm.max_map_count=" + maxMapCount() + ", or -D"
+                    + MAX_MAPPINGS_PROP_NAME + "); free windows or allocMem memory first");
         }
     }
 

@@ -58,12 +58,13 @@ final class Notifications {
     /** Whether the current drain completed a request (guarded by the monitor). */
     private boolean completedInDrain;
     /** Test hook: runs after a waiter's drain-and-check step, before it waits (never under the monitor). */
-    private volatile Runnable beforeWait = () -> { };
+    private volatile Runnable beforeWait = () -> {
+    };
     /** Test hook: runs when a send first finds its target's ring full, before it waits for room. */
-    private volatile Runnable onFullRing = () -> { };
+    private volatile Runnable onFullRing = () -> {
+    };
 
-    Notifications(
-        final WindowState window, final MemorySegment mapping, final int rank, final int ranks,
+    Notifications(final WindowState window, final MemorySegment mapping, final int rank, final int ranks,
         final int capacity, final ControlFile control, final WaitStrategy waitStrategy, final Liveness liveness) {
         this.window = window;
         this.rank = rank;
@@ -87,8 +88,7 @@ final class Notifications {
      * is full this rank keeps draining its own ring (the target may be waiting for room in it), and waits
      * through the window's wait strategy: liveness of the target, the job's timeout, busy-spin honoured.
      */
-    void notify(
-        final String call, final int target, final int tag, final long displacement, final int length,
+    void notify(final String call, final int target, final int tag, final long displacement, final int length,
         final int flags, final MemorySegment inline) {
         final NotifyRing ring = outgoing[target];
         if (ring.offer(rank, tag, displacement, length, flags, inline)) {
@@ -226,7 +226,8 @@ final class Notifications {
             }
             try {
                 beforeWait.run();
-                own.await(waitStrategy, () -> NotifyRequest.anyComplete(requests) || headReady(), waits.liveness(liveness));
+                own.await(waitStrategy, () -> NotifyRequest.anyComplete(requests) || headReady(),
+                    waits.liveness(liveness));
             } finally {
                 leaveWait();
             }

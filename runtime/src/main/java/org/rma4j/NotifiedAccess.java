@@ -51,8 +51,7 @@ final class NotifiedAccess {
         notifications.notify("putNotify", target, tag, targetDisp, (int)length, Notifications.KIND_PUT, null);
     }
 
-    void putNotify(
-        final MemorySegment origin, final long originCount, final Datatype originType, final int target,
+    void putNotify(final MemorySegment origin, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType, final int tag) {
         checkTag("putNotify", tag);
         Objects.requireNonNull(origin, "origin");
@@ -64,8 +63,8 @@ final class NotifiedAccess {
         }
         final int bytes = originType.basic().bytes();
         TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, targetCount, targetType),
-            (originOffset, targetOffset, elements) ->
-                MemorySegment.copy(origin, originOffset, destination, targetOffset, elements * bytes));
+            (originOffset, targetOffset, elements) -> MemorySegment.copy(origin, originOffset, destination,
+                targetOffset, elements * bytes));
         notifications.notify("putNotify", target, tag, targetDisp,
             (int)Math.min(targetCount * targetType.size(), Integer.MAX_VALUE), Notifications.KIND_PUT, null);
     }
@@ -83,9 +82,8 @@ final class NotifiedAccess {
             Notifications.KIND_GET, null);
     }
 
-    void accumulateNotify(
-        final MemorySegment origin, final long count, final Datatype type, final int target, final long targetDisp,
-        final Op op, final int tag) {
+    void accumulateNotify(final MemorySegment origin, final long count, final Datatype type, final int target,
+        final long targetDisp, final Op op, final int tag) {
         checkTag("accumulateNotify", tag);
         Checks.checkOp("accumulateNotify", op, type);
         Checks.checkNotNoOp("accumulateNotify", op);
@@ -100,8 +98,8 @@ final class NotifiedAccess {
         Checks.checkAligned("accumulateNotify", target, place.address(), basic);
         final MemorySegment mapping = place.mapping();
         TypeCursor.zip(new TypeCursor(0, count, type), new TypeCursor(place.offset(), count, type),
-            (originOffset, targetOffset, elements) ->
-                AtomicElements.accumulate(op, basic, origin, originOffset, mapping, targetOffset, elements));
+            (originOffset, targetOffset, elements) -> AtomicElements.accumulate(op, basic, origin, originOffset,
+                mapping, targetOffset, elements));
         notifications.notify("accumulateNotify", target, tag, targetDisp,
             (int)Math.min(count * type.size(), Integer.MAX_VALUE), Notifications.KIND_ACCUMULATE, null);
     }
@@ -158,7 +156,8 @@ final class NotifiedAccess {
     /**
      * Checks a notified access (no epoch needed) and returns its place, or null for PROC_NULL.
      */
-    private TargetMemory.Place notifiedPlace(final String call, final int target, final long targetDisp, final long length) {
+    private TargetMemory.Place notifiedPlace(final String call, final int target, final long targetDisp,
+        final long length) {
         checkOpen(call);
         if (target == Rma.PROC_NULL) {
             return null;
@@ -171,7 +170,8 @@ final class NotifiedAccess {
             throw new RmaException(ErrorClass.COUNT, call + " length=" + length + " exceeds " + Integer.MAX_VALUE
                 + " bytes, the most one notification describes");
         }
-        return state.counters().counted(call, target, length, memory.resolveInMapping(call, target, targetDisp, length));
+        return state.counters().counted(call, target, length,
+            memory.resolveInMapping(call, target, targetDisp, length));
     }
 
     private static void checkTag(final String call, final int tag) {

@@ -230,8 +230,8 @@ public final class NotifyRequest implements AutoCloseable {
      *
      * @return whether the request is complete now.
      */
-    boolean matched(
-        final int notificationSource, final int notificationTag, final long displacement, final int length) {
+    boolean matched(final int notificationSource, final int notificationTag, final long displacement,
+        final int length) {
         matched++;
         status = new Status(notificationSource, notificationTag, matched, displacement, length);
         final boolean done = matched >= expectedCount;
@@ -270,8 +270,8 @@ public final class NotifyRequest implements AutoCloseable {
     private void checkActive(final String call) {
         check(call);
         if (state != State.ACTIVE) {
-            throw new RmaException(ErrorClass.REQUEST, call + " of an inactive notification request " + this
-                + " (start it first)");
+            throw new RmaException(ErrorClass.REQUEST,
+                call + " of an inactive notification request " + this + " (start it first)");
         }
     }
 

@@ -32,8 +32,7 @@ final class PassiveTarget {
     private final Liveness lockLiveness;
     private final boolean noLocks;
 
-    PassiveTarget(
-        final WindowState state, final MemorySegment mapping, final Epochs epochs, final ActiveTarget active,
+    PassiveTarget(final WindowState state, final MemorySegment mapping, final Epochs epochs, final ActiveTarget active,
         final WaitPublication blocked, final MappingLiveness fileCheck, final boolean noLocks) {
         this.state = state;
         this.job = state.job();
@@ -78,8 +77,8 @@ final class PassiveTarget {
             epochs.locked(target, Epochs.EXCLUSIVE | (nocheck ? Epochs.NOCHECK : 0));
         } else {
             if (!nocheck) {
-                acquire(() -> LockWord.acquireShared(mapping, word, job.waitStrategy(), lockLiveness),
-                    LockType.SHARED, target, word);
+                acquire(() -> LockWord.acquireShared(mapping, word, job.waitStrategy(), lockLiveness), LockType.SHARED,
+                    target, word);
                 active.checkNotExposed("lock", target, () -> LockWord.releaseShared(mapping, word));
             }
             epochs.locked(target, Epochs.SHARED | (nocheck ? Epochs.NOCHECK : 0));
@@ -114,8 +113,8 @@ final class PassiveTarget {
                 final long word = WindowLayout.lockWordOffset(lockTable, target);
                 final int acquired = target;
                 try {
-                    acquire(() -> LockWord.acquireShared(mapping, word, job.waitStrategy(), lockLiveness),
-                        null, target, word);
+                    acquire(() -> LockWord.acquireShared(mapping, word, job.waitStrategy(), lockLiveness), null, target,
+                        word);
                 } catch (final RmaTimeoutException e) {
                     for (int held = 0; held < acquired; held++) {
                         LockWord.releaseShared(mapping, WindowLayout.lockWordOffset(lockTable, held));
@@ -215,8 +214,11 @@ final class PassiveTarget {
         } catch (final RuntimeException e) {
             // NOTE: the description is built here, not by the caller: a string concatenation per lock call
             // showed up in profiles of the uncontended lock + unlock.
-            final String what = type == null ? "lockAll: the lock of rank " + target : "lock(" + type + ", " + target + ")";
-            final RuntimeException translated = Failures.translate(e, rank, what + " on window " + number + " (lock word " + LockWord.describe(Words.getIntVolatile(mapping, word)) + ")");
+            final String what = type == null
+                ? "lockAll: the lock of rank " + target
+                : "lock(" + type + ", " + target + ")";
+            final RuntimeException translated = Failures.translate(e, rank, what + " on window " + number
+                + " (lock word " + LockWord.describe(Words.getIntVolatile(mapping, word)) + ")");
             throw translated instanceof RankFailedException ? job.recordFailure(translated) : translated;
         } finally {
             blocked.end();

@@ -71,7 +71,8 @@ final class Pscw {
         VarHandle.fullFence();
         for (final int origin : origins.members()) {
             Words.getAndAddInt(mapping, WindowLayout.counterOffset(postMatrix, ranks, origin, rank), 1);
-            WaitWords.signal(mapping, WindowLayout.syncLinesOffset(syncTable, origin) + WindowLayout.POST_SIGNAL_OFFSET);
+            WaitWords.signal(mapping,
+                WindowLayout.syncLinesOffset(syncTable, origin) + WindowLayout.POST_SIGNAL_OFFSET);
         }
     }
 

@@ -102,7 +102,8 @@ public final class Rma {
     private static RmaJob join() {
         final RmaJob current = PROCESS_JOB.get();
         if (current != null && !current.isClosed()) {
-            throw new RmaException(ErrorClass.OTHER, "init called twice; the job of rank " + current.rank() + " is open");
+            throw new RmaException(ErrorClass.OTHER,
+                "init called twice; the job of rank " + current.rank() + " is open");
         }
         final String dir = System.getenv(JobEnvironment.JOB_DIR);
         final RmaJob job;
@@ -198,8 +199,8 @@ public final class Rma {
      * Like {@link #callThreads(int, RankFunction)} with an explicit base directory (under which the job's
      * directory is made) and the way its blocking calls wait.
      */
-    public static <T> List<T> callThreads(
-        final int ranks, final Path baseDirectory, final WaitOptions wait, final RankFunction<T> body) {
+    public static <T> List<T> callThreads(final int ranks, final Path baseDirectory, final WaitOptions wait,
+        final RankFunction<T> body) {
         return ThreadJob.run(ranks, baseDirectory, wait.strategy(), body);
     }
 
@@ -259,8 +260,8 @@ public final class Rma {
 
     /** Runs a thread-mode job. */
     private static final class ThreadJob {
-        static <T> List<T> run(
-            final int ranks, final Path base, final WaitStrategy waitStrategy, final RankFunction<T> body) {
+        static <T> List<T> run(final int ranks, final Path base, final WaitStrategy waitStrategy,
+            final RankFunction<T> body) {
             if (ranks < 1) {
                 throw new RmaException(ErrorClass.ARG, "runThreads ranks=" + ranks + " must be >= 1");
             }
@@ -287,8 +288,8 @@ public final class Rma {
                 }
                 if (interrupted) {
                     Thread.currentThread().interrupt();
-                    failures.add(0, new RmaException(ErrorClass.OTHER, "the thread-mode job of " + ranks
-                        + " ranks was cancelled: its runner was interrupted"));
+                    failures.add(0, new RmaException(ErrorClass.OTHER,
+                        "the thread-mode job of " + ranks + " ranks was cancelled: its runner was interrupted"));
                 }
             } finally {
                 directory.delete();
@@ -303,9 +304,9 @@ public final class Rma {
          * The thread of rank {@code rank}: joins the job, runs {@code body} and stores its result, or records
          * its failure and marks the rank failed.
          */
-        private static <T> Thread rankThread(
-            final JobDirectory directory, final ControlFile control, final int rank, final WaitStrategy waitStrategy,
-            final RankFunction<T> body, final List<T> results, final List<Throwable> failures) {
+        private static <T> Thread rankThread(final JobDirectory directory, final ControlFile control, final int rank,
+            final WaitStrategy waitStrategy, final RankFunction<T> body, final List<T> results,
+            final List<Throwable> failures) {
             return new Thread(() -> {
                 RmaJob job = null;
                 try {
@@ -372,7 +373,8 @@ public final class Rma {
          *
          * @return whether the runner was interrupted.
          */
-        private static boolean joinCancellingOnInterrupt(final Thread thread, final ControlFile control, final int ranks) {
+        private static boolean joinCancellingOnInterrupt(final Thread thread, final ControlFile control,
+            final int ranks) {
             boolean interrupted = false;
             while (true) {
                 try {

@@ -55,7 +55,9 @@ public final class RmaJob implements AutoCloseable {
     public static final long MAX_WINDOW_BYTES = 1L << 40;
 
     /** Job lifecycle. */
-    enum State { OPEN, CLOSED }
+    enum State {
+        OPEN, CLOSED
+    }
 
     private final int rank;
     private final int size;
@@ -76,9 +78,8 @@ public final class RmaJob implements AutoCloseable {
     private Thread abortWatcher;
     private volatile boolean watching;
 
-    private RmaJob(
-        final int rank, final JobDirectory directory, final ControlFile control, final WaitStrategy waitStrategy,
-        final boolean ownsDirectory, final boolean processMode) {
+    private RmaJob(final int rank, final JobDirectory directory, final ControlFile control,
+        final WaitStrategy waitStrategy, final boolean ownsDirectory, final boolean processMode) {
         this.rank = rank;
         this.size = control.ranks();
         this.directory = directory;
@@ -99,8 +100,8 @@ public final class RmaJob implements AutoCloseable {
      *
      * @throws RmaException OTHER if the control file is not a valid control file.
      */
-    static RmaJob join(
-        final JobDirectory directory, final int rank, final WaitStrategy waitStrategy, final boolean ownsDirectory) {
+    static RmaJob join(final JobDirectory directory, final int rank, final WaitStrategy waitStrategy,
+        final boolean ownsDirectory) {
         return join(directory, rank, waitStrategy, ownsDirectory, false);
     }
 
@@ -109,9 +110,8 @@ public final class RmaJob implements AutoCloseable {
      * ({@code processMode}) is the only job of its process: {@link #abort} ends the process, and a
      * watcher thread ends it when another rank aborts the job.
      */
-    static RmaJob join(
-        final JobDirectory directory, final int rank, final WaitStrategy waitStrategy, final boolean ownsDirectory,
-        final boolean processMode) {
+    static RmaJob join(final JobDirectory directory, final int rank, final WaitStrategy waitStrategy,
+        final boolean ownsDirectory, final boolean processMode) {
         final ControlFile control;
         try {
             control = ControlFile.open(directory.controlFile());
@@ -120,8 +120,8 @@ public final class RmaJob implements AutoCloseable {
         }
         try {
             if (rank < 0 || rank >= control.ranks()) {
-                throw new RmaException(ErrorClass.RANK, "rank " + rank + " is outside the job's 0.."
-                    + (control.ranks() - 1));
+                throw new RmaException(ErrorClass.RANK,
+                    "rank " + rank + " is outside the job's 0.." + (control.ranks() - 1));
             }
             control.join(rank);
             final RmaJob job = new RmaJob(rank, directory, control, waitStrategy, ownsDirectory, processMode);
@@ -272,7 +272,8 @@ public final class RmaJob implements AutoCloseable {
     public MemorySegment allocMem(final long sizeBytes) {
         checkOpen("allocMem");
         if (sizeBytes < 0 || sizeBytes > MAX_WINDOW_BYTES) {
-            throw new RmaException(ErrorClass.SIZE, "allocMem size=" + sizeBytes + " is outside 0.." + MAX_WINDOW_BYTES);
+            throw new RmaException(ErrorClass.SIZE,
+                "allocMem size=" + sizeBytes + " is outside 0.." + MAX_WINDOW_BYTES);
         }
         return allocator.allocate(sizeBytes);
     }

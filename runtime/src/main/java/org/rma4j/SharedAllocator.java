@@ -60,8 +60,8 @@ final class SharedAllocator {
             throw SharedFileErrors.noSpace("allocMem size=" + sizeBytes + " at rank " + rank, e);
         } catch (final UncheckedIOException e) {
             MappingBudget.release(1);
-            throw new RmaException(ErrorClass.OTHER, "allocMem size=" + sizeBytes + " at rank " + rank + ": "
-                + e.getMessage(), e);
+            throw new RmaException(ErrorClass.OTHER,
+                "allocMem size=" + sizeBytes + " at rank " + rank + ": " + e.getMessage(), e);
         } catch (final RuntimeException e) {
             MappingBudget.release(1);
             throw e;
@@ -79,8 +79,8 @@ final class SharedAllocator {
     synchronized void free(final MemorySegment base) {
         final Allocation allocation = byAddress.get(base.address());
         if (allocation == null || !base.isNative()) {
-            throw new RmaException(ErrorClass.BASE, "freeMem of " + base + ": not the start of memory allocated with"
-                + " allocMem by rank " + rank);
+            throw new RmaException(ErrorClass.BASE,
+                "freeMem of " + base + ": not the start of memory allocated with" + " allocMem by rank " + rank);
         }
         byAddress.remove(base.address());
         allocation.file.unlink();

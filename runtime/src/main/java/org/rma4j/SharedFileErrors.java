@@ -17,9 +17,8 @@ final class SharedFileErrors {
      * @param what   the failed call and what it could not create, e.g. {@code "allocMem size=4096"}.
      * @param cause  the failure (null at a rank that learnt of it from another rank).
      */
-    static RmaException noSpace(
-        final String what, final Path directory, final long requestedBytes, final long usableBytes,
-        final Throwable cause) {
+    static RmaException noSpace(final String what, final Path directory, final long requestedBytes,
+        final long usableBytes, final Throwable cause) {
         return new RmaException(ErrorClass.NO_MEM, what + ": " + requestedBytes + " bytes of shared memory asked, "
             + (usableBytes < 0 ? "an unknown number of" : Long.toString(usableBytes)) + " bytes free in " + directory
             + "; give the job a directory with more room (rmarun --shm-dir DIR) or, in a container, more shared"

@@ -47,8 +47,8 @@ final class TargetAccess {
     SharedRegion sharedQuery(final int target) {
         checkOpen("sharedQuery");
         if (flavor != WindowFlavor.SHARED) {
-            throw new RmaException(ErrorClass.RMA_FLAVOR, "sharedQuery on a window of flavor " + flavor
-                + "; only allocateShared windows may be queried");
+            throw new RmaException(ErrorClass.RMA_FLAVOR,
+                "sharedQuery on a window of flavor " + flavor + "; only allocateShared windows may be queried");
         }
         int owner = target;
         if (target == Rma.PROC_NULL) {
@@ -81,8 +81,8 @@ final class TargetAccess {
 
     private DynamicMemory dynamic(final String call) {
         if (!(memory instanceof DynamicMemory dynamic)) {
-            throw new RmaException(ErrorClass.RMA_FLAVOR, call + " on a window of flavor " + flavor
-                + "; only createDynamic windows take attached memory");
+            throw new RmaException(ErrorClass.RMA_FLAVOR,
+                call + " on a window of flavor " + flavor + "; only createDynamic windows take attached memory");
         }
         return dynamic;
     }
@@ -103,22 +103,20 @@ final class TargetAccess {
         }
     }
 
-    void put(
-        final MemorySegment origin, final long originCount, final Datatype originType, final int target,
+    void put(final MemorySegment origin, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType) {
-        final MemorySegment memory = typedTarget("put", origin, originCount, originType, target, targetDisp, targetCount,
-            targetType);
+        final MemorySegment memory = typedTarget("put", origin, originCount, originType, target, targetDisp,
+            targetCount, targetType);
         if (memory == null) {
             return;
         }
         final int bytes = originType.basic().bytes();
         TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, targetCount, targetType),
-            (originOffset, targetOffset, elements) ->
-                MemorySegment.copy(origin, originOffset, memory, targetOffset, elements * bytes));
+            (originOffset, targetOffset, elements) -> MemorySegment.copy(origin, originOffset, memory, targetOffset,
+                elements * bytes));
     }
 
-    void get(
-        final MemorySegment destination, final long originCount, final Datatype originType, final int target,
+    void get(final MemorySegment destination, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType) {
         final MemorySegment memory = typedTarget("get", destination, originCount, originType, target, targetDisp,
             targetCount, targetType);
@@ -127,12 +125,11 @@ final class TargetAccess {
         }
         final int bytes = originType.basic().bytes();
         TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, targetCount, targetType),
-            (originOffset, targetOffset, elements) ->
-                MemorySegment.copy(memory, targetOffset, destination, originOffset, elements * bytes));
+            (originOffset, targetOffset, elements) -> MemorySegment.copy(memory, targetOffset, destination,
+                originOffset, elements * bytes));
     }
 
-    void accumulate(
-        final MemorySegment origin, final long originCount, final Datatype originType, final int target,
+    void accumulate(final MemorySegment origin, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
         Checks.checkOp("accumulate", op, targetType);
         Checks.checkNotNoOp("accumulate", op);
@@ -144,15 +141,15 @@ final class TargetAccess {
         final Datatype.Basic basic = targetType.basic();
         Checks.checkAligned("accumulate", target, place.address(), basic);
         final MemorySegment mapping = place.mapping();
-        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(place.offset(), targetCount, targetType),
-            (originOffset, targetOffset, elements) ->
-                AtomicElements.accumulate(op, basic, origin, originOffset, mapping, targetOffset, elements));
+        TypeCursor.zip(new TypeCursor(0, originCount, originType),
+            new TypeCursor(place.offset(), targetCount, targetType),
+            (originOffset, targetOffset, elements) -> AtomicElements.accumulate(op, basic, origin, originOffset,
+                mapping, targetOffset, elements));
     }
 
-    void getAccumulate(
-        final MemorySegment origin, final long originCount, final Datatype originType, final MemorySegment result,
-        final long resultCount, final Datatype resultType, final int target, final long targetDisp,
-        final long targetCount, final Datatype targetType, final Op op) {
+    void getAccumulate(final MemorySegment origin, final long originCount, final Datatype originType,
+        final MemorySegment result, final long resultCount, final Datatype resultType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
         Checks.checkOp("getAccumulate", op, targetType);
         Objects.requireNonNull(result, "result");
         Checks.checkTypes("getAccumulate", resultCount, resultType, targetCount, targetType);
@@ -173,18 +170,16 @@ final class TargetAccess {
         final TypeCursor targetCursor = new TypeCursor(place.offset(), targetCount, targetType);
         if (op == Op.NO_OP) {
             TypeCursor.zip(new TypeCursor(0, resultCount, resultType), targetCursor,
-                (resultOffset, targetOffset, elements) ->
-                    AtomicElements.getAccumulate(op, basic, null, 0, result, resultOffset, mapping, targetOffset, elements));
+                (resultOffset, targetOffset, elements) -> AtomicElements.getAccumulate(op, basic, null, 0, result,
+                    resultOffset, mapping, targetOffset, elements));
         } else {
             TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, resultCount, resultType),
-                targetCursor, (originOffset, resultOffset, targetOffset, elements) ->
-                    AtomicElements.getAccumulate(op, basic, origin, originOffset, result, resultOffset, mapping,
-                        targetOffset, elements));
+                targetCursor, (originOffset, resultOffset, targetOffset, elements) -> AtomicElements.getAccumulate(op,
+                    basic, origin, originOffset, result, resultOffset, mapping, targetOffset, elements));
         }
     }
 
-    void fetchAndOp(
-        final MemorySegment origin, final MemorySegment result, final Datatype type, final int target,
+    void fetchAndOp(final MemorySegment origin, final MemorySegment result, final Datatype type, final int target,
         final long targetDisp, final Op op) {
         Checks.checkBasic("fetchAndOp", type);
         Checks.checkOp("fetchAndOp", op, type);
@@ -201,9 +196,8 @@ final class TargetAccess {
         }
     }
 
-    void compareAndSwap(
-        final MemorySegment origin, final MemorySegment compare, final MemorySegment result, final Datatype type,
-        final int target, final long targetDisp) {
+    void compareAndSwap(final MemorySegment origin, final MemorySegment compare, final MemorySegment result,
+        final Datatype type, final int target, final long targetDisp) {
         Checks.checkCompareAndSwapType(type);
         Checks.checkBuffer("compareAndSwap", "origin", origin, 1, type);
         Checks.checkBuffer("compareAndSwap", "compare", compare, 1, type);
@@ -217,37 +211,33 @@ final class TargetAccess {
         }
     }
 
-    RmaRequest rput(
-        final MemorySegment origin, final long originCount, final Datatype originType, final int target,
+    RmaRequest rput(final MemorySegment origin, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType) {
         checkRequestEpoch("rput", target);
         put(origin, originCount, originType, target, targetDisp, targetCount, targetType);
         return RmaRequest.completed("rput");
     }
 
-    RmaRequest rget(
-        final MemorySegment destination, final long originCount, final Datatype originType, final int target,
-        final long targetDisp, final long targetCount, final Datatype targetType) {
+    RmaRequest rget(final MemorySegment destination, final long originCount, final Datatype originType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType) {
         checkRequestEpoch("rget", target);
         get(destination, originCount, originType, target, targetDisp, targetCount, targetType);
         return RmaRequest.completed("rget");
     }
 
-    RmaRequest raccumulate(
-        final MemorySegment origin, final long originCount, final Datatype originType, final int target,
-        final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
+    RmaRequest raccumulate(final MemorySegment origin, final long originCount, final Datatype originType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
         checkRequestEpoch("raccumulate", target);
         accumulate(origin, originCount, originType, target, targetDisp, targetCount, targetType, op);
         return RmaRequest.completed("raccumulate");
     }
 
-    RmaRequest rgetAccumulate(
-        final MemorySegment origin, final long originCount, final Datatype originType, final MemorySegment result,
-        final long resultCount, final Datatype resultType, final int target, final long targetDisp,
-        final long targetCount, final Datatype targetType, final Op op) {
+    RmaRequest rgetAccumulate(final MemorySegment origin, final long originCount, final Datatype originType,
+        final MemorySegment result, final long resultCount, final Datatype resultType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
         checkRequestEpoch("rgetAccumulate", target);
-        getAccumulate(origin, originCount, originType, result, resultCount, resultType, target, targetDisp,
-            targetCount, targetType, op);
+        getAccumulate(origin, originCount, originType, result, resultCount, resultType, target, targetDisp, targetCount,
+            targetType, op);
         return RmaRequest.completed("rgetAccumulate");
     }
 
@@ -255,7 +245,8 @@ final class TargetAccess {
      * Checks an access of {@code lengthBytes} at target's {@code targetDisp} and returns the target
      * memory it reaches, or null for PROC_NULL (no operation).
      */
-    private MemorySegment targetSlice(final String call, final int target, final long targetDisp, final long lengthBytes) {
+    private MemorySegment targetSlice(final String call, final int target, final long targetDisp,
+        final long lengthBytes) {
         checkOpen(call);
         if (target == Rma.PROC_NULL) {
             return null;
@@ -265,15 +256,16 @@ final class TargetAccess {
         if (targetDisp < 0) {
             throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
         }
-        return state.counters().counted(call, target, lengthBytes, memory.resolve(call, target, targetDisp, lengthBytes));
+        return state.counters().counted(call, target, lengthBytes,
+            memory.resolve(call, target, targetDisp, lengthBytes));
     }
 
     /**
      * Like {@link #targetSlice} for atomic operations: the place of the target bytes in their whole
      * mapping, or null for PROC_NULL.
      */
-    private TargetMemory.Place targetPlace(
-        final String call, final int target, final long targetDisp, final long lengthBytes) {
+    private TargetMemory.Place targetPlace(final String call, final int target, final long targetDisp,
+        final long lengthBytes) {
         checkOpen(call);
         if (target == Rma.PROC_NULL) {
             return null;
@@ -290,9 +282,9 @@ final class TargetAccess {
     /**
      * Validates a typed atomic access and returns the place of the target memory it spans, or null.
      */
-    private TargetMemory.Place typedPlace(
-        final String call, final MemorySegment originBuffer, final long originCount, final Datatype originType,
-        final int target, final long targetDisp, final long targetCount, final Datatype targetType) {
+    private TargetMemory.Place typedPlace(final String call, final MemorySegment originBuffer, final long originCount,
+        final Datatype originType, final int target, final long targetDisp, final long targetCount,
+        final Datatype targetType) {
         Objects.requireNonNull(originBuffer, "origin buffer");
         Checks.checkTypes(call, originCount, originType, targetCount, targetType);
         Checks.checkBuffer(call, "origin", originBuffer, originCount, originType);
@@ -302,18 +294,17 @@ final class TargetAccess {
     /**
      * Validates a typed access and returns the target memory it spans, or null for PROC_NULL.
      */
-    private MemorySegment typedTarget(
-        final String call, final MemorySegment originBuffer, final long originCount, final Datatype originType,
-        final int target, final long targetDisp, final long targetCount, final Datatype targetType) {
+    private MemorySegment typedTarget(final String call, final MemorySegment originBuffer, final long originCount,
+        final Datatype originType, final int target, final long targetDisp, final long targetCount,
+        final Datatype targetType) {
         Objects.requireNonNull(originBuffer, "origin buffer");
         Checks.checkTypes(call, originCount, originType, targetCount, targetType);
         Checks.checkBuffer(call, "origin", originBuffer, originCount, originType);
         return targetSlice(call, target, targetDisp, targetType.span(targetCount));
     }
 
-    long fetchAndOpBits(
-        final String call, final Datatype type, final long operand, final int target, final long targetDisp,
-        final Op op) {
+    long fetchAndOpBits(final String call, final Datatype type, final long operand, final int target,
+        final long targetDisp, final Op op) {
         Checks.checkOp(call, op, type);
         final TargetMemory.Place place = targetPlace(call, target, targetDisp, type.size());
         if (place == null) {
@@ -323,8 +314,8 @@ final class TargetAccess {
         return AtomicElements.getAndApply(op, type.basic(), place.mapping(), place.offset(), operand);
     }
 
-    long compareAndSwapBits(
-        final Datatype type, final long compare, final long value, final int target, final long targetDisp) {
+    long compareAndSwapBits(final Datatype type, final long compare, final long value, final int target,
+        final long targetDisp) {
         final TargetMemory.Place place = targetPlace("compareAndSwap", target, targetDisp, type.size());
         if (place == null) {
             return 0;

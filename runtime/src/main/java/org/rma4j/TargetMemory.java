@@ -63,7 +63,8 @@ abstract class TargetMemory {
             this.starts = starts;
             this.parts = new MemorySegment[mappings.length];
             for (int r = 0; r < parts.length; r++) {
-                parts[r] = mappings[r].equals(MemorySegment.NULL) ? MemorySegment.NULL
+                parts[r] = mappings[r].equals(MemorySegment.NULL)
+                    ? MemorySegment.NULL
                     : mappings[r].asSlice(starts[r], sizes[r]);
             }
             this.dispUnits = dispUnits;
@@ -89,9 +90,9 @@ abstract class TargetMemory {
             final int unit = dispUnits[target];
             final long start = targetDisp > Long.MAX_VALUE / unit ? Long.MAX_VALUE : targetDisp * unit;
             if (start > size || lengthBytes > size - start) {
-                throw new RmaException(ErrorClass.RMA_RANGE, call + " target_disp=" + targetDisp + " (x disp_unit "
-                    + unit + " = byte " + start + ") + length=" + lengthBytes + " exceeds window size " + size
-                    + " of rank " + target);
+                throw new RmaException(ErrorClass.RMA_RANGE,
+                    call + " target_disp=" + targetDisp + " (x disp_unit " + unit + " = byte " + start + ") + length="
+                        + lengthBytes + " exceeds window size " + size + " of rank " + target);
             }
             return start;
         }

@@ -43,8 +43,7 @@ public final class Window implements AutoCloseable {
     private final WindowLifecycle lifecycle;
 
     /** Made by {@link WindowCreation}, which wires the parts. */
-    Window(
-        final WindowState state, final Info info, final MemorySegment localSegment, final TargetAccess access,
+    Window(final WindowState state, final Info info, final MemorySegment localSegment, final TargetAccess access,
         final PassiveTarget passive, final ActiveTarget active, final NotifiedAccess notified,
         final WindowLifecycle lifecycle) {
         this.state = state;
@@ -167,8 +166,7 @@ public final class Window implements AutoCloseable {
      *                      an origin buffer too small, and WIN, RANK, RMA_SYNC, DISP, RMA_RANGE as
      *                      {@link #put(MemorySegment, int, long)}.
      */
-    public void put(
-        final MemorySegment origin, final long originCount, final Datatype originType, final int target,
+    public void put(final MemorySegment origin, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType) {
         access.put(origin, originCount, originType, target, targetDisp, targetCount, targetType);
     }
@@ -180,9 +178,8 @@ public final class Window implements AutoCloseable {
      *
      * @throws RmaException as {@link #put(MemorySegment, long, Datatype, int, long, long, Datatype)}.
      */
-    public void get(
-        final MemorySegment destination, final long originCount, final Datatype originType, final int target,
-        final long targetDisp, final long targetCount, final Datatype targetType) {
+    public void get(final MemorySegment destination, final long originCount, final Datatype originType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType) {
         access.get(destination, originCount, originType, target, targetDisp, targetCount, targetType);
     }
 
@@ -202,27 +199,32 @@ public final class Window implements AutoCloseable {
     }
 
     /** Puts {@code length} doubles of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
-    public void put(final double[] origin, final int offset, final int length, final int target, final long targetDisp) {
+    public void put(final double[] origin, final int offset, final int length, final int target,
+        final long targetDisp) {
         put(Checks.slice(MemorySegment.ofArray(origin), offset, length, Double.BYTES), target, targetDisp);
     }
 
     /** Gets {@code length} bytes into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
-    public void get(final byte[] destination, final int offset, final int length, final int target, final long targetDisp) {
+    public void get(final byte[] destination, final int offset, final int length, final int target,
+        final long targetDisp) {
         get(Checks.slice(MemorySegment.ofArray(destination), offset, length, Byte.BYTES), target, targetDisp);
     }
 
     /** Gets {@code length} ints into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
-    public void get(final int[] destination, final int offset, final int length, final int target, final long targetDisp) {
+    public void get(final int[] destination, final int offset, final int length, final int target,
+        final long targetDisp) {
         get(Checks.slice(MemorySegment.ofArray(destination), offset, length, Integer.BYTES), target, targetDisp);
     }
 
     /** Gets {@code length} longs into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
-    public void get(final long[] destination, final int offset, final int length, final int target, final long targetDisp) {
+    public void get(final long[] destination, final int offset, final int length, final int target,
+        final long targetDisp) {
         get(Checks.slice(MemorySegment.ofArray(destination), offset, length, Long.BYTES), target, targetDisp);
     }
 
     /** Gets {@code length} doubles into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
-    public void get(final double[] destination, final int offset, final int length, final int target, final long targetDisp) {
+    public void get(final double[] destination, final int offset, final int length, final int target,
+        final long targetDisp) {
         get(Checks.slice(MemorySegment.ofArray(destination), offset, length, Double.BYTES), target, targetDisp);
     }
 
@@ -240,9 +242,8 @@ public final class Window implements AutoCloseable {
      *                      not aligned to its size, and the errors of typed {@link #put(MemorySegment,
      *                      long, Datatype, int, long, long, Datatype) put}.
      */
-    public void accumulate(
-        final MemorySegment origin, final long originCount, final Datatype originType, final int target,
-        final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
+    public void accumulate(final MemorySegment origin, final long originCount, final Datatype originType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
         access.accumulate(origin, originCount, originType, target, targetDisp, targetCount, targetType, op);
     }
 
@@ -254,11 +255,11 @@ public final class Window implements AutoCloseable {
      *
      * @throws RmaException as {@link #accumulate}; TYPE if result and target do not match.
      */
-    public void getAccumulate(
-        final MemorySegment origin, final long originCount, final Datatype originType, final MemorySegment result,
-        final long resultCount, final Datatype resultType, final int target, final long targetDisp,
-        final long targetCount, final Datatype targetType, final Op op) {
-        access.getAccumulate(origin, originCount, originType, result, resultCount, resultType, target, targetDisp, targetCount, targetType, op);
+    public void getAccumulate(final MemorySegment origin, final long originCount, final Datatype originType,
+        final MemorySegment result, final long resultCount, final Datatype resultType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
+        access.getAccumulate(origin, originCount, originType, result, resultCount, resultType, target, targetDisp,
+            targetCount, targetType, op);
     }
 
     /**
@@ -268,9 +269,8 @@ public final class Window implements AutoCloseable {
      * @throws RmaException TYPE if type is not basic, OP for an op the type does not accept, DISP if
      *                      the target element is not aligned, and the errors of {@link #put}.
      */
-    public void fetchAndOp(
-        final MemorySegment origin, final MemorySegment result, final Datatype type, final int target,
-        final long targetDisp, final Op op) {
+    public void fetchAndOp(final MemorySegment origin, final MemorySegment result, final Datatype type,
+        final int target, final long targetDisp, final Op op) {
         access.fetchAndOp(origin, result, type, target, targetDisp, op);
     }
 
@@ -307,9 +307,8 @@ public final class Window implements AutoCloseable {
      * @throws RmaException TYPE if type is not a basic integer type, DISP if the target is not aligned,
      *                      and the errors of {@link #put}.
      */
-    public void compareAndSwap(
-        final MemorySegment origin, final MemorySegment compare, final MemorySegment result, final Datatype type,
-        final int target, final long targetDisp) {
+    public void compareAndSwap(final MemorySegment origin, final MemorySegment compare, final MemorySegment result,
+        final Datatype type, final int target, final long targetDisp) {
         access.compareAndSwap(origin, compare, result, type, target, targetDisp);
     }
 
@@ -338,9 +337,8 @@ public final class Window implements AutoCloseable {
      *
      * @throws RmaException RMA_SYNC outside a passive-target epoch to target.
      */
-    public RmaRequest rput(
-        final MemorySegment origin, final long originCount, final Datatype originType, final int target,
-        final long targetDisp, final long targetCount, final Datatype targetType) {
+    public RmaRequest rput(final MemorySegment origin, final long originCount, final Datatype originType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType) {
         return access.rput(origin, originCount, originType, target, targetDisp, targetCount, targetType);
     }
 
@@ -348,29 +346,27 @@ public final class Window implements AutoCloseable {
      * MPI_RGET: {@link #get(MemorySegment, long, Datatype, int, long, long, Datatype)} returning a
      * request; passive-target epochs only. MPI-3.1 §11.3.5.
      */
-    public RmaRequest rget(
-        final MemorySegment destination, final long originCount, final Datatype originType, final int target,
-        final long targetDisp, final long targetCount, final Datatype targetType) {
+    public RmaRequest rget(final MemorySegment destination, final long originCount, final Datatype originType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType) {
         return access.rget(destination, originCount, originType, target, targetDisp, targetCount, targetType);
     }
 
     /**
      * MPI_RACCUMULATE: {@link #accumulate} returning a request; passive-target epochs only. MPI-3.1 §11.3.5.
      */
-    public RmaRequest raccumulate(
-        final MemorySegment origin, final long originCount, final Datatype originType, final int target,
-        final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
+    public RmaRequest raccumulate(final MemorySegment origin, final long originCount, final Datatype originType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
         return access.raccumulate(origin, originCount, originType, target, targetDisp, targetCount, targetType, op);
     }
 
     /**
      * MPI_RGET_ACCUMULATE: {@link #getAccumulate} returning a request; passive-target epochs only. MPI-3.1 §11.3.5.
      */
-    public RmaRequest rgetAccumulate(
-        final MemorySegment origin, final long originCount, final Datatype originType, final MemorySegment result,
-        final long resultCount, final Datatype resultType, final int target, final long targetDisp,
-        final long targetCount, final Datatype targetType, final Op op) {
-        return access.rgetAccumulate(origin, originCount, originType, result, resultCount, resultType, target, targetDisp, targetCount, targetType, op);
+    public RmaRequest rgetAccumulate(final MemorySegment origin, final long originCount, final Datatype originType,
+        final MemorySegment result, final long resultCount, final Datatype resultType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
+        return access.rgetAccumulate(origin, originCount, originType, result, resultCount, resultType, target,
+            targetDisp, targetCount, targetType, op);
     }
 
     // ---------------------------------------------------------------- notified access (Belli and Hoefler, section III)
@@ -392,14 +388,14 @@ public final class Window implements AutoCloseable {
     }
 
     /** {@link #putNotify(MemorySegment, int, long, int)} of {@code length} longs of {@code origin} from {@code offset}. */
-    public void putNotify(
-        final long[] origin, final int offset, final int length, final int target, final long targetDisp, final int tag) {
+    public void putNotify(final long[] origin, final int offset, final int length, final int target,
+        final long targetDisp, final int tag) {
         putNotify(Checks.slice(MemorySegment.ofArray(origin), offset, length, Long.BYTES), target, targetDisp, tag);
     }
 
     /** {@link #putNotify(MemorySegment, int, long, int)} of {@code length} doubles of {@code origin} from {@code offset}. */
-    public void putNotify(
-        final double[] origin, final int offset, final int length, final int target, final long targetDisp, final int tag) {
+    public void putNotify(final double[] origin, final int offset, final int length, final int target,
+        final long targetDisp, final int tag) {
         putNotify(Checks.slice(MemorySegment.ofArray(origin), offset, length, Double.BYTES), target, targetDisp, tag);
     }
 
@@ -408,9 +404,8 @@ public final class Window implements AutoCloseable {
      * followed by a notification with {@code tag} (never inline).
      * Notified Access (Belli and Hoefler, IPDPS 2015) §III; not in MPI-3.1.
      */
-    public void putNotify(
-        final MemorySegment origin, final long originCount, final Datatype originType, final int target,
-        final long targetDisp, final long targetCount, final Datatype targetType, final int tag) {
+    public void putNotify(final MemorySegment origin, final long originCount, final Datatype originType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType, final int tag) {
         notified.putNotify(origin, originCount, originType, target, targetDisp, targetCount, targetType, tag);
     }
 
@@ -431,9 +426,8 @@ public final class Window implements AutoCloseable {
      *
      * @throws RmaException as {@link #accumulate} and TAG.
      */
-    public void accumulateNotify(
-        final MemorySegment origin, final long count, final Datatype type, final int target, final long targetDisp,
-        final Op op, final int tag) {
+    public void accumulateNotify(final MemorySegment origin, final long count, final Datatype type, final int target,
+        final long targetDisp, final Op op, final int tag) {
         notified.accumulateNotify(origin, count, type, target, targetDisp, op, tag);
     }
 
@@ -443,7 +437,8 @@ public final class Window implements AutoCloseable {
      *
      * @return the target's previous value.
      */
-    public long fetchAndOpNotify(final long operand, final int target, final long targetDisp, final Op op, final int tag) {
+    public long fetchAndOpNotify(final long operand, final int target, final long targetDisp, final Op op,
+        final int tag) {
         return notified.fetchAndOpNotify(operand, target, targetDisp, op, tag);
     }
 

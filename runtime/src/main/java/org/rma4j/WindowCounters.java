@@ -31,8 +31,10 @@ final class WindowCounters {
 
     static {
         // NOTE: the window's wait kinds are the first kinds of Waits, in the same order.
-        if (WindowStatistics.Wait.LOCK.ordinal() != Waits.LOCK || WindowStatistics.Wait.LOCK_ALL.ordinal() != Waits.LOCK_ALL
-            || WindowStatistics.Wait.FENCE.ordinal() != Waits.FENCE || WindowStatistics.Wait.START.ordinal() != Waits.START
+        if (WindowStatistics.Wait.LOCK.ordinal() != Waits.LOCK
+            || WindowStatistics.Wait.LOCK_ALL.ordinal() != Waits.LOCK_ALL
+            || WindowStatistics.Wait.FENCE.ordinal() != Waits.FENCE
+            || WindowStatistics.Wait.START.ordinal() != Waits.START
             || WindowStatistics.Wait.WAIT.ordinal() != Waits.WAIT
             || WindowStatistics.Wait.NOTIFICATION.ordinal() != Waits.NOTIFY_WAIT
             || WindowStatistics.Wait.FULL_RING.ordinal() != Waits.FULL_RING) {

@@ -61,9 +61,8 @@ final class WindowCreation {
      * Creates a window of any flavor; {@code base} is the exposed memory of flavor CREATE. The three phases
      * of the protocol above, each followed by its barrier; a failed barrier unmaps what this rank mapped.
      */
-    static Window create(
-        final RmaJob job, final WindowFlavor flavor, final String call, final long sizeBytes, final int dispUnit,
-        final Info info, final MemorySegment base) {
+    static Window create(final RmaJob job, final WindowFlavor flavor, final String call, final long sizeBytes,
+        final int dispUnit, final Info info, final MemorySegment base) {
         final Attempt attempt = new Attempt(job, flavor, call);
         attempt.propose(sizeBytes, dispUnit, info, base);
         createBarrier(job);
@@ -134,9 +133,10 @@ final class WindowCreation {
                 if (flavor == WindowFlavor.CREATE && sizeBytes > 0) {
                     location = job.allocator().locate(base);
                     if (location == null) {
-                        throw new RmaException(ErrorClass.BASE, call + " base " + base + " is not memory from"
-                            + " allocMem: only memory in a shared mapping can be exposed to other processes"
-                            + (base.isNative() ? "" : " (a Java heap array never can)"));
+                        throw new RmaException(ErrorClass.BASE,
+                            call + " base " + base + " is not memory from"
+                                + " allocMem: only memory in a shared mapping can be exposed to other processes"
+                                + (base.isNative() ? "" : " (a Java heap array never can)"));
                     }
                 }
             } catch (final RmaException e) {
@@ -144,13 +144,17 @@ final class WindowCreation {
             }
             Words.putInt(own, CreationRecordLayout.MEMORY_SEQUENCE_OFFSET, location == null ? -1 : location.sequence());
             Words.putLong(own, CreationRecordLayout.MEMORY_OFFSET_OFFSET, location == null ? 0 : location.fileOffset());
-            Words.putInt(own, CreationRecordLayout.NOTIFY_CAPACITY_OFFSET, effective == null ? NOTIFY_CAPACITY_DEFAULT
-                : Integer.parseInt(effective.get(RmaJob.NOTIFY_CAPACITY_INFO_KEY).orElseThrow()));
+            Words.putInt(own, CreationRecordLayout.NOTIFY_CAPACITY_OFFSET,
+                effective == null
+                    ? NOTIFY_CAPACITY_DEFAULT
+                    : Integer.parseInt(effective.get(RmaJob.NOTIFY_CAPACITY_INFO_KEY).orElseThrow()));
             Words.putLong(own, CreationRecordLayout.SIZE_OFFSET, sizeBytes);
             Words.putInt(own, CreationRecordLayout.DISP_UNIT_OFFSET, dispUnit);
             Words.putInt(own, CreationRecordLayout.STATUS_OFFSET, ownError == null ? 0 : ownError.errorClass().code());
-            Words.putInt(own, CreationRecordLayout.FLAGS_OFFSET, effective != null && effective.flag(Info.ALLOC_SHARED_NONCONTIG)
-                ? CreationRecordLayout.FLAG_NONCONTIG : 0);
+            Words.putInt(own, CreationRecordLayout.FLAGS_OFFSET,
+                effective != null && effective.flag(Info.ALLOC_SHARED_NONCONTIG)
+                    ? CreationRecordLayout.FLAG_NONCONTIG
+                    : 0);
             Words.putInt(own, CreationRecordLayout.CREATE_STATUS_OFFSET, 0);
         }
 
@@ -166,7 +170,8 @@ final class WindowCreation {
                 dispUnits[r] = Words.getInt(slot, CreationRecordLayout.DISP_UNIT_OFFSET);
                 memorySequences[r] = Words.getInt(slot, CreationRecordLayout.MEMORY_SEQUENCE_OFFSET);
                 memoryOffsets[r] = Words.getLong(slot, CreationRecordLayout.MEMORY_OFFSET_OFFSET);
-                noncontig |= (Words.getInt(slot, CreationRecordLayout.FLAGS_OFFSET) & CreationRecordLayout.FLAG_NONCONTIG) != 0;
+                noncontig |= (Words.getInt(slot, CreationRecordLayout.FLAGS_OFFSET)
+                    & CreationRecordLayout.FLAG_NONCONTIG) != 0;
                 final int status = Words.getInt(slot, CreationRecordLayout.STATUS_OFFSET);
                 if (status != 0 && badRank < 0) {
                     badRank = r;
@@ -253,8 +258,8 @@ final class WindowCreation {
             }
             if (badRank >= 0) {
                 final ErrorClass bad = ErrorClass.ofCode(badCode);
-                throw new RmaException(bad, call + " failed: rank " + badRank + " passed an invalid argument ("
-                    + bad.mpiName() + ")");
+                throw new RmaException(bad,
+                    call + " failed: rank " + badRank + " passed an invalid argument (" + bad.mpiName() + ")");
             }
             if (!created) {
                 throw createFailure();
@@ -266,8 +271,8 @@ final class WindowCreation {
             }
             if (failedOpen >= 0) {
                 discard();
-                throw new RmaException(ErrorClass.RMA_SHARED, call + " failed: rank " + failedOpen + " could not"
-                    + " map the window (every rank throws)");
+                throw new RmaException(ErrorClass.RMA_SHARED,
+                    call + " failed: rank " + failedOpen + " could not" + " map the window (every rank throws)");
             }
             job.remember(window);
             return window;
@@ -308,15 +313,15 @@ final class WindowCreation {
     /**
      * Maps this rank's view of the window: the other ranks' memory of flavor CREATE, the window object.
      */
-    private static Window open(
-        final RmaJob job, final String call, final int number, final WindowFlavor flavor, final MappedFile file,
-        final long[] sizes, final int[] dispUnits, final int[] memorySequences, final long[] memoryOffsets,
-        final SharedAllocator.Location location, final Info effective) {
+    private static Window open(final RmaJob job, final String call, final int number, final WindowFlavor flavor,
+        final MappedFile file, final long[] sizes, final int[] dispUnits, final int[] memorySequences,
+        final long[] memoryOffsets, final SharedAllocator.Location location, final Info effective) {
         final int ranks = sizes.length;
         final int rank = job.rank();
         final long[] dataOffsets = new long[ranks];
         for (int r = 0; r < ranks; r++) {
-            dataOffsets[r] = Words.getLong(file.segment(), WindowLayout.rankEntryOffset(r) + WindowLayout.ENTRY_DATA_OFFSET);
+            dataOffsets[r] = Words.getLong(file.segment(),
+                WindowLayout.rankEntryOffset(r) + WindowLayout.ENTRY_DATA_OFFSET);
         }
         final TargetMemory memory;
         final MemorySegment local;
@@ -354,9 +359,9 @@ final class WindowCreation {
      * Maps the memory of a CREATE window: this rank's own from its allocation, the others' from their
      * allocation files.
      */
-    private static TargetMemory.Fixed mapCreateMemory(
-        final RmaJob job, final String call, final long[] sizes, final int[] dispUnits, final int[] memorySequences,
-        final long[] memoryOffsets, final SharedAllocator.Location location) {
+    private static TargetMemory.Fixed mapCreateMemory(final RmaJob job, final String call, final long[] sizes,
+        final int[] dispUnits, final int[] memorySequences, final long[] memoryOffsets,
+        final SharedAllocator.Location location) {
         final int ranks = sizes.length;
         final int rank = job.rank();
         final MemorySegment[] mappings = new MemorySegment[ranks];
@@ -391,10 +396,9 @@ final class WindowCreation {
      * Wires the parts of a window over its mapped file and target memory: the shared {@link WindowState},
      * the waits' liveness checks, and the parts along the MPI sections the {@link Window} facade delegates to.
      */
-    private static Window assemble(
-        final RmaJob job, final int number, final MappedFile file, final WindowFlavor flavor, final TargetMemory memory,
-        final MemorySegment localSegment, final long[] sizes, final int[] dispUnits, final Info info,
-        final int notifyCapacity) {
+    private static Window assemble(final RmaJob job, final int number, final MappedFile file, final WindowFlavor flavor,
+        final TargetMemory memory, final MemorySegment localSegment, final long[] sizes, final int[] dispUnits,
+        final Info info, final int notifyCapacity) {
         final WindowState state = new WindowState(job, number, sizes);
         final int rank = job.rank();
         final MemorySegment mapping = file.segment();
@@ -422,8 +426,8 @@ final class WindowCreation {
      *
      * @throws RmaException RMA_SHARED if the file cannot be mapped or is too small for the memory.
      */
-    private static MappedFile openMemory(
-        final RmaJob job, final String call, final int r, final int sequence, final long offset, final long size) {
+    private static MappedFile openMemory(final RmaJob job, final String call, final int r, final int sequence,
+        final long offset, final long size) {
         final String name = SharedAllocator.fileName(r, sequence);
         RuntimeException problem;
         try {
@@ -436,15 +440,14 @@ final class WindowCreation {
             problem = new RmaException(ErrorClass.RMA_SHARED, call + " failed: the " + size + " bytes of rank " + r
                 + " at offset " + offset + " do not fit in " + name + " of " + fileBytes + " bytes");
         } catch (final UncheckedIOException | ShmFormatException e) {
-            problem = new RmaException(ErrorClass.RMA_SHARED, call + " failed: cannot map the memory of rank " + r
-                + ": " + e.getMessage(), e);
+            problem = new RmaException(ErrorClass.RMA_SHARED,
+                call + " failed: cannot map the memory of rank " + r + ": " + e.getMessage(), e);
         }
         throw problem;
     }
 
-    private static MappedFile createFile(
-        final RmaJob job, final String name, final WindowFlavor flavor, final long[] sizes, final int[] dispUnits,
-        final int notifyCapacity, final boolean noncontig) {
+    private static MappedFile createFile(final RmaJob job, final String name, final WindowFlavor flavor,
+        final long[] sizes, final int[] dispUnits, final int notifyCapacity, final boolean noncontig) {
         final long length = WindowLayout.placeSegments(sizes, notifyCapacity, noncontig, new long[sizes.length]);
         final MappedFile file = MappedFile.create(job.directory().file(name), length);
         writeHeader(file.segment(), flavor, sizes, dispUnits, notifyCapacity, noncontig);
@@ -456,9 +459,8 @@ final class WindowCreation {
      * Writes the header, the rank table and the empty notification rings of a window file (everything but
      * the file header, which publishes it), as {@link WindowLayout#checkHeader} expects them.
      */
-    static void writeHeader(
-        final MemorySegment segment, final WindowFlavor flavor, final long[] sizes, final int[] dispUnits,
-        final int notifyCapacity, final boolean noncontig) {
+    static void writeHeader(final MemorySegment segment, final WindowFlavor flavor, final long[] sizes,
+        final int[] dispUnits, final int notifyCapacity, final boolean noncontig) {
         final int ranks = sizes.length;
         final long[] dataOffsets = new long[ranks];
         WindowLayout.placeSegments(sizes, notifyCapacity, noncontig, dataOffsets);
@@ -493,8 +495,8 @@ final class WindowCreation {
             throw new RmaException(ErrorClass.SIZE, call + " size=" + sizeBytes + " is negative");
         }
         if (sizeBytes > RmaJob.MAX_WINDOW_BYTES) {
-            throw new RmaException(ErrorClass.SIZE, call + " size=" + sizeBytes + " exceeds the limit of "
-                + RmaJob.MAX_WINDOW_BYTES + " bytes per rank");
+            throw new RmaException(ErrorClass.SIZE,
+                call + " size=" + sizeBytes + " exceeds the limit of " + RmaJob.MAX_WINDOW_BYTES + " bytes per rank");
         }
         if (dispUnit <= 0) {
             throw new RmaException(ErrorClass.DISP, call + " disp_unit=" + dispUnit + " must be positive");
@@ -517,8 +519,8 @@ final class WindowCreation {
         try {
             capacity = Integer.parseInt(capacityValue);
         } catch (final NumberFormatException e) {
-            throw new RmaException(ErrorClass.INFO_VALUE, "info " + RmaJob.NOTIFY_CAPACITY_INFO_KEY + "="
-                + capacityValue + " is not a number");
+            throw new RmaException(ErrorClass.INFO_VALUE,
+                "info " + RmaJob.NOTIFY_CAPACITY_INFO_KEY + "=" + capacityValue + " is not a number");
         }
         if (capacity < 2 || capacity > 1 << 20 || Integer.bitCount(capacity) != 1) {
             throw new RmaException(ErrorClass.INFO_VALUE, "info " + RmaJob.NOTIFY_CAPACITY_INFO_KEY + "="
@@ -527,8 +529,8 @@ final class WindowCreation {
         effective.set(RmaJob.NOTIFY_CAPACITY_INFO_KEY, Integer.toString(capacity));
         final String ops = effective.get(Info.ACCUMULATE_OPS).orElseThrow();
         if (!ops.equals("same_op") && !ops.equals("same_op_no_op")) {
-            throw new RmaException(ErrorClass.INFO_VALUE, "info accumulate_ops=" + ops
-                + " is not same_op or same_op_no_op");
+            throw new RmaException(ErrorClass.INFO_VALUE,
+                "info accumulate_ops=" + ops + " is not same_op or same_op_no_op");
         }
         final String ordering = effective.get(Info.ACCUMULATE_ORDERING).orElseThrow().toLowerCase(Locale.ROOT);
         if (!ordering.equals("none")) {

@@ -17,8 +17,7 @@ final class WindowLifecycle {
     private final ActiveTarget active;
     private final NotifiedAccess notified;
 
-    WindowLifecycle(
-        final WindowState state, final MappedFile file, final TargetMemory memory, final Epochs epochs,
+    WindowLifecycle(final WindowState state, final MappedFile file, final TargetMemory memory, final Epochs epochs,
         final ActiveTarget active, final NotifiedAccess notified) {
         this.state = state;
         this.job = state.job();
@@ -53,9 +52,10 @@ final class WindowLifecycle {
         }
         final String unfinished = unfinishedExchange();
         if (unfinished != null) {
-            final RmaException e = new RmaException(ErrorClass.RMA_SYNC, "close of window " + state.number()
-                + " at rank " + state.rank() + " in the middle of an exchange (" + unfinished + "): the rank"
-                + " abandons the job instead of freeing the window, so that no peer waits for it");
+            final RmaException e = new RmaException(ErrorClass.RMA_SYNC,
+                "close of window " + state.number() + " at rank " + state.rank() + " in the middle of an exchange ("
+                    + unfinished + "): the rank"
+                    + " abandons the job instead of freeing the window, so that no peer waits for it");
             job.abandon(e);
             throw e;
         }

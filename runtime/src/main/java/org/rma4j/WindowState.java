@@ -71,8 +71,8 @@ final class WindowState {
      */
     void checkRank(final int target, final String call) {
         if (target < 0 || target >= sizes.length) {
-            throw new RmaException(ErrorClass.RANK, call + " target rank " + target + " is outside 0.."
-                + (sizes.length - 1));
+            throw new RmaException(ErrorClass.RANK,
+                call + " target rank " + target + " is outside 0.." + (sizes.length - 1));
         }
     }
 
@@ -85,8 +85,8 @@ final class WindowState {
         }
         for (final int member : group.members()) {
             if (member >= sizes.length) {
-                throw new RmaException(ErrorClass.RANK, call + " group member " + member
-                    + " is not a rank of the window (0.." + (sizes.length - 1) + ")");
+                throw new RmaException(ErrorClass.RANK,
+                    call + " group member " + member + " is not a rank of the window (0.." + (sizes.length - 1) + ")");
             }
         }
     }

@@ -148,8 +148,8 @@ public final class WindowStatistics {
     private int index(final Operation kind, final int target) {
         Objects.requireNonNull(kind, "kind");
         if (target < 0 || target >= ranks) {
-            throw new RmaException(ErrorClass.RANK, "statistics of target " + target + " of a window of " + ranks
-                + " ranks");
+            throw new RmaException(ErrorClass.RANK,
+                "statistics of target " + target + " of a window of " + ranks + " ranks");
         }
         return (kind.ordinal() * ranks + target) * 2;
     }

@@ -9,6 +9,7 @@ class AccumulateProcessModeTest extends AccumulateContractTest {
 
     @Override
     void run(final int ranks, final String scenario) throws Exception {
-        Scenarios.runProcesses(base, ranks, AccumulateScenarios.class, scenario, "-D" + AccumulateScenarios.INCREMENTS_PROP_NAME + "=" + INCREMENTS);
+        Scenarios.runProcesses(base, ranks, AccumulateScenarios.class, scenario,
+            "-D" + AccumulateScenarios.INCREMENTS_PROP_NAME + "=" + INCREMENTS);
     }
 }

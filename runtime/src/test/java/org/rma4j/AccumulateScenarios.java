@@ -32,7 +32,6 @@ final class AccumulateScenarios {
         Scenarios.invoke(AccumulateScenarios.class, name, job);
     }
 
-
     private static int increments() {
         return Integer.getInteger(INCREMENTS_PROP_NAME, INCREMENTS_DEFAULT);
     }
@@ -125,8 +124,9 @@ final class AccumulateScenarios {
                 if (own >= 0) {
                     window.fetchAndOp(oneByte, byteResult, Datatype.BYTE, 0, own, Op.SUM);
                     if (byteResult.get(ValueLayout.JAVA_BYTE, 0) != (byte)i) {
-                        fail("rank " + me + "'s own byte at " + own + " held " + byteResult.get(ValueLayout.JAVA_BYTE, 0)
-                            + " before its increment " + i + ": a neighbour's update overwrote it");
+                        fail(
+                            "rank " + me + "'s own byte at " + own + " held " + byteResult.get(ValueLayout.JAVA_BYTE, 0)
+                                + " before its increment " + i + ": a neighbour's update overwrote it");
                     }
                 }
                 while (true) {
@@ -342,7 +342,8 @@ final class AccumulateScenarios {
         long read() {
             final long value;
             if ((reads++ & 1) == 0) {
-                window.getAccumulate(null, 0, Datatype.LONG, result, 1, Datatype.LONG, 0, 0, 1, Datatype.LONG, Op.NO_OP);
+                window.getAccumulate(null, 0, Datatype.LONG, result, 1, Datatype.LONG, 0, 0, 1, Datatype.LONG,
+                    Op.NO_OP);
                 value = result.get(ValueLayout.JAVA_LONG, 0);
             } else {
                 value = window.fetchAndOp(0L, 0, 0, Op.NO_OP);
@@ -423,10 +424,12 @@ final class AccumulateScenarios {
             window.flush(0);
             job.barrier();
             for (int e = 0; e < 8; e++) {
-                expected.set(ValueLayout.JAVA_INT, intBase + 4L * targetIntIndex[e], rounds * (e + 1) * n * (n + 1) / 2);
+                expected.set(ValueLayout.JAVA_INT, intBase + 4L * targetIntIndex[e],
+                    rounds * (e + 1) * n * (n + 1) / 2);
             }
             for (int e = 0; e < 6; e++) {
-                expected.set(ValueLayout.JAVA_DOUBLE, doubleBase + 8L * targetDoubleIndex[e], rounds * n * 0.5 * (e + 1));
+                expected.set(ValueLayout.JAVA_DOUBLE, doubleBase + 8L * targetDoubleIndex[e],
+                    rounds * n * 0.5 * (e + 1));
             }
             final MemorySegment actual = arena.allocate(256, 8);
             window.get(actual, 0, 0);
@@ -464,7 +467,8 @@ final class AccumulateScenarios {
             window.fence(0);
             assertEquals(triangle, mine.get(ValueLayout.JAVA_LONG, 0), "sum of the fence epoch's accumulates");
             for (int origin = 0; origin < n; origin++) {
-                assertEquals(10L * origin, mine.get(ValueLayout.JAVA_LONG, 8L * (1 + origin)), "REPLACE from " + origin);
+                assertEquals(10L * origin, mine.get(ValueLayout.JAVA_LONG, 8L * (1 + origin)),
+                    "REPLACE from " + origin);
             }
             job.barrier();
             // In the epoch this fence opened, each rank's slot 0 has one writer: its left neighbour.
@@ -493,24 +497,25 @@ final class AccumulateScenarios {
             assertEquals(10L * me, window.compareAndSwap(10L * me, -me - 1L, right, 1 + me), "swap in exclusive lock");
             window.unlock(right);
             job.barrier();
-            assertEquals(triangle + 1 + n + (me == 0 ? n : 0), mine.get(ValueLayout.JAVA_LONG, 0), "accumulate in lock");
+            assertEquals(triangle + 1 + n + (me == 0 ? n : 0), mine.get(ValueLayout.JAVA_LONG, 0),
+                "accumulate in lock");
             assertEquals(-left - 1L, mine.get(ValueLayout.JAVA_LONG, 8L * (1 + left)), "compare_and_swap from " + left);
         }
     }
 
-    private static void expectOutsideEpoch(
-        final Window window, final MemorySegment one, final MemorySegment result, final int right) {
+    private static void expectOutsideEpoch(final Window window, final MemorySegment one, final MemorySegment result,
+        final int right) {
         final byte[] before = bytesOf(window.segment());
-        expect(ErrorClass.RMA_SYNC,
-            () -> window.accumulate(one, 1, Datatype.LONG, right, 0, 1, Datatype.LONG, Op.SUM), "accumulate");
+        expect(ErrorClass.RMA_SYNC, () -> window.accumulate(one, 1, Datatype.LONG, right, 0, 1, Datatype.LONG, Op.SUM),
+            "accumulate");
         expect(ErrorClass.RMA_SYNC, () -> window.getAccumulate(one, 1, Datatype.LONG, result, 1, Datatype.LONG, right,
             0, 1, Datatype.LONG, Op.SUM), "getAccumulate");
         expect(ErrorClass.RMA_SYNC, () -> window.fetchAndOp(1L, right, 0, Op.SUM), "fetchAndOp");
         expect(ErrorClass.RMA_SYNC, () -> window.fetchAndOp(one, result, Datatype.LONG, right, 0, Op.NO_OP),
             "fetchAndOp");
         expect(ErrorClass.RMA_SYNC, () -> window.compareAndSwap(0L, 1L, right, 0), "compareAndSwap");
-        expect(ErrorClass.RMA_SYNC,
-            () -> window.raccumulate(one, 1, Datatype.LONG, right, 0, 1, Datatype.LONG, Op.SUM), "raccumulate");
+        expect(ErrorClass.RMA_SYNC, () -> window.raccumulate(one, 1, Datatype.LONG, right, 0, 1, Datatype.LONG, Op.SUM),
+            "raccumulate");
         assertBytes(before, bytesOf(window.segment()), "own window after RMA_SYNC errors");
     }
 
@@ -542,14 +547,14 @@ final class AccumulateScenarios {
                     final Datatype type = basicType(basic);
                     final String[] names = {op.mpiName(), " " + basic.name()};
                     expect(ErrorClass.OP, () -> window.accumulate(origin, 1, type, right, 0, 1, type, op), names);
-                    expect(ErrorClass.OP, () -> window.accumulate(origin, 2, type, right, 0, 1,
-                        Datatype.contiguous(2, type), op), names);
-                    expect(ErrorClass.OP, () -> window.getAccumulate(origin, 1, type, result, 1, type, right, 0, 1,
-                        type, op), names);
+                    expect(ErrorClass.OP,
+                        () -> window.accumulate(origin, 2, type, right, 0, 1, Datatype.contiguous(2, type), op), names);
+                    expect(ErrorClass.OP,
+                        () -> window.getAccumulate(origin, 1, type, result, 1, type, right, 0, 1, type, op), names);
                     expect(ErrorClass.OP, () -> window.fetchAndOp(origin, result, type, right, 0, op), names);
                     expect(ErrorClass.OP, () -> window.raccumulate(origin, 1, type, right, 0, 1, type, op), names);
-                    expect(ErrorClass.OP, () -> window.rgetAccumulate(origin, 1, type, result, 1, type, right, 0, 1,
-                        type, op), names);
+                    expect(ErrorClass.OP,
+                        () -> window.rgetAccumulate(origin, 1, type, result, 1, type, right, 0, 1, type, op), names);
                 }
             }
             assertEquals(List.of("LAND/FLOAT", "LAND/DOUBLE", "LOR/FLOAT", "LOR/DOUBLE", "LXOR/FLOAT", "LXOR/DOUBLE",
@@ -563,33 +568,38 @@ final class AccumulateScenarios {
                 "FLOAT");
             expect(ErrorClass.TYPE, () -> window.compareAndSwap(origin, compare, result, Datatype.DOUBLE, right, 0),
                 "DOUBLE");
-            expect(ErrorClass.TYPE, () -> window.compareAndSwap(origin, compare, result,
-                Datatype.contiguous(1, Datatype.INT), right, 0), "contiguous(1, INT)");
-            expect(ErrorClass.TYPE, () -> window.fetchAndOp(origin, result, Datatype.contiguous(1, Datatype.LONG),
-                right, 0, Op.SUM), "contiguous(1, LONG)");
-            expect(ErrorClass.TYPE, () -> window.fetchAndOp(origin, result, Datatype.vector(1, 1, 1, Datatype.INT),
-                right, 0, Op.NO_OP), "vector(1, 1, 1, INT)");
+            expect(ErrorClass.TYPE,
+                () -> window.compareAndSwap(origin, compare, result, Datatype.contiguous(1, Datatype.INT), right, 0),
+                "contiguous(1, INT)");
+            expect(ErrorClass.TYPE,
+                () -> window.fetchAndOp(origin, result, Datatype.contiguous(1, Datatype.LONG), right, 0, Op.SUM),
+                "contiguous(1, LONG)");
+            expect(ErrorClass.TYPE,
+                () -> window.fetchAndOp(origin, result, Datatype.vector(1, 1, 1, Datatype.INT), right, 0, Op.NO_OP),
+                "vector(1, 1, 1, INT)");
             expect(ErrorClass.TYPE, () -> window.fetchAndOp(origin, result, null, right, 0, Op.SUM), "null");
-            expect(ErrorClass.TYPE, () -> window.accumulate(origin, 2, Datatype.INT, right, 0, 1, Datatype.LONG,
-                Op.SUM), "type signatures differ");
-            expect(ErrorClass.TYPE, () -> window.getAccumulate(origin, 1, Datatype.LONG, result, 2, Datatype.INT,
-                right, 0, 1, Datatype.LONG, Op.SUM), "type signatures differ");
-            expect(ErrorClass.TYPE, () -> window.accumulate(origin, 1, Datatype.LONG, right, 0, 2, Datatype.LONG,
-                Op.SUM), "type signatures differ");
+            expect(ErrorClass.TYPE,
+                () -> window.accumulate(origin, 2, Datatype.INT, right, 0, 1, Datatype.LONG, Op.SUM),
+                "type signatures differ");
+            expect(ErrorClass.TYPE, () -> window.getAccumulate(origin, 1, Datatype.LONG, result, 2, Datatype.INT, right,
+                0, 1, Datatype.LONG, Op.SUM), "type signatures differ");
+            expect(ErrorClass.TYPE,
+                () -> window.accumulate(origin, 1, Datatype.LONG, right, 0, 2, Datatype.LONG, Op.SUM),
+                "type signatures differ");
 
             expect(ErrorClass.DISP, () -> window.fetchAndOp(1L, right, 3, Op.SUM), "not aligned", "LONG");
             expect(ErrorClass.DISP, () -> window.fetchAndOp(1, right, 2, Op.SUM), "not aligned", "INT");
             expect(ErrorClass.DISP, () -> window.fetchAndOp(1.0, right, 4, Op.SUM), "not aligned", "DOUBLE");
             expect(ErrorClass.DISP, () -> window.fetchAndOp(origin, result, Datatype.SHORT, right, 5, Op.REPLACE),
                 "not aligned", "SHORT");
-            expect(ErrorClass.DISP, () -> window.accumulate(origin, 1, Datatype.SHORT, right, 1, 1, Datatype.SHORT,
-                Op.SUM), "not aligned");
-            expect(ErrorClass.DISP, () -> window.accumulate(origin, 1, Datatype.CHAR, right, 3, 1, Datatype.CHAR,
-                Op.MAX), "not aligned");
-            expect(ErrorClass.DISP, () -> window.accumulate(origin, 1, Datatype.INT, right, 6, 1, Datatype.INT,
-                Op.REPLACE), "not aligned");
-            expect(ErrorClass.DISP, () -> window.accumulate(origin, 1, Datatype.FLOAT, right, 2, 1, Datatype.FLOAT,
-                Op.SUM), "not aligned");
+            expect(ErrorClass.DISP,
+                () -> window.accumulate(origin, 1, Datatype.SHORT, right, 1, 1, Datatype.SHORT, Op.SUM), "not aligned");
+            expect(ErrorClass.DISP,
+                () -> window.accumulate(origin, 1, Datatype.CHAR, right, 3, 1, Datatype.CHAR, Op.MAX), "not aligned");
+            expect(ErrorClass.DISP,
+                () -> window.accumulate(origin, 1, Datatype.INT, right, 6, 1, Datatype.INT, Op.REPLACE), "not aligned");
+            expect(ErrorClass.DISP,
+                () -> window.accumulate(origin, 1, Datatype.FLOAT, right, 2, 1, Datatype.FLOAT, Op.SUM), "not aligned");
             expect(ErrorClass.DISP, () -> window.accumulate(origin, 2, Datatype.LONG, right, 4, 1,
                 Datatype.contiguous(2, Datatype.LONG), Op.SUM), "not aligned");
             expect(ErrorClass.DISP, () -> window.getAccumulate(null, 0, Datatype.LONG, result, 1, Datatype.LONG, right,
@@ -598,15 +608,17 @@ final class AccumulateScenarios {
             expect(ErrorClass.DISP, () -> window.compareAndSwap(0, 1, right, 1), "not aligned");
             expect(ErrorClass.DISP, () -> window.compareAndSwap(origin, compare, result, Datatype.SHORT, right, 7),
                 "not aligned");
-            expect(ErrorClass.DISP, () -> window.raccumulate(origin, 1, Datatype.DOUBLE, right, 12, 1, Datatype.DOUBLE,
-                Op.SUM), "not aligned");
+            expect(ErrorClass.DISP,
+                () -> window.raccumulate(origin, 1, Datatype.DOUBLE, right, 12, 1, Datatype.DOUBLE, Op.SUM),
+                "not aligned");
             expect(ErrorClass.DISP, () -> window.fetchAndOp(1L, right, -8, Op.SUM), "negative");
 
             expect(ErrorClass.RMA_RANGE, () -> window.fetchAndOp(1L, right, 64, Op.SUM), "exceeds window size 64");
-            expect(ErrorClass.RMA_RANGE, () -> window.accumulate(origin, 2, Datatype.LONG, right, 56, 2, Datatype.LONG,
-                Op.SUM), "exceeds window size 64");
-            expect(ErrorClass.RANK, () -> window.accumulate(origin, 1, Datatype.LONG, n, 0, 1, Datatype.LONG,
-                Op.SUM), "outside 0..");
+            expect(ErrorClass.RMA_RANGE,
+                () -> window.accumulate(origin, 2, Datatype.LONG, right, 56, 2, Datatype.LONG, Op.SUM),
+                "exceeds window size 64");
+            expect(ErrorClass.RANK, () -> window.accumulate(origin, 1, Datatype.LONG, n, 0, 1, Datatype.LONG, Op.SUM),
+                "outside 0..");
             window.unlockAll();
             job.barrier();
             for (long offset = 0; offset < 64; offset++) {
@@ -624,10 +636,10 @@ final class AccumulateScenarios {
         try (Arena arena = Arena.ofConfined(); Window window = job.allocate(16, 8)) {
             final MemorySegment origin = longs(arena, 5, 6);
             window.lockAll();
-            expect(ErrorClass.OP, () -> window.accumulate(origin, 1, Datatype.LONG, right, 0, 1, Datatype.LONG,
-                Op.NO_OP), "MPI_NO_OP");
-            expect(ErrorClass.OP, () -> window.raccumulate(origin, 2, Datatype.LONG, right, 0, 2, Datatype.LONG,
-                Op.NO_OP), "MPI_NO_OP");
+            expect(ErrorClass.OP,
+                () -> window.accumulate(origin, 1, Datatype.LONG, right, 0, 1, Datatype.LONG, Op.NO_OP), "MPI_NO_OP");
+            expect(ErrorClass.OP,
+                () -> window.raccumulate(origin, 2, Datatype.LONG, right, 0, 2, Datatype.LONG, Op.NO_OP), "MPI_NO_OP");
             window.unlockAll();
         }
     }
@@ -717,8 +729,8 @@ final class AccumulateScenarios {
         assertEquals(errorClass, e.errorClass(), e.getMessage());
         assertTrue(e.getMessage().startsWith(errorClass.mpiName() + ": "), e.getMessage());
         for (final String detail : details) {
-            assertTrue(e.getMessage().contains(detail), () -> "\"" + e.getMessage() + "\" should contain \"" + detail
-                + "\"");
+            assertTrue(e.getMessage().contains(detail),
+                () -> "\"" + e.getMessage() + "\" should contain \"" + detail + "\"");
         }
     }
 

@@ -59,20 +59,19 @@ class CollectiveWaitNamesTest {
     @ValueSource(strings = {"fence", "free", "barrier", "create", "close"})
     void shouldNameTheCallWhenAPeerFails(final String call) {
         final String[] message = new String[1];
-        assertThrows(IllegalStateException.class, () -> Rma.callThreads(2, base.path(), WaitOptions.defaults(),
-            job -> {
-                final Window window = job.allocateShared(8, 8);
-                if (job.rank() == 0) {
-                    throw new IllegalStateException("rank 0 gives up");
-                }
-                try {
-                    calling(call, window).accept(job);
-                } catch (final RuntimeException e) {
-                    message[0] = e.getClass().getSimpleName() + ": " + e.getMessage();
-                    throw e;
-                }
-                return null;
-            }));
+        assertThrows(IllegalStateException.class, () -> Rma.callThreads(2, base.path(), WaitOptions.defaults(), job -> {
+            final Window window = job.allocateShared(8, 8);
+            if (job.rank() == 0) {
+                throw new IllegalStateException("rank 0 gives up");
+            }
+            try {
+                calling(call, window).accept(job);
+            } catch (final RuntimeException e) {
+                message[0] = e.getClass().getSimpleName() + ": " + e.getMessage();
+                throw e;
+            }
+            return null;
+        }));
         assertTrue(message[0].startsWith("RankFailedException: MPI_ERR_PROC_FAILED: rank 0 failed"), message[0]);
         assertTrue(message[0].contains("rank 1 waited in " + expected(call)), message[0]);
     }
@@ -101,22 +100,21 @@ class CollectiveWaitNamesTest {
     @ValueSource(ints = {2, 3})
     void shouldEndAWaitOnSeveralMessagingObjectsWhenTheSourceCloses(final int ranks) {
         final List<Throwable> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
-        assertThrows(RuntimeException.class, () -> Rma.callThreads(ranks, base.path(),
-            WaitOptions.defaults(), job -> {
-                try (Messaging first = Messaging.create(job); Messaging second = Messaging.create(job)) {
-                    if (job.rank() == 1) {
-                        throw new IllegalStateException("rank 1 gives up");
-                    }
-                    try {
-                        MessageRequest.waitAll(first.irecv(MemorySegment.ofArray(new long[1]), 1, 7),
-                            second.irecv(MemorySegment.ofArray(new long[1]), 1, 7));
-                    } catch (final RuntimeException e) {
-                        seen.add(e);
-                        throw e;
-                    }
+        assertThrows(RuntimeException.class, () -> Rma.callThreads(ranks, base.path(), WaitOptions.defaults(), job -> {
+            try (Messaging first = Messaging.create(job); Messaging second = Messaging.create(job)) {
+                if (job.rank() == 1) {
+                    throw new IllegalStateException("rank 1 gives up");
                 }
-                return null;
-            }));
+                try {
+                    MessageRequest.waitAll(first.irecv(MemorySegment.ofArray(new long[1]), 1, 7),
+                        second.irecv(MemorySegment.ofArray(new long[1]), 1, 7));
+                } catch (final RuntimeException e) {
+                    seen.add(e);
+                    throw e;
+                }
+            }
+            return null;
+        }));
         assertEquals(ranks - 1, seen.size(), seen.toString());
         for (final Throwable t : seen) {
             assertInstanceOf(RmaException.class, t, t.toString());

@@ -31,7 +31,6 @@ final class DatatypeScenarios {
         Scenarios.invoke(DatatypeScenarios.class, name, job);
     }
 
-
     /**
      * Each rank puts to its right neighbour and gets back, with a vector on one side and an indexed
      * type on the other, in both directions and for int, short and double elements; then every
@@ -176,8 +175,9 @@ final class DatatypeScenarios {
             window.fence(Rma.MODE_NOSUCCEED);
             for (int r = 0; r < rows; r++) {
                 for (int c = 0; c < cols; c++) {
-                    final double expected = c == 0 ? cell(left, r, cols - 2) : c == cols - 1 ? cell(right, r, 1)
-                        : cell(me, r, c);
+                    final double expected = c == 0
+                        ? cell(left, r, cols - 2)
+                        : c == cols - 1 ? cell(right, r, 1) : cell(me, r, c);
                     assertEquals(expected, matrix.getAtIndex(ValueLayout.JAVA_DOUBLE, (long)r * cols + c),
                         "put halo: row " + r + " column " + c);
                 }
@@ -217,8 +217,8 @@ final class DatatypeScenarios {
         final int right = (me + 1) % n;
         final int left = (me + n - 1) % n;
         final int[] sizes = {nx, ny, nz};
-        final Datatype sent = Datatype.subarray(sizes, new int[] {1, ny, nz - 2}, new int[] {1, 0, 1},
-            Datatype.Order.C, Datatype.DOUBLE);
+        final Datatype sent = Datatype.subarray(sizes, new int[] {1, ny, nz - 2}, new int[] {1, 0, 1}, Datatype.Order.C,
+            Datatype.DOUBLE);
         final Datatype ghost = Datatype.subarray(sizes, new int[] {1, ny, nz - 2}, new int[] {nx - 1, 0, 1},
             Datatype.Order.C, Datatype.DOUBLE);
         final long gridBytes = 8L * nx * ny * nz;
@@ -246,7 +246,8 @@ final class DatatypeScenarios {
                 for (int y = 0; y < ny; y++) {
                     for (int z = 0; z < nz; z++) {
                         final boolean received = x == nx - 1 && z >= 1 && z <= nz - 2;
-                        final double expected = received ? gridCell(right, 1, y, z)
+                        final double expected = received
+                            ? gridCell(right, 1, y, z)
                             : x == nx - 1 ? -1.0 : gridCell(me, x, y, z);
                         assertEquals(expected, grid.getAtIndex(ValueLayout.JAVA_DOUBLE, ((long)x * ny + y) * nz + z),
                             "grid x " + x + " y " + y + " z " + z);
@@ -282,9 +283,8 @@ final class DatatypeScenarios {
      * Byte offsets of the elements of {@code instances} x MPI_TYPE_VECTOR(count, blocklength, stride)
      * in type-map order, checking the type's extent against the definition.
      */
-    static long[] vectorOffsets(
-        final int count, final int blocklength, final int stride, final int bytes, final int instances,
-        final Datatype type) {
+    static long[] vectorOffsets(final int count, final int blocklength, final int stride, final int bytes,
+        final int instances, final Datatype type) {
         final long extent = ((long)(count - 1) * stride + blocklength) * bytes;
         assertEquals(extent, type.extent(), type + " extent");
         final long[] offsets = new long[instances * count * blocklength];
@@ -303,8 +303,8 @@ final class DatatypeScenarios {
      * Byte offsets of the elements of {@code instances} x MPI_TYPE_INDEXED(lengths, displacements) in
      * type-map order, checking the type's extent against the definition.
      */
-    static long[] indexedOffsets(
-        final int[] lengths, final int[] displacements, final int bytes, final int instances, final Datatype type) {
+    static long[] indexedOffsets(final int[] lengths, final int[] displacements, final int bytes, final int instances,
+        final Datatype type) {
         long extent = 0;
         int elements = 0;
         for (int b = 0; b < lengths.length; b++) {
@@ -330,9 +330,8 @@ final class DatatypeScenarios {
      * Copies element k of the source (at sourceBase + sourceOffsets[k]) to the destination at
      * destinationBase + destinationOffsets[k], for every k.
      */
-    static void scatter(
-        final byte[] destination, final long destinationBase, final long[] destinationOffsets, final byte[] source,
-        final long sourceBase, final long[] sourceOffsets, final int bytes) {
+    static void scatter(final byte[] destination, final long destinationBase, final long[] destinationOffsets,
+        final byte[] source, final long sourceBase, final long[] sourceOffsets, final int bytes) {
         assertEquals(destinationOffsets.length, sourceOffsets.length, "element counts of the reference");
         for (int k = 0; k < sourceOffsets.length; k++) {
             System.arraycopy(source, (int)(sourceBase + sourceOffsets[k]), destination,

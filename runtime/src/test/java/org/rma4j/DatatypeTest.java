@@ -159,15 +159,16 @@ class DatatypeTest {
         assertEquals(3, type.elements());
         assertEquals(10, type.extent());
         assertBlocks(type, new long[] {6, 0}, new long[] {2, 1});
-        expect(ErrorClass.COUNT, "hindexed has 1 blocklengths but 2", () -> Datatype.hindexed(new int[] {1}, new long[] {0, 1}, Datatype.INT));
+        expect(ErrorClass.COUNT, "hindexed has 1 blocklengths but 2",
+            () -> Datatype.hindexed(new int[] {1}, new long[] {0, 1}, Datatype.INT));
         expect(ErrorClass.TYPE, "hindexed(", () -> Datatype.hindexed(new int[] {1}, new long[] {-4}, Datatype.INT));
     }
 
     @Test
     void shouldDescribeASubarrayInCOrderWithTheWholeArrayAsExtent() {
         // Rows 1..2, columns 2..4 of a 4 x 6 int matrix, row-major.
-        final Datatype type = Datatype.subarray(new int[] {4, 6}, new int[] {2, 3}, new int[] {1, 2},
-            Datatype.Order.C, Datatype.INT);
+        final Datatype type = Datatype.subarray(new int[] {4, 6}, new int[] {2, 3}, new int[] {1, 2}, Datatype.Order.C,
+            Datatype.INT);
         assertEquals(6, type.elements());
         assertEquals(24, type.size());
         assertEquals(4 * 6 * 4, type.extent());
@@ -180,8 +181,7 @@ class DatatypeTest {
         final Datatype type = Datatype.subarray(new int[] {4, 6}, new int[] {2, 3}, new int[] {1, 2},
             Datatype.Order.FORTRAN, Datatype.INT);
         assertEquals(4 * 6 * 4, type.extent());
-        assertBlocks(type, new long[] {4 * (2 * 4 + 1), 4 * (3 * 4 + 1), 4 * (4 * 4 + 1)},
-            new long[] {2, 2, 2});
+        assertBlocks(type, new long[] {4 * (2 * 4 + 1), 4 * (3 * 4 + 1), 4 * (4 * 4 + 1)}, new long[] {2, 2, 2});
     }
 
     @Test
@@ -200,21 +200,21 @@ class DatatypeTest {
     @Test
     void shouldRaiseArgForSubarrayArgumentsOutsideMpisRules() {
         final int[] two = {4, 4};
-        expect(ErrorClass.ARG, "subarray(", () -> Datatype.subarray(new int[0], new int[0], new int[0], Datatype.Order.C,
-            Datatype.INT));
-        expect(ErrorClass.ARG, "subarray(", () -> Datatype.subarray(two, new int[] {2}, new int[] {0, 0},
-            Datatype.Order.C, Datatype.INT));
-        expect(ErrorClass.ARG, "subarray(", () -> Datatype.subarray(two, new int[] {0, 2}, new int[] {0, 0},
-            Datatype.Order.C, Datatype.INT));
-        expect(ErrorClass.ARG, "subarray(", () -> Datatype.subarray(two, new int[] {5, 2}, new int[] {0, 0},
-            Datatype.Order.C, Datatype.INT));
-        expect(ErrorClass.ARG, "subarray(", () -> Datatype.subarray(two, new int[] {2, 2}, new int[] {3, 0},
-            Datatype.Order.C, Datatype.INT));
-        expect(ErrorClass.ARG, "subarray(", () -> Datatype.subarray(two, new int[] {2, 2}, new int[] {-1, 0},
-            Datatype.Order.C, Datatype.INT));
+        expect(ErrorClass.ARG, "subarray(",
+            () -> Datatype.subarray(new int[0], new int[0], new int[0], Datatype.Order.C, Datatype.INT));
+        expect(ErrorClass.ARG, "subarray(",
+            () -> Datatype.subarray(two, new int[] {2}, new int[] {0, 0}, Datatype.Order.C, Datatype.INT));
+        expect(ErrorClass.ARG, "subarray(",
+            () -> Datatype.subarray(two, new int[] {0, 2}, new int[] {0, 0}, Datatype.Order.C, Datatype.INT));
+        expect(ErrorClass.ARG, "subarray(",
+            () -> Datatype.subarray(two, new int[] {5, 2}, new int[] {0, 0}, Datatype.Order.C, Datatype.INT));
+        expect(ErrorClass.ARG, "subarray(",
+            () -> Datatype.subarray(two, new int[] {2, 2}, new int[] {3, 0}, Datatype.Order.C, Datatype.INT));
+        expect(ErrorClass.ARG, "subarray(",
+            () -> Datatype.subarray(two, new int[] {2, 2}, new int[] {-1, 0}, Datatype.Order.C, Datatype.INT));
         expect(ErrorClass.ARG, "subarray(", () -> Datatype.subarray(two, two, new int[] {0, 0}, null, Datatype.INT));
-        final RmaException e = assertThrows(RmaException.class, () -> Datatype.subarray(two, new int[] {2, 5},
-            new int[] {0, 0}, Datatype.Order.C, Datatype.INT));
+        final RmaException e = assertThrows(RmaException.class,
+            () -> Datatype.subarray(two, new int[] {2, 5}, new int[] {0, 0}, Datatype.Order.C, Datatype.INT));
         assertTrue(e.getMessage().contains("dimension 1 has size 4, subsize 5"), e.getMessage());
     }
 
@@ -229,8 +229,8 @@ class DatatypeTest {
     void shouldAllowEmptyTypes() {
         for (final Datatype type : new Datatype[] {Datatype.contiguous(0, Datatype.LONG),
             Datatype.vector(0, 4, 2, Datatype.LONG), Datatype.vector(3, 0, 2, Datatype.LONG),
-            Datatype.indexedBlock(1, new int[0], Datatype.LONG), Datatype.indexed(new int[] {0, 0}, new int[] {1, 5},
-                Datatype.LONG)}) {
+            Datatype.indexedBlock(1, new int[0], Datatype.LONG),
+            Datatype.indexed(new int[] {0, 0}, new int[] {1, 5}, Datatype.LONG)}) {
             assertEquals(0, type.elements(), type.toString());
             assertEquals(0, type.size(), type.toString());
             assertEquals(0, type.extent(), type.toString());
@@ -244,10 +244,10 @@ class DatatypeTest {
         expect(ErrorClass.COUNT, "contiguous count=-1", () -> Datatype.contiguous(-1, Datatype.INT));
         expect(ErrorClass.COUNT, "vector count=-2", () -> Datatype.vector(-2, 1, 1, Datatype.INT));
         expect(ErrorClass.COUNT, "vector blocklength=-1", () -> Datatype.vector(2, -1, 1, Datatype.INT));
-        expect(ErrorClass.COUNT, "indexedBlock blocklength=-3", () -> Datatype.indexedBlock(-3, new int[] {0},
-            Datatype.INT));
-        expect(ErrorClass.COUNT, "indexed blocklengths[1]=-1", () -> Datatype.indexed(new int[] {1, -1},
-            new int[] {0, 4}, Datatype.INT));
+        expect(ErrorClass.COUNT, "indexedBlock blocklength=-3",
+            () -> Datatype.indexedBlock(-3, new int[] {0}, Datatype.INT));
+        expect(ErrorClass.COUNT, "indexed blocklengths[1]=-1",
+            () -> Datatype.indexed(new int[] {1, -1}, new int[] {0, 4}, Datatype.INT));
     }
 
     @Test

@@ -2,7 +2,6 @@ package org.rma4j;
 
 import java.io.IOException;
 
-
 /**
  * Main class of the fault tests: rank 1 ends abnormally at a chosen point while rank 0 (and any
  * other rank) blocks in a call that depends on it. Rank 0 prints what it saw and exits with 4.

@@ -60,8 +60,8 @@ class JobFailureTest {
     void shouldFailPeersInThreadModeWhenRankThrows() {
         final List<Throwable> seen = Collections.synchronizedList(new ArrayList<>());
         final AtomicReference<IllegalStateException> thrown = new AtomicReference<>();
-        final IllegalStateException failure = assertThrows(IllegalStateException.class, () ->
-            Rma.callThreads(3, base.path(), WaitOptions.defaults(), job -> {
+        final IllegalStateException failure = assertThrows(IllegalStateException.class,
+            () -> Rma.callThreads(3, base.path(), WaitOptions.defaults(), job -> {
                 final Window window = job.allocateShared(8, 8);
                 if (job.rank() == 2) {
                     final IllegalStateException e = new IllegalStateException("rank 2 gives up");
@@ -97,7 +97,8 @@ class JobFailureTest {
      */
     private static void assertSurvivorsReported(final Outcome outcome, final int... survivors) {
         for (final int survivor : survivors) {
-            final String prefix = "[" + survivor + "] rank " + survivor + " saw RankFailedException: MPI_ERR_PROC_FAILED: rank 1 failed";
+            final String prefix = "[" + survivor + "] rank " + survivor
+                + " saw RankFailedException: MPI_ERR_PROC_FAILED: rank 1 failed";
             assertEquals(1, outcome.lines.stream().filter(line -> line.startsWith(prefix)).count(),
                 () -> "no report of rank 1 by rank " + survivor + ":\n" + outcome.output());
             assertEquals(4, outcome.result.exitCode(survivor), outcome.output());
@@ -106,16 +107,8 @@ class JobFailureTest {
 
     private Outcome launch(final int ranks, final String mode) throws Exception {
         final List<String> lines = Collections.synchronizedList(new ArrayList<>());
-        final JobResult result = Launcher.builder()
-            .ranks(ranks)
-            .mainClass(FailureMain.class.getName())
-            .args(mode)
-            .baseDirectory(base.path())
-            .grace(SURVIVOR_GRACE)
-            .output(lines::add)
-            .errorOutput(lines::add)
-            .build()
-            .run();
+        final JobResult result = Launcher.builder().ranks(ranks).mainClass(FailureMain.class.getName()).args(mode)
+            .baseDirectory(base.path()).grace(SURVIVOR_GRACE).output(lines::add).errorOutput(lines::add).build().run();
         return new Outcome(result, lines);
     }
 

@@ -39,8 +39,8 @@ final class MessagingScenarios {
     static void pingPong(final RmaJob job) {
         for (final long bounce : new long[] {Messaging.BOUNCE_BYTES_PER_PEER_DEFAULT, BOUNCE}) {
             try (Messaging m = Messaging.create(job, bounce)) {
-                final TreeSet<Integer> sizes = new TreeSet<>(List.of(0, 1, 31, 32, 33, 4096, (int)bounce - 1,
-                    (int)bounce, (int)bounce + 1, MIB, 16 * MIB));
+                final TreeSet<Integer> sizes = new TreeSet<>(
+                    List.of(0, 1, 31, 32, 33, 4096, (int)bounce - 1, (int)bounce, (int)bounce + 1, MIB, 16 * MIB));
                 for (final int size : sizes) {
                     for (int path = 0; path < 3; path++) {
                         pingPongOnce(m, size, path);
@@ -311,8 +311,7 @@ final class MessagingScenarios {
     static void collectives(final RmaJob job) {
         final int n = job.size();
         final int me = job.rank();
-        try (Messaging m = Messaging.create(job, 512);
-             Window board = job.allocateShared(8, 8)) {
+        try (Messaging m = Messaging.create(job, 512); Window board = job.allocateShared(8, 8)) {
             // barrier: a store before it is seen by every rank after it.
             for (int round = 1; round <= 5; round++) {
                 board.segment().set(ValueLayout.JAVA_LONG, 0, round * 100L + me);
@@ -368,8 +367,7 @@ final class MessagingScenarios {
                 m.allreduce(MemorySegment.ofArray(longs), MemorySegment.ofArray(sum), count, Datatype.LONG, Op.SUM);
                 assertArrayEquals(longSum, sum, "allreduce SUM");
                 final double[] max = new double[count];
-                m.allreduce(MemorySegment.ofArray(doubles), MemorySegment.ofArray(max), count, Datatype.DOUBLE,
-                    Op.MAX);
+                m.allreduce(MemorySegment.ofArray(doubles), MemorySegment.ofArray(max), count, Datatype.DOUBLE, Op.MAX);
                 assertArrayEquals(doubleMax, max, "allreduce MAX");
                 // In place: send and recv the same buffer.
                 final long[] inPlace = longs.clone();
@@ -380,8 +378,8 @@ final class MessagingScenarios {
             // A contiguous type: 3 pairs of ints, MIN.
             final int[] pairs = {me, -me, 10 + me, 5 - me, me * me, 7};
             final int[] min = new int[6];
-            m.allreduce(MemorySegment.ofArray(pairs), MemorySegment.ofArray(min), 3, Datatype.contiguous(2, Datatype.INT),
-                Op.MIN);
+            m.allreduce(MemorySegment.ofArray(pairs), MemorySegment.ofArray(min), 3,
+                Datatype.contiguous(2, Datatype.INT), Op.MIN);
             assertArrayEquals(new int[] {0, -(n - 1), 10, 5 - (n - 1), 0, 7}, min);
         }
     }
@@ -519,8 +517,8 @@ final class MessagingScenarios {
                 final long cpuNs = threads.getCurrentThreadCpuTime() - cpuBefore;
                 assertEquals(42, value[0]);
                 System.out.println("rank " + me + " waited in recv with " + cpuNs / 1_000_000 + " ms of CPU");
-                assertTrue(cpuNs < 500_000_000L, "a rank waiting 1.5 s in recv used " + cpuNs / 1_000_000
-                    + " ms of CPU: it must sleep, not spin");
+                assertTrue(cpuNs < 500_000_000L,
+                    "a rank waiting 1.5 s in recv used " + cpuNs / 1_000_000 + " ms of CPU: it must sleep, not spin");
             }
         }
     }
@@ -544,9 +542,8 @@ final class MessagingScenarios {
      *
      * @return the source.
      */
-    private static int receiveNextInOrder(
-        final Messaging m, final MemorySegment buffer, final int source, final int tag, final boolean[][] taken,
-        final int[] sizes) {
+    private static int receiveNextInOrder(final Messaging m, final MemorySegment buffer, final int source,
+        final int tag, final boolean[][] taken, final int[] sizes) {
         final MessageStatus status = m.recv(buffer, source, tag);
         final int from = status.source();
         int expected = 0;
@@ -565,9 +562,8 @@ final class MessagingScenarios {
         return payload;
     }
 
-    private static void checkSequenced(
-        final MemorySegment buffer, final MessageStatus status, final int source, final int sequence,
-        final int[] sizes) {
+    private static void checkSequenced(final MemorySegment buffer, final MessageStatus status, final int source,
+        final int sequence, final int[] sizes) {
         final int size = sizes[sequence % sizes.length];
         assertEquals(new MessageStatus(source, sequence % 3, size), status, "message " + sequence + " of " + source);
         final long header = buffer.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);

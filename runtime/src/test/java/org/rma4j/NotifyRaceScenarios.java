@@ -184,10 +184,12 @@ final class NotifyRaceScenarios {
                     answer.start();
                     assertEquals(partner, answer.await().source());
                 } finally {
-                    window.notifications().beforeWait(() -> { });
+                    window.notifications().beforeWait(() -> {
+                    });
                 }
                 assertTrue(started.get(), "the waiting thread never waited");
-                window.notifications().onFullRing(() -> { });
+                window.notifications().onFullRing(() -> {
+                });
                 sender.join();
                 assertNull(senderFailure.get());
             } else if (partner >= 0) {
@@ -228,7 +230,8 @@ final class NotifyRaceScenarios {
                     never.start();
                     assertEquals(0, NotifyRequest.waitAny(request, never));
                     assertTrue(asked.get());
-                    window.notifications().beforeWait(() -> { });
+                    window.notifications().beforeWait(() -> {
+                    });
                     window.putNotify(EMPTY, partner, 0, 9);
                     assertEquals(1, NotifyRequest.waitAny(request, never));
                 }

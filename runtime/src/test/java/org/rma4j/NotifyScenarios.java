@@ -152,8 +152,8 @@ final class NotifyScenarios {
             "data of the put that " + status + " names");
     }
 
-    private static void sendMatchingRound(
-        final Window window, final RmaJob job, final int sender, final long firstDisp, final long secondDisp) {
+    private static void sendMatchingRound(final Window window, final RmaJob job, final int sender, final long firstDisp,
+        final long secondDisp) {
         if (job.rank() == sender) {
             window.putNotify(MemorySegment.ofArray(new long[] {71}), 0, firstDisp, 7);
             window.putNotify(MemorySegment.ofArray(new long[] {72}), 0, secondDisp, 7);

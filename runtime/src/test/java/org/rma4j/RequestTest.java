@@ -146,8 +146,8 @@ class RequestTest {
                 final MemorySegment one = arena.allocate(4, 4);
                 one.set(ValueLayout.JAVA_INT, 0, 1);
                 window.raccumulate(one, 1, Datatype.INT, 0, 4, 1, Datatype.INT, Op.SUM).await();
-                window.rgetAccumulate(null, 0, Datatype.INT, previous, 1, Datatype.INT, 0, 4, 1, Datatype.INT,
-                    Op.NO_OP).await();
+                window.rgetAccumulate(null, 0, Datatype.INT, previous, 1, Datatype.INT, 0, 4, 1, Datatype.INT, Op.NO_OP)
+                    .await();
                 assertTrue(previous.get(ValueLayout.JAVA_INT, 0) >= 1, "at least my own increment");
                 window.unlock(0);
                 job.barrier();
@@ -190,15 +190,15 @@ class RequestTest {
         });
     }
 
-    private static void expectRmaSync(
-        final Window window, final MemorySegment buffer, final MemorySegment result, final int target,
-        final String where) {
+    private static void expectRmaSync(final Window window, final MemorySegment buffer, final MemorySegment result,
+        final int target, final String where) {
         expect(ErrorClass.RMA_SYNC, () -> window.rput(buffer, 1, Datatype.LONG, target, 1, 1, Datatype.LONG),
             "rput(" + target + ") outside a passive-target epoch");
         expect(ErrorClass.RMA_SYNC, () -> window.rget(result, 1, Datatype.LONG, target, 1, 1, Datatype.LONG),
             "rget(" + target + ")");
-        expect(ErrorClass.RMA_SYNC, () -> window.raccumulate(buffer, 1, Datatype.LONG, target, 1, 1, Datatype.LONG,
-            Op.SUM), "raccumulate(" + target + ")");
+        expect(ErrorClass.RMA_SYNC,
+            () -> window.raccumulate(buffer, 1, Datatype.LONG, target, 1, 1, Datatype.LONG, Op.SUM),
+            "raccumulate(" + target + ")");
         expect(ErrorClass.RMA_SYNC, () -> window.rgetAccumulate(buffer, 1, Datatype.LONG, result, 1, Datatype.LONG,
             target, 1, 1, Datatype.LONG, Op.SUM), "rgetAccumulate(" + target + ")");
         assertEquals(0L, result.get(ValueLayout.JAVA_LONG, 0), "result untouched in " + where);
@@ -240,8 +240,8 @@ class RequestTest {
         runThreads(1, job -> {
             try (Arena arena = Arena.ofConfined(); Window window = job.allocate(8, 8)) {
                 window.lock(LockType.EXCLUSIVE, 0);
-                final RmaRequest request = window.raccumulate(longs(arena, 3), 1, Datatype.LONG, 0, 0, 1,
-                    Datatype.LONG, Op.SUM);
+                final RmaRequest request = window.raccumulate(longs(arena, 3), 1, Datatype.LONG, 0, 0, 1, Datatype.LONG,
+                    Op.SUM);
                 assertTrue(request.test());
                 expect(ErrorClass.REQUEST, request::await, "released raccumulate request");
                 window.unlock(0);

@@ -52,14 +52,13 @@ final class Scenarios {
      * Runs the scenario at {@code ranks} threads of this JVM, every blocking call limited to
      * {@code waitTimeoutMs} (0: the default strategy's limit).
      */
-    static void runThreads(
-        final ShmTestDirectory base, final int ranks, final Class<?> holder, final String name,
+    static void runThreads(final ShmTestDirectory base, final int ranks, final Class<?> holder, final String name,
         final long waitTimeoutMs) {
         runThreads(base.path(), ranks, holder, name, waitTimeoutMs);
     }
 
-    private static void runThreads(
-        final Path base, final int ranks, final Class<?> holder, final String name, final long waitTimeoutMs) {
+    private static void runThreads(final Path base, final int ranks, final Class<?> holder, final String name,
+        final long waitTimeoutMs) {
         final WaitOptions strategy = waitTimeoutMs > 0
             ? WaitOptions.defaults().withTimeout(java.time.Duration.ofMillis(waitTimeoutMs))
             : WaitOptions.defaults();
@@ -78,8 +77,7 @@ final class Scenarios {
     /**
      * Runs the scenario at {@code ranks} JVM processes and asserts that every rank passed it.
      */
-    static void runProcesses(
-        final ShmTestDirectory base, final int ranks, final Class<?> holder, final String name,
+    static void runProcesses(final ShmTestDirectory base, final int ranks, final Class<?> holder, final String name,
         final String... jvmOptions) throws Exception {
         runProcesses(base.path(), ranks, holder, name, jvmOptions);
     }
@@ -88,17 +86,11 @@ final class Scenarios {
      * Runs the scenario at {@code ranks} JVM processes, in a job directory under {@code base}, and asserts
      * that every rank passed it.
      */
-    static void runProcesses(
-        final Path base, final int ranks, final Class<?> holder, final String name, final String... jvmOptions)
-        throws Exception {
+    static void runProcesses(final Path base, final int ranks, final Class<?> holder, final String name,
+        final String... jvmOptions) throws Exception {
         final List<String> lines = Collections.synchronizedList(new ArrayList<>());
-        final Launcher.Builder builder = Launcher.builder()
-            .ranks(ranks)
-            .mainClass(ScenarioMain.class.getName())
-            .args(holder.getName(), name)
-            .jvmOption("-XX:TieredStopAtLevel=1")
-            .baseDirectory(base)
-            .output(lines::add)
+        final Launcher.Builder builder = Launcher.builder().ranks(ranks).mainClass(ScenarioMain.class.getName())
+            .args(holder.getName(), name).jvmOption("-XX:TieredStopAtLevel=1").baseDirectory(base).output(lines::add)
             .errorOutput(lines::add);
         for (final String option : jvmOptions) {
             builder.jvmOption(option);

@@ -95,8 +95,8 @@ final class SharedMemorySpaceScenarios {
      * Runs a collective creation that does not fit and checks that every rank gets NO_MEM with the numbers
      * and the fix, that the attempt holds no space and left no file, and that the job goes on.
      */
-    private static void assertRefusedAtEveryRank(
-        final RmaJob job, final String what, final long leastAsked, final Executable creation) {
+    private static void assertRefusedAtEveryRank(final RmaJob job, final String what, final long leastAsked,
+        final Executable creation) {
         job.barrier();
         final long free = usableBytes(job);
         final List<Path> files = files(job);
@@ -115,8 +115,8 @@ final class SharedMemorySpaceScenarios {
         final String message = thrown.getMessage();
         assertEquals(ErrorClass.NO_MEM, thrown.errorClass(), message);
         assertTrue(message.startsWith("MPI_ERR_NO_MEM: " + what + ": "), message);
-        assertTrue(message.contains(" bytes of shared memory asked, " + free + " bytes free in "
-            + job.directory().path() + ";"), message);
+        assertTrue(message.contains(
+            " bytes of shared memory asked, " + free + " bytes free in " + job.directory().path() + ";"), message);
         assertTrue(message.contains("rmarun --shm-dir") && message.contains("docker run --shm-size"), message);
     }
 

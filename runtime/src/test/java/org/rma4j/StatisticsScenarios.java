@@ -79,8 +79,8 @@ final class StatisticsScenarios {
             assertEquals(1, locked.waits(Wait.LOCK), locked::toString);
             assertEquals(2, locked.waits(Wait.LOCK_ALL), locked::toString);
             assertEquals(stats.operations(Operation.PUT, other), locked.operations(Operation.PUT, other));
-            assertEquals(ErrorClass.RANK, assertThrows(RmaException.class,
-                () -> locked.operations(Operation.PUT, 2)).errorClass());
+            assertEquals(ErrorClass.RANK,
+                assertThrows(RmaException.class, () -> locked.operations(Operation.PUT, 2)).errorClass());
             window.fence(0);
         }
     }

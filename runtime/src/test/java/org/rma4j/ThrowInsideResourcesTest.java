@@ -82,19 +82,20 @@ class ThrowInsideResourcesTest {
     @ParameterizedTest
     @MethodSource("throwModes")
     void shouldEndJobAndRethrowThrowingRanksExceptionInThreadMode(final String mode) {
-        final Throwable failure = assertThrows(Throwable.class, () -> Rma.callThreads(2, base.path(),
-            WaitOptions.defaults(), job -> {
+        final Throwable failure = assertThrows(Throwable.class,
+            () -> Rma.callThreads(2, base.path(), WaitOptions.defaults(), job -> {
                 ThrowScenarios.run(mode, job);
                 return null;
             }));
         final long endedNs = System.nanoTime();
         final List<Throwable> all = new ArrayList<>(List.of(failure.getSuppressed()));
         all.add(failure);
-        assertTrue(all.stream().anyMatch(t -> t instanceof IllegalStateException
-            && ThrowScenarios.BUG.equals(t.getMessage())), () -> describe(failure));
+        assertTrue(
+            all.stream().anyMatch(t -> t instanceof IllegalStateException && ThrowScenarios.BUG.equals(t.getMessage())),
+            () -> describe(failure));
         assertTrue(all.stream().noneMatch(RankFailedException.class::isInstance), () -> describe(failure));
-        assertTrue(endedNs - ThrowScenarios.THROWN_AT.get() < END_BOUND_NS, () -> "ended "
-            + (endedNs - ThrowScenarios.THROWN_AT.get()) / 1_000_000 + " ms after the throw");
+        assertTrue(endedNs - ThrowScenarios.THROWN_AT.get() < END_BOUND_NS,
+            () -> "ended " + (endedNs - ThrowScenarios.THROWN_AT.get()) / 1_000_000 + " ms after the throw");
     }
 
     @ParameterizedTest
@@ -129,8 +130,8 @@ class ThrowInsideResourcesTest {
 
     @Test
     void shouldThrowAbortStatusInThreadMode() {
-        final JobAbortedException aborted = assertThrows(JobAbortedException.class, () -> Rma.callThreads(3,
-            base.path(), WaitOptions.defaults(), job -> {
+        final JobAbortedException aborted = assertThrows(JobAbortedException.class,
+            () -> Rma.callThreads(3, base.path(), WaitOptions.defaults(), job -> {
                 job.barrier();
                 if (job.rank() == 1) {
                     job.abort(5);
@@ -155,23 +156,15 @@ class ThrowInsideResourcesTest {
     private Outcome launch(final String... args) throws Exception {
         final List<String> lines = Collections.synchronizedList(new ArrayList<>());
         final long[] markNs = {0};
-        final JobResult result = Launcher.builder()
-            .ranks(2)
-            .mainClass(ThrowMain.class.getName())
-            .args(args)
-            .baseDirectory(base.path())
-            .grace(Duration.ofSeconds(30))
-            .output(line -> {
+        final JobResult result = Launcher.builder().ranks(2).mainClass(ThrowMain.class.getName()).args(args)
+            .baseDirectory(base.path()).grace(Duration.ofSeconds(30)).output(line -> {
                 synchronized (markNs) {
                     if (line.contains(ThrowScenarios.MARK)) {
                         markNs[0] = Math.max(markNs[0], System.nanoTime());
                     }
                 }
                 lines.add(line);
-            })
-            .errorOutput(lines::add)
-            .build()
-            .run();
+            }).errorOutput(lines::add).build().run();
         final long endedNs = System.nanoTime();
         synchronized (markNs) {
             return new Outcome(result, lines, markNs[0], endedNs);
@@ -193,8 +186,8 @@ class ThrowInsideResourcesTest {
 
         void assertEndedInTime() {
             assertTrue(markNs > 0, "no rank reached the point of failure\n" + output());
-            assertTrue(endedNs - markNs < END_BOUND_NS, "the job ended " + (endedNs - markNs) / 1_000_000
-                + " ms after the failure\n" + output());
+            assertTrue(endedNs - markNs < END_BOUND_NS,
+                "the job ended " + (endedNs - markNs) / 1_000_000 + " ms after the failure\n" + output());
         }
     }
 }

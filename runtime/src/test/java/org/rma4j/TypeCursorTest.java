@@ -143,9 +143,8 @@ class TypeCursorTest {
         assertEquals(List.of("0->0 x8"), zip(0, 4, Datatype.contiguous(2, Datatype.LONG), 0, 8, Datatype.LONG));
     }
 
-    private static List<String> zip(
-        final long firstBase, final long firstCount, final Datatype firstType, final long secondBase,
-        final long secondCount, final Datatype secondType) {
+    private static List<String> zip(final long firstBase, final long firstCount, final Datatype firstType,
+        final long secondBase, final long secondCount, final Datatype secondType) {
         final List<String> runs = new ArrayList<>();
         TypeCursor.zip(new TypeCursor(firstBase, firstCount, firstType),
             new TypeCursor(secondBase, secondCount, secondType), (a, b, n) -> runs.add(a + "->" + b + " x" + n));
@@ -156,9 +155,8 @@ class TypeCursorTest {
      * The runs of zip expanded into (first, second) byte offsets of each element, checking that every
      * run is non-empty.
      */
-    private static List<long[]> elementPairs(
-        final long firstBase, final long firstCount, final Datatype firstType, final long secondBase,
-        final long secondCount, final Datatype secondType) {
+    private static List<long[]> elementPairs(final long firstBase, final long firstCount, final Datatype firstType,
+        final long secondBase, final long secondCount, final Datatype secondType) {
         final int bytes = firstType.basic().bytes();
         final List<long[]> pairs = new ArrayList<>();
         TypeCursor.zip(new TypeCursor(firstBase, firstCount, firstType),

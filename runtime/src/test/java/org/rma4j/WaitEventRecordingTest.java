@@ -62,16 +62,16 @@ class WaitEventRecordingTest {
      * {@code tag} that lasted at least one liveness period (the other rank released the wait only after
      * seeing it published, which a rank does at its first liveness check, after 100 ms).
      */
-    private static void expect(
-        final List<RecordedEvent> events, final String name, final int rank, final int window, final int peer,
-        final int tag) {
+    private static void expect(final List<RecordedEvent> events, final String name, final int rank, final int window,
+        final int peer, final int tag) {
         final List<RecordedEvent> matching = events.stream()
             .filter(e -> e.getEventType().getName().equals(name) && e.getInt("rank") == rank
                 && e.getInt("window") == window && e.getInt("peer") == peer && e.getInt("tag") == tag)
             .toList();
-        assertFalse(matching.isEmpty(), () -> "no " + name + " of rank " + rank + " on window " + window + " for peer "
-            + peer + ", tag " + tag + " among:\n" + events.stream().filter(e -> e.getEventType().getName()
-            .startsWith("org.rma4j.")).map(RecordedEvent::toString).collect(Collectors.joining("\n")));
+        assertFalse(matching.isEmpty(),
+            () -> "no " + name + " of rank " + rank + " on window " + window + " for peer " + peer + ", tag " + tag
+                + " among:\n" + events.stream().filter(e -> e.getEventType().getName().startsWith("org.rma4j."))
+                    .map(RecordedEvent::toString).collect(Collectors.joining("\n")));
         final Duration longest = matching.stream().map(RecordedEvent::getDuration).max(Duration::compareTo).get();
         assertTrue(longest.compareTo(Duration.ofMillis(50)) > 0, () -> name + " lasted only " + longest);
         assertNotNull(matching.get(0).getString("call"));

@@ -109,13 +109,12 @@ abstract class WindowContractTest {
 
     @Test
     void shouldListEveryScenarioInTheSingleRankTest() throws Exception {
-        final Set<String> listed = Set.of(WindowContractTest.class
-            .getDeclaredMethod("shouldRunEveryScenarioAsSingleRank", String.class)
-            .getAnnotation(ValueSource.class).strings());
+        final Set<String> listed = Set
+            .of(WindowContractTest.class.getDeclaredMethod("shouldRunEveryScenarioAsSingleRank", String.class)
+                .getAnnotation(ValueSource.class).strings());
         final Set<String> scenarios = Arrays.stream(WindowScenarios.class.getDeclaredMethods())
             .filter(m -> Modifier.isStatic(m.getModifiers()) && !Modifier.isPrivate(m.getModifiers()))
-            .filter(m -> Arrays.equals(m.getParameterTypes(), new Class<?>[] {RmaJob.class}))
-            .map(Method::getName)
+            .filter(m -> Arrays.equals(m.getParameterTypes(), new Class<?>[] {RmaJob.class})).map(Method::getName)
             .collect(Collectors.toSet());
         assertEquals(scenarios, listed);
     }

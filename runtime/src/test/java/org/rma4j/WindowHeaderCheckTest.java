@@ -51,8 +51,8 @@ class WindowHeaderCheckTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("corruptions")
-    void shouldNameTheFieldTheExpectedAndTheFoundValueOfACorruptedHeader(
-        final String field, final Consumer<MemorySegment> corrupt, final String found) {
+    void shouldNameTheFieldTheExpectedAndTheFoundValueOfACorruptedHeader(final String field,
+        final Consumer<MemorySegment> corrupt, final String found) {
         try (Arena arena = Arena.ofConfined()) {
             final MemorySegment file = windowFile(arena);
             assertDoesNotThrow(() -> check(file));

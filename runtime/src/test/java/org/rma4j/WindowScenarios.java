@@ -309,7 +309,8 @@ final class WindowScenarios {
                     window.get(mark, 0, 1, 0, 0);
                     window.flush(0);
                     window.unlock(0);
-                    assertEquals(0, mark[0], "exclusive lock on rank 0 granted while rank 0 held lockAll, round " + round);
+                    assertEquals(0, mark[0],
+                        "exclusive lock on rank 0 granted while rank 0 held lockAll, round " + round);
                 }
                 job.barrier();
             }

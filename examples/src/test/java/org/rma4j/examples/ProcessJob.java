@@ -43,15 +43,8 @@ public final class ProcessJob implements AutoCloseable {
      */
     public Outcome run(final int ranks, final Class<?> mainClass, final String... args) throws InterruptedException {
         final List<String> lines = Collections.synchronizedList(new ArrayList<>());
-        final JobResult result = Launcher.builder()
-            .ranks(ranks)
-            .mainClass(mainClass.getName())
-            .args(args)
-            .baseDirectory(base)
-            .output(lines::add)
-            .errorOutput(lines::add)
-            .build()
-            .run();
+        final JobResult result = Launcher.builder().ranks(ranks).mainClass(mainClass.getName()).args(args)
+            .baseDirectory(base).output(lines::add).errorOutput(lines::add).build().run();
         return new Outcome(result, List.copyOf(lines));
     }
 

@@ -99,8 +99,7 @@ public final class AccumulateOrdering {
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "Both reads between the accumulates.")
     @Outcome(id = "1, 2", expect = ACCEPTABLE, desc = "One read between, one after the accumulates.")
     @Outcome(id = "2, 2", expect = ACCEPTABLE, desc = "Both reads after both accumulates.")
-    @Outcome(id = "2, 1", expect = FORBIDDEN,
-        desc = "REPLACE 2 was seen before REPLACE 1: the accumulates took effect out of program order (waw).")
+    @Outcome(id = "2, 1", expect = FORBIDDEN, desc = "REPLACE 2 was seen before REPLACE 1: the accumulates took effect out of program order (waw).")
     @Outcome(id = "[12], 0", expect = FORBIDDEN, desc = "The second read went back to the initial value (rar).")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
@@ -151,10 +150,8 @@ public final class AccumulateOrdering {
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "Both reads between the accumulates.")
     @Outcome(id = "1, 2", expect = ACCEPTABLE, desc = "One read between, one after the accumulates.")
     @Outcome(id = "2, 2", expect = ACCEPTABLE, desc = "Both reads after both accumulates.")
-    @Outcome(id = "2, 1", expect = ACCEPTABLE_INTERESTING,
-        desc = "REPLACE 2 seen before REPLACE 1: allowed with accumulate_ordering=none (waw not kept).")
-    @Outcome(id = "[12], 0", expect = ACCEPTABLE_INTERESTING,
-        desc = "The second read saw an older value: allowed with accumulate_ordering=none (rar not kept).")
+    @Outcome(id = "2, 1", expect = ACCEPTABLE_INTERESTING, desc = "REPLACE 2 seen before REPLACE 1: allowed with accumulate_ordering=none (waw not kept).")
+    @Outcome(id = "[12], 0", expect = ACCEPTABLE_INTERESTING, desc = "The second read saw an older value: allowed with accumulate_ordering=none (rar not kept).")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class ReplaceTwiceOrderingNone extends Slot {

@@ -115,8 +115,7 @@ public final class AtomicOps {
     @Description("Broken rung: both ranks get X, then put X + 1; r1, r2 = the values they read, r3 = X after both.")
     @Outcome(id = "0, 1, 2", expect = ACCEPTABLE, desc = "Rank 0's get and put came before rank 1's get.")
     @Outcome(id = "1, 0, 2", expect = ACCEPTABLE, desc = "Rank 1's get and put came before rank 0's get.")
-    @Outcome(id = "0, 0, 1", expect = ACCEPTABLE_INTERESTING,
-        desc = "Both read 0 before either put: get + put is not atomic and one increment is lost.")
+    @Outcome(id = "0, 0, 1", expect = ACCEPTABLE_INTERESTING, desc = "Both read 0 before either put: get + put is not atomic and one increment is lost.")
     @Outcome(expect = FORBIDDEN, desc = "A value no interleaving of the gets and puts gives.")
     @State
     public static class GetPutIncrement extends Slot {
@@ -203,12 +202,9 @@ public final class AtomicOps {
     @JCStressTest
     @Description("get_accumulate(SUM) on a long: rank 0 adds A = 0x1_0000_0001, rank 1 adds B = 0x2_0000_0002; "
         + "r1, r2 = the values returned, r3 = X after both. Values spanning both halves expose a torn access.")
-    @Outcome(id = "0, 4294967297, 12884901891", expect = ACCEPTABLE,
-        desc = "Rank 0 first: it got 0, rank 1 got A; X = A + B.")
-    @Outcome(id = "8589934594, 0, 12884901891", expect = ACCEPTABLE,
-        desc = "Rank 1 first: it got 0, rank 0 got B; X = A + B.")
-    @Outcome(expect = FORBIDDEN,
-        desc = "A returned value that X never held (torn or invented), both saw 0, or an addition lost.")
+    @Outcome(id = "0, 4294967297, 12884901891", expect = ACCEPTABLE, desc = "Rank 0 first: it got 0, rank 1 got A; X = A + B.")
+    @Outcome(id = "8589934594, 0, 12884901891", expect = ACCEPTABLE, desc = "Rank 1 first: it got 0, rank 0 got B; X = A + B.")
+    @Outcome(expect = FORBIDDEN, desc = "A returned value that X never held (torn or invented), both saw 0, or an addition lost.")
     @State
     public static class GetAccumulateLong extends Slot {
         static final long A = 0x1_0000_0001L;
@@ -321,10 +317,8 @@ public final class AtomicOps {
     @JCStressTest
     @Description("accumulate(SUM, short 1): rank 0 on S0 (-1), rank 1 on the neighbouring S1 (255), same int; "
         + "the arbiter reads S0, S1.")
-    @Outcome(id = "0, 256", expect = ACCEPTABLE,
-        desc = "Both updates kept in either order, no carry between the shorts.")
-    @Outcome(expect = FORBIDDEN,
-        desc = "An update lost (-1 or 255 left), or torn or carried into the neighbour (any other value).")
+    @Outcome(id = "0, 256", expect = ACCEPTABLE, desc = "Both updates kept in either order, no carry between the shorts.")
+    @Outcome(expect = FORBIDDEN, desc = "An update lost (-1 or 255 left), or torn or carried into the neighbour (any other value).")
     @State
     public static class AccumulateShortNeighbours extends ShortPair {
         private static final MemorySegment ONE = MemorySegment.ofArray(new short[] {1});
@@ -365,12 +359,9 @@ public final class AtomicOps {
     @JCStressTest
     @Description("Broken rung: each rank gets the whole int, adds 1 to its own short in the copy, puts the int back; "
         + "the arbiter reads S0, S1.")
-    @Outcome(id = "0, 256", expect = ACCEPTABLE,
-        desc = "One rank's get-modify-put ran entirely before the other's get.")
-    @Outcome(id = "0, 255", expect = ACCEPTABLE_INTERESTING,
-        desc = "Both read the word first; rank 0's put came last and wrote rank 1's short back to 255.")
-    @Outcome(id = "-1, 256", expect = ACCEPTABLE_INTERESTING,
-        desc = "Both read the word first; rank 1's put came last and wrote rank 0's short back to -1.")
+    @Outcome(id = "0, 256", expect = ACCEPTABLE, desc = "One rank's get-modify-put ran entirely before the other's get.")
+    @Outcome(id = "0, 255", expect = ACCEPTABLE_INTERESTING, desc = "Both read the word first; rank 0's put came last and wrote rank 1's short back to 255.")
+    @Outcome(id = "-1, 256", expect = ACCEPTABLE_INTERESTING, desc = "Both read the word first; rank 1's put came last and wrote rank 0's short back to -1.")
     @Outcome(expect = FORBIDDEN, desc = "A value no interleaving of the gets and puts gives.")
     @State
     public static class IntRmwShortNeighbours extends ShortPair {

@@ -80,10 +80,8 @@ public final class CoreRmaLitmus {
     @Description("coreRMA Figure 1. X (p1) = 0, Y (p2) = 1. p1: X = get(Y^p2); a = X. p2: Y = get(X^p1); b = Y.")
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "p2's get read X and wrote Y before p1's get read Y.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "p1's get read Y and wrote X before p2's get read X.")
-    @Outcome(id = "1, 0", expect = ACCEPTABLE,
-        desc = "The gets interleaved: both read the initial values before either wrote (non-atomic get).")
-    @Outcome(id = "0, 1", expect = ACCEPTABLE_INTERESTING,
-        desc = "RMA only: the local reads ran before their own gets' writes (no flush orders them).")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "The gets interleaved: both read the initial values before either wrote (non-atomic get).")
+    @Outcome(id = "0, 1", expect = ACCEPTABLE_INTERESTING, desc = "RMA only: the local reads ran before their own gets' writes (no flush orders them).")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class Figure1 extends Slot {
@@ -108,8 +106,7 @@ public final class CoreRmaLitmus {
     @Description("coreRMA Figure 3a (get: out of order). X (p1) = 0, Y (p2) = 0. p1: X = get(Y^p2); X = 1; a = X. "
         + "p2 runs no statement.")
     @Outcome(id = "1", expect = ACCEPTABLE, desc = "The get's write of X came before X = 1 (SC).")
-    @Outcome(id = "0", expect = ACCEPTABLE_INTERESTING,
-        desc = "RMA only: the get completed after X = 1 and overwrote it.")
+    @Outcome(id = "0", expect = ACCEPTABLE_INTERESTING, desc = "RMA only: the get completed after X = 1 and overwrote it.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class Figure3a extends Slot {
@@ -125,8 +122,7 @@ public final class CoreRmaLitmus {
     @Description("coreRMA Figure 3b (put: out of order). X (p1) = 0, Y (p2) = 0. p1: put(Y^p2, X); X = 1. "
         + "p2: b = Y.")
     @Outcome(id = "0", expect = ACCEPTABLE, desc = "p2 read Y before the put, or after a put that read X = 0 (SC).")
-    @Outcome(id = "1", expect = ACCEPTABLE_INTERESTING,
-        desc = "RMA only: the put read X after p1's later X = 1, and p2 read Y after the put.")
+    @Outcome(id = "1", expect = ACCEPTABLE_INTERESTING, desc = "RMA only: the put read X after p1's later X = 1, and p2 read Y after the put.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class Figure3b extends Slot {
@@ -146,9 +142,8 @@ public final class CoreRmaLitmus {
     @Description("coreRMA Figure 3c (put-get sequence). X (p1) = 1, Y (p2) = 0. p1: put(Y^p2, X); X = get(Y^p2); "
         + "flush(p2); c = X. p2 runs no statement.")
     @Outcome(id = "1", expect = ACCEPTABLE, desc = "The get read Y after the put wrote it (SC; always with IR).")
-    @Outcome(id = "0", expect = ACCEPTABLE_INTERESTING,
-        desc = "RMA without in-order routing: the get read Y before the put wrote it (impossible with IR, "
-            + "which rma4j keeps).")
+    @Outcome(id = "0", expect = ACCEPTABLE_INTERESTING, desc = "RMA without in-order routing: the get read Y before the put wrote it (impossible with IR, "
+        + "which rma4j keeps).")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class Figure3c extends Slot {
@@ -170,8 +165,7 @@ public final class CoreRmaLitmus {
         + "to one target take effect in program order, coreRMA's in-order routing IR). X (p1) = 1, Y (p2) = 0. "
         + "p1: put(Y^p2, X); X = get(Y^p2); flush(p2); c = X. p2 runs no statement.")
     @Outcome(id = "1", expect = ACCEPTABLE, desc = "The get read Y after the put wrote it.")
-    @Outcome(id = "0", expect = FORBIDDEN,
-        desc = "The get read Y before the earlier put to the same target wrote it: in-order routing violated.")
+    @Outcome(id = "0", expect = FORBIDDEN, desc = "The get read Y before the earlier put to the same target wrote it: in-order routing violated.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class Figure3cInOrder extends Slot {
@@ -192,8 +186,7 @@ public final class CoreRmaLitmus {
     @Description("coreRMA Figure 3d (get-put sequence). X (p1) = 1, Y (p2) = 0. p1: X = get(Y^p2); put(Y^p2, X); "
         + "flush(p2); X = get(Y^p2); d = X. p2 runs no statement.")
     @Outcome(id = "0", expect = ACCEPTABLE, desc = "The put read X after the first get wrote 0 into it (SC).")
-    @Outcome(id = "1", expect = ACCEPTABLE_INTERESTING,
-        desc = "RMA only, even with IR: the put read X (still 1) before the first get's local write.")
+    @Outcome(id = "1", expect = ACCEPTABLE_INTERESTING, desc = "RMA only, even with IR: the put read X (still 1) before the first get's local write.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class Figure3d extends Slot {
@@ -217,9 +210,8 @@ public final class CoreRmaLitmus {
         + "allowed set is (0,0), (1,0).")
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "P0 read X after P1's put wrote 0; the get read that 0.")
     @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "P0 read X before P1's put; the get read the put's 0.")
-    @Outcome(id = "[01], 1", expect = FORBIDDEN,
-        desc = "The get read X before the earlier put to the same target wrote it: in-order routing violated "
-            + "(what Cray DMAPP showed in the paper).")
+    @Outcome(id = "[01], 1", expect = FORBIDDEN, desc = "The get read X before the earlier put to the same target wrote it: in-order routing violated "
+        + "(what Cray DMAPP showed in the paper).")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class Figure6 extends Slot {
@@ -287,16 +279,12 @@ public final class CoreRmaLitmus {
     @JCStressTest
     @Description("coreRMA Figure 8 (IR not enforced on Verbs). X (P0) = 1, Y (P1) = 0. P0: a = X; X = 2; b = X. "
         + "P1: Y = get(X^0); put(X^0, Y); flush(0); c = Y. Outcome (a, b, c).")
-    @Outcome(id = "1, 2, 1", expect = ACCEPTABLE,
-        desc = "P1's get read 1 and its put wrote 1 before X = 2, or after b = X.")
+    @Outcome(id = "1, 2, 1", expect = ACCEPTABLE, desc = "P1's get read 1 and its put wrote 1 before X = 2, or after b = X.")
     @Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "P1's get read 1; its put wrote 1 between X = 2 and b = X.")
     @Outcome(id = "1, 2, 2", expect = ACCEPTABLE, desc = "P1's get read X after X = 2 and put 2 back.")
-    @Outcome(id = "0, 2, 1", expect = ACCEPTABLE_INTERESTING,
-        desc = "RMA only: the put read Y (0) before the get wrote it, and wrote 0 into X before a = X.")
-    @Outcome(id = "1, 0, 1", expect = ACCEPTABLE_INTERESTING,
-        desc = "RMA only: the put read Y (0) before the get's write, and wrote 0 between X = 2 and b = X.")
-    @Outcome(id = "1, 0, 2", expect = ACCEPTABLE_INTERESTING,
-        desc = "RMA only: the get read 2, but the put read Y (0) before the get's write and wrote 0 before b = X.")
+    @Outcome(id = "0, 2, 1", expect = ACCEPTABLE_INTERESTING, desc = "RMA only: the put read Y (0) before the get wrote it, and wrote 0 into X before a = X.")
+    @Outcome(id = "1, 0, 1", expect = ACCEPTABLE_INTERESTING, desc = "RMA only: the put read Y (0) before the get's write, and wrote 0 between X = 2 and b = X.")
+    @Outcome(id = "1, 0, 2", expect = ACCEPTABLE_INTERESTING, desc = "RMA only: the get read 2, but the put read Y (0) before the get's write and wrote 0 before b = X.")
     @Outcome(expect = FORBIDDEN, desc = "Outside the figure's allowed set.")
     @State
     public static class Figure8 extends Slot {

@@ -79,9 +79,8 @@ public final class FenceOrdering {
     @JCStressTest
     @Description("Rank 1 stores DATA = 1 into its own memory, then fences; rank 0 fences, then gets DATA.")
     @Outcome(id = "1", expect = ACCEPTABLE, desc = "The store, made before the fence, is seen by the get after it.")
-    @Outcome(id = "0", expect = FORBIDDEN,
-        desc = "The get after the fence missed a store made before the matching fence (rma4j's fence includes the "
-            + "fences that make it visible).")
+    @Outcome(id = "0", expect = FORBIDDEN, desc = "The get after the fence missed a store made before the matching fence (rma4j's fence includes the "
+        + "fences that make it visible).")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class StoreFenceGet extends Slot {

@@ -87,11 +87,9 @@ public final class FlushOrdering {
     @JCStressTest
     @Description("Rung 1 (broken): put DATA, put FLAG, no flush; the target reads FLAG then DATA with plain loads.")
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The target read before both puts.")
-    @Outcome(id = "0, 1", expect = ACCEPTABLE,
-        desc = "The target read FLAG before the flag put and DATA after the data put.")
+    @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "The target read FLAG before the flag put and DATA after the data put.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The target read after both puts.")
-    @Outcome(id = "1, 0", expect = ACCEPTABLE_INTERESTING,
-        desc = "FLAG seen, DATA not: without flush and acquire nothing orders the two puts or the two loads.")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE_INTERESTING, desc = "FLAG seen, DATA not: without flush and acquire nothing orders the two puts or the two loads.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class PutPlainFlag extends Slot {
@@ -128,20 +126,18 @@ public final class FlushOrdering {
     @Description("Rung 2 (broken in MPI): put DATA, accumulate REPLACE FLAG without a flush; the target reads FLAG "
         + "with fetch_and_op NO_OP, then DATA.")
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The target read before both operations.")
-    @Outcome(id = "0, 1", expect = ACCEPTABLE,
-        desc = "The target read FLAG before the accumulate and DATA after the put.")
+    @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "The target read FLAG before the accumulate and DATA after the put.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The target read after both operations.")
-    @Outcome(id = "1, 0", expect = ACCEPTABLE_INTERESTING,
-        desc = "FLAG seen, DATA not: MPI does not order a put before a later accumulate without a flush "
-            + "(rma4j completes the put at its call, so this needs the hardware or JIT to reorder).")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE_INTERESTING, desc = "FLAG seen, DATA not: MPI does not order a put before a later accumulate without a flush "
+        + "(rma4j completes the put at its call, so this needs the hardware or JIT to reorder).")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class PutAtomicFlagNoFlush extends Slot {
         @Actor
         public void rank0() {
             origin.put(ONE, 0, 1, 1, base + DATA);
-            origin.accumulate(MemorySegment.ofArray(ONE), 1, Datatype.LONG, 1, base + FLAG, 1,
-                Datatype.LONG, Op.REPLACE);
+            origin.accumulate(MemorySegment.ofArray(ONE), 1, Datatype.LONG, 1, base + FLAG, 1, Datatype.LONG,
+                Op.REPLACE);
         }
 
         @Actor
@@ -172,8 +168,7 @@ public final class FlushOrdering {
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The target read before both operations.")
     @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "The target read FLAG before the flag and DATA after the put.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The target read after both operations.")
-    @Outcome(id = "1, 0", expect = ACCEPTABLE_INTERESTING,
-        desc = "FLAG seen, DATA not: the plain flag load gives no acquire, so the data load may be done first.")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE_INTERESTING, desc = "FLAG seen, DATA not: the plain flag load gives no acquire, so the data load may be done first.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class PutFlushPlainPoll extends Slot {
@@ -212,8 +207,7 @@ public final class FlushOrdering {
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The target read before both operations.")
     @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "The target read FLAG before the flag and DATA after the put.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The target read after both operations.")
-    @Outcome(id = "1, 0", expect = FORBIDDEN,
-        desc = "FLAG seen, DATA not: the put was not complete at the target when flush returned.")
+    @Outcome(id = "1, 0", expect = FORBIDDEN, desc = "FLAG seen, DATA not: the put was not complete at the target when flush returned.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class PutFlushAtomicFlag extends Slot {
@@ -221,8 +215,8 @@ public final class FlushOrdering {
         public void rank0() {
             origin.put(ONE, 0, 1, 1, base + DATA);
             origin.flush(1);
-            origin.accumulate(MemorySegment.ofArray(ONE), 1, Datatype.LONG, 1, base + FLAG, 1,
-                Datatype.LONG, Op.REPLACE);
+            origin.accumulate(MemorySegment.ofArray(ONE), 1, Datatype.LONG, 1, base + FLAG, 1, Datatype.LONG,
+                Op.REPLACE);
         }
 
         @Actor
@@ -251,8 +245,7 @@ public final class FlushOrdering {
         + "sees FLAG (fetch_and_op NO_OP), overwrites DATA with 2. r1 = what the get read, r2 = FLAG seen.")
     @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "The target looked before the flag and did not overwrite.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The get read the old value, then the target saw the flag.")
-    @Outcome(id = "2, 1", expect = FORBIDDEN,
-        desc = "The get returned the target's later store although the flag after its flush came first.")
+    @Outcome(id = "2, 1", expect = FORBIDDEN, desc = "The get returned the target's later store although the flag after its flush came first.")
     @Outcome(expect = FORBIDDEN, desc = "The target overwrote without the flag, or a value nobody wrote.")
     @State
     public static class GetFlushAtomicFlag extends Slot {
@@ -301,8 +294,7 @@ public final class FlushOrdering {
     @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "Rank 0 ran first: its get missed Y, rank 1's get saw X.")
     @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "Rank 1 ran first: its get missed X, rank 0's get saw Y.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "Both puts landed before both gets.")
-    @Outcome(id = "0, 0", expect = ACCEPTABLE_INTERESTING,
-        desc = "Both gets missed the other's put: each put still sat in its CPU's store buffer (no flush).")
+    @Outcome(id = "0, 0", expect = ACCEPTABLE_INTERESTING, desc = "Both gets missed the other's put: each put still sat in its CPU's store buffer (no flush).")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class PutGetNoFlush extends Slot {
@@ -343,8 +335,7 @@ public final class FlushOrdering {
     @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "Rank 0 ran first: its get missed Y, rank 1's get saw X.")
     @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "Rank 1 ran first: its get missed X, rank 0's get saw Y.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "Both puts landed before both gets.")
-    @Outcome(id = "0, 0", expect = FORBIDDEN,
-        desc = "Both gets missed the other's flushed put: a put was not complete at its target after flush.")
+    @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "Both gets missed the other's flushed put: a put was not complete at its target after flush.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class PutFlushGet extends Slot {

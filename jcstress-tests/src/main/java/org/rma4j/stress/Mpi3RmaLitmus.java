@@ -207,8 +207,7 @@ public final class Mpi3RmaLitmus {
     @Description("Broken rung below Figure 8(a) and 8(b): process 1 polls v with plain loads only (no rag, no "
         + "win_sync).")
     @Outcome(id = "TERMINATED", expect = ACCEPTABLE, desc = "The plain load was re-executed and saw v = 1.")
-    @Outcome(id = "STALE", expect = ACCEPTABLE_INTERESTING,
-        desc = "The JIT hoisted the plain load out of the loop: process 1 spins on a stale value forever.")
+    @Outcome(id = "STALE", expect = ACCEPTABLE_INTERESTING, desc = "The JIT hoisted the plain load out of the loop: process 1 spins on a stale value forever.")
     @Outcome(expect = FORBIDDEN, desc = "An exception in rap.")
     @State
     public static class Figure8PlainPolling extends Slot {
@@ -240,8 +239,7 @@ public final class Mpi3RmaLitmus {
         + "= 1, x (at 0) = 0. Process 0: x = get(y^1); print(x), no flush. The paper: the accesses to x conflict "
         + "at process 0 with no consistency order, the outcome is undefined.")
     @Outcome(id = "1", expect = ACCEPTABLE, desc = "The get's write of x came before the load (as in SC).")
-    @Outcome(id = "0", expect = ACCEPTABLE_INTERESTING,
-        desc = "Undefined by the paper: the load ran before the incomplete get wrote x.")
+    @Outcome(id = "0", expect = ACCEPTABLE_INTERESTING, desc = "Undefined by the paper: the load ran before the incomplete get wrote x.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class Figure9aGetThenRead extends Slot {
@@ -262,8 +260,7 @@ public final class Mpi3RmaLitmus {
         + "Process 0: put(x^1, 1); flush(1); send to 1. Process 1: recv from 0; print(x). The send/recv pair is a "
         + "zero-byte notified put matched by a notification request (rma4j has no point-to-point messages). "
         + "The paper: well defined, prints 1.")
-    @Outcome(id = "1", expect = ACCEPTABLE,
-        desc = "The flushed put was complete before the send; the recv orders the load.")
+    @Outcome(id = "1", expect = ACCEPTABLE, desc = "The flushed put was complete before the send; the recv orders the load.")
     @Outcome(id = "0", expect = FORBIDDEN, desc = "The load after the recv missed the put flushed before the send.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
@@ -297,8 +294,7 @@ public final class Mpi3RmaLitmus {
     @Outcome(id = "2, 2", expect = ACCEPTABLE, desc = "The put landed before process 1's store.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The put landed between process 1's store and its load.")
     @Outcome(id = "2, 1", expect = ACCEPTABLE, desc = "The put landed after process 1's load.")
-    @Outcome(id = "1, 2", expect = ACCEPTABLE_INTERESTING,
-        desc = "Undefined by the paper; would need the load to see the put that the store later overwrote.")
+    @Outcome(id = "1, 2", expect = ACCEPTABLE_INTERESTING, desc = "Undefined by the paper; would need the load to see the put that the store later overwrote.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class Figure10MissingHb extends Slot {
@@ -332,9 +328,8 @@ public final class Mpi3RmaLitmus {
     @Outcome(id = "2, 2", expect = ACCEPTABLE, desc = "The put landed before process 1's store.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The put landed between process 1's store and its load.")
     @Outcome(id = "2, 1", expect = ACCEPTABLE, desc = "The put landed after process 1's load.")
-    @Outcome(id = "1, 2", expect = FORBIDDEN,
-        desc = "Incoherent: process 1 read the put's 1 after its own store of 2, so the put is the later write, "
-            + "yet x ended at 2.")
+    @Outcome(id = "1, 2", expect = FORBIDDEN, desc = "Incoherent: process 1 read the put's 1 after its own store of 2, so the put is the later write, "
+        + "yet x ended at 2.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class Figure10Coherent extends Slot {

@@ -72,8 +72,7 @@ public final class MultiRankLitmus {
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "Rank 1 read both before rank 0's puts.")
     @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "Rank 1 read y before, x after rank 0's first put.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "Rank 1 read both after rank 0's puts.")
-    @Outcome(id = "1, 0", expect = FORBIDDEN,
-        desc = "Rank 1 saw the flag put after the flushed data put, and then not the data.")
+    @Outcome(id = "1, 0", expect = FORBIDDEN, desc = "Rank 1 saw the flag put after the flushed data put, and then not the data.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class MessagePassing extends Slot {
@@ -96,10 +95,8 @@ public final class MultiRankLitmus {
         + "is rank 0; actor 2 runs rank 1's steps, then rank 2's. Outcome (a, b, c).")
     @Outcome(id = "0, 0, 0", expect = ACCEPTABLE, desc = "Rank 0's put landed after every read.")
     @Outcome(id = "0, 0, 1", expect = ACCEPTABLE, desc = "Rank 0's put landed after rank 1's read, before rank 2's.")
-    @Outcome(id = "1, 1, 1", expect = ACCEPTABLE,
-        desc = "Rank 1 saw the put and passed it on; rank 2 saw rank 1's write and so the put it depends on.")
-    @Outcome(id = "1, 1, 0", expect = FORBIDDEN,
-        desc = "Causality broken: rank 2 saw rank 1's write, made after rank 1 saw x = 1, and then read x = 0.")
+    @Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "Rank 1 saw the put and passed it on; rank 2 saw rank 1's write and so the put it depends on.")
+    @Outcome(id = "1, 1, 0", expect = FORBIDDEN, desc = "Causality broken: rank 2 saw rank 1's write, made after rank 1 saw x = 1, and then read x = 0.")
     @Outcome(expect = FORBIDDEN, desc = "Rank 2 missed rank 1's flushed put, or a value nobody wrote.")
     @State
     public static class WriteToReadCausality extends Slot {
@@ -126,10 +123,8 @@ public final class MultiRankLitmus {
         + "write, then rank 3's reads (so a = c = 1). Outcome (b, d).")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "Each reader saw both writes.")
     @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "Rank 0's write came first: rank 2 read y before rank 1's.")
-    @Outcome(id = "1, 0", expect = ACCEPTABLE,
-        desc = "Rank 1's write came first: rank 3 read x before rank 0's.")
-    @Outcome(id = "0, 0", expect = FORBIDDEN,
-        desc = "The readers disagree on the order of the two writes: each saw its own writer's and not the other.")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "Rank 1's write came first: rank 3 read x before rank 0's.")
+    @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "The readers disagree on the order of the two writes: each saw its own writer's and not the other.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class IndependentReadsOfIndependentWrites extends Slot {

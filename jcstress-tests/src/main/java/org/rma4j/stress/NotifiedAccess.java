@@ -135,9 +135,8 @@ public final class NotifiedAccess {
         + "putNotify(DATA = 1), put(DATA = 2), flush, putNotify(0 bytes). Rank 1 waits for both notifications, "
         + "then loads DATA (r1); r2 = 1 if the last match named this state's slot.")
     @Outcome(id = "2, 1", expect = ACCEPTABLE, desc = "Both operations took effect in program order.")
-    @Outcome(id = "1, 1", expect = FORBIDDEN,
-        desc = "The short notified put's data landed after the later, flushed put (its data was copied only "
-            + "when the target drained its ring): program order from one origin to one target is broken.")
+    @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "The short notified put's data landed after the later, flushed put (its data was copied only "
+        + "when the target drained its ring): program order from one origin to one target is broken.")
     @Outcome(expect = FORBIDDEN, desc = "The match named another slot, or a value nobody wrote.")
     @State
     public static class ShortPutNotifyThenPut extends Slot {
@@ -199,8 +198,7 @@ public final class NotifiedAccess {
     @Description("Notified put of 64 bytes (not inline): rank 0 putNotify(8 longs = 1). Rank 1 counts the longs "
         + "already 1 (r1), waits for its request, counts again (r2); r3 = 1 if the match named this slot.")
     @Outcome(id = "0, 8, 1", expect = ACCEPTABLE, desc = "Rank 1 looked before the copy started.")
-    @Outcome(id = "[1-7], 8, 1", expect = ACCEPTABLE,
-        desc = "Rank 1 looked while the origin was copying (a put is not atomic); complete at the match.")
+    @Outcome(id = "[1-7], 8, 1", expect = ACCEPTABLE, desc = "Rank 1 looked while the origin was copying (a put is not atomic); complete at the match.")
     @Outcome(id = "8, 8, 1", expect = ACCEPTABLE, desc = "The copy had finished before rank 1 looked.")
     @Outcome(id = ".*, [0-7], 1", expect = FORBIDDEN, desc = "Matched, but some of the data was not in the window.")
     @Outcome(expect = FORBIDDEN, desc = "The match named another slot, or a value nobody wrote.")
@@ -255,10 +253,8 @@ public final class NotifiedAccess {
     @JCStressTest
     @Description("Notified get: DATA is 1. Rank 0 getNotify(DATA) (r1 = what it read). Rank 1 waits for its request, "
         + "then stores DATA = 2; r2 = 1 if the match named this slot.")
-    @Outcome(id = "1, 1", expect = ACCEPTABLE,
-        desc = "The get read the old value, then notified; rank 1 overwrote after.")
-    @Outcome(id = "2, 1", expect = FORBIDDEN,
-        desc = "The get read rank 1's later store: the notification arrived before the data was read.")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The get read the old value, then notified; rank 1 overwrote after.")
+    @Outcome(id = "2, 1", expect = FORBIDDEN, desc = "The get read rank 1's later store: the notification arrived before the data was read.")
     @Outcome(expect = FORBIDDEN, desc = "The match named another slot, or a value nobody wrote.")
     @State
     public static class GetNotify extends Slot {
@@ -303,9 +299,8 @@ public final class NotifiedAccess {
     @Description("Broken rung: rank 0 puts DATA = 1 with a plain put, then sends a zero-byte notified put, no flush. "
         + "Rank 1 waits for its request, then loads DATA (r1); r2 = 1 if the match named this slot.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The plain put was complete before the notification.")
-    @Outcome(id = "0, 1", expect = ACCEPTABLE_INTERESTING,
-        desc = "Notified, data missing: a notified access is its own epoch and does not complete earlier plain "
-            + "puts (MPI and NA); rma4j's plain put is complete at its call, so this needs the CPU or JIT.")
+    @Outcome(id = "0, 1", expect = ACCEPTABLE_INTERESTING, desc = "Notified, data missing: a notified access is its own epoch and does not complete earlier plain "
+        + "puts (MPI and NA); rma4j's plain put is complete at its call, so this needs the CPU or JIT.")
     @Outcome(expect = FORBIDDEN, desc = "The match named another slot, or a value nobody wrote.")
     @State
     public static class PutThenNotifyNoFlush extends Slot {

@@ -54,7 +54,8 @@ public final class NotifyLanesHandshake {
     }
 
     static int asymmetricIfSupported() {
-        return Membarrier.isGlobalExpeditedSupported() ? NotifyLanesLayout.FENCE_ASYMMETRIC
+        return Membarrier.isGlobalExpeditedSupported()
+            ? NotifyLanesLayout.FENCE_ASYMMETRIC
             : NotifyLanesLayout.FENCE_SYMMETRIC;
     }
 
@@ -67,8 +68,7 @@ public final class NotifyLanesHandshake {
     @Outcome(id = "11, 1, 2, 12", expect = ACCEPTABLE, desc = "The drain found lane 0 empty, took 11, then 1 and 2.")
     @Outcome(id = "11, 1, 12, 2", expect = ACCEPTABLE, desc = "The drain took 11 and 1; the arbiter 12, then 2.")
     @Outcome(id = "11, 12, 1, 2", expect = ACCEPTABLE, desc = "The drain took only 11; lane 1 kept its turn.")
-    @Outcome(expect = FORBIDDEN,
-        desc = "A notification lost (-1), duplicated (99), reordered within its lane, or with a wrong payload (-2).")
+    @Outcome(expect = FORBIDDEN, desc = "A notification lost (-1), duplicated (99), reordered within its lane, or with a wrong payload (-2).")
     @State
     public static class TwoLanesOrder {
         private final LaneProducer producer0;
@@ -237,9 +237,8 @@ public final class NotifyLanesHandshake {
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "Both saw each other.")
     @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "The producer saw the sleeper.")
     @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "The consumer saw the entry.")
-    @Outcome(id = "0, 0", expect = ACCEPTABLE_INTERESTING,
-        desc = "Lost wake-up: the producer's sleeper load passed its publishing store (store buffering). The "
-            + "consumer's membarrier is what forbids this.")
+    @Outcome(id = "0, 0", expect = ACCEPTABLE_INTERESTING, desc = "Lost wake-up: the producer's sleeper load passed its publishing store (store buffering). The "
+        + "consumer's membarrier is what forbids this.")
     @State
     public static class AsymmetricWithoutMembarrier extends Handshake {
         public AsymmetricWithoutMembarrier() {

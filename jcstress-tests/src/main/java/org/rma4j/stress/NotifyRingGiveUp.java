@@ -55,7 +55,8 @@ public final class NotifyRingGiveUp {
             final MemorySegment ring = Arena.ofAuto().allocate(NotifyRingLayout.lengthFor(1), 128);
             NotifyRing.format(ring, 0, 1);
             consumer = new NotifyRing(ring, 0, 1, ProducerLiveness.UNKNOWN_PRODUCER,
-                ProducerLiveness.of(id -> false, () -> true), (index, producer) -> { }, 0);
+                ProducerLiveness.of(id -> false, () -> true), (index, producer) -> {
+                }, 0);
             producer0 = new NotifyRing(ring, 0, 1, 0);
             producer1 = new NotifyRing(ring, 0, 1, 1);
         }

@@ -53,9 +53,8 @@ public final class NotifyRingOrder {
     @Outcome(id = "11, 1, 2, 12", expect = ACCEPTABLE, desc = "Rank 0 claimed both slots between rank 1's two.")
     @Outcome(id = "11, 1, 12, 2", expect = ACCEPTABLE, desc = "Claims alternated, rank 1 first.")
     @Outcome(id = "11, 12, 1, 2", expect = ACCEPTABLE, desc = "Rank 1 claimed both slots before rank 0.")
-    @Outcome(expect = FORBIDDEN,
-        desc = "A notification lost (-1), duplicated (99), reordered within its producer, or with a wrong "
-            + "payload (-2).")
+    @Outcome(expect = FORBIDDEN, desc = "A notification lost (-1), duplicated (99), reordered within its producer, or with a wrong "
+        + "payload (-2).")
     @State
     public static class TwoProducers {
         private final NotifyRing producer0;
@@ -74,7 +73,8 @@ public final class NotifyRingOrder {
             final NotifyRing warmUp = new NotifyRing(rank1View, ring, CAPACITY, 2);
             for (int i = 0; i < slot % CAPACITY; i++) {
                 warmUp.offer(2, 0, 0, 0, 0, null);
-                consumer.drain(n -> { }, CAPACITY);
+                consumer.drain(n -> {
+                }, CAPACITY);
             }
         }
 

@@ -128,8 +128,7 @@ public final class PassiveLocks {
     @Description("Broken rung: as ExclusiveIncrement with SHARED locks.")
     @Outcome(id = "0, 1, 2", expect = ACCEPTABLE, desc = "Rank 0's epoch happened to finish before rank 1's get.")
     @Outcome(id = "1, 0, 2", expect = ACCEPTABLE, desc = "Rank 1's epoch happened to finish before rank 0's get.")
-    @Outcome(id = "0, 0, 1", expect = ACCEPTABLE_INTERESTING,
-        desc = "Shared epochs overlap by design: both read 0 and one increment was lost.")
+    @Outcome(id = "0, 0, 1", expect = ACCEPTABLE_INTERESTING, desc = "Shared epochs overlap by design: both read 0 and one increment was lost.")
     @Outcome(expect = FORBIDDEN, desc = "A value no interleaving of the gets and puts gives.")
     @State
     public static class SharedIncrement extends Slot {
@@ -217,10 +216,8 @@ public final class PassiveLocks {
         + "memory without a lock.")
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The reader ran before the writer's puts.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The reader ran after the writer's puts.")
-    @Outcome(id = "0, 1", expect = ACCEPTABLE_INTERESTING,
-        desc = "The writer's whole epoch ran between the reader's two loads: without a lock it is not excluded.")
-    @Outcome(id = "1, 0", expect = ACCEPTABLE_INTERESTING,
-        desc = "The reader's loads ran between the writer's two puts: without a lock it sees half an epoch.")
+    @Outcome(id = "0, 1", expect = ACCEPTABLE_INTERESTING, desc = "The writer's whole epoch ran between the reader's two loads: without a lock it is not excluded.")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE_INTERESTING, desc = "The reader's loads ran between the writer's two puts: without a lock it sees half an epoch.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class UnlockedReader extends Slot {

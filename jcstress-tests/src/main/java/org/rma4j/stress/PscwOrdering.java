@@ -77,8 +77,7 @@ public final class PscwOrdering {
     @JCStressTest
     @Description("Rank 1: store DATA = 1; post(0); wait. Rank 0: start(1); get DATA; complete.")
     @Outcome(id = "1", expect = ACCEPTABLE, desc = "The get after start sees the store made before post.")
-    @Outcome(id = "0", expect = FORBIDDEN,
-        desc = "The get missed a store made before the matching post (rma4j's post / start handshake fences).")
+    @Outcome(id = "0", expect = FORBIDDEN, desc = "The get missed a store made before the matching post (rma4j's post / start handshake fences).")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class StorePostStartGet extends Slot {

@@ -206,15 +206,15 @@ final class RankPair {
         }, "rma4j-jcstress-" + name);
         runner.setDaemon(true);
         runner.start();
-        Runtime.getRuntime().addShutdownHook(
-            new Thread(() -> stop(runner, release, base), "rma4j-jcstress-stop-" + name));
+        Runtime.getRuntime()
+            .addShutdownHook(new Thread(() -> stop(runner, release, base), "rma4j-jcstress-stop-" + name));
         try {
             ready.get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (final ExecutionException e) {
             throw new IllegalStateException("the " + ranks + "-rank job of " + name + " failed to start", e.getCause());
         } catch (final TimeoutException e) {
-            throw new IllegalStateException("the " + ranks + "-rank job of " + name + " did not start in "
-                + START_TIMEOUT_SECONDS + " s", e);
+            throw new IllegalStateException(
+                "the " + ranks + "-rank job of " + name + " did not start in " + START_TIMEOUT_SECONDS + " s", e);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while the " + ranks + "-rank job of " + name + " started", e);

@@ -73,8 +73,7 @@ public final class SyncOrdering {
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The reader ran before both stores.")
     @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "The reader loaded FLAG before its store and DATA after.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The reader ran after both stores.")
-    @Outcome(id = "1, 0", expect = ACCEPTABLE_INTERESTING,
-        desc = "FLAG seen, DATA not: plain stores and loads may be reordered by the JIT (or a weaker CPU).")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE_INTERESTING, desc = "FLAG seen, DATA not: plain stores and loads may be reordered by the JIT (or a weaker CPU).")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class StoreNoSync extends Slot {
@@ -111,8 +110,7 @@ public final class SyncOrdering {
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The reader ran before both stores.")
     @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "The reader loaded FLAG before its store and DATA after.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The reader ran after both stores.")
-    @Outcome(id = "1, 0", expect = ACCEPTABLE_INTERESTING,
-        desc = "FLAG seen, DATA not: the reader's two plain loads are not ordered without its own win_sync.")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE_INTERESTING, desc = "FLAG seen, DATA not: the reader's two plain loads are not ordered without its own win_sync.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class StoreSyncWriterOnly extends Slot {
@@ -150,8 +148,7 @@ public final class SyncOrdering {
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The reader ran before both stores.")
     @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "The reader loaded FLAG before its store and DATA after.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The reader ran after both stores.")
-    @Outcome(id = "1, 0", expect = FORBIDDEN,
-        desc = "FLAG seen, DATA not: a win_sync on either side did not order the plain accesses around it.")
+    @Outcome(id = "1, 0", expect = FORBIDDEN, desc = "FLAG seen, DATA not: a win_sync on either side did not order the plain accesses around it.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class StoreSyncBoth extends Slot {

@@ -39,8 +39,8 @@ public final class UnlockOrdering {
     }
 
     private static final class Job {
-        static final RankPair PAIR = RankPair.start("UnlockOrdering",
-            WindowSpec.of(128, Epoch.NONE), WindowSpec.of(128, Epoch.LOCK_ALL));
+        static final RankPair PAIR = RankPair.start("UnlockOrdering", WindowSpec.of(128, Epoch.NONE),
+            WindowSpec.of(128, Epoch.LOCK_ALL));
     }
 
     /** One state's slot in both windows. */
@@ -85,8 +85,7 @@ public final class UnlockOrdering {
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The target read before the put.")
     @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "The target read FLAG before it was set and DATA after the put.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The target read after the flag.")
-    @Outcome(id = "1, 0", expect = ACCEPTABLE_INTERESTING,
-        desc = "FLAG seen, DATA not: the put need not be complete before unlock (MPI); rma4j puts at the call.")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE_INTERESTING, desc = "FLAG seen, DATA not: the put need not be complete before unlock (MPI); rma4j puts at the call.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class FlagBeforeUnlock extends Slot {
@@ -124,8 +123,7 @@ public final class UnlockOrdering {
     @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "The target read before the put.")
     @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "The target read FLAG before it was set and DATA after the put.")
     @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "The target read after the flag.")
-    @Outcome(id = "1, 0", expect = FORBIDDEN,
-        desc = "FLAG seen, DATA not: the put was not complete at the target when unlock returned.")
+    @Outcome(id = "1, 0", expect = FORBIDDEN, desc = "FLAG seen, DATA not: the put was not complete at the target when unlock returned.")
     @Outcome(expect = FORBIDDEN, desc = "A value nobody wrote.")
     @State
     public static class PutUnlockFlag extends Slot {

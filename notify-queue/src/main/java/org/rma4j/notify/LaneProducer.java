@@ -54,8 +54,8 @@ public final class LaneProducer {
      *                                  other dimensions.
      * @throws IllegalStateException    if no lanes were formatted at {@code offset}.
      */
-    public LaneProducer(
-        final MemorySegment segment, final long offset, final int lanes, final int laneCapacity, final int lane) {
+    public LaneProducer(final MemorySegment segment, final long offset, final int lanes, final int laneCapacity,
+        final int lane) {
         final int mode = NotifyLanes.checkFormatted(segment, offset, lanes, laneCapacity);
         NotifyLanesLayout.checkLane(lanes, lane);
         this.segment = segment;
@@ -98,8 +98,7 @@ public final class LaneProducer {
      * @return true if the notification was published; false if the lane was full (nothing was written).
      * @throws IllegalArgumentException naming an invalid argument.
      */
-    public boolean offer(
-        final int source, final int tag, final long displacement, final int length, final int flags,
+    public boolean offer(final int source, final int tag, final long displacement, final int length, final int flags,
         final MemorySegment inlinePayload) {
         NotifyRingLayout.checkEntry(source, tag, length, flags, inlinePayload == null ? 0 : inlinePayload.byteSize());
         final long index = tail;
@@ -131,8 +130,8 @@ public final class LaneProducer {
      *
      * @return the index written, or -1 if the lane was full.
      */
-    long writeWithoutPublishing(
-        final int source, final int tag, final long displacement, final int length, final int flags) {
+    long writeWithoutPublishing(final int source, final int tag, final long displacement, final int length,
+        final int flags) {
         final long index = tail;
         if (index >= Words.getLongAcquire(segment, headOffset) + capacity) {
             return -1;

@@ -53,8 +53,8 @@ public final class Matcher {
         final int source = copy.source();
         final int tag = copy.tag();
         if (source < 0 || tag < 0) {
-            throw new IllegalArgumentException("notification with source " + source + " and tag " + tag
-                + " cannot be matched: both must be >= 0");
+            throw new IllegalArgumentException(
+                "notification with source " + source + " and tag " + tag + " cannot be matched: both must be >= 0");
         }
         final Node node = new Node(copy);
         all.add(node);
@@ -148,8 +148,7 @@ public final class Matcher {
         return lane;
     }
 
-    private static void release(
-        final Lane lane, final Map<Long, Lane> lanes, final long key, final Node node) {
+    private static void release(final Lane lane, final Map<Long, Lane> lanes, final long key, final Node node) {
         Objects.requireNonNull(lane, "lane of a queued node");
         lane.live--;
         if (lane.live == 0) {
@@ -171,8 +170,8 @@ public final class Matcher {
 
     private static void checkPattern(final int source, final int tag) {
         if (source < ANY_SOURCE || tag < ANY_TAG) {
-            throw new IllegalArgumentException("source " + source + " and tag " + tag
-                + " must be >= 0 or the wildcard " + ANY_SOURCE);
+            throw new IllegalArgumentException(
+                "source " + source + " and tag " + tag + " must be >= 0 or the wildcard " + ANY_SOURCE);
         }
     }
 

@@ -56,9 +56,8 @@ public final class Notification {
      * @param inlinePayload up to {@link NotifyRingLayout#INLINE_CAPACITY} bytes, or null for none.
      * @throws IllegalArgumentException as {@link NotifyRing#offer} does.
      */
-    public static Notification of(
-        final int source, final int tag, final long displacement, final int length, final int flags,
-        final MemorySegment inlinePayload) {
+    public static Notification of(final int source, final int tag, final long displacement, final int length,
+        final int flags, final MemorySegment inlinePayload) {
         final long inlineLength = inlinePayload == null ? 0 : inlinePayload.byteSize();
         NotifyRingLayout.checkEntry(source, tag, length, flags, inlineLength);
         final MemorySegment entry = newEntry();
@@ -70,8 +69,7 @@ public final class Notification {
      * Writes the fields and inline payload of an entry with plain stores; the sequence word is not touched.
      * The arguments must have passed {@link NotifyRingLayout#checkEntry}.
      */
-    static void writeFields(
-        final MemorySegment segment, final long entryOffset, final int source, final int tag,
+    static void writeFields(final MemorySegment segment, final long entryOffset, final int source, final int tag,
         final long displacement, final int length, final int flags, final MemorySegment inlinePayload) {
         final int inlineLength = inlinePayload == null ? 0 : (int)inlinePayload.byteSize();
         Words.putInt(segment, entryOffset + SOURCE_OFFSET, source);
@@ -166,8 +164,8 @@ public final class Notification {
 
     @Override
     public String toString() {
-        return "Notification{source=" + source() + ", tag=" + tag() + ", displacement=" + displacement()
-            + ", length=" + length() + ", flags=0x" + Integer.toHexString(flags()) + ", inline=" + inlineLength()
+        return "Notification{source=" + source() + ", tag=" + tag() + ", displacement=" + displacement() + ", length="
+            + length() + ", flags=0x" + Integer.toHexString(flags()) + ", inline=" + inlineLength()
             + (detached ? "" : ", view") + '}';
     }
 }

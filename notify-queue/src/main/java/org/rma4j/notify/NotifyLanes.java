@@ -108,8 +108,10 @@ public final class NotifyLanes {
      * @throws IllegalArgumentException if the placement is invalid.
      */
     public static void format(final MemorySegment segment, final long offset, final int lanes, final int laneCapacity) {
-        format(segment, offset, lanes, laneCapacity, Membarrier.isGlobalExpeditedSupported()
-            ? NotifyLanesLayout.FENCE_ASYMMETRIC : NotifyLanesLayout.FENCE_SYMMETRIC);
+        format(segment, offset, lanes, laneCapacity,
+            Membarrier.isGlobalExpeditedSupported()
+                ? NotifyLanesLayout.FENCE_ASYMMETRIC
+                : NotifyLanesLayout.FENCE_SYMMETRIC);
     }
 
     /**
@@ -118,8 +120,8 @@ public final class NotifyLanes {
      * @throws IllegalArgumentException if the placement is invalid, or the mode is unknown or asymmetric where
      *                                  membarrier is not supported.
      */
-    public static void format(
-        final MemorySegment segment, final long offset, final int lanes, final int laneCapacity, final int fenceMode) {
+    public static void format(final MemorySegment segment, final long offset, final int lanes, final int laneCapacity,
+        final int fenceMode) {
         NotifyLanesLayout.checkPlacement(segment, offset, lanes, laneCapacity);
         if (fenceMode != NotifyLanesLayout.FENCE_SYMMETRIC && fenceMode != NotifyLanesLayout.FENCE_ASYMMETRIC) {
             throw new IllegalArgumentException("fence mode " + fenceMode + " is not "
@@ -401,7 +403,7 @@ public final class NotifyLanes {
 
     @Override
     public String toString() {
-        return "NotifyLanes{lanes=" + lanes + ", laneCapacity=" + capacity + ", asymmetric=" + asymmetric
-            + ", size=" + size() + '}';
+        return "NotifyLanes{lanes=" + lanes + ", laneCapacity=" + capacity + ", asymmetric=" + asymmetric + ", size="
+            + size() + '}';
     }
 }

@@ -225,13 +225,13 @@ public final class NotifyLanesLayout {
      *
      * @throws IllegalArgumentException naming the offending values.
      */
-    public static void checkPlacement(
-        final MemorySegment segment, final long offset, final int lanes, final int laneCapacity) {
+    public static void checkPlacement(final MemorySegment segment, final long offset, final int lanes,
+        final int laneCapacity) {
         checkLanes(lanes);
         checkLaneCapacity(laneCapacity);
         if (offset < 0 || offset % Align.PAD != 0) {
-            throw new IllegalArgumentException("lanes offset " + offset + " is not a non-negative multiple of "
-                + Align.PAD);
+            throw new IllegalArgumentException(
+                "lanes offset " + offset + " is not a non-negative multiple of " + Align.PAD);
         }
         if ((segment.address() + offset) % Align.PAD != 0) {
             throw new IllegalArgumentException("lanes at offset " + offset + " start at address 0x"

@@ -106,8 +106,7 @@ public final class NotifyRing {
      *                                  capacity.
      * @throws IllegalStateException    if the ring was never formatted.
      */
-    public NotifyRing(
-        final MemorySegment segment, final long offset, final int capacity, final int producerId,
+    public NotifyRing(final MemorySegment segment, final long offset, final int capacity, final int producerId,
         final ProducerLiveness liveness, final StuckSlotListener listener, final long stuckCheckIntervalNs) {
         NotifyRingLayout.checkPlacement(segment, offset, capacity);
         if (producerId != ProducerLiveness.UNKNOWN_PRODUCER) {
@@ -118,8 +117,8 @@ public final class NotifyRing {
             throw new IllegalStateException("no ring was formatted at offset " + offset);
         }
         if (formatted != capacity) {
-            throw new IllegalArgumentException("ring at offset " + offset + " has capacity " + formatted
-                + ", not " + capacity);
+            throw new IllegalArgumentException(
+                "ring at offset " + offset + " has capacity " + formatted + ", not " + capacity);
         }
         this.segment = segment;
         this.capacity = capacity;
@@ -164,8 +163,7 @@ public final class NotifyRing {
      *         again after the consumer made room, draining your own ring meanwhile).
      * @throws IllegalArgumentException naming an invalid argument.
      */
-    public boolean offer(
-        final int source, final int tag, final long displacement, final int length, final int flags,
+    public boolean offer(final int source, final int tag, final long displacement, final int length, final int flags,
         final MemorySegment inlinePayload) {
         NotifyRingLayout.checkEntry(source, tag, length, flags, inlinePayload == null ? 0 : inlinePayload.byteSize());
         checkMayProduce();
@@ -224,8 +222,7 @@ public final class NotifyRing {
     /**
      * Last step: writes the entry, publishes it and signals the consumer.
      */
-    void commit(
-        final long index, final int source, final int tag, final long displacement, final int length,
+    void commit(final long index, final int source, final int tag, final long displacement, final int length,
         final int flags, final MemorySegment inlinePayload) {
         final long entry = entryOffset(index);
         Notification.writeFields(segment, entry, source, tag, displacement, length, flags, inlinePayload);
@@ -421,7 +418,7 @@ public final class NotifyRing {
 
     @Override
     public String toString() {
-        return "NotifyRing{capacity=" + capacity + ", producerId=" + producerId + ", producerIndex="
-            + producerIndex() + ", consumerIndex=" + consumerIndex() + ", skippedSlots=" + skippedSlots() + '}';
+        return "NotifyRing{capacity=" + capacity + ", producerId=" + producerId + ", producerIndex=" + producerIndex()
+            + ", consumerIndex=" + consumerIndex() + ", skippedSlots=" + skippedSlots() + '}';
     }
 }

@@ -190,8 +190,8 @@ public final class NotifyRingLayout {
     public static void checkPlacement(final MemorySegment segment, final long offset, final int capacity) {
         checkCapacity(capacity);
         if (offset < 0 || offset % Align.PAD != 0) {
-            throw new IllegalArgumentException("ring offset " + offset + " is not a non-negative multiple of "
-                + Align.PAD);
+            throw new IllegalArgumentException(
+                "ring offset " + offset + " is not a non-negative multiple of " + Align.PAD);
         }
         if ((segment.address() + offset) % Align.PAD != 0) {
             throw new IllegalArgumentException("ring at offset " + offset + " starts at address 0x"
@@ -218,8 +218,8 @@ public final class NotifyRingLayout {
      *
      * @throws IllegalArgumentException naming the offending value.
      */
-    public static void checkEntry(
-        final int source, final int tag, final int length, final int flags, final long inlineLength) {
+    public static void checkEntry(final int source, final int tag, final int length, final int flags,
+        final long inlineLength) {
         if (source < 0) {
             throw new IllegalArgumentException("source " + source + " is negative");
         }
@@ -230,12 +230,12 @@ public final class NotifyRingLayout {
             throw new IllegalArgumentException("length " + length + " is negative");
         }
         if ((flags & ~USER_FLAGS_MASK) != 0) {
-            throw new IllegalArgumentException("flags 0x" + Integer.toHexString(flags)
-                + " use bits outside 0x" + Integer.toHexString(USER_FLAGS_MASK));
+            throw new IllegalArgumentException("flags 0x" + Integer.toHexString(flags) + " use bits outside 0x"
+                + Integer.toHexString(USER_FLAGS_MASK));
         }
         if (inlineLength > INLINE_CAPACITY) {
-            throw new IllegalArgumentException("inline payload of " + inlineLength + " bytes exceeds "
-                + INLINE_CAPACITY);
+            throw new IllegalArgumentException(
+                "inline payload of " + inlineLength + " bytes exceeds " + INLINE_CAPACITY);
         }
     }
 }

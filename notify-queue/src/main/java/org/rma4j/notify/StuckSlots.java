@@ -33,8 +33,7 @@ final class StuckSlots {
     private volatile boolean clockReadRequested;
     private volatile long skipped;
 
-    StuckSlots(
-        final MemorySegment segment, final long producerIndexOffset, final ProducerLiveness liveness,
+    StuckSlots(final MemorySegment segment, final long producerIndexOffset, final ProducerLiveness liveness,
         final StuckSlotListener listener, final long checkIntervalNs) {
         if (checkIntervalNs < 0) {
             throw new IllegalArgumentException("stuck check interval " + checkIntervalNs + " ns is negative");

@@ -42,8 +42,8 @@ class MatcherTest {
     }
 
     private long take(final int source, final int tag) {
-        return matcher.takeOldest(source, tag).orElseThrow(
-            () -> new AssertionError("nothing matched (" + source + ", " + tag + ")")).displacement();
+        return matcher.takeOldest(source, tag)
+            .orElseThrow(() -> new AssertionError("nothing matched (" + source + ", " + tag + ")")).displacement();
     }
 
     @Test

@@ -52,8 +52,8 @@ class NotifyLanesConcurrencyTest {
             RingFiles.RING_OFFSET, producers, LANE_CAPACITY);
         final List<Future<Boolean>> running = new ArrayList<>();
         for (int p = 0; p < producers; p++) {
-            final LaneProducer lane =
-                new LaneProducer(files.open("lanes"), RingFiles.RING_OFFSET, producers, LANE_CAPACITY, p);
+            final LaneProducer lane = new LaneProducer(files.open("lanes"), RingFiles.RING_OFFSET, producers,
+                LANE_CAPACITY, p);
             final int producer = p;
             running.add(files.submit(() -> Traffic.produce(lane, producer, OFFERS_PER_PRODUCER, () -> true)));
         }
@@ -67,15 +67,16 @@ class NotifyLanesConcurrencyTest {
             assertEquals(OFFERS_PER_PRODUCER, checker.receivedFrom(p), "received from producer " + p);
             assertEquals(OFFERS_PER_PRODUCER, consumer.head(p), "lane " + p + " consumed");
         }
-        assertEquals(0, consumer.poll(n -> { }), "nothing left over");
+        assertEquals(0, consumer.poll(n -> {
+        }), "nothing left over");
     }
 
     /**
      * Drains {@code lanes} into a {@link Traffic.Checker} until {@code expected} notifications arrived or every
      * producer has finished and the lanes are empty (then the counts show what was lost).
      */
-    static Traffic.Checker consume(
-        final NotifyLanes lanes, final long expected, final List<? extends Future<?>> producers) {
+    static Traffic.Checker consume(final NotifyLanes lanes, final long expected,
+        final List<? extends Future<?>> producers) {
         final Traffic.Checker checker = new Traffic.Checker(producers.size());
         final WaitStrategy strategy = WaitStrategy.defaultStrategy();
         final Liveness producersRunning = () -> {
@@ -154,6 +155,7 @@ class NotifyLanesConcurrencyTest {
             assertTrue(producer.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
         }
         assertEquals(producers * offers, checker.received());
-        assertEquals(0, consumer.poll(n -> { }), "nothing left over");
+        assertEquals(0, consumer.poll(n -> {
+        }), "nothing left over");
     }
 }

@@ -67,16 +67,18 @@ class NotifyLanesCrossProcessTest {
             exits.add(child.onExit());
         }
 
-        final Traffic.Checker checker =
-            NotifyLanesConcurrencyTest.consume(consumer, LANES * OFFERS_PER_PRODUCER, exits);
+        final Traffic.Checker checker = NotifyLanesConcurrencyTest.consume(consumer, LANES * OFFERS_PER_PRODUCER,
+            exits);
 
         for (int p = 0; p < LANES; p++) {
             final Process child = children.get(p);
-            assertTrue(child.waitFor(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "producer " + p + " runs on");
+            assertTrue(child.waitFor(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                "producer " + p + " runs on");
             assertEquals(0, child.exitValue(), "producer " + p + " failed: " + files.log(p));
             assertEquals(OFFERS_PER_PRODUCER, checker.receivedFrom(p), "received from producer process " + p);
         }
-        assertEquals(0, consumer.poll(n -> { }), "nothing left over");
+        assertEquals(0, consumer.poll(n -> {
+        }), "nothing left over");
     }
 
     @Test
@@ -128,7 +130,8 @@ class NotifyLanesCrossProcessTest {
         assertEquals(OFFERS_PER_PRODUCER, checker.receivedFrom(2));
         assertTrue(checker.receivedFrom(0) >= beforeKill, "the killed producer's published prefix, in order");
         assertEquals(checker.receivedFrom(0), consumer.head(0));
-        assertEquals(0, consumer.poll(n -> { }), "nothing left over");
+        assertEquals(0, consumer.poll(n -> {
+        }), "nothing left over");
     }
 
     @Test
@@ -163,9 +166,8 @@ class NotifyLanesCrossProcessTest {
      * Drains into {@code checker}, sleeping when idle, until {@code done}; fails if {@code gone} (the producers
      * it depends on exited) while the lanes are empty and {@code done} is still false.
      */
-    private static void consumeUntil(
-        final NotifyLanes consumer, final Traffic.Checker checker, final BooleanSupplier done,
-        final BooleanSupplier gone) {
+    private static void consumeUntil(final NotifyLanes consumer, final Traffic.Checker checker,
+        final BooleanSupplier done, final BooleanSupplier gone) {
         final Liveness producers = () -> {
             if (gone.getAsBoolean()) {
                 throw new PeerFailedException(-1, "the producers exited");

@@ -69,14 +69,15 @@ class NotifyLanesLayoutTest {
     @Test
     void shouldRejectBadDimensions() {
         for (final int capacity : new int[] {0, 3, 128, 256, -1}) {
-            final IllegalArgumentException e =
-                assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkLaneCapacity(capacity));
+            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> NotifyLanesLayout.checkLaneCapacity(capacity));
             assertTrue(e.getMessage().contains("lane capacity " + capacity), e.getMessage());
         }
         NotifyLanesLayout.checkLaneCapacity(64);
         NotifyLanesLayout.checkLaneCapacity(1);
         assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkLanes(0));
-        assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkLanes(NotifyLanesLayout.MAX_LANES + 1));
+        assertThrows(IllegalArgumentException.class,
+            () -> NotifyLanesLayout.checkLanes(NotifyLanesLayout.MAX_LANES + 1));
         assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkLane(4, 4));
         assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkLane(4, -1));
     }

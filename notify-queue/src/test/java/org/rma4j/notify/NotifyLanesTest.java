@@ -68,7 +68,8 @@ class NotifyLanesTest {
                 }
             }));
         }
-        assertEquals(0, consumer.poll(n -> { }));
+        assertEquals(0, consumer.poll(n -> {
+        }));
     }
 
     @Test
@@ -170,7 +171,8 @@ class NotifyLanesTest {
         producer.offer(0, 1, 0, 0, 0, null);
         producer.offer(0, 2, 0, 0, 0, null);
         final IllegalStateException thrown = assertThrows(IllegalStateException.class,
-            () -> consumer.poll(n -> consumer.poll(m -> { })));
+            () -> consumer.poll(n -> consumer.poll(m -> {
+            })));
         assertTrue(thrown.getMessage().contains("not reentrant"), thrown.getMessage());
         assertEquals(1, consumer.head(0), "the entry whose handler threw is consumed");
         assertEquals(List.of(2), drainTags(consumer, 10));
@@ -198,7 +200,8 @@ class NotifyLanesTest {
         final LaneProducer first = producer(2, 4, 1);
         for (int i = 0; i < 6; i++) {
             assertTrue(first.offer(1, i, 0, 0, 0, null));
-            consumer.poll(n -> { });
+            consumer.poll(n -> {
+            });
         }
         final LaneProducer second = producer(2, 4, 1);
         assertEquals(6, second.published());

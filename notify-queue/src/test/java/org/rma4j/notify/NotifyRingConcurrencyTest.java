@@ -46,8 +46,8 @@ class NotifyRingConcurrencyTest {
     @ParameterizedTest(name = "{0} producers")
     @ValueSource(ints = {2, 3})
     void shouldDeliverEveryOfferOnceAndInProducerOrder(final int producers) throws Exception {
-        final NotifyRing consumer =
-            new NotifyRing(files.createRing("ring", CAPACITY), RingFiles.RING_OFFSET, CAPACITY, producers);
+        final NotifyRing consumer = new NotifyRing(files.createRing("ring", CAPACITY), RingFiles.RING_OFFSET, CAPACITY,
+            producers);
         final List<Future<Boolean>> running = new ArrayList<>();
         for (int p = 0; p < producers; p++) {
             final NotifyRing ring = new NotifyRing(files.open("ring"), RingFiles.RING_OFFSET, CAPACITY, p);
@@ -64,7 +64,8 @@ class NotifyRingConcurrencyTest {
             assertEquals(OFFERS_PER_PRODUCER, checker.receivedFrom(p), "received from producer " + p);
         }
         assertEquals(producers * OFFERS_PER_PRODUCER, consumer.producerIndex(), "claims");
-        assertEquals(0, consumer.poll(n -> { }), "nothing left over");
+        assertEquals(0, consumer.poll(n -> {
+        }), "nothing left over");
         assertEquals(0, consumer.skippedSlots());
     }
 
@@ -72,8 +73,8 @@ class NotifyRingConcurrencyTest {
      * Drains {@code ring} into a {@link Traffic.Checker} until {@code expected} notifications arrived or every
      * producer has finished and the ring is empty (then the counts show what was lost).
      */
-    static Traffic.Checker consume(
-        final NotifyRing ring, final long expected, final List<? extends Future<?>> producers) {
+    static Traffic.Checker consume(final NotifyRing ring, final long expected,
+        final List<? extends Future<?>> producers) {
         final Traffic.Checker checker = new Traffic.Checker(producers.size());
         final WaitStrategy strategy = WaitStrategy.defaultStrategy();
         final Liveness producersRunning = () -> {
@@ -112,7 +113,8 @@ class NotifyRingConcurrencyTest {
                 consumer.poll(n -> displacement[0] = n.displacement());
                 return displacement[0];
             });
-            ShmTestDirectory.awaitCondition(() -> Words.getIntVolatile(segment, signal + WaitWords.SLEEPERS_OFFSET) == 1,
+            ShmTestDirectory.awaitCondition(
+                () -> Words.getIntVolatile(segment, signal + WaitWords.SLEEPERS_OFFSET) == 1,
                 "the consumer to sleep on the signal word");
 
             assertTrue(producer.offer(1, 0, round, 0, 0, null));

@@ -38,27 +38,29 @@ class NotifyRingCrossProcessTest {
 
     @Test
     void shouldDeliverEveryOfferOfEveryProducerProcessOnceAndInOrder() throws Exception {
-        final NotifyRing consumer =
-            new NotifyRing(files.createRing("ring", CAPACITY), RingFiles.RING_OFFSET, CAPACITY, PRODUCERS);
+        final NotifyRing consumer = new NotifyRing(files.createRing("ring", CAPACITY), RingFiles.RING_OFFSET, CAPACITY,
+            PRODUCERS);
         final List<Process> children = new ArrayList<>();
         final List<CompletableFuture<Process>> exits = new ArrayList<>();
         for (int p = 0; p < PRODUCERS; p++) {
-            final Process child = files.startChild("produce", files.path("ring").toString(),
-                Integer.toString(CAPACITY), Integer.toString(p), Long.toString(OFFERS_PER_PRODUCER));
+            final Process child = files.startChild("produce", files.path("ring").toString(), Integer.toString(CAPACITY),
+                Integer.toString(p), Long.toString(OFFERS_PER_PRODUCER));
             children.add(child);
             exits.add(child.onExit());
         }
 
-        final Traffic.Checker checker =
-            NotifyRingConcurrencyTest.consume(consumer, PRODUCERS * OFFERS_PER_PRODUCER, exits);
+        final Traffic.Checker checker = NotifyRingConcurrencyTest.consume(consumer, PRODUCERS * OFFERS_PER_PRODUCER,
+            exits);
 
         for (int p = 0; p < PRODUCERS; p++) {
             final Process child = children.get(p);
-            assertTrue(child.waitFor(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "producer " + p + " runs on");
+            assertTrue(child.waitFor(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                "producer " + p + " runs on");
             assertEquals(0, child.exitValue(), "producer " + p + " failed: " + files.log(p));
             assertEquals(OFFERS_PER_PRODUCER, checker.receivedFrom(p), "received from producer process " + p);
         }
         assertEquals(PRODUCERS * OFFERS_PER_PRODUCER, consumer.producerIndex(), "claims");
-        assertEquals(0, consumer.poll(n -> { }), "nothing left over");
+        assertEquals(0, consumer.poll(n -> {
+        }), "nothing left over");
     }
 }

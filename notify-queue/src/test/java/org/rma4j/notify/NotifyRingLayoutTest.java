@@ -19,8 +19,7 @@ import org.rma4j.shm.WaitWords;
 class NotifyRingLayoutTest {
     @Test
     void shouldGiveEachHeaderWordItsOwnPaddedRegion() {
-        final int[] words = {
-            NotifyRingLayout.PRODUCER_INDEX_OFFSET, NotifyRingLayout.CONSUMER_INDEX_OFFSET,
+        final int[] words = {NotifyRingLayout.PRODUCER_INDEX_OFFSET, NotifyRingLayout.CONSUMER_INDEX_OFFSET,
             NotifyRingLayout.SIGNAL_OFFSET, NotifyRingLayout.CAPACITY_OFFSET};
         for (int i = 0; i < words.length; i++) {
             assertEquals(0, words[i] % Align.PAD, "word " + i + " starts a 128-byte region");
@@ -72,8 +71,8 @@ class NotifyRingLayoutTest {
     @ParameterizedTest
     @ValueSource(ints = {0, -1, 3, 6, 100, 65, Integer.MIN_VALUE, 1 << 25})
     void shouldRejectCapacitiesThatAreNotPowersOfTwoInRange(final int capacity) {
-        final IllegalArgumentException e =
-            assertThrows(IllegalArgumentException.class, () -> NotifyRingLayout.checkCapacity(capacity));
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> NotifyRingLayout.checkCapacity(capacity));
         assertTrue(e.getMessage().contains(Integer.toString(capacity)), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> NotifyRingLayout.lengthFor(capacity));
     }
@@ -114,8 +113,8 @@ class NotifyRingLayoutTest {
         assertFalse(NotifyRingLayout.isMarkFor(NotifyRingLayout.publishedValue(index), index));
         assertFalse(NotifyRingLayout.isMarkFor(0, 0), "a never used slot");
         assertNotEquals(NotifyRingLayout.publishedValue(index), NotifyRingLayout.publishedValue(index + 64));
-        assertEquals(Integer.MAX_VALUE, NotifyRingLayout.markedProducer(
-            NotifyRingLayout.claimMark(index, NotifyRingLayout.MAX_PRODUCER_ID)));
+        assertEquals(Integer.MAX_VALUE,
+            NotifyRingLayout.markedProducer(NotifyRingLayout.claimMark(index, NotifyRingLayout.MAX_PRODUCER_ID)));
     }
 
     @Test

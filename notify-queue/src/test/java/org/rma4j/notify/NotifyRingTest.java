@@ -66,7 +66,8 @@ class NotifyRingTest {
         assertEquals(-1L, second.displacement());
         assertEquals(0, second.length());
         assertEquals(0, second.flags());
-        assertEquals(0, ring.poll(n -> { }), "nothing more");
+        assertEquals(0, ring.poll(n -> {
+        }), "nothing more");
     }
 
     @Test
@@ -142,10 +143,9 @@ class NotifyRingTest {
         final NotifyRing ring = ring(2);
         assertTrue(ring.offer(1, 1, 10, 0, 0, null));
         assertTrue(ring.offer(1, 2, 20, 0, 0, null));
-        final IllegalStateException thrown = assertThrows(IllegalStateException.class,
-            () -> ring.drain(n -> {
-                throw new IllegalStateException("handler failed on " + n.displacement());
-            }, 2));
+        final IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> ring.drain(n -> {
+            throw new IllegalStateException("handler failed on " + n.displacement());
+        }, 2));
         assertEquals("handler failed on 10", thrown.getMessage());
 
         assertTrue(ring.offer(1, 3, 30, 0, 0, null), "the failed entry's slot is free again");
@@ -159,7 +159,8 @@ class NotifyRingTest {
         final NotifyRing ring = ring(4);
         assertTrue(ring.offer(1, 1, 1, 0, 0, null));
         assertTrue(ring.offer(1, 2, 2, 0, 0, null));
-        assertThrows(IllegalStateException.class, () -> ring.poll(n -> ring.poll(inner -> { })));
+        assertThrows(IllegalStateException.class, () -> ring.poll(n -> ring.poll(inner -> {
+        })));
         assertEquals(1, ring.poll(n -> assertEquals(2, n.displacement())), "the outer poll consumed only one");
     }
 
@@ -180,7 +181,8 @@ class NotifyRingTest {
         final NotifyRing ring = ring(4);
         assertTrue(ring.offer(1, 1, 1, 0, 0, null));
         ring.awaitNotEmpty(new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0), Liveness.NONE);
-        assertEquals(1, ring.poll(n -> { }));
+        assertEquals(1, ring.poll(n -> {
+        }));
     }
 
     @Test
@@ -189,7 +191,8 @@ class NotifyRingTest {
         assertFalse(ring.isHeadReady());
         assertTrue(ring.offer(1, 1, 1, 0, 0, null));
         assertTrue(ring.isHeadReady());
-        assertEquals(1, ring.poll(n -> { }));
+        assertEquals(1, ring.poll(n -> {
+        }));
         assertFalse(ring.isHeadReady());
     }
 
@@ -225,7 +228,8 @@ class NotifyRingTest {
         ring.offer(1, 1, 1, 0, 0, null);
         assertEquals(2, ring.size());
         assertFalse(ring.isEmpty());
-        ring.poll(n -> { });
+        ring.poll(n -> {
+        });
         assertEquals(1, ring.size());
     }
 
@@ -258,10 +262,11 @@ class NotifyRingTest {
     @Test
     void shouldRefuseOffersFromAnInstanceWithoutProducerId() {
         final MemorySegment segment = files.createRing("ring", 8);
-        final NotifyRing consumerOnly =
-            new NotifyRing(segment, RingFiles.RING_OFFSET, 8, ProducerLiveness.UNKNOWN_PRODUCER);
+        final NotifyRing consumerOnly = new NotifyRing(segment, RingFiles.RING_OFFSET, 8,
+            ProducerLiveness.UNKNOWN_PRODUCER);
         assertThrows(IllegalStateException.class, () -> consumerOnly.offer(0, 0, 0, 0, 0, null));
         assertTrue(new NotifyRing(segment, RingFiles.RING_OFFSET, 8, 0).offer(0, 0, 0, 0, 0, null));
-        assertEquals(1, consumerOnly.poll(n -> { }));
+        assertEquals(1, consumerOnly.poll(n -> {
+        }));
     }
 }

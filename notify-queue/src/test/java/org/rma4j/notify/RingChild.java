@@ -73,7 +73,8 @@ final class RingChild {
         final int lane = Integer.parseInt(args[4]);
         final long count = Long.parseLong(args[5]);
         final MappedFile file = MappedFile.open(path);
-        final LaneProducer producer = new LaneProducer(file.segment(), RingFiles.RING_OFFSET, lanes, laneCapacity, lane);
+        final LaneProducer producer = new LaneProducer(file.segment(), RingFiles.RING_OFFSET, lanes, laneCapacity,
+            lane);
         if (!Traffic.produce(producer, lane, count, RingChild::parentAlive)) {
             System.exit(2);
         }

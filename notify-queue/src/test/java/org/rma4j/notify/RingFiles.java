@@ -37,8 +37,8 @@ final class RingFiles implements AutoCloseable {
      * @return the creator's mapping.
      */
     MemorySegment createRing(final String name, final int capacity) {
-        final MappedFile file =
-            shm.track(MappedFile.create(path(name), RING_OFFSET + NotifyRingLayout.lengthFor(capacity)));
+        final MappedFile file = shm
+            .track(MappedFile.create(path(name), RING_OFFSET + NotifyRingLayout.lengthFor(capacity)));
         NotifyRing.format(file.segment(), RING_OFFSET, capacity);
         FileHeader.publish(file.segment(), MAGIC, VERSION);
         return file.segment();
@@ -50,16 +50,18 @@ final class RingFiles implements AutoCloseable {
      * @return the creator's mapping.
      */
     MemorySegment createLanes(final String name, final int lanes, final int laneCapacity) {
-        return createLanes(name, lanes, laneCapacity, Membarrier.isGlobalExpeditedSupported()
-            ? NotifyLanesLayout.FENCE_ASYMMETRIC : NotifyLanesLayout.FENCE_SYMMETRIC);
+        return createLanes(name, lanes, laneCapacity,
+            Membarrier.isGlobalExpeditedSupported()
+                ? NotifyLanesLayout.FENCE_ASYMMETRIC
+                : NotifyLanesLayout.FENCE_SYMMETRIC);
     }
 
     /**
      * {@link #createLanes(String, int, int)} in a given fence mode.
      */
     MemorySegment createLanes(final String name, final int lanes, final int laneCapacity, final int fenceMode) {
-        final MappedFile file =
-            shm.track(MappedFile.create(path(name), RING_OFFSET + NotifyLanesLayout.lengthFor(lanes, laneCapacity)));
+        final MappedFile file = shm
+            .track(MappedFile.create(path(name), RING_OFFSET + NotifyLanesLayout.lengthFor(lanes, laneCapacity)));
         NotifyLanes.format(file.segment(), RING_OFFSET, lanes, laneCapacity, fenceMode);
         FileHeader.publish(file.segment(), MAGIC, VERSION);
         return file.segment();

@@ -172,10 +172,11 @@ class StuckSlotsTest {
     @Test
     void shouldNotAskAboutAnEmptyRing() {
         final AtomicInteger questions = new AtomicInteger();
-        final NotifyRing consumer = consumer(ProducerLiveness.of(id -> questions.incrementAndGet() > 0,
-            () -> questions.incrementAndGet() > 0), 0);
+        final NotifyRing consumer = consumer(
+            ProducerLiveness.of(id -> questions.incrementAndGet() > 0, () -> questions.incrementAndGet() > 0), 0);
         for (int poll = 0; poll < 10; poll++) {
-            assertEquals(0, consumer.poll(n -> { }));
+            assertEquals(0, consumer.poll(n -> {
+            }));
         }
         assertEquals(0, questions.get());
     }

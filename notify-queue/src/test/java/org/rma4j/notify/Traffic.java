@@ -38,16 +38,16 @@ final class Traffic {
      *
      * @return whether all were offered.
      */
-    static boolean produce(
-        final NotifyRing ring, final int producer, final long count, final BooleanSupplier stillWanted) {
+    static boolean produce(final NotifyRing ring, final int producer, final long count,
+        final BooleanSupplier stillWanted) {
         return produce((Sink)ring::offer, producer, count, stillWanted);
     }
 
     /**
      * {@link #produce(NotifyRing, int, long, BooleanSupplier)} into a lane.
      */
-    static boolean produce(
-        final LaneProducer lane, final int producer, final long count, final BooleanSupplier stillWanted) {
+    static boolean produce(final LaneProducer lane, final int producer, final long count,
+        final BooleanSupplier stillWanted) {
         return produce((Sink)lane::offer, producer, count, stillWanted);
     }
 
@@ -57,8 +57,7 @@ final class Traffic {
         boolean offer(int source, int tag, long displacement, int length, int flags, MemorySegment inlinePayload);
     }
 
-    static boolean produce(
-        final Sink ring, final int producer, final long count, final BooleanSupplier stillWanted) {
+    static boolean produce(final Sink ring, final int producer, final long count, final BooleanSupplier stillWanted) {
         final MemorySegment scratch = MemorySegment.ofArray(new byte[NotifyRingLayout.INLINE_CAPACITY]);
         long fullRetries = 0;
         for (long sequence = 0; sequence < count; sequence++) {
@@ -136,8 +135,8 @@ final class Traffic {
         private static void check(final int producer, final long sequence, final String field, final long expected,
             final long actual) {
             if (expected != actual) {
-                throw new AssertionError("producer " + producer + " sequence " + sequence + ": " + field + " "
-                    + actual + " instead of " + expected);
+                throw new AssertionError("producer " + producer + " sequence " + sequence + ": " + field + " " + actual
+                    + " instead of " + expected);
             }
         }
     }

@@ -97,8 +97,8 @@ public final class Waits {
      * @return the call's duration in nanoseconds, or -1 for a lock call while no recording enables its
      *         event (not timed).
      */
-    public static long end(
-        final RmaWaitEvent event, final int rank, final int window, final int peer, final int tag, final String call) {
+    public static long end(final RmaWaitEvent event, final int rank, final int window, final int peer, final int tag,
+        final String call) {
         if (event.untimed) {
             return -1;
         }

@@ -64,29 +64,43 @@ public final class AtomicElements {
      *
      * @return the element's previous bits.
      */
-    public static long getAndApply(
-        final Op op, final Basic type, final MemorySegment target, final long offset, final long operand) {
+    public static long getAndApply(final Op op, final Basic type, final MemorySegment target, final long offset,
+        final long operand) {
         switch (type) {
             case INT -> {
                 switch (op) {
-                    case SUM: return (int)INT.getAndAdd(target, offset, (int)operand);
-                    case BAND: return (int)INT.getAndBitwiseAnd(target, offset, (int)operand);
-                    case BOR: return (int)INT.getAndBitwiseOr(target, offset, (int)operand);
-                    case BXOR: return (int)INT.getAndBitwiseXor(target, offset, (int)operand);
-                    case REPLACE: return (int)INT.getAndSet(target, offset, (int)operand);
-                    case NO_OP: return (int)INT.getVolatile(target, offset);
-                    default: return casInt(op, type, target, offset, operand);
+                    case SUM :
+                        return (int)INT.getAndAdd(target, offset, (int)operand);
+                    case BAND :
+                        return (int)INT.getAndBitwiseAnd(target, offset, (int)operand);
+                    case BOR :
+                        return (int)INT.getAndBitwiseOr(target, offset, (int)operand);
+                    case BXOR :
+                        return (int)INT.getAndBitwiseXor(target, offset, (int)operand);
+                    case REPLACE :
+                        return (int)INT.getAndSet(target, offset, (int)operand);
+                    case NO_OP :
+                        return (int)INT.getVolatile(target, offset);
+                    default :
+                        return casInt(op, type, target, offset, operand);
                 }
             }
             case LONG -> {
                 switch (op) {
-                    case SUM: return (long)LONG.getAndAdd(target, offset, operand);
-                    case BAND: return (long)LONG.getAndBitwiseAnd(target, offset, operand);
-                    case BOR: return (long)LONG.getAndBitwiseOr(target, offset, operand);
-                    case BXOR: return (long)LONG.getAndBitwiseXor(target, offset, operand);
-                    case REPLACE: return (long)LONG.getAndSet(target, offset, operand);
-                    case NO_OP: return (long)LONG.getVolatile(target, offset);
-                    default: return casLong(op, type, target, offset, operand);
+                    case SUM :
+                        return (long)LONG.getAndAdd(target, offset, operand);
+                    case BAND :
+                        return (long)LONG.getAndBitwiseAnd(target, offset, operand);
+                    case BOR :
+                        return (long)LONG.getAndBitwiseOr(target, offset, operand);
+                    case BXOR :
+                        return (long)LONG.getAndBitwiseXor(target, offset, operand);
+                    case REPLACE :
+                        return (long)LONG.getAndSet(target, offset, operand);
+                    case NO_OP :
+                        return (long)LONG.getVolatile(target, offset);
+                    default :
+                        return casLong(op, type, target, offset, operand);
                 }
             }
             case DOUBLE -> {
@@ -106,8 +120,8 @@ public final class AtomicElements {
      *
      * @return the element's previous bits.
      */
-    public static long compareAndSwap(
-        final Basic type, final MemorySegment target, final long offset, final long compare, final long value) {
+    public static long compareAndSwap(final Basic type, final MemorySegment target, final long offset,
+        final long compare, final long value) {
         switch (type) {
             case INT, FLOAT -> {
                 return (int)INT.compareAndExchange(target, offset, (int)compare, (int)value);
@@ -137,9 +151,8 @@ public final class AtomicElements {
     /**
      * Accumulates {@code elements} origin elements into the target, element by element.
      */
-    public static void accumulate(
-        final Op op, final Basic type, final MemorySegment origin, final long originOffset, final MemorySegment target,
-        final long targetOffset, final long elements) {
+    public static void accumulate(final Op op, final Basic type, final MemorySegment origin, final long originOffset,
+        final MemorySegment target, final long targetOffset, final long elements) {
         final int bytes = type.bytes();
         for (long i = 0; i < elements; i++) {
             final long operand = op == Op.NO_OP ? 0 : read(type, origin, originOffset + i * bytes);
@@ -151,13 +164,14 @@ public final class AtomicElements {
      * Accumulates like {@link #accumulate} and stores each target element's previous value in
      * {@code result}; with NO_OP the origin is not read (it may be null).
      */
-    public static void getAccumulate(
-        final Op op, final Basic type, final MemorySegment origin, final long originOffset, final MemorySegment result,
-        final long resultOffset, final MemorySegment target, final long targetOffset, final long elements) {
+    public static void getAccumulate(final Op op, final Basic type, final MemorySegment origin, final long originOffset,
+        final MemorySegment result, final long resultOffset, final MemorySegment target, final long targetOffset,
+        final long elements) {
         final int bytes = type.bytes();
         for (long i = 0; i < elements; i++) {
             final long operand = op == Op.NO_OP ? 0 : read(type, origin, originOffset + i * bytes);
-            write(type, result, resultOffset + i * bytes, getAndApply(op, type, target, targetOffset + i * bytes, operand));
+            write(type, result, resultOffset + i * bytes,
+                getAndApply(op, type, target, targetOffset + i * bytes, operand));
         }
     }
 
@@ -205,8 +219,8 @@ public final class AtomicElements {
 
     // NOTE: when the op leaves the element unchanged the loop returns without writing: the operation
     // takes effect at the volatile read, which is as atomic as a successful compare-and-set.
-    private static long casInt(
-        final Op op, final Basic type, final MemorySegment target, final long offset, final long operand) {
+    private static long casInt(final Op op, final Basic type, final MemorySegment target, final long offset,
+        final long operand) {
         while (true) {
             final int current = (int)INT.getVolatile(target, offset);
             final int updated = (int)apply(op, type, current, operand);
@@ -216,8 +230,8 @@ public final class AtomicElements {
         }
     }
 
-    private static long casLong(
-        final Op op, final Basic type, final MemorySegment target, final long offset, final long operand) {
+    private static long casLong(final Op op, final Basic type, final MemorySegment target, final long offset,
+        final long operand) {
         while (true) {
             final long current = (long)LONG.getVolatile(target, offset);
             final long updated = apply(op, type, current, operand);
@@ -227,8 +241,8 @@ public final class AtomicElements {
         }
     }
 
-    private static long casSubword(
-        final Op op, final Basic type, final MemorySegment target, final long offset, final long operand) {
+    private static long casSubword(final Op op, final Basic type, final MemorySegment target, final long offset,
+        final long operand) {
         final long word = offset & ~3L;
         final int shift = shift(type, offset);
         final int mask = mask(type) << shift;

@@ -52,8 +52,8 @@ public final class CreationRecordLayout {
     /** Length of {@link #MEMORY_SEQUENCE_OFFSET}'s field. */
     public static final int MEMORY_SEQUENCE_LENGTH = Integer.BYTES;
     /** Flavor CREATE: offset of this rank's memory in that file (long, 8-aligned). */
-    public static final int MEMORY_OFFSET_OFFSET =
-        (int)Align.up(MEMORY_SEQUENCE_OFFSET + MEMORY_SEQUENCE_LENGTH, Long.BYTES);
+    public static final int MEMORY_OFFSET_OFFSET = (int)Align.up(MEMORY_SEQUENCE_OFFSET + MEMORY_SEQUENCE_LENGTH,
+        Long.BYTES);
     /** Length of {@link #MEMORY_OFFSET_OFFSET}'s field. */
     public static final int MEMORY_OFFSET_LENGTH = Long.BYTES;
     /** Entries of each notification ring this rank asks for; rank 0's is used (int). */
@@ -61,8 +61,8 @@ public final class CreationRecordLayout {
     /** Length of {@link #NOTIFY_CAPACITY_OFFSET}'s field. */
     public static final int NOTIFY_CAPACITY_LENGTH = Integer.BYTES;
     /** Rank 0 only, when the window file did not fit: the bytes it asked for (long, 8-aligned). */
-    public static final int CREATE_ASKED_BYTES_OFFSET =
-        (int)Align.up(NOTIFY_CAPACITY_OFFSET + NOTIFY_CAPACITY_LENGTH, Long.BYTES);
+    public static final int CREATE_ASKED_BYTES_OFFSET = (int)Align.up(NOTIFY_CAPACITY_OFFSET + NOTIFY_CAPACITY_LENGTH,
+        Long.BYTES);
     /** Length of {@link #CREATE_ASKED_BYTES_OFFSET}'s field. */
     public static final int CREATE_ASKED_BYTES_LENGTH = Long.BYTES;
     /** Rank 0 only, when the window file did not fit: the free bytes of the file system (long). */

@@ -32,8 +32,8 @@ public final class LockWord {
     /**
      * Blocks until the lock is held shared.
      */
-    public static void acquireShared(
-        final MemorySegment segment, final long offset, final WaitStrategy wait, final Liveness liveness) {
+    public static void acquireShared(final MemorySegment segment, final long offset, final WaitStrategy wait,
+        final Liveness liveness) {
         while (true) {
             final int value = Words.getIntVolatile(segment, offset);
             if (value < EXCLUSIVE) {
@@ -49,9 +49,8 @@ public final class LockWord {
     /**
      * Blocks until the lock is held exclusively by {@code origin}.
      */
-    public static void acquireExclusive(
-        final MemorySegment segment, final long offset, final int origin, final WaitStrategy wait,
-        final Liveness liveness) {
+    public static void acquireExclusive(final MemorySegment segment, final long offset, final int origin,
+        final WaitStrategy wait, final Liveness liveness) {
         while (!Words.compareAndSetInt(segment, offset, 0, EXCLUSIVE + origin)) {
             wait.awaitInt(segment, offset, v -> v == 0, liveness);
         }

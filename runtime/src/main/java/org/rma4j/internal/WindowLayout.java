@@ -102,8 +102,8 @@ public final class WindowLayout {
     /** Length of {@link #NOTIFY_CAPACITY_OFFSET}'s field. */
     public static final int NOTIFY_CAPACITY_LENGTH = Integer.BYTES;
     /** Offset of the notification rings (long, 8-aligned), {@link #notifyRingsOffset}. */
-    public static final int NOTIFY_SECTION_OFFSET =
-        (int)Align.up(NOTIFY_CAPACITY_OFFSET + NOTIFY_CAPACITY_LENGTH, Long.BYTES);
+    public static final int NOTIFY_SECTION_OFFSET = (int)Align.up(NOTIFY_CAPACITY_OFFSET + NOTIFY_CAPACITY_LENGTH,
+        Long.BYTES);
     /** End of the header fields; the rank table starts at the next {@link Align#PAD} boundary. */
     public static final int HEADER_LENGTH = NOTIFY_SECTION_OFFSET + SECTION_OFFSET_LENGTH;
 
@@ -154,9 +154,8 @@ public final class WindowLayout {
      * @param sizes the sizes the creator placed (zeros for flavors whose data is not in the file).
      * @throws ShmFormatException naming the file, the field, the expected and the found value.
      */
-    public static void checkHeader(
-        final MemorySegment segment, final Path path, final int flavorCode, final int flags, final int notifyCapacity,
-        final long[] sizes, final int[] dispUnits) {
+    public static void checkHeader(final MemorySegment segment, final Path path, final int flavorCode, final int flags,
+        final int notifyCapacity, final long[] sizes, final int[] dispUnits) {
         FileHeader.check(segment, path, MAGIC, VERSION);
         final int ranks = sizes.length;
         expect(segment, path, "ranks", RANKS_OFFSET, ranks);
@@ -173,8 +172,8 @@ public final class WindowLayout {
         final long[] dataOffsets = new long[ranks];
         final long length = placeSegments(sizes, notifyCapacity, (flags & FLAG_NONCONTIG) != 0, dataOffsets);
         if (segment.byteSize() < length) {
-            throw new ShmFormatException(path, "file length: expected at least " + length + ", found "
-                + segment.byteSize());
+            throw new ShmFormatException(path,
+                "file length: expected at least " + length + ", found " + segment.byteSize());
         }
         for (int rank = 0; rank < ranks; rank++) {
             final long entry = rankEntryOffset(rank);
@@ -184,21 +183,21 @@ public final class WindowLayout {
         }
     }
 
-    private static void expect(
-        final MemorySegment segment, final Path path, final String field, final long offset, final int expected) {
+    private static void expect(final MemorySegment segment, final Path path, final String field, final long offset,
+        final int expected) {
         final int found = Words.getInt(segment, offset);
         if (found != expected) {
-            throw new ShmFormatException(path, field + " at offset " + offset + ": expected " + expected + ", found "
-                + found);
+            throw new ShmFormatException(path,
+                field + " at offset " + offset + ": expected " + expected + ", found " + found);
         }
     }
 
-    private static void expect(
-        final MemorySegment segment, final Path path, final String field, final long offset, final long expected) {
+    private static void expect(final MemorySegment segment, final Path path, final String field, final long offset,
+        final long expected) {
         final long found = Words.getLong(segment, offset);
         if (found != expected) {
-            throw new ShmFormatException(path, field + " at offset " + offset + ": expected " + expected + ", found "
-                + found);
+            throw new ShmFormatException(path,
+                field + " at offset " + offset + ": expected " + expected + ", found " + found);
         }
     }
 
@@ -288,8 +287,8 @@ public final class WindowLayout {
      * @param dataOffsets receives each rank's data offset.
      * @return the file length.
      */
-    public static long placeSegments(
-        final long[] sizes, final int notifyCapacity, final boolean noncontig, final long[] dataOffsets) {
+    public static long placeSegments(final long[] sizes, final int notifyCapacity, final boolean noncontig,
+        final long[] dataOffsets) {
         long cursor = dataSectionOffset(sizes.length, notifyCapacity);
         for (int rank = 0; rank < sizes.length; rank++) {
             if (noncontig) {

@@ -6,12 +6,10 @@ package org.rma4j.launch;
  * status, so statuses 129..192 are described as signals.
  */
 final class ExitStatus {
-    private static final String[] SIGNAL_NAMES = {
-        null, "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL",
-        "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM", "SIGSTKFLT", "SIGCHLD", "SIGCONT",
-        "SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGXCPU", "SIGXFSZ", "SIGVTALRM", "SIGPROF",
-        "SIGWINCH", "SIGIO", "SIGPWR", "SIGSYS",
-    };
+    private static final String[] SIGNAL_NAMES = {null, "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT",
+        "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV", "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM", "SIGSTKFLT",
+        "SIGCHLD", "SIGCONT", "SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU", "SIGURG", "SIGXCPU", "SIGXFSZ", "SIGVTALRM",
+        "SIGPROF", "SIGWINCH", "SIGIO", "SIGPWR", "SIGSYS",};
     private static final int SIGNAL_BASE = 128;
     private static final int MAX_SIGNAL = 64;
     private static final int SIGRTMIN = 34;

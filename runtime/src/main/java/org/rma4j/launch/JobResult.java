@@ -14,8 +14,8 @@ import java.util.Optional;
  * @param failureMessage the launcher's message about the failed rank, empty if the job succeeded.
  * @param jobDirectory   the job directory the job ran in (removed by the time the result exists).
  */
-public record JobResult(
-    int exitCode, List<Integer> rankExitCodes, int failedRank, Optional<String> failureMessage, Path jobDirectory) {
+public record JobResult(int exitCode, List<Integer> rankExitCodes, int failedRank, Optional<String> failureMessage,
+    Path jobDirectory) {
 
     /**
      * Copies the list of exit codes.

@@ -118,16 +118,16 @@ final class JobRun {
                 try {
                     process = builder.start();
                 } catch (final IOException e) {
-                    throw new UncheckedIOException("cannot start rank " + rank + " with " + command.get(0) + ": "
-                        + e.getMessage(), e);
+                    throw new UncheckedIOException(
+                        "cannot start rank " + rank + " with " + command.get(0) + ": " + e.getMessage(), e);
                 }
                 processes[rank] = process;
             }
             closeQuietly(process);
             pumps.add(OutputPump.start(process.getInputStream(), rank, "standard output", launcher.outputSink(),
                 sinkLock, "rmarun-out-" + rank));
-            pumps.add(OutputPump.start(process.getErrorStream(), rank, "standard error", launcher.errorSink(),
-                sinkLock, "rmarun-err-" + rank));
+            pumps.add(OutputPump.start(process.getErrorStream(), rank, "standard error", launcher.errorSink(), sinkLock,
+                "rmarun-err-" + rank));
             final int exitingRank = rank;
             process.onExit().thenAccept(ended -> exits.add(new RankExit(exitingRank, ended.exitValue())));
         }
@@ -245,8 +245,9 @@ final class JobRun {
         for (int i = 0; i < pumps.size(); i++) {
             final OutputPump pump = pumps.get(i);
             if (!pump.await(deadlineNs)) {
-                errorLine(Launcher.MESSAGE_PREFIX + "rank " + i / 2 + " ended but its " + (i % 2 == 0
-                    ? "standard output" : "standard error") + " is still open (a process it started holds it); "
+                errorLine(Launcher.MESSAGE_PREFIX + "rank " + i / 2 + " ended but its "
+                    + (i % 2 == 0 ? "standard output" : "standard error")
+                    + " is still open (a process it started holds it); "
                     + "what it writes from now on is forwarded only while rmarun runs");
             }
             if (pump.failure() != null && lost == null) {

@@ -94,7 +94,8 @@ public final class Launcher {
         this.baseDirectory = builder.baseDirectory != null ? builder.baseDirectory : JobDirectory.defaultBase();
         this.environment = Map.copyOf(builder.environment);
         this.outputSink = builder.outputSink != null ? builder.outputSink : LineSink.of(System.out);
-        this.errorSink = builder.errorSink != null ? builder.errorSink
+        this.errorSink = builder.errorSink != null
+            ? builder.errorSink
             : builder.outputSink != null ? builder.outputSink : LineSink.of(System.err);
         this.grace = builder.grace;
         this.timeout = builder.timeout;
@@ -234,8 +235,8 @@ public final class Launcher {
      */
     static int[] allowedCpus() {
         if (!onPath(TASKSET)) {
-            throw new IllegalStateException("--bind-to core needs " + TASKSET + " (package util-linux), which is not on"
-                + " the PATH");
+            throw new IllegalStateException(
+                "--bind-to core needs " + TASKSET + " (package util-linux), which is not on" + " the PATH");
         }
         try {
             for (final String line : java.nio.file.Files.readAllLines(Path.of("/proc/self/status"))) {

@@ -194,8 +194,8 @@ final class LauncherWatch {
          * @return a pidfd of {@code pid}, or -1 if there is none (no such process, or no pidfd_open).
          */
         static long pidfdOpen(final long pid) {
-            if (SYSCALL == null || POLL == null || !System.getProperty("os.name", "").toLowerCase(Locale.ROOT)
-                .contains("linux")) {
+            if (SYSCALL == null || POLL == null
+                || !System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
                 return -1;
             }
             try {
@@ -238,8 +238,8 @@ final class LauncherWatch {
         private static MethodHandle downcall(final String name, final FunctionDescriptor descriptor,
             final Linker.Option... options) {
             try {
-                return LINKER.defaultLookup().find(name).map(symbol -> LINKER.downcallHandle(symbol, descriptor, options))
-                    .orElse(null);
+                return LINKER.defaultLookup().find(name)
+                    .map(symbol -> LINKER.downcallHandle(symbol, descriptor, options)).orElse(null);
             } catch (final RuntimeException e) {
                 // IllegalCallerException when native access is not enabled
                 return null;

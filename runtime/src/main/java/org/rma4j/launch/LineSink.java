@@ -85,7 +85,8 @@ abstract class LineSink {
 
     private static void check(final PrintStream stream) {
         if (stream.checkError()) {
-            throw new UncheckedIOException(new IOException("the output stream reports an error (closed pipe or full disk?)"));
+            throw new UncheckedIOException(
+                new IOException("the output stream reports an error (closed pipe or full disk?)"));
         }
     }
 }

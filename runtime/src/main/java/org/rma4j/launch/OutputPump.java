@@ -82,8 +82,11 @@ final class OutputPump {
      */
     String describeFailure() {
         final Throwable cause = failure;
-        return cause == null ? null : stream + ": " + (discardedBytes > 0 ? "at least " + discardedBytes
-            + " bytes not delivered: " : "output lost: ") + cause;
+        return cause == null
+            ? null
+            : stream + ": "
+                + (discardedBytes > 0 ? "at least " + discardedBytes + " bytes not delivered: " : "output lost: ")
+                + cause;
     }
 
     private void run(final InputStream input, final byte[] prefix, final LineSink sink, final Object sinkLock) {

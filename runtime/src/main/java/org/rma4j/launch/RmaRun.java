@@ -50,12 +50,8 @@ import picocli.CommandLine.Spec;
  * write without the sticky bit). If rmarun itself is killed with SIGKILL,
  * its ranks end by themselves and remove the job directory ({@link RankMain}).
  */
-@Command(name = "rmarun", mixinStandardHelpOptions = true, versionProvider = RmaRun.Version.class,
-    sortOptions = false, usageHelpAutoWidth = true,
-    description = "Runs MainClass as a job of N JVMs (ranks) that share memory through rma4j. Each output line "
-        + "is prefixed with its rank; the exit status is the first non-zero exit status of a rank.",
-    footerHeading = "%nExit status:%n",
-    footer = {
+@Command(name = "rmarun", mixinStandardHelpOptions = true, versionProvider = RmaRun.Version.class, sortOptions = false, usageHelpAutoWidth = true, description = "Runs MainClass as a job of N JVMs (ranks) that share memory through rma4j. Each output line "
+    + "is prefixed with its rank; the exit status is the first non-zero exit status of a rank.", footerHeading = "%nExit status:%n", footer = {
         "  0    every rank exited with 0 (--status: a job was found)",
         "  N    the first non-zero exit status of a rank (128+S: killed by signal S)",
         "  1    the job could not be started (main class not found, unsafe --shm-dir),",
@@ -63,9 +59,7 @@ import picocli.CommandLine.Spec;
         "  2    usage error (unknown option, -n out of range, no main class)",
         "  74   every rank exited with 0, but part of their output was lost",
         "  124  --timeout expired: the waits were reported and the job stopped",
-        "  130  rmarun was interrupted (Ctrl-C): the waits were reported and the job",
-        "       stopped",
-    })
+        "  130  rmarun was interrupted (Ctrl-C): the waits were reported and the job", "       stopped",})
 public final class RmaRun implements Callable<Integer> {
     /** Exit status when the job could not be started. */
     public static final int EXIT_CANNOT_START = 1;
@@ -78,29 +72,24 @@ public final class RmaRun implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = {"-n", "-np"}, paramLabel = "N", defaultValue = "-1",
-        showDefaultValue = CommandLine.Help.Visibility.NEVER,
-        description = "Number of ranks (1..4096).")
+    @Option(names = {"-n",
+        "-np"}, paramLabel = "N", defaultValue = "-1", showDefaultValue = CommandLine.Help.Visibility.NEVER, description = "Number of ranks (1..4096).")
     private int ranks;
 
-    @Option(names = "-x", paramLabel = "NAME[=VALUE]",
-        description = "Set environment variable NAME of every rank to VALUE, or to rmarun's own value of NAME "
-            + "(repeatable). Ranks inherit rmarun's environment anyway.")
+    @Option(names = "-x", paramLabel = "NAME[=VALUE]", description = "Set environment variable NAME of every rank to VALUE, or to rmarun's own value of NAME "
+        + "(repeatable). Ranks inherit rmarun's environment anyway.")
     private List<String> exports = new ArrayList<>();
 
-    @Option(names = "--bind-to", paramLabel = "core|none", defaultValue = "none",
-        description = "core: pin rank i to the i-th CPU rmarun may run on (modulo their number), with taskset "
-            + "(util-linux); none: no pinning (default).")
+    @Option(names = "--bind-to", paramLabel = "core|none", defaultValue = "none", description = "core: pin rank i to the i-th CPU rmarun may run on (modulo their number), with taskset "
+        + "(util-linux); none: no pinning (default).")
     private String bindTo;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "0",
-        description = "Stop the job if it runs longer, after reporting what each rank waits for (exit status "
-            + Launcher.EXIT_TIMEOUT + "). 0: no limit (default).")
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "0", description = "Stop the job if it runs longer, after reporting what each rank waits for (exit status "
+        + Launcher.EXIT_TIMEOUT + "). 0: no limit (default).")
     private long timeoutSeconds;
 
-    @Option(names = "--output-filename", paramLabel = "DIR",
-        description = "Write rank i's standard output and error to DIR/rank.i instead of the terminal "
-            + "(DIR is created if missing).")
+    @Option(names = "--output-filename", paramLabel = "DIR", description = "Write rank i's standard output and error to DIR/rank.i instead of the terminal "
+        + "(DIR is created if missing).")
     private Path outputDirectory;
 
     @Option(names = "--status", description = "Print what each rank of the running jobs waits for (only the job "
@@ -111,31 +100,26 @@ public final class RmaRun implements Callable<Integer> {
         + "A live job's files are never touched (every launch also does this first).")
     private boolean clean;
 
-    @Option(names = {"-cp", "-classpath", "--class-path"}, paramLabel = "CLASSPATH",
-        description = "Class path of the program (default: $CLASSPATH). The runtime's own jars are appended.")
+    @Option(names = {"-cp", "-classpath",
+        "--class-path"}, paramLabel = "CLASSPATH", description = "Class path of the program (default: $CLASSPATH). The runtime's own jars are appended.")
     private String classpath;
 
-    @Option(names = "--jvm-opt", paramLabel = "OPT",
-        description = "A JVM option for every rank (repeatable; use --jvm-opt=-Xmx1g for options with a dash).")
+    @Option(names = "--jvm-opt", paramLabel = "OPT", description = "A JVM option for every rank (repeatable; use --jvm-opt=-Xmx1g for options with a dash).")
     private List<String> jvmOptions = new ArrayList<>();
 
-    @Option(names = "--aot-cache", paramLabel = "FILE",
-        description = "Ahead-of-time cache of the ranks' JVMs (JDK 25+): if FILE is missing, rank 0 records it "
-            + "during this run (a few seconds more at its exit); if present, every rank starts from it, so a "
-            + "short job reaches its steady speed sooner. A cache of another class path or JDK is not used.")
+    @Option(names = "--aot-cache", paramLabel = "FILE", description = "Ahead-of-time cache of the ranks' JVMs (JDK 25+): if FILE is missing, rank 0 records it "
+        + "during this run (a few seconds more at its exit); if present, every rank starts from it, so a "
+        + "short job reaches its steady speed sooner. A cache of another class path or JDK is not used.")
     private Path aotCache;
 
-    @Option(names = "--grace-ms", paramLabel = "MS", defaultValue = "1000",
-        description = "How long the other ranks may run after one failed before they are stopped "
-            + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--grace-ms", paramLabel = "MS", defaultValue = "1000", description = "How long the other ranks may run after one failed before they are stopped "
+        + "(default: ${DEFAULT-VALUE}).")
     private long graceMs;
 
-    @Option(names = "--shm-dir", paramLabel = "DIR",
-        description = "Directory in which the job directory is created (default: /dev/shm, or -Drma4j.shm.dir).")
+    @Option(names = "--shm-dir", paramLabel = "DIR", description = "Directory in which the job directory is created (default: /dev/shm, or -Drma4j.shm.dir).")
     private Path shmDir;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "MainClass",
-        description = "Main class every rank runs (with --status: the job).")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "MainClass", description = "Main class every rank runs (with --status: the job).")
     private String mainClass;
 
     @Parameters(index = "1..*", paramLabel = "args", description = "Arguments of the program.")
@@ -165,20 +149,15 @@ public final class RmaRun implements Callable<Integer> {
         final RmaRun command = new RmaRun();
         command.out = out;
         command.err = err;
-        return new CommandLine(command)
-            .setStopAtPositional(true)
-            .setOut(new PrintWriter(out, true))
-            .setErr(new PrintWriter(err, true))
-            .setParameterExceptionHandler((exception, arguments) -> {
+        return new CommandLine(command).setStopAtPositional(true).setOut(new PrintWriter(out, true))
+            .setErr(new PrintWriter(err, true)).setParameterExceptionHandler((exception, arguments) -> {
                 final PrintWriter writer = exception.getCommandLine().getErr();
                 writer.println(Launcher.MESSAGE_PREFIX + exception.getMessage() + " (rmarun --help lists the options)");
                 return EXIT_USAGE;
-            })
-            .setExecutionExceptionHandler((exception, commandLine, parseResult) -> {
+            }).setExecutionExceptionHandler((exception, commandLine, parseResult) -> {
                 commandLine.getErr().println(Launcher.MESSAGE_PREFIX + "cannot run the job: " + exception.getMessage());
                 return EXIT_CANNOT_START;
-            })
-            .execute(args);
+            }).execute(args);
     }
 
     /**
@@ -196,8 +175,8 @@ public final class RmaRun implements Callable<Integer> {
         }
         checkOptions();
         final Map<String, String> environment = exports(exports, System.getenv());
-        final String rankClasspath =
-            rankClasspath(classpath, System.getenv("CLASSPATH"), System.getProperty("java.class.path"));
+        final String rankClasspath = rankClasspath(classpath, System.getenv("CLASSPATH"),
+            System.getProperty("java.class.path"));
         final String missing = missingClass(mainClass, Launcher.withRuntime(rankClasspath));
         if (missing != null) {
             err.println(Launcher.MESSAGE_PREFIX + missing);
@@ -227,19 +206,10 @@ public final class RmaRun implements Callable<Integer> {
         }
         final Launcher launcher;
         try {
-            launcher = builder
-                .ranks(ranks)
-                .mainClass(mainClass)
-                .args(args)
-                .classpath(rankClasspath)
-                .timeout(Duration.ofSeconds(timeoutSeconds))
-                .bindToCore(bindTo.equals("core"))
-                .jvmOptions(jvmOptions)
-                .grace(Duration.ofMillis(graceMs))
-                .baseDirectory(shmDir != null ? shmDir : JobDirectory.defaultBase())
-                .output(out)
-                .errorOutput(err)
-                .build();
+            launcher = builder.ranks(ranks).mainClass(mainClass).args(args).classpath(rankClasspath)
+                .timeout(Duration.ofSeconds(timeoutSeconds)).bindToCore(bindTo.equals("core")).jvmOptions(jvmOptions)
+                .grace(Duration.ofMillis(graceMs)).baseDirectory(shmDir != null ? shmDir : JobDirectory.defaultBase())
+                .output(out).errorOutput(err).build();
         } catch (final IllegalStateException e) {
             err.println(Launcher.MESSAGE_PREFIX + e.getMessage());
             return EXIT_USAGE;
@@ -304,8 +274,8 @@ public final class RmaRun implements Callable<Integer> {
             }
             final String value = equals < 0 ? own.get(name) : export.substring(equals + 1);
             if (value == null) {
-                throw new ParameterException(spec.commandLine(), "-x " + name + ": " + name
-                    + " is not set in rmarun's environment (use -x " + name + "=VALUE)");
+                throw new ParameterException(spec.commandLine(),
+                    "-x " + name + ": " + name + " is not set in rmarun's environment (use -x " + name + "=VALUE)");
             }
             environment.put(name, value);
         }
@@ -433,11 +403,9 @@ public final class RmaRun implements Callable<Integer> {
         @Override
         public String[] getVersion() {
             final String version = RmaRun.class.getPackage().getImplementationVersion();
-            return new String[] {
-                "rmarun (rma4j) " + (version != null ? version : "development build"),
+            return new String[] {"rmarun (rma4j) " + (version != null ? version : "development build"),
                 "JVM: " + Runtime.version() + " " + System.getProperty("java.vm.name") + " at "
-                    + System.getProperty("java.home"),
-            };
+                    + System.getProperty("java.home"),};
         }
     }
 }

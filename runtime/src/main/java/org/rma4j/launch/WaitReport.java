@@ -46,8 +46,8 @@ final class WaitReport {
             }
         }
         final String name = control.toString();
-        try (DirectoryStream<Path> descriptors = Files.newDirectoryStream(Path.of("/proc", Long.toString(launcherPid),
-            "fd"))) {
+        try (DirectoryStream<Path> descriptors = Files
+            .newDirectoryStream(Path.of("/proc", Long.toString(launcherPid), "fd"))) {
             for (final Path descriptor : descriptors) {
                 final String target;
                 try {

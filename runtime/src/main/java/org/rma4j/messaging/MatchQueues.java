@@ -98,9 +98,10 @@ final class MatchQueues {
         if (length <= capacity) {
             return true;
         }
-        request.fail(ErrorClass.COUNT, "message truncated: recv buffer of " + capacity + " bytes is smaller than the "
-            + length + "-byte message from rank " + source + " with tag " + (wireTag & MessagingEngine.TAG_UB)
-            + "; the message was discarded and the buffer left unchanged");
+        request.fail(ErrorClass.COUNT,
+            "message truncated: recv buffer of " + capacity + " bytes is smaller than the " + length
+                + "-byte message from rank " + source + " with tag " + (wireTag & MessagingEngine.TAG_UB)
+                + "; the message was discarded and the buffer left unchanged");
         return false;
     }
 

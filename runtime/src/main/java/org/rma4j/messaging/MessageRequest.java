@@ -39,8 +39,7 @@ public final class MessageRequest {
     private String errorMessage;
     private boolean endsWaits;
 
-    private MessageRequest(
-        final MessagingEngine engine, final boolean send, final MemorySegment buffer, final int peer,
+    private MessageRequest(final MessagingEngine engine, final boolean send, final MemorySegment buffer, final int peer,
         final int context, final int tag) {
         this.engine = engine;
         this.send = send;
@@ -50,13 +49,13 @@ public final class MessageRequest {
         this.tag = tag;
     }
 
-    static MessageRequest send(
-        final MessagingEngine engine, final MemorySegment buffer, final int dest, final int context, final int tag) {
+    static MessageRequest send(final MessagingEngine engine, final MemorySegment buffer, final int dest,
+        final int context, final int tag) {
         return new MessageRequest(engine, true, buffer, dest, context, tag);
     }
 
-    static MessageRequest recv(
-        final MessagingEngine engine, final MemorySegment buffer, final int source, final int context, final int tag) {
+    static MessageRequest recv(final MessagingEngine engine, final MemorySegment buffer, final int source,
+        final int context, final int tag) {
         return new MessageRequest(engine, false, buffer, source, context, tag);
     }
 
@@ -261,10 +260,10 @@ public final class MessageRequest {
 
     @Override
     public String toString() {
-        return "MessageRequest{" + (send ? "send to " + peer : "recv from "
-            + (peer == Rma.ANY_SOURCE ? "ANY" : Integer.toString(peer))) + ", tag="
-            + (tag == Rma.ANY_TAG ? "ANY" : Integer.toString(tag)) + (context != 0 ? " (collective)" : "") + ", "
-            + buffer.byteSize() + " B, " + (complete ? (errorClass != null ? "failed" : "complete") : "pending")
+        return "MessageRequest{"
+            + (send ? "send to " + peer : "recv from " + (peer == Rma.ANY_SOURCE ? "ANY" : Integer.toString(peer)))
+            + ", tag=" + (tag == Rma.ANY_TAG ? "ANY" : Integer.toString(tag)) + (context != 0 ? " (collective)" : "")
+            + ", " + buffer.byteSize() + " B, " + (complete ? (errorClass != null ? "failed" : "complete") : "pending")
             + (reported ? ", inactive" : "") + '}';
     }
 }

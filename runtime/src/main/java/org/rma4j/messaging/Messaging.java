@@ -159,9 +159,9 @@ public final class Messaging implements AutoCloseable {
                 problem = new RmaException(ErrorClass.SIZE, "Messaging.create bounceBytesPerPeer=" + theirs
                     + " at rank " + r + " is outside 0.." + MessagingLayout.BOUNCE_BYTES_MAX);
             } else if (theirs != first) {
-                problem = new RmaException(ErrorClass.ARG, "Messaging.create bounceBytesPerPeer differs between"
-                    + " ranks: " + first + " at rank 0, " + theirs + " at rank " + r + "; it must be the same at"
-                    + " every rank");
+                problem = new RmaException(ErrorClass.ARG,
+                    "Messaging.create bounceBytesPerPeer differs between" + " ranks: " + first + " at rank 0, " + theirs
+                        + " at rank " + r + "; it must be the same at" + " every rank");
             } else if (valid) {
                 problem = layout.checkHeader(window.sharedQuery(r).segment(), r);
             }
@@ -333,9 +333,8 @@ public final class Messaging implements AutoCloseable {
      *                      from a rank whose count differs to the root (the protocol completes; the next
      *                      call matches); OTHER if the ranks' collective calls do not match.
      */
-    public void reduce(
-        final MemorySegment send, final MemorySegment recv, final long count, final Datatype type, final Op op,
-        final int root) {
+    public void reduce(final MemorySegment send, final MemorySegment recv, final long count, final Datatype type,
+        final Op op, final int root) {
         checkOpen("reduce");
         checkRank("reduce root", root);
         final long bytes = checkReduction("reduce", send, count, type, op);
@@ -351,8 +350,8 @@ public final class Messaging implements AutoCloseable {
      * @throws RmaException as {@link #reduce}; when the reduction fails at any rank (counts differ), every
      *                      rank throws.
      */
-    public void allreduce(
-        final MemorySegment send, final MemorySegment recv, final long count, final Datatype type, final Op op) {
+    public void allreduce(final MemorySegment send, final MemorySegment recv, final long count, final Datatype type,
+        final Op op) {
         checkOpen("allreduce");
         final long bytes = checkReduction("allreduce", send, count, type, op);
         checkResultBuffer("allreduce", recv, bytes);
@@ -426,15 +425,15 @@ public final class Messaging implements AutoCloseable {
     /**
      * @return the bytes of {@code count} elements of {@code type}.
      */
-    private static long checkReduction(
-        final String call, final MemorySegment send, final long count, final Datatype type, final Op op) {
+    private static long checkReduction(final String call, final MemorySegment send, final long count,
+        final Datatype type, final Op op) {
         if (type == null || !type.isContiguous()) {
             throw new RmaException(ErrorClass.TYPE, call + " datatype " + type + " must be a basic or contiguous type");
         }
         ACCESS.checkOp(call, op, type);
         if (op == Op.REPLACE || op == Op.NO_OP) {
-            throw new RmaException(ErrorClass.OP, call + " op " + op.mpiName() + " is valid only in one-sided"
-                + " accumulates");
+            throw new RmaException(ErrorClass.OP,
+                call + " op " + op.mpiName() + " is valid only in one-sided" + " accumulates");
         }
         if (count < 0) {
             throw new RmaException(ErrorClass.COUNT, call + " count=" + count + " is negative");
@@ -446,8 +445,8 @@ public final class Messaging implements AutoCloseable {
             throw new RmaException(ErrorClass.COUNT, call + " count=" + count + " x " + type + " overflows a long");
         }
         if (bytes > MAX_MESSAGE_BYTES) {
-            throw new RmaException(ErrorClass.COUNT, call + " of " + bytes + " bytes exceeds the longest message, "
-                + MAX_MESSAGE_BYTES + " bytes");
+            throw new RmaException(ErrorClass.COUNT,
+                call + " of " + bytes + " bytes exceeds the longest message, " + MAX_MESSAGE_BYTES + " bytes");
         }
         Objects.requireNonNull(send, "send");
         if (send.byteSize() < bytes) {

@@ -48,10 +48,7 @@ import org.rma4j.internal.AtomicElements;
 final class MessagingCollectives {
     /** Kinds of collective calls, as carried in the tag. */
     enum Kind {
-        BARRIER(1, "barrier"),
-        BCAST(2, "bcast"),
-        REDUCE(3, "reduce"),
-        CLOSE(4, "Messaging.close");
+        BARRIER(1, "barrier"), BCAST(2, "bcast"), REDUCE(3, "reduce"), CLOSE(4, "Messaging.close");
 
         /** The kind's code in a wire tag (1..KIND_MASK): explicit, never the ordinal. */
         private final int code;
@@ -141,9 +138,10 @@ final class MessagingCollectives {
                 if (received.error != null) {
                     error = received.error;
                 } else if (received.length != buffer.byteSize()) {
-                    error = new RmaException(ErrorClass.COUNT, "bcast #" + sequence + " at rank " + rank
-                        + ": the root's buffer has " + received.length + " bytes, this rank's " + buffer.byteSize() + "; every rank"
-                        + " must pass a buffer of the same size");
+                    error = new RmaException(ErrorClass.COUNT,
+                        "bcast #" + sequence + " at rank " + rank + ": the root's buffer has " + received.length
+                            + " bytes, this rank's " + buffer.byteSize() + "; every rank"
+                            + " must pass a buffer of the same size");
                 }
                 break;
             }
@@ -153,7 +151,8 @@ final class MessagingCollectives {
         for (mask >>= 1; mask > 0; mask >>= 1) {
             if (relative + mask < ranks) {
                 final int child = (relative + mask + root) % ranks;
-                sends.add(error != null ? engine.isend(MemorySegment.NULL, child, CONTEXT, tag | ERROR_BIT)
+                sends.add(error != null
+                    ? engine.isend(MemorySegment.NULL, child, CONTEXT, tag | ERROR_BIT)
                     : engine.isend(buffer, child, CONTEXT, tag));
             }
         }
@@ -166,8 +165,7 @@ final class MessagingCollectives {
     /**
      * @param bytes count x type size, checked by the caller against both buffers.
      */
-    void reduce(
-        final MemorySegment send, final MemorySegment recv, final long bytes, final Datatype type, final Op op,
+    void reduce(final MemorySegment send, final MemorySegment recv, final long bytes, final Datatype type, final Op op,
         final int root) {
         final int tag = begin(Kind.REDUCE);
         final int relative = (rank - root + ranks) % ranks;
@@ -179,7 +177,8 @@ final class MessagingCollectives {
             for (int mask = 1; mask < ranks; mask <<= 1) {
                 if ((relative & mask) != 0) {
                     final int parent = (relative - mask + root) % ranks;
-                    waitAll(List.of(error == null ? engine.isend(accumulated, parent, CONTEXT, tag)
+                    waitAll(List.of(error == null
+                        ? engine.isend(accumulated, parent, CONTEXT, tag)
                         : engine.isend(MemorySegment.NULL, parent, CONTEXT, tag | ERROR_BIT)), tag);
                     break;
                 }
@@ -195,9 +194,10 @@ final class MessagingCollectives {
                     if (received.error != null) {
                         error = received.error;
                     } else if (received.length != bytes) {
-                        error = new RmaException(ErrorClass.COUNT, "reduce #" + sequence + ": rank " + child
-                            + "'s subtree contributed " + received.length + " bytes, rank " + rank + " " + bytes
-                            + "; every rank must reduce the same count and type");
+                        error = new RmaException(ErrorClass.COUNT,
+                            "reduce #" + sequence + ": rank " + child + "'s subtree contributed " + received.length
+                                + " bytes, rank " + rank + " " + bytes
+                                + "; every rank must reduce the same count and type");
                     } else {
                         combine(accumulated, partial, bytes, type.basic(), op);
                     }
@@ -212,8 +212,8 @@ final class MessagingCollectives {
         }
     }
 
-    void allreduce(
-        final MemorySegment send, final MemorySegment recv, final long bytes, final Datatype type, final Op op) {
+    void allreduce(final MemorySegment send, final MemorySegment recv, final long bytes, final Datatype type,
+        final Op op) {
         RmaException error = null;
         try {
             reduce(send, recv, bytes, type, op, 0);
@@ -238,9 +238,8 @@ final class MessagingCollectives {
     /**
      * {@code into[i] = op(into[i], from[i])} element by element.
      */
-    static void combine(
-        final MemorySegment into, final MemorySegment from, final long bytes, final Datatype.Basic basic,
-        final Op op) {
+    static void combine(final MemorySegment into, final MemorySegment from, final long bytes,
+        final Datatype.Basic basic, final Op op) {
         final int size = basic.bytes();
         for (long offset = 0; offset < bytes; offset += size) {
             AtomicElements.write(basic, into, offset, AtomicElements.apply(op, basic,
@@ -286,8 +285,8 @@ final class MessagingCollectives {
                 throw e;
             }
             // Longer than the buffer: the message is consumed (the protocol goes on) and the call fails here.
-            return new Received(-1, new RmaException(ErrorClass.COUNT, describe(tag) + " at rank " + rank + ": "
-                + e.getMessage()));
+            return new Received(-1,
+                new RmaException(ErrorClass.COUNT, describe(tag) + " at rank " + rank + ": " + e.getMessage()));
         }
         final int got = CONTEXT | status.tag();
         if ((got & ~ERROR_BIT) != tag) {
@@ -311,9 +310,9 @@ final class MessagingCollectives {
             if (engine.failure() != null || e.errorClass() != ErrorClass.COUNT) {
                 throw e;
             }
-            throw engine.fail(new RmaException(ErrorClass.OTHER, "Messaging collective calls do not match: rank "
-                + rank + " is in " + describe(tag) + " and received a message with data from rank " + source
-                + " (" + e.getMessage() + ")"));
+            throw engine.fail(new RmaException(ErrorClass.OTHER,
+                "Messaging collective calls do not match: rank " + rank + " is in " + describe(tag)
+                    + " and received a message with data from rank " + source + " (" + e.getMessage() + ")"));
         }
         final int got = CONTEXT | status.tag();
         if (got != tag) {
@@ -328,9 +327,10 @@ final class MessagingCollectives {
     }
 
     private RuntimeException mismatch(final int tag, final int source, final int got) {
-        return engine.fail(new RmaException(ErrorClass.OTHER, "Messaging collective calls do not match: rank " + rank
-            + " is in " + describe(tag) + ", rank " + source + " sent a message of " + describe(got & ~ERROR_BIT)
-            + "; every rank must make the same collective calls in the same order"));
+        return engine.fail(new RmaException(ErrorClass.OTHER,
+            "Messaging collective calls do not match: rank " + rank + " is in " + describe(tag) + ", rank " + source
+                + " sent a message of " + describe(got & ~ERROR_BIT)
+                + "; every rank must make the same collective calls in the same order"));
     }
 
     /**

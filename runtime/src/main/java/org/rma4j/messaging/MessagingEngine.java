@@ -236,8 +236,8 @@ final class MessagingEngine {
      */
     void close() {
         closed = true;
-        queues.clear(request -> request.fail(ErrorClass.OTHER, "the Messaging object of rank " + rank
-            + " was closed before " + request + " matched a message"));
+        queues.clear(request -> request.fail(ErrorClass.OTHER,
+            "the Messaging object of rank " + rank + " was closed before " + request + " matched a message"));
         arrivals.close();
     }
 
@@ -459,8 +459,8 @@ final class MessagingEngine {
      */
     private void onRendezvous(final int source, final int wireTag) {
         if (inbound[source] != null) {
-            throw new IllegalStateException("rank " + rank + " got a second rendezvous from rank " + source
-                + " while one is in flight");
+            throw new IllegalStateException(
+                "rank " + rank + " got a second rendezvous from rank " + source + " while one is in flight");
         }
         final long length = local.get(ValueLayout.JAVA_LONG, layout.rtsOffset(source));
         final Inbound message = new Inbound(source, wireTag, length, layout.chunks(length));
@@ -553,8 +553,8 @@ final class MessagingEngine {
     private Inbound inboundFrom(final int source) {
         final Inbound message = inbound[source];
         if (message == null) {
-            throw new IllegalStateException("rank " + rank + " got a rendezvous chunk from rank " + source
-                + " with no rendezvous in flight");
+            throw new IllegalStateException(
+                "rank " + rank + " got a rendezvous chunk from rank " + source + " with no rendezvous in flight");
         }
         return message;
     }

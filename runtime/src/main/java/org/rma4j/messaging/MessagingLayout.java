@@ -168,7 +168,9 @@ final class MessagingLayout {
     }
 
     /** What a notification's displacement in this layout announces. */
-    enum Region { CHUNK_SIGNAL, CREDIT, RENDEZVOUS, BOUNCE, STAGING }
+    enum Region {
+        CHUNK_SIGNAL, CREDIT, RENDEZVOUS, BOUNCE, STAGING
+    }
 
     /**
      * @return the region holding displacement {@code disp}.
@@ -190,8 +192,8 @@ final class MessagingLayout {
         if (disp == CHUNK_SIGNAL_OFFSET) {
             return Region.CHUNK_SIGNAL;
         }
-        throw new IllegalStateException("messaging notification at displacement " + disp + " is in no region of "
-            + this);
+        throw new IllegalStateException(
+            "messaging notification at displacement " + disp + " is in no region of " + this);
     }
 
     /**
@@ -229,8 +231,8 @@ final class MessagingLayout {
         final long magic = part.get(ValueLayout.JAVA_LONG, MAGIC_OFFSET);
         final int version = part.get(ValueLayout.JAVA_INT, VERSION_OFFSET);
         if (magic != MAGIC || version != VERSION) {
-            throw new IllegalStateException("part of rank " + owner + " has no messaging header of version "
-                + VERSION + " (magic 0x" + Long.toHexString(magic) + ", version " + version + ")");
+            throw new IllegalStateException("part of rank " + owner + " has no messaging header of version " + VERSION
+                + " (magic 0x" + Long.toHexString(magic) + ", version " + version + ")");
         }
         return part.get(ValueLayout.JAVA_LONG, BOUNCE_BYTES_OFFSET);
     }
@@ -246,8 +248,10 @@ final class MessagingLayout {
         final String ring = mismatch("ring bytes", ringBytes, part.get(ValueLayout.JAVA_LONG, RING_BYTES_OFFSET));
         final String chunk = mismatch("chunk bytes", chunkBytes, part.get(ValueLayout.JAVA_LONG, CHUNK_BYTES_OFFSET));
         final String found = mismatch != null ? mismatch : ring != null ? ring : chunk;
-        return found == null ? null : new RmaException(ErrorClass.OTHER, "Messaging.create: the header of rank "
-            + owner + "'s part of the messaging window does not match this rank's layout: " + found);
+        return found == null
+            ? null
+            : new RmaException(ErrorClass.OTHER, "Messaging.create: the header of rank " + owner
+                + "'s part of the messaging window does not match this rank's layout: " + found);
     }
 
     private static String mismatch(final String field, final long expected, final long found) {

@@ -151,12 +151,8 @@ class AtomicElementsTest {
             // 5 and -3 (0xFFFD as a char) are both "true" without being 1.
             final long five = 5;
             final long minusThree = type == Basic.CHAR ? 0xFFFD : -3;
-            final long[][] cases = {
-                {five, minusThree, 1, 1, 0},
-                {five, 0, 0, 1, 1},
-                {0, minusThree, 0, 1, 1},
-                {0, 0, 0, 0, 0},
-            };
+            final long[][] cases = {{five, minusThree, 1, 1, 0}, {five, 0, 0, 1, 1}, {0, minusThree, 0, 1, 1},
+                {0, 0, 0, 0, 0},};
             for (final long[] c : cases) {
                 assertEquals(c[2], applied(Op.LAND, type, c[0], c[1]), type + " LAND " + c[0] + ", " + c[1]);
                 assertEquals(c[3], applied(Op.LOR, type, c[0], c[1]), type + " LOR " + c[0] + ", " + c[1]);
@@ -195,14 +191,13 @@ class AtomicElementsTest {
         final long nanD = Double.doubleToRawLongBits(Double.NaN);
         final long zeroD = Double.doubleToRawLongBits(0.0);
         final long minusZeroD = Double.doubleToRawLongBits(-0.0);
-        assertTrue(Double.isNaN(Double.longBitsToDouble(applied(Op.PROD, Basic.DOUBLE, zeroD,
-            Double.doubleToRawLongBits(Double.POSITIVE_INFINITY)))));
+        assertTrue(Double.isNaN(Double.longBitsToDouble(
+            applied(Op.PROD, Basic.DOUBLE, zeroD, Double.doubleToRawLongBits(Double.POSITIVE_INFINITY)))));
         assertTrue(Double.isNaN(Double.longBitsToDouble(applied(Op.MAX, Basic.DOUBLE, zeroD, nanD))));
         assertEquals(minusZeroD, applied(Op.MIN, Basic.DOUBLE, zeroD, minusZeroD));
         assertEquals(minusZeroD, applied(Op.PROD, Basic.DOUBLE, minusZeroD, Double.doubleToRawLongBits(3.0)));
-        assertEquals(Double.doubleToRawLongBits(Double.POSITIVE_INFINITY),
-            applied(Op.SUM, Basic.DOUBLE, Double.doubleToRawLongBits(Double.MAX_VALUE),
-                Double.doubleToRawLongBits(Double.MAX_VALUE)));
+        assertEquals(Double.doubleToRawLongBits(Double.POSITIVE_INFINITY), applied(Op.SUM, Basic.DOUBLE,
+            Double.doubleToRawLongBits(Double.MAX_VALUE), Double.doubleToRawLongBits(Double.MAX_VALUE)));
     }
 
     // ---------------------------------------------------------------- sub-word neighbours
@@ -249,8 +244,8 @@ class AtomicElementsTest {
                     segment.fill(SENTINEL);
                     store(type, segment, offset, current);
                     final long previous = AtomicElements.compareAndSwap(type, segment, offset, compare, value);
-                    final String what = "compareAndSwap(" + show(type, compare) + " -> " + show(type, value)
-                        + ") on " + show(type, current) + " at byte " + offset;
+                    final String what = "compareAndSwap(" + show(type, compare) + " -> " + show(type, value) + ") on "
+                        + show(type, current) + " at byte " + offset;
                     assertEquals(current, previous, what + ": previous value");
                     assertEquals(current == compare ? value : current, load(type, segment, offset), what);
                     assertUntouchedExcept(segment, offset, type.bytes(), what);
@@ -293,7 +288,7 @@ class AtomicElementsTest {
      */
     static long reference(final Op op, final Basic type, final long a, final long b) {
         switch (type) {
-            case BYTE: {
+            case BYTE : {
                 final byte x = (byte)a;
                 final byte y = (byte)b;
                 return switch (op) {
@@ -311,7 +306,7 @@ class AtomicElementsTest {
                     case NO_OP -> x;
                 };
             }
-            case SHORT: {
+            case SHORT : {
                 final short x = (short)a;
                 final short y = (short)b;
                 return switch (op) {
@@ -329,7 +324,7 @@ class AtomicElementsTest {
                     case NO_OP -> x;
                 };
             }
-            case CHAR: {
+            case CHAR : {
                 final char x = (char)a;
                 final char y = (char)b;
                 return switch (op) {
@@ -347,7 +342,7 @@ class AtomicElementsTest {
                     case NO_OP -> x;
                 };
             }
-            case INT: {
+            case INT : {
                 final int x = (int)a;
                 final int y = (int)b;
                 return switch (op) {
@@ -365,7 +360,7 @@ class AtomicElementsTest {
                     case NO_OP -> x;
                 };
             }
-            case LONG: {
+            case LONG : {
                 return switch (op) {
                     case SUM -> a + b;
                     case PROD -> a * b;
@@ -381,7 +376,7 @@ class AtomicElementsTest {
                     case NO_OP -> a;
                 };
             }
-            case FLOAT: {
+            case FLOAT : {
                 final float x = Float.intBitsToFloat((int)a);
                 final float y = Float.intBitsToFloat((int)b);
                 final float r = switch (op) {
@@ -395,7 +390,7 @@ class AtomicElementsTest {
                 };
                 return Float.floatToRawIntBits(r);
             }
-            case DOUBLE: {
+            case DOUBLE : {
                 final double x = Double.longBitsToDouble(a);
                 final double y = Double.longBitsToDouble(b);
                 final double r = switch (op) {
@@ -409,7 +404,7 @@ class AtomicElementsTest {
                 };
                 return Double.doubleToRawLongBits(r);
             }
-            default:
+            default :
                 throw new AssertionError(type);
         }
     }
@@ -426,8 +421,8 @@ class AtomicElementsTest {
             case INT -> new long[] {0, 1, -1, 3, 123_456, -98_765, 0x5A5A5A5A, Integer.MAX_VALUE, Integer.MIN_VALUE};
             case LONG -> new long[] {0, 1, -1, 3, 1L << 40, -(1L << 33) + 5, 0x5A5A5A5A5A5A5A5AL, Long.MAX_VALUE,
                 Long.MIN_VALUE};
-            case FLOAT -> floats(0.0f, -0.0f, 1.0f, -2.25f, 3.0e10f, Float.MAX_VALUE, -Float.MAX_VALUE,
-                Float.MIN_VALUE, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.NaN);
+            case FLOAT -> floats(0.0f, -0.0f, 1.0f, -2.25f, 3.0e10f, Float.MAX_VALUE, -Float.MAX_VALUE, Float.MIN_VALUE,
+                Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.NaN);
             case DOUBLE -> doubles(0.0, -0.0, 1.0, -2.25, 1.0e300, Double.MAX_VALUE, -Double.MAX_VALUE,
                 Double.MIN_VALUE, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN);
         };
@@ -512,8 +507,8 @@ class AtomicElementsTest {
     /**
      * Every byte of the segment outside [offset, offset + length) still holds the sentinel.
      */
-    private static void assertUntouchedExcept(
-        final MemorySegment segment, final long offset, final long length, final String what) {
+    private static void assertUntouchedExcept(final MemorySegment segment, final long offset, final long length,
+        final String what) {
         for (long i = Math.max(0, offset - 16); i < Math.min(segment.byteSize(), offset + length + 16); i++) {
             if (i < offset || i >= offset + length) {
                 assertEquals(SENTINEL, segment.get(ValueLayout.JAVA_BYTE, i), what + ": byte " + i + " changed");

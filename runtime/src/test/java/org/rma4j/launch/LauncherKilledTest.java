@@ -98,14 +98,13 @@ class LauncherKilledTest {
         final int ranks = 2;
         final Process rmarun = new ProcessBuilder(RmaRunProcess.command(base.path(), List.of("-n",
             Integer.toString(ranks), "-cp", System.getProperty("java.class.path"), RankProgram.class.getName(), mode)))
-            .redirectError(stderrFile.toFile())
-            .start();
+            .redirectError(stderrFile.toFile()).start();
         final Map<Integer, Long> rankPids = new TreeMap<>();
         try {
             final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
             Thread.ofPlatform().daemon().start(() -> {
-                try (BufferedReader reader =
-                    new BufferedReader(new InputStreamReader(rmarun.getInputStream(), StandardCharsets.UTF_8))) {
+                try (BufferedReader reader = new BufferedReader(
+                    new InputStreamReader(rmarun.getInputStream(), StandardCharsets.UTF_8))) {
                     String line;
                     while ((line = reader.readLine()) != null) {
                         lines.add(line);
@@ -122,7 +121,8 @@ class LauncherKilledTest {
                     rankPids.put(Integer.parseInt(ready.group(1)), Long.parseLong(ready.group(2)));
                 }
             }
-            assertEquals(1, base.entries(JobDirectory.NAME_PREFIX).size(), "the job directory exists while the job runs");
+            assertEquals(1, base.entries(JobDirectory.NAME_PREFIX).size(),
+                "the job directory exists while the job runs");
 
             final long killedNs = System.nanoTime();
             rmarun.toHandle().destroyForcibly(); // SIGKILL: no shutdown hook, no cleanup by the launcher
@@ -133,8 +133,8 @@ class LauncherKilledTest {
                     rank.get().onExit().get(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS);
                 }
             }
-            System.out.printf("rmarun killed (%s): every rank had ended and was reaped by its new parent %.0f ms later%n",
-                mode,
+            System.out.printf(
+                "rmarun killed (%s): every rank had ended and was reaped by its new parent %.0f ms later%n", mode,
                 (System.nanoTime() - killedNs) / 1e6);
 
             assertEquals(List.of(), base.entries(JobDirectory.NAME_PREFIX), "the ranks removed the job directory");

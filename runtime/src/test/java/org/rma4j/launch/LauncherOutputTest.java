@@ -133,7 +133,8 @@ class LauncherOutputTest {
             final String errors = stderr.get();
             assertEquals(Launcher.EXIT_OUTPUT_LOST, rmarun.exitValue(), errors);
             assertTrue(errors.contains("rmarun: output of rank "), errors);
-            assertTrue(errors.contains("[0] done") && errors.contains("[1] done"), "both ranks ran to the end: " + errors);
+            assertTrue(errors.contains("[0] done") && errors.contains("[1] done"),
+                "both ranks ran to the end: " + errors);
             base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
         } finally {
             RmaRunProcess.destroy(rmarun);
@@ -144,20 +145,12 @@ class LauncherOutputTest {
     void shouldFailTheJobWhenTheOutputSinkThrows() throws Exception {
         final List<String> err = Collections.synchronizedList(new ArrayList<>());
         final AtomicInteger delivered = new AtomicInteger();
-        final JobResult result = Launcher.builder()
-            .ranks(2)
-            .mainClass(RankProgram.class.getName())
-            .args("lines", "50000")
-            .jvmOptions(RmaRunProcess.SMALL_JVM)
-            .baseDirectory(base.path())
-            .output(line -> {
+        final JobResult result = Launcher.builder().ranks(2).mainClass(RankProgram.class.getName())
+            .args("lines", "50000").jvmOptions(RmaRunProcess.SMALL_JVM).baseDirectory(base.path()).output(line -> {
                 if (delivered.incrementAndGet() > 10) {
                     throw new IllegalStateException("sink full");
                 }
-            })
-            .errorOutput(err::add)
-            .build()
-            .run();
+            }).errorOutput(err::add).build().run();
 
         assertEquals(Launcher.EXIT_OUTPUT_LOST, result.exitCode(), () -> "stderr: " + err);
         assertEquals(List.of(0, 0), result.rankExitCodes());

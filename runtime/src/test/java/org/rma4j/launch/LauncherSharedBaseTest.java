@@ -64,8 +64,9 @@ class LauncherSharedBaseTest {
         assertEquals(0, other.run("touch", base.path().resolve("planted").toString()).status(),
             "the other user can write the base: the threat is real");
 
-        final Process rmarun = new ProcessBuilder(RmaRunProcess.command(base.path(), List.of("-n", "1",
-            "-cp", System.getProperty("java.class.path"), RankProgram.class.getName(), "echo"))).start();
+        final Process rmarun = new ProcessBuilder(RmaRunProcess.command(base.path(),
+            List.of("-n", "1", "-cp", System.getProperty("java.class.path"), RankProgram.class.getName(), "echo")))
+            .start();
         try {
             final CompletableFuture<String> stdout = readAll(rmarun.getInputStream());
             final String stderr = new String(rmarun.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -117,8 +118,8 @@ class LauncherSharedBaseTest {
             // user moves the job directory away and puts a link to the victim in its place.
             Files.setAttribute(base.path(), "unix:mode", 0777);
             final Path moved = base.path().resolve("moved-by-" + other.name());
-            final SecondUser.Result swapped = other.run("sh", "-c",
-                "mv \"$1\" \"$2\" && ln -s \"$3\" \"$1\"", "swap", job.toString(), moved.toString(), victim.toString());
+            final SecondUser.Result swapped = other.run("sh", "-c", "mv \"$1\" \"$2\" && ln -s \"$3\" \"$1\"", "swap",
+                job.toString(), moved.toString(), victim.toString());
             assertEquals(0, swapped.status(), swapped.output());
             assertTrue(Files.isSymbolicLink(job));
 
@@ -138,15 +139,14 @@ class LauncherSharedBaseTest {
     private Process startAwaiting(final Path go) throws IOException {
         return new ProcessBuilder(RmaRunProcess.command(base.path(), List.of("-n", "2", "-cp",
             System.getProperty("java.class.path"), RankProgram.class.getName(), "await-file", go.toString())))
-            .redirectErrorStream(true)
-            .start();
+            .redirectErrorStream(true).start();
     }
 
     private Path awaitReadyAndFindJobDirectory(final Process rmarun) throws Exception {
         final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader reader =
-                new BufferedReader(new InputStreamReader(rmarun.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader reader = new BufferedReader(
+                new InputStreamReader(rmarun.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {
                     lines.add(line);

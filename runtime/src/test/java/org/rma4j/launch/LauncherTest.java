@@ -60,14 +60,8 @@ class LauncherTest {
 
     @Test
     void shouldSendStandardErrorToTheOutputSinkWhenNoErrorSinkIsSet() throws Exception {
-        final JobResult result = Launcher.builder()
-            .ranks(2)
-            .mainClass(RankProgram.class.getName())
-            .args("echo")
-            .baseDirectory(base.path())
-            .output(out::add)
-            .build()
-            .run();
+        final JobResult result = Launcher.builder().ranks(2).mainClass(RankProgram.class.getName()).args("echo")
+            .baseDirectory(base.path()).output(out::add).build().run();
 
         assertEquals(0, result.exitCode());
         assertTrue(out.contains("[0] err 0") && out.contains("[1] err 1"), () -> "output: " + out);
@@ -202,12 +196,7 @@ class LauncherTest {
     }
 
     private Launcher.Builder launcher(final int ranks, final String... args) {
-        return Launcher.builder()
-            .ranks(ranks)
-            .mainClass(RankProgram.class.getName())
-            .args(args)
-            .baseDirectory(base.path())
-            .output(out::add)
-            .errorOutput(err::add);
+        return Launcher.builder().ranks(ranks).mainClass(RankProgram.class.getName()).args(args)
+            .baseDirectory(base.path()).output(out::add).errorOutput(err::add);
     }
 }

@@ -28,7 +28,8 @@ class OutputPumpTest {
         final String line = "a".repeat(OutputPump.MAX_LINE_BYTES - 1) + "\u00e9\u20acz";
         final List<String> lines = new ArrayList<>();
 
-        final OutputPump pump = pump(line.getBytes(StandardCharsets.UTF_8), LineSink.of(lines::add, StandardCharsets.UTF_8));
+        final OutputPump pump = pump(line.getBytes(StandardCharsets.UTF_8),
+            LineSink.of(lines::add, StandardCharsets.UTF_8));
 
         assertNull(pump.failure());
         assertEquals(2, lines.size(), lines.toString());
@@ -82,8 +83,8 @@ class OutputPumpTest {
                 throw new java.io.IOException("pipe broken");
             }
         };
-        final OutputPump pump = OutputPump.start(failing, 3, "standard error", LineSink.of(text -> { }, StandardCharsets.UTF_8),
-            new Object(), "pump-test");
+        final OutputPump pump = OutputPump.start(failing, 3, "standard error", LineSink.of(text -> {
+        }, StandardCharsets.UTF_8), new Object(), "pump-test");
 
         assertTrue(pump.await(System.nanoTime() + DEADLINE_NS));
         assertFalse(pump.describeFailure() == null, "a read failure loses output");

@@ -63,13 +63,13 @@ final class RankProgram {
                 System.err.println("err " + rank);
                 System.out.println("args=" + String.join("|", Arrays.asList(args).subList(1, args.length)));
             }
-            case "jvm-options" -> System.out.println("jvm-options=" + String.join("|",
-                java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()));
+            case "jvm-options" -> System.out.println("jvm-options="
+                + String.join("|", java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()));
             case "env" -> {
                 try (ControlFile control = ControlFile.open(JobDirectory.open(jobDir).controlFile())) {
-                    System.out.println("rank=" + rank + " size=" + size + " dir=" + jobDir
-                        + " controlRanks=" + control.ranks() + " launcherPid=" + control.launcherPid()
-                        + " extra=" + System.getenv("RMA4J_TEST_EXTRA"));
+                    System.out.println(
+                        "rank=" + rank + " size=" + size + " dir=" + jobDir + " controlRanks=" + control.ranks()
+                            + " launcherPid=" + control.launcherPid() + " extra=" + System.getenv("RMA4J_TEST_EXTRA"));
                 }
             }
             case "exit" -> {

@@ -128,7 +128,7 @@ class RmaRunAotCacheTest {
             }
             final Path jar = temp.resolve("classes-" + jars.size() + ".jar");
             try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
-                 Stream<Path> files = Files.walk(path)) {
+                Stream<Path> files = Files.walk(path)) {
                 for (final Path file : (Iterable<Path>)files.filter(Files::isRegularFile)::iterator) {
                     out.putNextEntry(new JarEntry(path.relativize(file).toString().replace(File.separatorChar, '/')));
                     Files.copy(file, out);

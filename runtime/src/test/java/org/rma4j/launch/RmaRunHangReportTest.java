@@ -36,8 +36,8 @@ class RmaRunHangReportTest {
     private static final int STOPPED = 2;
     private static final Pattern READY = Pattern.compile("\\[(\\d+)] ready (\\d+)");
     /** What a rank blocked in fence because of the stopped rank reports. */
-    private static final Pattern FENCE_WAIT = Pattern.compile(
-        "rank [01] \\(pid \\d+, [a-z ]+\\): in fence on window 0 \\(collective call #\\d+\\) for \\d+\\.\\d s,"
+    private static final Pattern FENCE_WAIT = Pattern
+        .compile("rank [01] \\(pid \\d+, [a-z ]+\\): in fence on window 0 \\(collective call #\\d+\\) for \\d+\\.\\d s,"
             + " waiting for ranks? (\\d+, )*2");
     private static final Pattern STOPPED_LINE = Pattern.compile("rank 2 \\(pid \\d+, stopped by a signal.*");
 
@@ -117,13 +117,13 @@ class RmaRunHangReportTest {
 
     @Test
     void shouldReportLockAndStartWaits() throws Exception {
-        launcher = new ProcessBuilder(RmaRunProcess.command(base.path(),
-            List.of("-n", "3", BlockedProgram.class.getName()))).start();
+        launcher = new ProcessBuilder(
+            RmaRunProcess.command(base.path(), List.of("-n", "3", BlockedProgram.class.getName()))).start();
         final CompletableFuture<List<String>> errors = readLines(launcher.getErrorStream());
         awaitReady();
         final Pattern lock = Pattern.compile("rank 0 \\(pid \\d+, [a-z ]+\\): in lock on window 0, target 0 for");
-        final Pattern start = Pattern.compile(
-            "rank 2 \\(pid \\d+, [a-z ]+\\): in start on window 0, waiting for the post of rank 1 for");
+        final Pattern start = Pattern
+            .compile("rank 2 \\(pid \\d+, [a-z ]+\\): in start on window 0, waiting for the post of rank 1 for");
         final String status = awaitStatus(text -> lock.matcher(text).find() && start.matcher(text).find());
         assertTrue(status.contains("rank 1 (pid "), status);
 
@@ -137,8 +137,8 @@ class RmaRunHangReportTest {
 
     @Test
     void shouldReportNotificationAndMessagingWaits() throws Exception {
-        launcher = new ProcessBuilder(RmaRunProcess.command(base.path(),
-            List.of("-n", "2", NotifyBlockedProgram.class.getName()))).start();
+        launcher = new ProcessBuilder(
+            RmaRunProcess.command(base.path(), List.of("-n", "2", NotifyBlockedProgram.class.getName()))).start();
         final CompletableFuture<List<String>> errors = readLines(launcher.getErrorStream());
         awaitReady(2);
         final Pattern notification = Pattern.compile("rank 0 \\(pid \\d+, [a-z ]+\\): in notification wait on window 0,"

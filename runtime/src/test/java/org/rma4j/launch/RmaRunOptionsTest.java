@@ -74,8 +74,9 @@ class RmaRunOptionsTest {
     @Test
     void shouldWriteEachRanksOutputToItsFile() throws IOException {
         final Path directory = base.path().resolve("output");
-        assertEquals(0, run("-n", "2", "--output-filename", directory.toString(), RankProgram.class.getName(),
-            "echo", "x"), this::err);
+        assertEquals(0,
+            run("-n", "2", "--output-filename", directory.toString(), RankProgram.class.getName(), "echo", "x"),
+            this::err);
         for (int rank = 0; rank < 2; rank++) {
             final List<String> lines = Files.readAllLines(directory.resolve("rank." + rank));
             assertTrue(lines.contains("out " + rank + " of 2"), lines::toString);
@@ -165,8 +166,7 @@ class RmaRunOptionsTest {
     private static String cpusAllowed(final long pid) throws IOException {
         return Files.readAllLines(Path.of("/proc", Long.toString(pid), "status")).stream()
             .filter(line -> line.startsWith("Cpus_allowed_list:"))
-            .map(line -> line.substring(line.indexOf(':') + 1).trim())
-            .findFirst().orElseThrow();
+            .map(line -> line.substring(line.indexOf(':') + 1).trim()).findFirst().orElseThrow();
     }
 
     private int run(final String... args) {

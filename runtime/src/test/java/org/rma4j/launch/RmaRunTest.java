@@ -73,8 +73,8 @@ class RmaRunTest {
     void shouldCleanStaleJobDirectoriesAndKeepLiveOnes() throws Exception {
         final Process gone = new ProcessBuilder("true").start();
         gone.waitFor();
-        final java.nio.file.Path stale = java.nio.file.Files.createDirectory(
-            base.path().resolve("rma4j-" + gone.pid() + "-" + "0".repeat(32)));
+        final java.nio.file.Path stale = java.nio.file.Files
+            .createDirectory(base.path().resolve("rma4j-" + gone.pid() + "-" + "0".repeat(32)));
         final java.nio.file.Path live = org.rma4j.shm.JobDirectory.create(base.path()).path();
 
         assertEquals(0, run("--clean", "--shm-dir", base.path().toString()));
@@ -114,8 +114,8 @@ class RmaRunTest {
 
     @Test
     void shouldExitWithTheStatusOfTheFailedRank() throws IOException {
-        final int status = run("-n", "3", "--shm-dir", base.path().toString(), RankProgram.class.getName(),
-            "exit", "2", "3");
+        final int status = run("-n", "3", "--shm-dir", base.path().toString(), RankProgram.class.getName(), "exit", "2",
+            "3");
 
         assertEquals(3, status);
         assertTrue(err().contains("rmarun: rank 2 exited with status 3"), this::err);
@@ -133,9 +133,9 @@ class RmaRunTest {
 
     @Test
     void shouldStopRanksAndRemoveTheJobDirectoryWhenTheLauncherIsTerminated() throws Exception {
-        final List<String> command = List.of(Launcher.currentJava(), Launcher.NATIVE_ACCESS_OPTION,
-            "-cp", System.getProperty("java.class.path"), RmaRun.class.getName(),
-            "-n", "2", "--shm-dir", base.path().toString(), RankProgram.class.getName(), "sleep");
+        final List<String> command = List.of(Launcher.currentJava(), Launcher.NATIVE_ACCESS_OPTION, "-cp",
+            System.getProperty("java.class.path"), RmaRun.class.getName(), "-n", "2", "--shm-dir",
+            base.path().toString(), RankProgram.class.getName(), "sleep");
         final Process launcher = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         final List<Long> rankPids = new ArrayList<>();
         try (BufferedReader lines = new BufferedReader(

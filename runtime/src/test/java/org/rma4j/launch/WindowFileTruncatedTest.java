@@ -59,18 +59,12 @@ class WindowFileTruncatedTest {
         final List<String> all = Collections.synchronizedList(new ArrayList<>());
         final Thread runner = Thread.ofPlatform().daemon().start(() -> {
             try {
-                final JobResult result = Launcher.builder()
-                    .ranks(2)
-                    .mainClass(RankProgram.class.getName())
-                    .args("fence-stall", go.toString())
-                    .jvmOptions(RmaRunProcess.SMALL_JVM)
-                    .baseDirectory(base.path())
+                final JobResult result = Launcher.builder().ranks(2).mainClass(RankProgram.class.getName())
+                    .args("fence-stall", go.toString()).jvmOptions(RmaRunProcess.SMALL_JVM).baseDirectory(base.path())
                     .output(line -> {
                         all.add(line);
                         lines.add(line);
-                    })
-                    .build()
-                    .run();
+                    }).build().run();
                 lines.add("exit " + result.exitCode());
             } catch (final InterruptedException e) {
                 lines.add("interrupted");

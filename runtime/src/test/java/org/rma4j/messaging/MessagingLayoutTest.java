@@ -84,8 +84,8 @@ class MessagingLayoutTest {
         }
     }
 
-    private static void assertRegion(
-        final MessagingLayout layout, final MessagingLayout.Region region, final int owner, final long disp) {
+    private static void assertRegion(final MessagingLayout layout, final MessagingLayout.Region region, final int owner,
+        final long disp) {
         assertEquals(region, layout.regionOf(disp), "region of " + disp);
         assertEquals(owner, layout.ownerOf(region, disp), "owner of " + disp);
     }
@@ -99,8 +99,8 @@ class MessagingLayoutTest {
             assertEquals(null, layout.checkHeader(part, 2));
             part.set(java.lang.foreign.ValueLayout.JAVA_LONG, MessagingLayout.CHUNK_BYTES_OFFSET, 77);
             final String message = layout.checkHeader(part, 2).getMessage();
-            assertTrue(message.contains("rank 2") && message.contains("chunk bytes expected "
-                + layout.chunkBytes() + ", found 77"), message);
+            assertTrue(message.contains("rank 2")
+                && message.contains("chunk bytes expected " + layout.chunkBytes() + ", found 77"), message);
             part.set(java.lang.foreign.ValueLayout.JAVA_INT, MessagingLayout.RANKS_OFFSET, 4);
             final String ranks = layout.checkHeader(part, 2).getMessage();
             assertTrue(ranks.contains("ranks expected 3, found 4"), ranks);

@@ -62,11 +62,10 @@ class BadInputTest {
     void shouldRejectEveryBadArgumentWithItsErrorClassAndLeaveTheJobWorking() {
         final List<Row> table = table();
         final List<String> failures = Collections.synchronizedList(new ArrayList<>());
-        Rma.callThreads(2, base.path(), WaitOptions.defaults().withTimeout(Duration.ofSeconds(30)),
-            job -> {
-                new Runner(job, base, failures).run(table);
-                return null;
-            });
+        Rma.callThreads(2, base.path(), WaitOptions.defaults().withTimeout(Duration.ofSeconds(30)), job -> {
+            new Runner(job, base, failures).run(table);
+            return null;
+        });
         final Map<String, Integer> perApi = new TreeMap<>();
         table.forEach(row -> perApi.merge(row.api, 1, Integer::sum));
         System.out.println("bad input: " + table.size() + " rows " + perApi + ", " + failures.size() + " failed");
@@ -103,8 +102,8 @@ class BadInputTest {
                         0, count, Datatype.LONG, Op.SUM));
                     window.unlockAll();
                     for (int rank = 0; rank < 2; rank++) {
-                        assertEquals(List.of(0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L), Arrays.stream(
-                            window.sharedQuery(rank).segment().toArray(ValueLayout.JAVA_LONG)).boxed().toList(),
+                        assertEquals(List.of(0L, 0L, 0L, 0L, 0L, 0L, 0L, 0L), Arrays
+                            .stream(window.sharedQuery(rank).segment().toArray(ValueLayout.JAVA_LONG)).boxed().toList(),
                             "memory of rank " + rank + " after a rejected accumulate");
                     }
                 }
@@ -208,8 +207,8 @@ class BadInputTest {
             f -> f.closedJob.freeMem(f.mem)));
         rows.add(Row.local("Rma", "callThreads of 0 ranks", ErrorClass.ARG, "ranks=0",
             f -> Rma.callThreads(0, f.base.path(), WaitOptions.defaults(), job -> null)));
-        rows.add(Row.local("Rma", "runThreads of -3 ranks", ErrorClass.ARG, "ranks=-3",
-            f -> Rma.runThreads(-3, job -> { })));
+        rows.add(Row.local("Rma", "runThreads of -3 ranks", ErrorClass.ARG, "ranks=-3", f -> Rma.runThreads(-3, job -> {
+        })));
     }
 
     private static void communication(final List<Row> rows) {
@@ -217,8 +216,8 @@ class BadInputTest {
         final long[] one = {1};
         rows.add(Row.local(api, "put to rank 2 of 2", ErrorClass.RANK, "target rank 2", f -> f.w.put(one, 0, 1, 2, 0)));
         rows.add(Row.local(api, "put to rank -7", ErrorClass.RANK, "target rank -7", f -> f.w.put(one, 0, 1, -7, 0)));
-        rows.add(Row.local(api, "get from rank 9", ErrorClass.RANK, "target rank 9",
-            f -> f.w.get(new long[1], 0, 1, 9, 0)));
+        rows.add(
+            Row.local(api, "get from rank 9", ErrorClass.RANK, "target rank 9", f -> f.w.get(new long[1], 0, 1, 9, 0)));
         rows.add(Row.local(api, "put outside an epoch", ErrorClass.RMA_SYNC, "put to rank 1 outside an access epoch",
             f -> f.w.put(one, 0, 1, 1, 0)));
         rows.add(Row.local(api, "get outside an epoch", ErrorClass.RMA_SYNC, "get to rank 1 outside an access epoch",
@@ -301,18 +300,17 @@ class BadInputTest {
             f -> f.w.getAccumulate(f.origin, 1, Datatype.LONG, f.result, 2, Datatype.INT, 1, 0, 1, Datatype.LONG,
                 Op.SUM)));
         rows.add(Row.locked(api, "getAccumulate too small result buffer", ErrorClass.COUNT, "result buffer of 8 bytes",
-            f -> f.w.getAccumulate(f.origin, 2, Datatype.LONG, MemorySegment.ofArray(new long[1]), 2, Datatype.LONG,
-                1, 0, 2, Datatype.LONG, Op.SUM)));
+            f -> f.w.getAccumulate(f.origin, 2, Datatype.LONG, MemorySegment.ofArray(new long[1]), 2, Datatype.LONG, 1,
+                0, 2, Datatype.LONG, Op.SUM)));
         rows.add(Row.locked(api, "getAccumulate BOR on DOUBLE", ErrorClass.OP, "MPI_BOR is not defined for type DOUBLE",
-            f -> f.w.getAccumulate(f.origin, 1, Datatype.DOUBLE, f.result, 1, Datatype.DOUBLE, 1, 0, 1,
-                Datatype.DOUBLE, Op.BOR)));
+            f -> f.w.getAccumulate(f.origin, 1, Datatype.DOUBLE, f.result, 1, Datatype.DOUBLE, 1, 0, 1, Datatype.DOUBLE,
+                Op.BOR)));
         rows.add(Row.locked(api, "fetchAndOp of a derived type", ErrorClass.TYPE, "must be a predefined basic type",
             f -> f.w.fetchAndOp(f.origin, f.result, Datatype.contiguous(2, Datatype.LONG), 1, 0, Op.SUM)));
         rows.add(Row.locked(api, "fetchAndOp BXOR on a double", ErrorClass.OP,
-            "MPI_BXOR is not defined for type DOUBLE",
-            f -> f.w.fetchAndOp(1.0, 1, 0, Op.BXOR)));
-        rows.add(Row.locked(api, "fetchAndOp null op", ErrorClass.OP, "op is null",
-            f -> f.w.fetchAndOp(1L, 1, 0, null)));
+            "MPI_BXOR is not defined for type DOUBLE", f -> f.w.fetchAndOp(1.0, 1, 0, Op.BXOR)));
+        rows.add(
+            Row.locked(api, "fetchAndOp null op", ErrorClass.OP, "op is null", f -> f.w.fetchAndOp(1L, 1, 0, null)));
         rows.add(Row.locked(api, "fetchAndOp too small result buffer", ErrorClass.COUNT, "result buffer of 4 bytes",
             f -> f.w.fetchAndOp(f.origin, MemorySegment.ofArray(new int[1]), Datatype.LONG, 1, 0, Op.SUM)));
         rows.add(Row.locked(api, "fetchAndOp past the end", ErrorClass.RMA_RANGE, "target_disp=9",
@@ -350,14 +348,14 @@ class BadInputTest {
 
     private static void synchronization(final List<Row> rows) {
         final String api = "Window";
-        rows.add(Row.local(api, "fence with an unknown assert bit", ErrorClass.ASSERT, "assert=0x40",
-            f -> f.w.fence(0x40)));
+        rows.add(
+            Row.local(api, "fence with an unknown assert bit", ErrorClass.ASSERT, "assert=0x40", f -> f.w.fence(0x40)));
         rows.add(Row.local(api, "fence with MODE_NOCHECK", ErrorClass.ASSERT, "assert=0x1",
             f -> f.w.fence(Rma.MODE_NOCHECK)));
         rows.add(Row.local(api, "lock with a null lock type", ErrorClass.LOCKTYPE, "lock type is null",
             f -> f.w.lock(null, 1)));
-        rows.add(Row.local(api, "lock rank 2 of 2", ErrorClass.RANK, "target rank 2",
-            f -> f.w.lock(LockType.EXCLUSIVE, 2)));
+        rows.add(
+            Row.local(api, "lock rank 2 of 2", ErrorClass.RANK, "target rank 2", f -> f.w.lock(LockType.EXCLUSIVE, 2)));
         rows.add(Row.local(api, "lock with MODE_NOSTORE", ErrorClass.ASSERT, "assert=0x2",
             f -> f.w.lock(LockType.EXCLUSIVE, 1, Rma.MODE_NOSTORE)));
         rows.add(Row.local(api, "lockAll with MODE_NOPUT", ErrorClass.ASSERT, "assert=0x4",
@@ -366,10 +364,10 @@ class BadInputTest {
             f -> f.w.post(Group.EMPTY, Rma.MODE_NOSUCCEED)));
         rows.add(Row.local(api, "start with MODE_NOSTORE", ErrorClass.ASSERT, "assert=0x2",
             f -> f.w.start(Group.EMPTY, Rma.MODE_NOSTORE)));
-        rows.add(Row.local(api, "post to a null group", ErrorClass.GROUP, "post group is null",
-            f -> f.w.post(null, 0)));
-        rows.add(Row.local(api, "start of a null group", ErrorClass.GROUP, "start group is null",
-            f -> f.w.start(null, 0)));
+        rows.add(
+            Row.local(api, "post to a null group", ErrorClass.GROUP, "post group is null", f -> f.w.post(null, 0)));
+        rows.add(
+            Row.local(api, "start of a null group", ErrorClass.GROUP, "start group is null", f -> f.w.start(null, 0)));
         rows.add(Row.local(api, "post to rank 5", ErrorClass.RANK, "group member 5", f -> f.w.post(Group.of(5), 0)));
         rows.add(Row.local(api, "start to rank 2", ErrorClass.RANK, "group member 2", f -> f.w.start(Group.of(2), 0)));
         rows.add(Row.local(api, "lock twice", ErrorClass.RMA_SYNC, "already holds a shared lock on rank 1",
@@ -381,9 +379,9 @@ class BadInputTest {
             f -> f.w.lockAll(), f -> f.w.lockAll(), f -> f.w.unlockAll()));
         rows.add(Row.local(api, "lockAll while holding a lock", ErrorClass.RMA_SYNC, "locks held on ranks 1",
             f -> f.w.lock(LockType.SHARED, 1), f -> f.w.lockAll(), f -> f.w.unlock(1)));
-        rows.add(Row.local(api, "lock while holding lockAll", ErrorClass.RMA_SYNC,
-            "lock(1) while this rank holds lock_all",
-            f -> f.w.lockAll(), f -> f.w.lock(LockType.SHARED, 1), f -> f.w.unlockAll()));
+        rows.add(
+            Row.local(api, "lock while holding lockAll", ErrorClass.RMA_SYNC, "lock(1) while this rank holds lock_all",
+                f -> f.w.lockAll(), f -> f.w.lock(LockType.SHARED, 1), f -> f.w.unlockAll()));
         rows.add(Row.local(api, "unlockAll without lockAll", ErrorClass.RMA_SYNC, "unlock_all without lock_all",
             f -> f.w.unlockAll()));
         rows.add(Row.local(api, "unlock while holding lockAll", ErrorClass.RMA_SYNC, "use unlockAll",
@@ -403,27 +401,26 @@ class BadInputTest {
             f -> f.w.post(Group.EMPTY, 0), f -> f.w.fence(0), f -> f.w.await()));
         rows.add(Row.local(api, "fence in a start epoch", ErrorClass.RMA_SYNC, "fence while a start epoch is open",
             f -> f.w.start(Group.EMPTY, 0), f -> f.w.fence(0), f -> f.w.complete()));
-        rows.add(Row.fenced(api, "fence NOPRECEDE after a put", ErrorClass.RMA_SYNC,
-            "MODE_NOPRECEDE after RMA calls", f -> f.w.put(new long[] {5}, 0, 1, 1, SCRATCH),
-            f -> f.w.fence(Rma.MODE_NOPRECEDE), null));
+        rows.add(Row.fenced(api, "fence NOPRECEDE after a put", ErrorClass.RMA_SYNC, "MODE_NOPRECEDE after RMA calls",
+            f -> f.w.put(new long[] {5}, 0, 1, 1, SCRATCH), f -> f.w.fence(Rma.MODE_NOPRECEDE), null));
         rows.add(Row.fenced(api, "lock after a put in a fence epoch", ErrorClass.RMA_SYNC,
-            "lock inside a fence epoch in which RMA calls were issued",
-            f -> f.w.put(new long[] {5}, 0, 1, 1, SCRATCH), f -> f.w.lock(LockType.SHARED, 1), null));
+            "lock inside a fence epoch in which RMA calls were issued", f -> f.w.put(new long[] {5}, 0, 1, 1, SCRATCH),
+            f -> f.w.lock(LockType.SHARED, 1), null));
         rows.add(Row.fenced(api, "lockAll after a put in a fence epoch", ErrorClass.RMA_SYNC,
             "lockAll inside a fence epoch in which RMA calls were issued",
             f -> f.w.put(new long[] {5}, 0, 1, 1, SCRATCH), f -> f.w.lockAll(), null));
         rows.add(Row.fenced(api, "post after a put in a fence epoch", ErrorClass.RMA_SYNC,
-            "post inside a fence epoch in which RMA calls were issued",
-            f -> f.w.put(new long[] {5}, 0, 1, 1, SCRATCH), f -> f.w.post(Group.EMPTY, 0), null));
+            "post inside a fence epoch in which RMA calls were issued", f -> f.w.put(new long[] {5}, 0, 1, 1, SCRATCH),
+            f -> f.w.post(Group.EMPTY, 0), null));
         rows.add(Row.fenced(api, "start after a put in a fence epoch", ErrorClass.RMA_SYNC,
-            "start inside a fence epoch in which RMA calls were issued",
-            f -> f.w.put(new long[] {5}, 0, 1, 1, SCRATCH), f -> f.w.start(Group.EMPTY, 0), null));
+            "start inside a fence epoch in which RMA calls were issued", f -> f.w.put(new long[] {5}, 0, 1, 1, SCRATCH),
+            f -> f.w.start(Group.EMPTY, 0), null));
         rows.add(Row.local(api, "post twice", ErrorClass.RMA_SYNC, "post while the exposure epoch to Group[] is open",
             f -> f.w.post(Group.EMPTY, 0), f -> f.w.post(Group.EMPTY, 0), f -> f.w.await()));
-        rows.add(Row.local(api, "wait without post", ErrorClass.RMA_SYNC, "wait without a matching post",
-            f -> f.w.await()));
-        rows.add(Row.local(api, "test without post", ErrorClass.RMA_SYNC, "test without a matching post",
-            f -> f.w.test()));
+        rows.add(
+            Row.local(api, "wait without post", ErrorClass.RMA_SYNC, "wait without a matching post", f -> f.w.await()));
+        rows.add(
+            Row.local(api, "test without post", ErrorClass.RMA_SYNC, "test without a matching post", f -> f.w.test()));
         rows.add(Row.local(api, "start twice", ErrorClass.RMA_SYNC, "start while the start epoch to Group[]",
             f -> f.w.start(Group.EMPTY, 0), f -> f.w.start(Group.EMPTY, 0), f -> f.w.complete()));
         rows.add(Row.local(api, "complete without start", ErrorClass.RMA_SYNC, "complete without a matching start",
@@ -434,20 +431,20 @@ class BadInputTest {
         rows.add(Row.local(api, "lock in a start epoch", ErrorClass.RMA_SYNC, "lock(1) while the start epoch",
             f -> f.w.start(Group.EMPTY, 0), f -> f.w.lock(LockType.SHARED, 1), f -> f.w.complete()));
         rows.add(Row.local(api, "start while holding a lock", ErrorClass.RMA_SYNC,
-            "start while a passive-target epoch is open (locks held on ranks 1)",
-            f -> f.w.lock(LockType.SHARED, 1), f -> f.w.start(Group.EMPTY, 0), f -> f.w.unlock(1)));
+            "start while a passive-target epoch is open (locks held on ranks 1)", f -> f.w.lock(LockType.SHARED, 1),
+            f -> f.w.start(Group.EMPTY, 0), f -> f.w.unlock(1)));
         rows.add(Row.local(api, "free while holding a lock", ErrorClass.RMA_SYNC,
-            "free while a passive-target epoch is open (locks held on ranks 1)",
-            f -> f.w.lock(LockType.SHARED, 1), f -> f.w.free(), f -> f.w.unlock(1)));
+            "free while a passive-target epoch is open (locks held on ranks 1)", f -> f.w.lock(LockType.SHARED, 1),
+            f -> f.w.free(), f -> f.w.unlock(1)));
         rows.add(Row.local(api, "free in a post epoch", ErrorClass.RMA_SYNC, "free while a post epoch is open",
             f -> f.w.post(Group.EMPTY, 0), f -> f.w.free(), f -> f.w.await()));
         rows.add(Row.local(api, "post while the own window is locked", ErrorClass.RMA_CONFLICT,
-            "post while this rank's window is locked (exclusive by rank 0)",
-            f -> f.w.lock(LockType.EXCLUSIVE, 0), f -> f.w.post(Group.EMPTY, 0), f -> f.w.unlock(0)));
-        rows.add(Row.local(api, "lock of a no_locks window", ErrorClass.RMA_SYNC, "lock on a window created with info"
-            + " no_locks=true", f -> f.noLocks.lock(LockType.SHARED, 1)));
-        rows.add(Row.local(api, "lockAll of a no_locks window", ErrorClass.RMA_SYNC, "lockAll on a window created with"
-            + " info no_locks=true", f -> f.noLocks.lockAll()));
+            "post while this rank's window is locked (exclusive by rank 0)", f -> f.w.lock(LockType.EXCLUSIVE, 0),
+            f -> f.w.post(Group.EMPTY, 0), f -> f.w.unlock(0)));
+        rows.add(Row.local(api, "lock of a no_locks window", ErrorClass.RMA_SYNC,
+            "lock on a window created with info" + " no_locks=true", f -> f.noLocks.lock(LockType.SHARED, 1)));
+        rows.add(Row.local(api, "lockAll of a no_locks window", ErrorClass.RMA_SYNC,
+            "lockAll on a window created with" + " info no_locks=true", f -> f.noLocks.lockAll()));
     }
 
     private static void flavors(final List<Row> rows) {
@@ -458,8 +455,8 @@ class BadInputTest {
         rows.add(Row.local(api, "sharedQuery of rank -5", ErrorClass.RANK, "target rank -5", f -> f.w.sharedQuery(-5)));
         rows.add(Row.local(api, "attach to a shared window", ErrorClass.RMA_FLAVOR, "only createDynamic windows",
             f -> f.w.attach(f.mem)));
-        rows.add(Row.local(api, "detach from an allocate window", ErrorClass.RMA_FLAVOR, "detach on a window of flavor"
-            + " ALLOCATE", f -> f.allocated.detach(f.mem)));
+        rows.add(Row.local(api, "detach from an allocate window", ErrorClass.RMA_FLAVOR,
+            "detach on a window of flavor" + " ALLOCATE", f -> f.allocated.detach(f.mem)));
         rows.add(Row.local(api, "attach of a heap segment", ErrorClass.RMA_ATTACH, "not memory from allocMem",
             f -> f.dynamic.attach(MemorySegment.ofArray(new long[4]))));
         rows.add(Row.local(api, "attach of a private native segment", ErrorClass.RMA_ATTACH, "not memory from allocMem",
@@ -478,8 +475,8 @@ class BadInputTest {
         final List<Object[]> calls = List.<Object[]>of(
             new Object[] {"put", (Action)f -> f.freed.put(new long[1], 0, 1, 1, 0)},
             new Object[] {"get", (Action)f -> f.freed.get(new long[1], 0, 1, 1, 0)},
-            new Object[] {"accumulate", (Action)f -> f.freed.accumulate(f.origin, 1, Datatype.LONG, 1, 0, 1,
-                Datatype.LONG, Op.SUM)},
+            new Object[] {"accumulate",
+                (Action)f -> f.freed.accumulate(f.origin, 1, Datatype.LONG, 1, 0, 1, Datatype.LONG, Op.SUM)},
             new Object[] {"fetchAndOp", (Action)f -> f.freed.fetchAndOp(1L, 1, 0, Op.SUM)},
             new Object[] {"compareAndSwap", (Action)f -> f.freed.compareAndSwap(0L, 1L, 1, 0)},
             new Object[] {"fence", (Action)f -> f.freed.fence(0)},
@@ -493,8 +490,7 @@ class BadInputTest {
             new Object[] {"post", (Action)f -> f.freed.post(Group.EMPTY, 0)},
             new Object[] {"start", (Action)f -> f.freed.start(Group.EMPTY, 0)},
             new Object[] {"complete", (Action)f -> f.freed.complete()},
-            new Object[] {"wait", (Action)f -> f.freed.await()},
-            new Object[] {"test", (Action)f -> f.freed.test()},
+            new Object[] {"wait", (Action)f -> f.freed.await()}, new Object[] {"test", (Action)f -> f.freed.test()},
             new Object[] {"free", (Action)f -> f.freed.free()},
             new Object[] {"segment", (Action)f -> f.freed.segment()},
             new Object[] {"sharedQuery", (Action)f -> f.freed.sharedQuery(0)},
@@ -533,14 +529,15 @@ class BadInputTest {
             f -> f.w.putNotify(f.origin, 1, Datatype.LONG, 1, 0, 1, Datatype.DOUBLE, 0)));
         rows.add(Row.local(api, "typed putNotify negative tag", ErrorClass.TAG, "tag=-2",
             f -> f.w.putNotify(f.origin, 1, Datatype.LONG, 1, 0, 1, Datatype.LONG, -2)));
-        rows.add(Row.local(api, "getNotify negative tag", ErrorClass.TAG, "tag=-3",
-            f -> f.w.getNotify(f.result, 1, 0, -3)));
+        rows.add(
+            Row.local(api, "getNotify negative tag", ErrorClass.TAG, "tag=-3", f -> f.w.getNotify(f.result, 1, 0, -3)));
         rows.add(Row.local(api, "getNotify past the end", ErrorClass.RMA_RANGE, "target_disp=8",
             f -> f.w.getNotify(MemorySegment.ofArray(new long[2]), 1, 8, 0)));
         rows.add(Row.local(api, "accumulateNotify NO_OP", ErrorClass.OP, "MPI_NO_OP",
             f -> f.w.accumulateNotify(f.origin, 1, Datatype.LONG, 1, 0, Op.NO_OP, 0)));
-        rows.add(Row.local(api, "accumulateNotify BAND on DOUBLE", ErrorClass.OP, "MPI_BAND is not defined for type"
-            + " DOUBLE", f -> f.w.accumulateNotify(f.origin, 1, Datatype.DOUBLE, 1, 0, Op.BAND, 0)));
+        rows.add(Row.local(api, "accumulateNotify BAND on DOUBLE", ErrorClass.OP,
+            "MPI_BAND is not defined for type" + " DOUBLE",
+            f -> f.w.accumulateNotify(f.origin, 1, Datatype.DOUBLE, 1, 0, Op.BAND, 0)));
         rows.add(Row.local(api, "accumulateNotify negative count", ErrorClass.COUNT, "origin_count=-1",
             f -> f.w.accumulateNotify(f.origin, -1, Datatype.LONG, 1, 0, Op.SUM, 0)));
         rows.add(Row.local(api, "accumulateNotify misaligned", ErrorClass.DISP, "is not aligned to its size 8",
@@ -610,14 +607,14 @@ class BadInputTest {
 
     private static void groups(final List<Row> rows) {
         final String api = "Group";
-        rows.add(Row.local(api, "of a negative rank", ErrorClass.RANK, "group member -1 is negative",
-            f -> Group.of(-1)));
+        rows.add(
+            Row.local(api, "of a negative rank", ErrorClass.RANK, "group member -1 is negative", f -> Group.of(-1)));
         rows.add(Row.local(api, "of a repeated rank", ErrorClass.GROUP, "group member 1 appears twice in [1, 3, 1]",
             f -> Group.of(1, 3, 1)));
         rows.add(Row.local(api, "member past the end", ErrorClass.RANK, "group rank 5 is outside 0..1",
             f -> Group.range(2).member(5)));
-        rows.add(Row.local(api, "member -1", ErrorClass.RANK, "group rank -1 is outside",
-            f -> Group.range(2).member(-1)));
+        rows.add(
+            Row.local(api, "member -1", ErrorClass.RANK, "group rank -1 is outside", f -> Group.range(2).member(-1)));
         rows.add(Row.local(api, "incl of a missing position", ErrorClass.RANK, "group rank 2 is outside 0..1",
             f -> Group.range(2).incl(2)));
         rows.add(Row.local(api, "excl of a negative position", ErrorClass.RANK, "group rank -1 is outside",
@@ -631,19 +628,17 @@ class BadInputTest {
         final String longKey = "k".repeat(256);
         rows.add(Row.local(api, "set a null key", ErrorClass.INFO_KEY, "info key 'null'",
             f -> Info.create().set(null, "v")));
-        rows.add(Row.local(api, "set an empty key", ErrorClass.INFO_KEY, "info key ''",
-            f -> Info.create().set("", "v")));
+        rows.add(
+            Row.local(api, "set an empty key", ErrorClass.INFO_KEY, "info key ''", f -> Info.create().set("", "v")));
         rows.add(Row.local(api, "set a key of 256 characters", ErrorClass.INFO_KEY, "info key '" + longKey + "'",
             f -> Info.create().set(longKey, "v")));
         rows.add(Row.local(api, "set a null value", ErrorClass.INFO_VALUE, "info value of key 'k' is null",
             f -> Info.of("k", null)));
-        for (final String[] bad : new String[][] {
-            {Info.NO_LOCKS, "maybe"}, {Info.SAME_SIZE, "yes"}, {Info.ALLOC_SHARED_NONCONTIG, "2"},
-            {Info.ACCUMULATE_OPS, "sum_only"}, {Info.ACCUMULATE_ORDERING, "fifo"},
-            {Info.ACCUMULATE_ORDERING, "rar,xyz"},
-            {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "3"}, {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "0"},
-            {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "-4"}, {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "2097152"},
-            {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "many"}}) {
+        for (final String[] bad : new String[][] {{Info.NO_LOCKS, "maybe"}, {Info.SAME_SIZE, "yes"},
+            {Info.ALLOC_SHARED_NONCONTIG, "2"}, {Info.ACCUMULATE_OPS, "sum_only"}, {Info.ACCUMULATE_ORDERING, "fifo"},
+            {Info.ACCUMULATE_ORDERING, "rar,xyz"}, {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "3"},
+            {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "0"}, {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "-4"},
+            {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "2097152"}, {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "many"}}) {
             rows.add(Row.collective(api, "window with " + bad[0] + "=" + bad[1], ErrorClass.INFO_VALUE,
                 bad[0] + "=" + bad[1], f -> f.job.allocate(64, 8, f.badInfo(bad[0], bad[1]))));
         }
@@ -850,8 +845,8 @@ class BadInputTest {
                 }
             }
             job.barrier();
-            check(null, f.w.unexpectedNotifications() == 0, "notifications arrived at rank " + rank + ": "
-                + f.w.unexpectedNotifications());
+            check(null, f.w.unexpectedNotifications() == 0,
+                "notifications arrived at rank " + rank + ": " + f.w.unexpectedNotifications());
             // After every failed creation, creation still works, with an unknown info key kept and ignored.
             try (Window fresh = job.allocate(16, 8, Info.of("rma4j_reliability_unknown_key", "anything"))) {
                 check(null, "anything".equals(fresh.getInfo().get("rma4j_reliability_unknown_key").orElse(null)),
@@ -932,8 +927,8 @@ class BadInputTest {
 
         private void check(final Row row, final boolean condition, final String problem) {
             if (!condition) {
-                failures.add("[rank " + rank + "] " + (row == null ? "after the table" : "after " + row) + ": "
-                    + problem);
+                failures
+                    .add("[rank " + rank + "] " + (row == null ? "after the table" : "after " + row) + ": " + problem);
             }
         }
     }

@@ -108,8 +108,8 @@ public final class ChaosMain {
             System.out.println("done iterations=" + iterations);
             exit(0);
         } catch (final RankFailedException e) {
-            System.out.println("PEER_FAILED rank=" + e.rank() + " at=" + System.nanoTime() + " in " + where + ": "
-                + e.getMessage());
+            System.out.println(
+                "PEER_FAILED rank=" + e.rank() + " at=" + System.nanoTime() + " in " + where + ": " + e.getMessage());
             exit(EXIT_PEER_FAILED);
         } catch (final InvariantViolation e) {
             System.out.println("INVARIANT " + e.getMessage() + " in " + where);

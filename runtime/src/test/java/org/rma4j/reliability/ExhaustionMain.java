@@ -21,14 +21,16 @@ public final class ExhaustionMain {
     }
 
     public static void main(final String[] args) {
-        attempt("vector-touching", () -> "elements=" + Datatype.vector(Integer.MAX_VALUE, 1, 1, Datatype.INT).elements());
-        attempt("vector-strided", () -> "elements=" + Datatype.vector(Integer.MAX_VALUE, 1, 2, Datatype.INT).elements());
-        attempt("vector-nested", () -> "elements=" + Datatype.vector(1 << 16, 1, 2,
-            Datatype.vector(1 << 16, 1, 2, Datatype.INT)).elements());
-        attempt("vector-of-huge-contiguous", () -> "elements=" + Datatype.vector(Integer.MAX_VALUE, 1, 2,
-            Datatype.contiguous(Integer.MAX_VALUE, Datatype.LONG)).elements());
-        attempt("contiguous-of-vector", () -> "elements=" + Datatype.contiguous(Integer.MAX_VALUE,
-            Datatype.vector(4, 1, 2, Datatype.INT)).elements());
+        attempt("vector-touching",
+            () -> "elements=" + Datatype.vector(Integer.MAX_VALUE, 1, 1, Datatype.INT).elements());
+        attempt("vector-strided",
+            () -> "elements=" + Datatype.vector(Integer.MAX_VALUE, 1, 2, Datatype.INT).elements());
+        attempt("vector-nested", () -> "elements="
+            + Datatype.vector(1 << 16, 1, 2, Datatype.vector(1 << 16, 1, 2, Datatype.INT)).elements());
+        attempt("vector-of-huge-contiguous", () -> "elements=" + Datatype
+            .vector(Integer.MAX_VALUE, 1, 2, Datatype.contiguous(Integer.MAX_VALUE, Datatype.LONG)).elements());
+        attempt("contiguous-of-vector", () -> "elements="
+            + Datatype.contiguous(Integer.MAX_VALUE, Datatype.vector(4, 1, 2, Datatype.INT)).elements());
         attempt("group-range", () -> "size=" + Group.range(Integer.MAX_VALUE).size());
         attempt("group-of", () -> "size=" + Group.of(0, Integer.MAX_VALUE).size());
         try (RmaJob job = Rma.init()) {

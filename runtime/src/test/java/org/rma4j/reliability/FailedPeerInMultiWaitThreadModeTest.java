@@ -75,8 +75,8 @@ class FailedPeerInMultiWaitThreadModeTest {
         final AtomicLong failedAtNs = new AtomicLong();
         final AtomicReference<RankFailedException> detected = new AtomicReference<>();
         final AtomicLong detectedAtNs = new AtomicLong();
-        final Throwable failure = assertThrows(IllegalStateException.class, () -> Rma.callThreads(2, base.path(),
-            WaitOptions.defaults(), job -> {
+        final Throwable failure = assertThrows(IllegalStateException.class,
+            () -> Rma.callThreads(2, base.path(), WaitOptions.defaults(), job -> {
                 final Runnable blocking = scenario.setUp(job);
                 job.barrier();
                 if (job.rank() == VICTIM) {

@@ -177,7 +177,7 @@ public final class FaultMain {
                 RankSupport.sleep(SETTLE_MS); // the flooding thread now waits for room in the full ring
                 RankSupport.die(clock);
             });
-            for (int i = 0; ; i++) {
+            for (int i = 0;; i++) {
                 window.putNotify(new long[] {1000 + i}, 0, 1, 0, i % RING_SLOTS, i);
                 RankSupport.progress(clock, i + 1);
                 offered.incrementAndGet();
@@ -285,8 +285,8 @@ public final class FaultMain {
             received++;
             if (received == BEHIND_STUCK) {
                 System.out.println("CONSUMED received=" + received + " skipped=" + NotifyFaults.skippedSlots(window)
-                    + " ms=" + RankSupport.millis(RankSupport.millisSinceDeath(clock, VICTIM))
-                    + " awaitFailures=" + failures);
+                    + " ms=" + RankSupport.millis(RankSupport.millisSinceDeath(clock, VICTIM)) + " awaitFailures="
+                    + failures);
             }
         }
         if (!detected) {
@@ -409,8 +409,8 @@ public final class FaultMain {
 
     private static void report(final Window clock, final String call, final RankFailedException e) {
         final double ms = RankSupport.millisSinceDeath(clock, e.rank());
-        System.out.println("DETECTED rank=" + e.rank() + " call=" + call + " ms=" + RankSupport.millis(ms)
-            + " message=" + e.getMessage());
+        System.out.println("DETECTED rank=" + e.rank() + " call=" + call + " ms=" + RankSupport.millis(ms) + " message="
+            + e.getMessage());
     }
 
     private static void close(final RmaJob job) {

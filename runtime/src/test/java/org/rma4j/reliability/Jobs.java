@@ -16,22 +16,16 @@ import org.rma4j.launch.Launcher;
  */
 final class Jobs {
     /** Options of every rank JVM: C1 only, serial GC, class data sharing, no perf data file. */
-    static final List<String> FAST_JVM = List.of(
-        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto", "-XX:-UsePerfData", "-Xmx64m");
+    static final List<String> FAST_JVM = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
+        "-XX:-UsePerfData", "-Xmx64m");
 
     private Jobs() {
     }
 
-    static Launcher.Builder launcher(
-        final Path base, final int ranks, final Class<?> main, final Output output, final String... args) {
-        return Launcher.builder()
-            .ranks(ranks)
-            .mainClass(main.getName())
-            .args(args)
-            .jvmOptions(FAST_JVM)
-            .baseDirectory(base)
-            .output(output.out::add)
-            .errorOutput(output.err::add);
+    static Launcher.Builder launcher(final Path base, final int ranks, final Class<?> main, final Output output,
+        final String... args) {
+        return Launcher.builder().ranks(ranks).mainClass(main.getName()).args(args).jvmOptions(FAST_JVM)
+            .baseDirectory(base).output(output.out::add).errorOutput(output.err::add);
     }
 
     static Outcome run(final Path base, final int ranks, final Class<?> main, final String... args)

@@ -173,8 +173,9 @@ class KilledRankTest {
             + Jobs.Outcome.field(line, "ms") + " ms after the kill (awaits ended by RankFailedException: "
             + Jobs.Outcome.field(line, "awaitFailures") + ")");
         final double ms = Double.parseDouble(Jobs.Outcome.field(line, "ms"));
-        assertTrue(ms >= 0 && ms <= DETECTION_BOUND_MS, () -> "rank 0 had the notifications behind the dead rank's"
-            + " slot " + ms + " ms after the kill, beyond the hang bound of " + DETECTION_BOUND_MS + " ms:\n" + context);
+        assertTrue(ms >= 0 && ms <= DETECTION_BOUND_MS,
+            () -> "rank 0 had the notifications behind the dead rank's" + " slot " + ms
+                + " ms after the kill, beyond the hang bound of " + DETECTION_BOUND_MS + " ms:\n" + context);
         assertEquals(Integer.toString(FaultMain.BEHIND_STUCK), Jobs.Outcome.field(line, "received"), context);
         assertEquals("1", Jobs.Outcome.field(line, "skipped"), context);
     }
@@ -183,8 +184,8 @@ class KilledRankTest {
      * Asserts the launcher's report, each survivor's detection in the expected call within the hang bound,
      * and that no file is left; prints the detection times.
      */
-    private void assertSurvivorsDetected(
-        final Jobs.Outcome outcome, final String mode, final List<Integer> survivors, final String... calls) {
+    private void assertSurvivorsDetected(final Jobs.Outcome outcome, final String mode, final List<Integer> survivors,
+        final String... calls) {
         final String context = outcome.describe();
         assertEquals(137, outcome.result().exitCode(), context);
         assertEquals(137, outcome.result().exitCode(FaultMain.VICTIM), context);
@@ -199,8 +200,8 @@ class KilledRankTest {
             System.out.println(mode + ": rank " + survivor + " detected the kill after "
                 + Jobs.Outcome.field(line, "ms") + " ms in " + Jobs.Outcome.field(line, "call"));
             final double ms = Double.parseDouble(Jobs.Outcome.field(line, "ms"));
-            assertTrue(ms >= 0 && ms <= DETECTION_BOUND_MS, () -> "rank " + survivor + " detected the kill "
-                + ms + " ms after it, beyond the hang bound of " + DETECTION_BOUND_MS + " ms:\n" + context);
+            assertTrue(ms >= 0 && ms <= DETECTION_BOUND_MS, () -> "rank " + survivor + " detected the kill " + ms
+                + " ms after it, beyond the hang bound of " + DETECTION_BOUND_MS + " ms:\n" + context);
             assertEquals("1", Jobs.Outcome.field(line, "rank"), context);
             assertEquals(calls[i], Jobs.Outcome.field(line, "call"), context);
             assertTrue(line.contains("message=MPI_ERR_PROC_FAILED: rank 1 failed: "), context);

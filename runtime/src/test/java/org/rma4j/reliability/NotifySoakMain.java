@@ -90,8 +90,8 @@ public final class NotifySoakMain {
             samples.takeDue(seq + 1, startNs);
         }
         final long ms = (System.nanoTime() - startNs) / 1_000_000;
-        System.out.println("SOAK rank=" + rank + " role=producer count=" + count + " sent=" + count + " ms=" + ms
-            + samples.summary());
+        System.out.println(
+            "SOAK rank=" + rank + " role=producer count=" + count + " sent=" + count + " ms=" + ms + samples.summary());
         return true;
     }
 
@@ -185,9 +185,10 @@ public final class NotifySoakMain {
             System.gc();
             heapKiB[taken] = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1024;
             rssKiB[taken] = rssKiB();
-            System.out.println("MEM rank=" + rank + " pct=" + taken * 100 / SAMPLES + " done=" + done + " heapKiB="
-                + heapKiB[taken] + " rssKiB=" + rssKiB[taken] + (queue == null ? "" : " queued="
-                + queue.unexpectedNotifications()) + " ms=" + (System.nanoTime() - startNs) / 1_000_000);
+            System.out.println(
+                "MEM rank=" + rank + " pct=" + taken * 100 / SAMPLES + " done=" + done + " heapKiB=" + heapKiB[taken]
+                    + " rssKiB=" + rssKiB[taken] + (queue == null ? "" : " queued=" + queue.unexpectedNotifications())
+                    + " ms=" + (System.nanoTime() - startNs) / 1_000_000);
             taken++;
             nextAt = count * taken / SAMPLES;
         }

@@ -56,8 +56,7 @@ class NotifySoakTest {
     final ShmTestDirectory base = new ShmTestDirectory("rma4j-reliability-");
 
     @Test
-    void shouldDeliverEveryNotificationOnceInPerSourceOrderFromThreeProducerProcessesWithFlatMemory()
-        throws Exception {
+    void shouldDeliverEveryNotificationOnceInPerSourceOrderFromThreeProducerProcessesWithFlatMemory() throws Exception {
         final long total = Long.getLong(TOTAL_PROP_NAME, TOTAL_DEFAULT);
         System.out.println("notify soak: " + total + " notifications, ranks 1-3 to rank 0");
         final Jobs.Outcome outcome = run(total);
@@ -90,8 +89,9 @@ class NotifySoakTest {
         final CompletableFuture<JobResult> run = new CompletableFuture<>();
         final Thread runner = Thread.ofPlatform().name("notify-soak").start(() -> {
             try {
-                run.complete(Jobs.launcher(base.path(), NotifySoakMain.RANKS, NotifySoakMain.class, output,
-                    Long.toString(total)).jvmOptions(JVM_OPTIONS).build().run());
+                run.complete(
+                    Jobs.launcher(base.path(), NotifySoakMain.RANKS, NotifySoakMain.class, output, Long.toString(total))
+                        .jvmOptions(JVM_OPTIONS).build().run());
             } catch (final Throwable t) {
                 run.completeExceptionally(t);
             }
@@ -119,14 +119,15 @@ class NotifySoakTest {
         final long heapEnd = kib(line, "heapEndKiB");
         final long rss10 = kib(line, "rss10KiB");
         final long rssEnd = kib(line, "rssEndKiB");
-        System.out.printf("notify soak: rank %d heap after GC start/10%%/50%%/end %d/%d/%d/%d KiB, "
-            + "RSS %d/%d/%d/%d KiB%n", rank, kib(line, "heapStartKiB"), heap10, kib(line, "heap50KiB"), heapEnd,
-            kib(line, "rssStartKiB"), rss10, kib(line, "rss50KiB"), rssEnd);
+        System.out.printf(
+            "notify soak: rank %d heap after GC start/10%%/50%%/end %d/%d/%d/%d KiB, " + "RSS %d/%d/%d/%d KiB%n", rank,
+            kib(line, "heapStartKiB"), heap10, kib(line, "heap50KiB"), heapEnd, kib(line, "rssStartKiB"), rss10,
+            kib(line, "rss50KiB"), rssEnd);
         assertEquals("11", Jobs.Outcome.field(line, "samples"), outcome::describe);
-        assertTrue(heapEnd - heap10 < HEAP_GROWTH_KIB, () -> "rank " + rank + ": heap after GC grew from "
-            + heap10 + " KiB at 10 % to " + heapEnd + " KiB at the end\n" + outcome.describe());
-        assertTrue(rssEnd - rss10 < RSS_GROWTH_KIB, () -> "rank " + rank + ": resident set grew from "
-            + rss10 + " KiB at 10 % to " + rssEnd + " KiB at the end\n" + outcome.describe());
+        assertTrue(heapEnd - heap10 < HEAP_GROWTH_KIB, () -> "rank " + rank + ": heap after GC grew from " + heap10
+            + " KiB at 10 % to " + heapEnd + " KiB at the end\n" + outcome.describe());
+        assertTrue(rssEnd - rss10 < RSS_GROWTH_KIB, () -> "rank " + rank + ": resident set grew from " + rss10
+            + " KiB at 10 % to " + rssEnd + " KiB at the end\n" + outcome.describe());
     }
 
     private static long kib(final String line, final String key) {

@@ -57,8 +57,8 @@ class OversubscriptionTest {
             totalCpuMs += Double.parseDouble(Jobs.Outcome.field(outcome.lines(rank, "TOTAL").getFirst(), "cpuMs"));
         }
         final StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
-            "oversubscription: %d ranks on %d cores, job %.1f s, rank CPU %.1f s (%.0f%% of job time x ranks)%n",
-            ranks, cores, jobSeconds, totalCpuMs / 1000, 100 * totalCpuMs / (jobSeconds * 1000 * ranks)));
+            "oversubscription: %d ranks on %d cores, job %.1f s, rank CPU %.1f s (%.0f%% of job time x ranks)%n", ranks,
+            cores, jobSeconds, totalCpuMs / 1000, 100 * totalCpuMs / (jobSeconds * 1000 * ranks)));
         for (final Map.Entry<String, double[]> phase : phases.entrySet()) {
             final double cpuMs = phase.getValue()[0];
             final double wallMs = phase.getValue()[1];

@@ -51,8 +51,8 @@ public final class PermissionsMain {
 
     private static void check(final String stage, final Path dir, final List<String> bad) throws IOException {
         final String user = System.getProperty("user.name");
-        final PosixFileAttributes dirAttributes =
-            Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        final PosixFileAttributes dirAttributes = Files.readAttributes(dir, PosixFileAttributes.class,
+            LinkOption.NOFOLLOW_LINKS);
         final String dirMode = PosixFilePermissions.toString(dirAttributes.permissions());
         System.out.println("DIR " + stage + " " + dir.getFileName() + " " + dirMode);
         if (!dirAttributes.isDirectory() || !dirMode.equals("rwx------")

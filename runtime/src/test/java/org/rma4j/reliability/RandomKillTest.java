@@ -103,8 +103,8 @@ class RandomKillTest {
         for (int i = 0; i < LANES; i++) {
             final Lane lane = new Lane(i, Files.createDirectory(base.path().resolve("lane-" + i)), seed);
             lanes.add(lane);
-            runs.add(CompletableFuture.runAsync(() -> lane.run(JOBS / LANES), runnable -> Thread.ofPlatform()
-                .name("random-kill-lane-" + lane.index).start(runnable)));
+            runs.add(CompletableFuture.runAsync(() -> lane.run(JOBS / LANES),
+                runnable -> Thread.ofPlatform().name("random-kill-lane-" + lane.index).start(runnable)));
         }
         try {
             CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)).get();
@@ -234,8 +234,8 @@ class RandomKillTest {
             final int killed = killRandomRank(ranks, out.lines, launcher.onExit());
             assertTrue(launcher.waitFor(60, TimeUnit.SECONDS), context + ": the launcher did not end");
             final int status = launcher.exitValue();
-            final Supplier<String> describe =
-                () -> context + ": rank " + killed + " killed, rmarun exited with " + status + "\n" + out + "\n" + err;
+            final Supplier<String> describe = () -> context + ": rank " + killed + " killed, rmarun exited with "
+                + status + "\n" + out + "\n" + err;
             out.awaitEnd();
             err.awaitEnd();
             assertNotEquals(0, status, describe);
@@ -264,12 +264,11 @@ class RandomKillTest {
          * not seen either): that they end is what is asserted here; that survivors notice a killed rank is
          * asserted by the other kinds of job.
          */
-        private void killLauncherJvm(
-            final int ranks, final String jobSeed, final boolean alsoKillARank, final String context)
-            throws IOException, InterruptedException {
+        private void killLauncherJvm(final int ranks, final String jobSeed, final boolean alsoKillARank,
+            final String context) throws IOException, InterruptedException {
             final Path hold = path.resolveSibling(path.getFileName() + ".hold");
-            final Process launcher =
-                startLauncherJvm(ranks, new String[] {jobSeed, Integer.toString(ITERATIONS), "0", hold.toString()});
+            final Process launcher = startLauncherJvm(ranks,
+                new String[] {jobSeed, Integer.toString(ITERATIONS), "0", hold.toString()});
             final Lines out = Lines.of(launcher.getInputStream());
             Lines.of(launcher.getErrorStream());
             // NOTE: only once every rank joined: a launcher killed earlier leaves ranks that wait forever
@@ -334,14 +333,16 @@ class RandomKillTest {
             while (pid < 0) {
                 assertFalse(end.isDone(), () -> "the job ended before rank " + victim + " was killed:\n" + out);
                 assertTrue(System.nanoTime() < deadline, () -> "no handshake of rank " + victim + " in 30 s:\n" + out);
-                pid = early ? pidOf(out, victim, "started") : (readyLines(out) == ranks ? pidOf(out, victim, "ready") : -1);
+                pid = early
+                    ? pidOf(out, victim, "started")
+                    : (readyLines(out) == ranks ? pidOf(out, victim, "ready") : -1);
                 if (pid < 0) {
                     RankSupport.sleep(1);
                 }
             }
             RankSupport.sleep(delayMs); // a random point of the rank's life, not a synchronization
-            final ProcessHandle process = ProcessHandle.of(pid).orElseThrow(
-                () -> new AssertionError("rank " + victim + " ended before it was killed:\n" + out));
+            final ProcessHandle process = ProcessHandle.of(pid)
+                .orElseThrow(() -> new AssertionError("rank " + victim + " ended before it was killed:\n" + out));
             lastKillNs = System.nanoTime();
             assertTrue(process.destroyForcibly(), "SIGKILL to rank " + victim);
             return victim;
@@ -391,8 +392,8 @@ class RandomKillTest {
         static Lines of(final InputStream stream) {
             final Lines lines = new Lines();
             Thread.ofPlatform().daemon().start(() -> {
-                try (BufferedReader reader =
-                    new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+                try (
+                    BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
                     for (String line = reader.readLine(); line != null; line = reader.readLine()) {
                         lines.lines.add(line);
                     }
@@ -513,9 +514,10 @@ class RandomKillTest {
                 return "no survivor of an in-process job named the killed rank";
             }
             final List<Double> sorted = detectionMs.stream().sorted().toList();
-            return String.format(Locale.ROOT, "time from kill to a survivor's RankFailedException naming the"
-                + " killed rank: median %.0f ms, 90th percentile %.0f ms, max %.0f ms", sorted.get(sorted.size() / 2),
-                sorted.get(sorted.size() * 9 / 10), sorted.getLast());
+            return String.format(Locale.ROOT,
+                "time from kill to a survivor's RankFailedException naming the"
+                    + " killed rank: median %.0f ms, 90th percentile %.0f ms, max %.0f ms",
+                sorted.get(sorted.size() / 2), sorted.get(sorted.size() * 9 / 10), sorted.getLast());
         }
     }
 }

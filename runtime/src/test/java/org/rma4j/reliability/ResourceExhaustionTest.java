@@ -29,11 +29,8 @@ class ResourceExhaustionTest {
     @Test
     void shouldRaiseAnErrorClassForEveryExhaustingRequestAndKeepTheRankWorking() throws Exception {
         final Jobs.Output output = new Jobs.Output();
-        final JobResult result = Jobs.launcher(base.path(), 2, ExhaustionMain.class, output)
-            .jvmOption("-Xmx48m")
-            .jvmOption("-Drma4j.mappings.max=" + MAPPINGS)
-            .build()
-            .run();
+        final JobResult result = Jobs.launcher(base.path(), 2, ExhaustionMain.class, output).jvmOption("-Xmx48m")
+            .jvmOption("-Drma4j.mappings.max=" + MAPPINGS).build().run();
         final Jobs.Outcome outcome = new Jobs.Outcome(result, output);
         assertEquals(0, result.exitCode(), outcome::describe);
         for (int rank = 0; rank < 2; rank++) {
@@ -47,7 +44,8 @@ class ResourceExhaustionTest {
                 outcome::describe);
             assertEquals(List.of("group-range RANK"), outcome.lines(rank, "group-range "), outcome::describe);
             assertEquals(List.of("group-of RANK"), outcome.lines(rank, "group-of "), outcome::describe);
-            assertEquals(List.of("windows NO_MEM live=" + MAPPINGS), outcome.lines(rank, "windows "), outcome::describe);
+            assertEquals(List.of("windows NO_MEM live=" + MAPPINGS), outcome.lines(rank, "windows "),
+                outcome::describe);
             assertEquals(List.of("allocMem NO_MEM"), outcome.lines(rank, "allocMem "), outcome::describe);
             assertEquals(List.of("windows-after-free ok live=" + MAPPINGS), outcome.lines(rank, "windows-after-free"),
                 outcome::describe);

@@ -107,8 +107,8 @@ class SecurityTest {
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         try (SecondUser other = SecondUser.create()) {
             try {
-                final UserPrincipal owner =
-                    base.path().getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(other.name());
+                final UserPrincipal owner = base.path().getFileSystem().getUserPrincipalLookupService()
+                    .lookupPrincipalByName(other.name());
                 Files.setOwner(dir, owner);
                 final UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> JobDirectory.open(dir));
                 assertTrue(e.getMessage().contains("job directory " + dir + " belongs to user " + other.name()),
@@ -184,8 +184,10 @@ class SecurityTest {
             if (job.rank() == 0) {
                 final RmaException allocMem = assertThrows(RmaException.class, () -> job.allocMem(64));
                 assertEquals(ErrorClass.OTHER, allocMem.errorClass(), allocMem::getMessage);
-                assertTrue(allocMem.getMessage().contains("allocMem size=64 at rank 0: cannot create shared file "
-                    + dir.resolve("mem-0-0")), allocMem::getMessage);
+                assertTrue(
+                    allocMem.getMessage()
+                        .contains("allocMem size=64 at rank 0: cannot create shared file " + dir.resolve("mem-0-0")),
+                    allocMem::getMessage);
             }
             try (Window window = job.allocateShared(4096, 8)) {
                 window.segment().set(ValueLayout.JAVA_LONG, 0, 7);
@@ -278,8 +280,8 @@ class SecurityTest {
         // Each bit is set in about half the names (6 standard deviations either side), and names made one after
         // the other differ in about half their bits (mean 64, standard deviation 5.7): no counter, clock or pid.
         for (int bit = 0; bit < 128; bit++) {
-            assertTrue(ones[bit] > samples * 0.2 && ones[bit] < samples * 0.8, "bit " + bit + " set in " + ones[bit]
-                + " of " + samples + " names");
+            assertTrue(ones[bit] > samples * 0.2 && ones[bit] < samples * 0.8,
+                "bit " + bit + " set in " + ones[bit] + " of " + samples + " names");
         }
         assertTrue(smallestDistance >= 24, "two consecutive names differ in only " + smallestDistance + " bits");
     }
@@ -300,8 +302,7 @@ class SecurityTest {
             new Corruption("random bytes marked ready", bytes -> {
                 new Random(1).nextBytes(bytes);
                 putInt(bytes, FileHeader.READY_OFFSET, 1);
-            }, "is not the expected 0x"),
-            new Corruption("truncated to 0", 0, "size 0 is smaller than its header"),
+            }, "is not the expected 0x"), new Corruption("truncated to 0", 0, "size 0 is smaller than its header"),
             new Corruption("truncated into the header", FileHeader.LENGTH - 1,
                 "size " + (FileHeader.LENGTH - 1) + " is smaller than its header"),
             new Corruption("truncated to half", length / 2,

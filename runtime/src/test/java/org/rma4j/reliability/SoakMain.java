@@ -93,11 +93,11 @@ public final class SoakMain {
             }
             where = "end";
             soak.finish();
-            System.out.println(String.format(Locale.ROOT,
-                "SOAK rank=%d iterations=%d phases=%s cpuMs=%.0f wallMs=%.0f heapMb=%.1f", soak.rank, iteration,
-                Arrays.toString(soak.done), (RankSupport.processCpuNanos() - startCpu) / 1e6,
-                (System.nanoTime() - startNs) / 1e6,
-                (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) / 1048576.0));
+            System.out.println(
+                String.format(Locale.ROOT, "SOAK rank=%d iterations=%d phases=%s cpuMs=%.0f wallMs=%.0f heapMb=%.1f",
+                    soak.rank, iteration, Arrays.toString(soak.done), (RankSupport.processCpuNanos() - startCpu) / 1e6,
+                    (System.nanoTime() - startNs) / 1e6,
+                    (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) / 1048576.0));
             job.close();
             System.exit(0);
         } catch (final IllegalStateException e) {

@@ -29,8 +29,8 @@ final class Broken {
 
     private static RuntimeException again(final RuntimeException first) {
         final RuntimeException again = first instanceof PeerFailedException failed
-            ? new PeerFailedException(failed.rank(), "the barrier is broken since an earlier wait ended with: "
-                + first.getMessage())
+            ? new PeerFailedException(failed.rank(),
+                "the barrier is broken since an earlier wait ended with: " + first.getMessage())
             : new WaitTimeoutException("a broken barrier (an earlier wait ended with: " + first.getMessage() + ")", 0);
         again.initCause(first);
         return again;

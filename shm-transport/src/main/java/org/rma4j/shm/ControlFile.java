@@ -97,15 +97,15 @@ public final class ControlFile implements AutoCloseable {
         // only one succeeds; pid and start time are written before JOINED is published for liveness
         // readers, and JOINED only replaces JOINING, never a FAILED written meanwhile by the launcher.
         if (!Words.compareAndSetInt(segment, state, RankState.EMPTY.code(), RankState.JOINING.code())) {
-            throw new IllegalStateException("rank " + rank + " of job " + file.path().getParent()
-                + " cannot be joined: it is " + state(rank));
+            throw new IllegalStateException(
+                "rank " + rank + " of job " + file.path().getParent() + " cannot be joined: it is " + state(rank));
         }
         final ProcessHandle self = ProcessHandle.current();
         Words.putLong(segment, row + ControlLayout.ROW_PID_OFFSET, self.pid());
         Words.putLong(segment, row + ControlLayout.ROW_START_MILLIS_OFFSET, startMillis(self));
         if (!Words.compareAndSetInt(segment, state, RankState.JOINING.code(), RankState.JOINED.code())) {
-            throw new IllegalStateException("rank " + rank + " of job " + file.path().getParent()
-                + " was declared " + state(rank) + " while joining");
+            throw new IllegalStateException("rank " + rank + " of job " + file.path().getParent() + " was declared "
+                + state(rank) + " while joining");
         }
         WaitWords.wakeAll(segment, state);
     }
@@ -233,7 +233,8 @@ public final class ControlFile implements AutoCloseable {
 
     public RankState state(final int rank) {
         checkRank(rank);
-        return RankState.of(Words.getIntVolatile(segment, ControlLayout.rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET));
+        return RankState
+            .of(Words.getIntVolatile(segment, ControlLayout.rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET));
     }
 
     public long pid(final int rank) {
@@ -277,8 +278,8 @@ public final class ControlFile implements AutoCloseable {
         final long row = ControlLayout.rowOffset(rank);
         final RankState state = RankState.of(Words.getIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET));
         switch (state) {
-            case FAILED -> throw new PeerFailedException(rank,
-                "it failed, or its launcher or runner declared it failed");
+            case FAILED ->
+                throw new PeerFailedException(rank, "it failed, or its launcher or runner declared it failed");
             case ABORTED -> throw new PeerFailedException(rank, "it stopped after another rank failed");
             case FINISHED -> {
                 if (leavingIsFailure) {
@@ -296,8 +297,8 @@ public final class ControlFile implements AutoCloseable {
                 // Not joined yet: the launcher declares it failed if its process ends before joining, unless the
                 // launcher itself is gone.
                 if (launcherGone()) {
-                    throw new PeerFailedException(rank, "it never joined and the job's launcher (process "
-                        + launcherPid() + ") is gone");
+                    throw new PeerFailedException(rank,
+                        "it never joined and the job's launcher (process " + launcherPid() + ") is gone");
                 }
             }
         }

@@ -66,8 +66,8 @@ public final class ControlLayout {
     /** {@link #SCRATCH_SLOT_LENGTH} as the creator laid the file out (int), checked by openers. */
     public static final int SCRATCH_SLOT_LENGTH_FIELD_OFFSET = ROW_LENGTH_FIELD_OFFSET + Integer.BYTES;
     /** Pid of the process that owns the job (long; 0: none), for the liveness check of ranks not yet joined. */
-    public static final int LAUNCHER_PID_OFFSET =
-        Align.alignedOffset(SCRATCH_SLOT_LENGTH_FIELD_OFFSET + Integer.BYTES, Long.BYTES);
+    public static final int LAUNCHER_PID_OFFSET = Align.alignedOffset(SCRATCH_SLOT_LENGTH_FIELD_OFFSET + Integer.BYTES,
+        Long.BYTES);
     /** Epoch milliseconds at which the file was created (long), to tell a reused launcher pid. */
     public static final int CREATED_MILLIS_OFFSET = LAUNCHER_PID_OFFSET + Long.BYTES;
     /** End of the job fields, which the creator alone writes. */
@@ -97,8 +97,8 @@ public final class ControlLayout {
      * Two longs, on the row's second cache line: the collective call the rank entered last with an even, then
      * odd, sequence number.
      */
-    public static final int ROW_CALL_OFFSET =
-        Align.alignedOffset(ROW_STATE_OFFSET + WaitWords.LENGTH, Align.CACHE_LINE);
+    public static final int ROW_CALL_OFFSET = Align.alignedOffset(ROW_STATE_OFFSET + WaitWords.LENGTH,
+        Align.CACHE_LINE);
     /** Wait call code (int): {@link WaitState.Call#code()}, 0 while not blocked on a slow path. */
     public static final int ROW_WAIT_CALL_OFFSET = ROW_CALL_OFFSET + 2 * Long.BYTES;
     /** Window the rank waits on (int), -1 for a call on the job. */
@@ -152,8 +152,8 @@ public final class ControlLayout {
     /**
      * Writes the job fields of a new file (before {@link FileHeader#publish}).
      */
-    public static void writeJobFields(
-        final MemorySegment segment, final int ranks, final long launcherPid, final long createdMillis) {
+    public static void writeJobFields(final MemorySegment segment, final int ranks, final long launcherPid,
+        final long createdMillis) {
         Words.putInt(segment, RANKS_OFFSET, ranks);
         Words.putInt(segment, ROW_LENGTH_FIELD_OFFSET, ROW_LENGTH);
         Words.putInt(segment, SCRATCH_SLOT_LENGTH_FIELD_OFFSET, SCRATCH_SLOT_LENGTH);
@@ -187,8 +187,8 @@ public final class ControlLayout {
         }
         final long createdMillis = Words.getLong(segment, CREATED_MILLIS_OFFSET);
         if (createdMillis <= 0) {
-            throw new ShmFormatException(path, "creation time " + createdMillis
-                + " is not a time in epoch milliseconds (> 0)");
+            throw new ShmFormatException(path,
+                "creation time " + createdMillis + " is not a time in epoch milliseconds (> 0)");
         }
         if (segment.byteSize() != fileLength(ranks)) {
             throw new ShmFormatException(path, "size " + segment.byteSize() + " does not fit a job of " + ranks

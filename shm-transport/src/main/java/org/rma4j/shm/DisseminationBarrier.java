@@ -39,8 +39,7 @@ public final class DisseminationBarrier {
      * @param waitStrategy how to wait.
      * @param liveness     check of the other parties while waiting.
      */
-    public DisseminationBarrier(
-        final MemorySegment segment, final long offset, final int parties, final int party,
+    public DisseminationBarrier(final MemorySegment segment, final long offset, final int parties, final int party,
         final WaitStrategy waitStrategy, final Liveness liveness) {
         this.rounds = DisseminationBarrierLayout.rounds(parties);
         if (party < 0 || party >= parties) {

@@ -54,18 +54,18 @@ public final class FileHeader {
      */
     public static void check(final MemorySegment segment, final Path path, final long magic, final int version) {
         if (segment.byteSize() < LENGTH) {
-            throw new ShmFormatException(path, "size " + segment.byteSize() + " is smaller than its header ("
-                + LENGTH + " bytes)");
+            throw new ShmFormatException(path,
+                "size " + segment.byteSize() + " is smaller than its header (" + LENGTH + " bytes)");
         }
         final int ready = Words.getIntAcquire(segment, READY_OFFSET);
         if (ready != READY) {
-            throw new ShmFormatException(path, "was never completely initialised: its ready flag is " + ready
-                + ", expected " + READY);
+            throw new ShmFormatException(path,
+                "was never completely initialised: its ready flag is " + ready + ", expected " + READY);
         }
         final long actualMagic = Words.getLong(segment, MAGIC_OFFSET);
         if (actualMagic != magic) {
-            throw new ShmFormatException(path, String.format(
-                "magic 0x%016x is not the expected 0x%016x", actualMagic, magic));
+            throw new ShmFormatException(path,
+                String.format("magic 0x%016x is not the expected 0x%016x", actualMagic, magic));
         }
         final int actualVersion = Words.getInt(segment, VERSION_OFFSET);
         if (actualVersion != version) {
@@ -73,8 +73,8 @@ public final class FileHeader {
         }
         final long recordedSize = Words.getLong(segment, SIZE_OFFSET);
         if (recordedSize != segment.byteSize()) {
-            throw new ShmFormatException(path, "size " + segment.byteSize() + " differs from the recorded "
-                + recordedSize);
+            throw new ShmFormatException(path,
+                "size " + segment.byteSize() + " differs from the recorded " + recordedSize);
         }
     }
 }

@@ -44,8 +44,7 @@ final class FileSpace {
     private static final int FILL_CHUNK_BYTES = 1 << 20;
 
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO =
-        CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
 
     private static final MethodHandle OPEN;
     private static final MethodHandle POSIX_FALLOCATE;
@@ -127,8 +126,7 @@ final class FileSpace {
         final int fd;
         try (Arena arena = Arena.ofConfined()) {
             final MemorySegment state = arena.allocate(CALL_STATE);
-            fd = (int)OPEN.invokeExact(state, arena.allocateFrom(path.toString()), O_RDWR | O_NOFOLLOW | O_CLOEXEC,
-                0);
+            fd = (int)OPEN.invokeExact(state, arena.allocateFrom(path.toString()), O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0);
             if (fd < 0) {
                 throw new IOException("open(" + path + ") failed: errno " + (int)ERRNO.get(state, 0L));
             }

@@ -30,8 +30,8 @@ public final class Futex {
     private static final int ETIMEDOUT = 110;
 
     /** {@code struct timespec} of a FUTEX_WAIT's relative timeout (LP64: two longs). */
-    private static final StructLayout TIMESPEC = MemoryLayout.structLayout(
-        ValueLayout.JAVA_LONG.withName("tv_sec"), ValueLayout.JAVA_LONG.withName("tv_nsec"));
+    private static final StructLayout TIMESPEC = MemoryLayout.structLayout(ValueLayout.JAVA_LONG.withName("tv_sec"),
+        ValueLayout.JAVA_LONG.withName("tv_nsec"));
     private static final long TV_SEC_OFFSET = TIMESPEC.byteOffset(MemoryLayout.PathElement.groupElement("tv_sec"));
     private static final long TV_NSEC_OFFSET = TIMESPEC.byteOffset(MemoryLayout.PathElement.groupElement("tv_nsec"));
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
@@ -67,8 +67,8 @@ public final class Futex {
      * @return false when the sleep ended because {@code timeoutNs} ran out (nobody woke it and the value
      *         did not differ on entry); true otherwise, and always true without the syscall.
      */
-    public static boolean wait(
-        final MemorySegment segment, final long offset, final int expected, final long timeoutNs) {
+    public static boolean wait(final MemorySegment segment, final long offset, final int expected,
+        final long timeoutNs) {
         if (SYSCALL == null || SYSCALL_WITH_ERRNO == null) {
             LockSupport.parkNanos(Math.min(timeoutNs, 1_000_000L));
             return true;
@@ -99,9 +99,8 @@ public final class Futex {
             return;
         }
         try {
-            final long ignored = (long)SYSCALL.invokeExact(
-                SYS_FUTEX, segment.asSlice(offset, Integer.BYTES), (long)FUTEX_WAKE, (long)count, MemorySegment.NULL,
-                MemorySegment.NULL, 0L);
+            final long ignored = (long)SYSCALL.invokeExact(SYS_FUTEX, segment.asSlice(offset, Integer.BYTES),
+                (long)FUTEX_WAKE, (long)count, MemorySegment.NULL, MemorySegment.NULL, 0L);
         } catch (final Throwable t) {
             throw new IllegalStateException("futex wake failed", t);
         }
@@ -121,9 +120,8 @@ public final class Futex {
             return true;
         }
         try {
-            final long result = (long)SYSCALL.invokeExact(
-                SYS_FUTEX, segment.asSlice(offset, Integer.BYTES), (long)FUTEX_WAKE, 0L, MemorySegment.NULL,
-                MemorySegment.NULL, 0L);
+            final long result = (long)SYSCALL.invokeExact(SYS_FUTEX, segment.asSlice(offset, Integer.BYTES),
+                (long)FUTEX_WAKE, 0L, MemorySegment.NULL, MemorySegment.NULL, 0L);
             return result >= 0;
         } catch (final Throwable t) {
             throw new IllegalStateException("futex probe failed", t);
@@ -154,10 +152,9 @@ public final class Futex {
                 return null;
             }
             // long syscall(long number, ...): every variadic argument is passed as a full register.
-            final FunctionDescriptor descriptor = FunctionDescriptor.of(
-                ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
-                ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
-                ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG);
+            final FunctionDescriptor descriptor = FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
+                ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS,
+                ValueLayout.ADDRESS, ValueLayout.JAVA_LONG);
             final Linker.Option[] all = Arrays.copyOf(options, options.length + 1);
             all[options.length] = Linker.Option.firstVariadicArg(1);
             return linker.downcallHandle(symbol, descriptor, all);

@@ -84,12 +84,13 @@ public final class JobDirectory {
         final byte[] nonce = new byte[16];
         while (true) {
             RANDOM.nextBytes(nonce);
-            final Path dir = base.resolve(NAME_PREFIX + ProcessHandle.current().pid() + "-"
-                + HexFormat.of().formatHex(nonce));
+            final Path dir = base
+                .resolve(NAME_PREFIX + ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(nonce));
             try {
-                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-                final BasicFileAttributes attributes =
-                    Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                Files.createDirectory(dir,
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                final BasicFileAttributes attributes = Files.readAttributes(dir, BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
                 return new JobDirectory(dir, attributes.fileKey());
             } catch (final FileAlreadyExistsException e) {
                 // a collision of 128 random bits: draw again
@@ -140,11 +141,12 @@ public final class JobDirectory {
      */
     public static JobDirectory open(final Path dir) {
         if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-            throw new UncheckedIOException(new IOException("job directory " + dir + " does not exist or is not a directory"));
+            throw new UncheckedIOException(
+                new IOException("job directory " + dir + " does not exist or is not a directory"));
         }
         try {
-            final PosixFileAttributes attributes =
-                Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            final PosixFileAttributes attributes = Files.readAttributes(dir, PosixFileAttributes.class,
+                LinkOption.NOFOLLOW_LINKS);
             final String user = System.getProperty("user.name");
             if (!attributes.owner().getName().equals(user)) {
                 throw new IOException("job directory " + dir + " belongs to user " + attributes.owner().getName()
@@ -181,8 +183,8 @@ public final class JobDirectory {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(base, NAME_PREFIX + "*")) {
             for (final Path entry : entries) {
                 try {
-                    final PosixFileAttributes attributes =
-                        Files.readAttributes(entry, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                    final PosixFileAttributes attributes = Files.readAttributes(entry, PosixFileAttributes.class,
+                        LinkOption.NOFOLLOW_LINKS);
                     if (attributes.isDirectory() && attributes.owner().getName().equals(user)
                         && isStale(entry.getFileName().toString(), attributes.lastModifiedTime().toMillis())
                         && new JobDirectory(entry, attributes.fileKey()).delete()) {
@@ -266,9 +268,10 @@ public final class JobDirectory {
             }
             final Path entry = Path.of(actualName);
             try (SecureDirectoryStream<Path> job = baseStream.newDirectoryStream(entry, LinkOption.NOFOLLOW_LINKS)) {
-                final PosixFileAttributes attributes =
-                    job.getFileAttributeView(PosixFileAttributeView.class).readAttributes();
-                if (!sameFile(attributes.fileKey()) || !attributes.owner().getName().equals(System.getProperty("user.name"))) {
+                final PosixFileAttributes attributes = job.getFileAttributeView(PosixFileAttributeView.class)
+                    .readAttributes();
+                if (!sameFile(attributes.fileKey())
+                    || !attributes.owner().getName().equals(System.getProperty("user.name"))) {
                     return false;
                 }
                 deleteEntries(job);
@@ -309,8 +312,9 @@ public final class JobDirectory {
 
     private boolean isOurs(final SecureDirectoryStream<Path> base, final String name) {
         try {
-            final BasicFileAttributes attributes = base.getFileAttributeView(Path.of(name), BasicFileAttributeView.class,
-                LinkOption.NOFOLLOW_LINKS).readAttributes();
+            final BasicFileAttributes attributes = base
+                .getFileAttributeView(Path.of(name), BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                .readAttributes();
             return attributes.isDirectory() && sameFile(attributes.fileKey());
         } catch (final IOException e) {
             return false;

@@ -25,8 +25,8 @@ import java.util.Set;
  * <p>This class checks no format: files with a header are validated by {@link FileHeader#check}.
  */
 public final class MappedFile implements AutoCloseable {
-    private static final Set<OpenOption> OPEN_OPTIONS =
-        Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+    private static final Set<OpenOption> OPEN_OPTIONS = Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
+        LinkOption.NOFOLLOW_LINKS);
 
     private final Path path;
     private final Arena arena;

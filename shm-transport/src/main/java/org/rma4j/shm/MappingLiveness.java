@@ -34,8 +34,7 @@ public final class MappingLiveness implements Liveness {
      * @param version the file's layout version.
      * @return a check of the file, then of the peers.
      */
-    public static MappingLiveness of(final Liveness peers, final MappedFile file, final long magic,
-        final int version) {
+    public static MappingLiveness of(final Liveness peers, final MappedFile file, final long magic, final int version) {
         return new MappingLiveness(peers, file, magic, version);
     }
 

@@ -147,7 +147,8 @@ public final class Membarrier {
             }
             // long syscall(long number, ...): membarrier(int cmd, unsigned int flags, int cpu_id).
             return linker.downcallHandle(symbol, FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
-                ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), Linker.Option.firstVariadicArg(1));
+                ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
+                Linker.Option.firstVariadicArg(1));
         } catch (final RuntimeException e) {
             // IllegalCallerException when native access is not enabled for this module.
             return null;

@@ -29,9 +29,8 @@ public final class ShmBarrier {
      * @param waitStrategy how to wait.
      * @param liveness     check of the other parties while waiting.
      */
-    public ShmBarrier(
-        final MemorySegment segment, final long offset, final int parties, final WaitStrategy waitStrategy,
-        final Liveness liveness) {
+    public ShmBarrier(final MemorySegment segment, final long offset, final int parties,
+        final WaitStrategy waitStrategy, final Liveness liveness) {
         if (parties < 1) {
             throw new IllegalArgumentException("parties=" + parties + " must be >= 1");
         }

@@ -25,8 +25,8 @@ public class ShmFormatException extends IllegalStateException {
      * @param found    the value the file holds.
      * @return {@code "shared file <path>: <field> <found> is not the expected <expected>"}.
      */
-    public static ShmFormatException mismatch(
-        final Path path, final String field, final Object expected, final Object found) {
+    public static ShmFormatException mismatch(final Path path, final String field, final Object expected,
+        final Object found) {
         return new ShmFormatException(path, field + " " + found + " is not the expected " + expected);
     }
 }

@@ -27,8 +27,8 @@ public final class ShmSpaceException extends UncheckedIOException {
     public ShmSpaceException(final Path file, final long requestedBytes, final long usableBytes,
         final IOException cause) {
         super("no space for shared file " + file + ": " + requestedBytes + " bytes asked, "
-            + (usableBytes < 0 ? "unknown" : Long.toString(usableBytes)) + " bytes free in " + file.getParent()
-            + " (" + cause.getMessage() + ")", cause);
+            + (usableBytes < 0 ? "unknown" : Long.toString(usableBytes)) + " bytes free in " + file.getParent() + " ("
+            + cause.getMessage() + ")", cause);
         this.directory = file.getParent();
         this.requestedBytes = requestedBytes;
         this.usableBytes = usableBytes;

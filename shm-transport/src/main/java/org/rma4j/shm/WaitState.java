@@ -23,15 +23,8 @@ public record WaitState(Call call, int window, int peer, int callNumber, long si
      * the declaration order; 0 in the control file means "not blocked".
      */
     public enum Call {
-        BARRIER(1, "barrier"),
-        CREATE(2, "window creation"),
-        CLOSE(3, "RmaJob.close"),
-        FENCE(4, "fence"),
-        FREE(5, "free"),
-        LOCK(6, "lock"),
-        START(7, "start"),
-        WAIT(8, "wait"),
-        LOCK_ALL(9, "lockAll"),
+        BARRIER(1, "barrier"), CREATE(2, "window creation"), CLOSE(3, "RmaJob.close"), FENCE(4, "fence"), FREE(5,
+            "free"), LOCK(6, "lock"), START(7, "start"), WAIT(8, "wait"), LOCK_ALL(9, "lockAll"),
         /** A notification request's await / waitAny: peer is the source (-2: any), callNumber the tag (-1: any). */
         NOTIFY_WAIT(10, "notification wait"),
         /** A Messaging receive: peer is the source (-2: any), callNumber the tag (-1: any). */

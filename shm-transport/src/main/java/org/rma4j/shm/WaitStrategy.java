@@ -76,8 +76,8 @@ public final class WaitStrategy {
     }
 
     private static final WaitStrategy DEFAULT = fromSystemProperties();
-    private static final boolean LOST_WAKE_UP_FAILS = Boolean.parseBoolean(
-        System.getProperty(LOST_WAKE_UP_FAILS_PROP_NAME, Boolean.toString(LOST_WAKE_UP_FAILS_DEFAULT)));
+    private static final boolean LOST_WAKE_UP_FAILS = Boolean
+        .parseBoolean(System.getProperty(LOST_WAKE_UP_FAILS_PROP_NAME, Boolean.toString(LOST_WAKE_UP_FAILS_DEFAULT)));
     /** Sleeps that ran out their period and then found the condition true, in this JVM. */
     private static final AtomicLong RECHECK_WAKES = new AtomicLong();
 
@@ -103,8 +103,8 @@ public final class WaitStrategy {
      */
     public WaitStrategy(final Kind kind, final int spins, final int yields, final long timeoutNs) {
         if (spins < 0 || yields < 0 || timeoutNs < 0) {
-            throw new IllegalArgumentException("spins=" + spins + ", yields=" + yields + " and timeoutNs=" + timeoutNs
-                + " must be >= 0");
+            throw new IllegalArgumentException(
+                "spins=" + spins + ", yields=" + yields + " and timeoutNs=" + timeoutNs + " must be >= 0");
         }
         this.kind = kind;
         this.spins = spins;
@@ -163,8 +163,8 @@ public final class WaitStrategy {
      * @return the accepted value.
      * @throws PeerFailedException from {@code liveness}.
      */
-    public int awaitInt(
-        final MemorySegment segment, final long offset, final IntPredicate done, final Liveness liveness) {
+    public int awaitInt(final MemorySegment segment, final long offset, final IntPredicate done,
+        final Liveness liveness) {
         final int first = Words.getIntVolatile(segment, offset);
         if (done.test(first)) {
             return first;
@@ -192,8 +192,8 @@ public final class WaitStrategy {
      * @param liveness     run at least every {@link #LIVENESS_PERIOD_NS} while waiting.
      * @throws PeerFailedException from {@code liveness}.
      */
-    public void awaitCondition(
-        final MemorySegment segment, final long signalOffset, final BooleanSupplier done, final Liveness liveness) {
+    public void awaitCondition(final MemorySegment segment, final long signalOffset, final BooleanSupplier done,
+        final Liveness liveness) {
         awaitCondition(segment, signalOffset, done, liveness, false);
     }
 
@@ -208,9 +208,8 @@ public final class WaitStrategy {
      *                   {@link Membarrier#isGlobalExpeditedSupported()}).
      * @throws IllegalStateException if {@code asymmetric} and the membarrier call fails.
      */
-    public void awaitCondition(
-        final MemorySegment segment, final long signalOffset, final BooleanSupplier done, final Liveness liveness,
-        final boolean asymmetric) {
+    public void awaitCondition(final MemorySegment segment, final long signalOffset, final BooleanSupplier done,
+        final Liveness liveness, final boolean asymmetric) {
         if (done.getAsBoolean()) {
             return;
         }
@@ -260,8 +259,8 @@ public final class WaitStrategy {
      *
      * @return whether {@code done} held (the wait is over).
      */
-    private boolean sleepOnSignal(
-        final MemorySegment segment, final long signalOffset, final BooleanSupplier done, final boolean asymmetric) {
+    private boolean sleepOnSignal(final MemorySegment segment, final long signalOffset, final BooleanSupplier done,
+        final boolean asymmetric) {
         final int signal = Words.getIntVolatile(segment, signalOffset);
         final boolean woken;
         WaitWords.addSleeper(segment, signalOffset);
@@ -372,9 +371,9 @@ public final class WaitStrategy {
     private static void recheckWake(final long signalOffset) {
         RECHECK_WAKES.incrementAndGet();
         if (LOST_WAKE_UP_FAILS) {
-            throw new IllegalStateException("lost wake-up: the condition signalled through the word at offset "
-                + signalOffset + " came true while its sleeper was not woken (" + LOST_WAKE_UP_FAILS_PROP_NAME
-                + "=true)");
+            throw new IllegalStateException(
+                "lost wake-up: the condition signalled through the word at offset " + signalOffset
+                    + " came true while its sleeper was not woken (" + LOST_WAKE_UP_FAILS_PROP_NAME + "=true)");
         }
     }
 
@@ -386,9 +385,8 @@ public final class WaitStrategy {
      *                     {@code signalOffset}.
      * @return true if {@code done} became true while a failure or timeout was being raised.
      */
-    private boolean periodicCheck(
-        final BooleanSupplier done, final Liveness liveness, final long startNs, final long nowNs, final String what,
-        final long signalOffset) {
+    private boolean periodicCheck(final BooleanSupplier done, final Liveness liveness, final long startNs,
+        final long nowNs, final String what, final long signalOffset) {
         try {
             liveness.check();
         } catch (final PeerFailedException e) {
@@ -401,7 +399,9 @@ public final class WaitStrategy {
             if (done.getAsBoolean()) {
                 return true;
             }
-            throw what != null ? new WaitTimeoutException(what, nowNs - startNs) : timeout(startNs, nowNs, signalOffset);
+            throw what != null
+                ? new WaitTimeoutException(what, nowNs - startNs)
+                : timeout(startNs, nowNs, signalOffset);
         }
         return false;
     }

@@ -46,13 +46,13 @@ public final class Words {
         INT.setVolatile(segment, offset, value);
     }
 
-    public static boolean compareAndSetInt(
-        final MemorySegment segment, final long offset, final int expected, final int value) {
+    public static boolean compareAndSetInt(final MemorySegment segment, final long offset, final int expected,
+        final int value) {
         return INT.compareAndSet(segment, offset, expected, value);
     }
 
-    public static int compareAndExchangeInt(
-        final MemorySegment segment, final long offset, final int expected, final int value) {
+    public static int compareAndExchangeInt(final MemorySegment segment, final long offset, final int expected,
+        final int value) {
         return (int)INT.compareAndExchange(segment, offset, expected, value);
     }
 
@@ -88,8 +88,8 @@ public final class Words {
         LONG.setVolatile(segment, offset, value);
     }
 
-    public static boolean compareAndSetLong(
-        final MemorySegment segment, final long offset, final long expected, final long value) {
+    public static boolean compareAndSetLong(final MemorySegment segment, final long offset, final long expected,
+        final long value) {
         return LONG.compareAndSet(segment, offset, expected, value);
     }
 

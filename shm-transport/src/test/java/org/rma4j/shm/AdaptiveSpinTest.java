@@ -98,8 +98,8 @@ class AdaptiveSpinTest {
         try (ShmTestDirectory shm = new ShmTestDirectory()) {
             final MemorySegment segment = ShmFiles.create(shm, "word", 4096).segment();
             final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.ADAPTIVE, 0, 0);
-            final CompletableFuture<Integer> waiter = CompletableFuture.supplyAsync(() ->
-                strategy.awaitInt(segment, 0, v -> v == 1, Liveness.NONE));
+            final CompletableFuture<Integer> waiter = CompletableFuture
+                .supplyAsync(() -> strategy.awaitInt(segment, 0, v -> v == 1, Liveness.NONE));
             ShmTestDirectory.awaitCondition(() -> Words.getIntVolatile(segment, WaitWords.SLEEPERS_OFFSET) == 1,
                 "the waiter to announce itself as a sleeper");
             WaitWords.putIntVolatileAndWake(segment, 0, 1);

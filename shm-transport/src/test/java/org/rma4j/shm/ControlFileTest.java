@@ -88,8 +88,8 @@ class ControlFileTest {
     @Test
     void shouldRejectInvalidJobSizeWithoutCreatingAFile() {
         for (final int ranks : new int[] {0, -3, ControlLayout.MAX_RANKS + 1}) {
-            final IllegalArgumentException thrown =
-                assertThrows(IllegalArgumentException.class, () -> ControlFile.create(path, ranks, 0));
+            final IllegalArgumentException thrown = assertThrows(IllegalArgumentException.class,
+                () -> ControlFile.create(path, ranks, 0));
             assertTrue(thrown.getMessage().contains("job size " + ranks), thrown.getMessage());
         }
         assertFalse(Files.exists(path, LinkOption.NOFOLLOW_LINKS));
@@ -105,8 +105,8 @@ class ControlFileTest {
         final ControlFile observer = open();
         assertEquals(RankState.JOINED, observer.state(2));
         assertEquals(ProcessHandle.current().pid(), observer.pid(2));
-        final long startMillis = Words.getLong(
-            observer.segment(), ControlLayout.rowOffset(2) + ControlLayout.ROW_START_MILLIS_OFFSET);
+        final long startMillis = Words.getLong(observer.segment(),
+            ControlLayout.rowOffset(2) + ControlLayout.ROW_START_MILLIS_OFFSET);
         assertEquals(ControlFile.startMillis(ProcessHandle.current()), startMillis);
         assertEquals(RankState.EMPTY, observer.state(1), "other rows untouched");
         assertEquals(RankState.EMPTY, observer.state(3), "other rows untouched");
@@ -248,8 +248,7 @@ class ControlFileTest {
         final ControlFile orphaned = shm.track(ControlFile.create(path, RANKS, launcher.pid()));
 
         assertTrue(orphaned.launcherGone());
-        final PeerFailedException thrown =
-            assertThrows(PeerFailedException.class, () -> orphaned.checkPeer(2, false));
+        final PeerFailedException thrown = assertThrows(PeerFailedException.class, () -> orphaned.checkPeer(2, false));
         assertEquals(2, thrown.rank());
         assertTrue(thrown.getMessage().contains("never joined"), thrown.getMessage());
         assertTrue(thrown.getMessage().contains(Long.toString(launcher.pid())), thrown.getMessage());
@@ -286,8 +285,8 @@ class ControlFileTest {
             "also for the launcher (self = -1)");
 
         control.markFailed(0);
-        final PeerFailedException self =
-            assertThrows(PeerFailedException.class, () -> control.liveness(0, false).check());
+        final PeerFailedException self = assertThrows(PeerFailedException.class,
+            () -> control.liveness(0, false).check());
         assertEquals(0, self.rank(), "a rank declared failed itself learns so first");
         assertTrue(self.getMessage().contains("this rank was declared failed"), self.getMessage());
     }
@@ -306,7 +305,6 @@ class ControlFileTest {
         assertEquals(2, assertThrows(PeerFailedException.class, () -> control.liveness(0, true).check()).rank(),
             "in rank order once no rank failed or is gone");
     }
-
 
     @Test
     void shouldRecordFinishedAndFailedStates() {
@@ -340,8 +338,8 @@ class ControlFileTest {
         final ControlFile control = create();
         control.markFailed(2);
 
-        final PeerFailedException thrown =
-            assertThrows(PeerFailedException.class, () -> control.liveness(0, false).check());
+        final PeerFailedException thrown = assertThrows(PeerFailedException.class,
+            () -> control.liveness(0, false).check());
 
         assertEquals(2, thrown.rank());
         assertTrue(thrown.getMessage().contains("rank 2"), thrown.getMessage());
@@ -370,8 +368,8 @@ class ControlFileTest {
         control.markFinished(3);
 
         assertDoesNotThrow(() -> control.liveness(0, false).check());
-        final PeerFailedException thrown =
-            assertThrows(PeerFailedException.class, () -> control.liveness(0, true).check());
+        final PeerFailedException thrown = assertThrows(PeerFailedException.class,
+            () -> control.liveness(0, true).check());
 
         assertEquals(3, thrown.rank());
         assertTrue(thrown.getMessage().contains("rank 3"), thrown.getMessage());
@@ -385,8 +383,8 @@ class ControlFileTest {
         final long deadPid = finished.pid();
         writeRow(control, 1, deadPid, 0L, RankState.JOINED);
 
-        final PeerFailedException thrown =
-            assertThrows(PeerFailedException.class, () -> control.liveness(0, false).check());
+        final PeerFailedException thrown = assertThrows(PeerFailedException.class,
+            () -> control.liveness(0, false).check());
 
         assertEquals(1, thrown.rank());
         assertTrue(thrown.getMessage().contains("rank 1"), thrown.getMessage());
@@ -411,8 +409,7 @@ class ControlFileTest {
         // The row's process started an hour before the one that holds its pid now.
         writeRow(control, 1, sleeper.pid(), started - TimeUnit.HOURS.toMillis(1), RankState.JOINED);
 
-        final PeerFailedException thrown =
-            assertThrows(PeerFailedException.class, () -> control.checkPeer(1, false));
+        final PeerFailedException thrown = assertThrows(PeerFailedException.class, () -> control.checkPeer(1, false));
 
         assertEquals(1, thrown.rank());
         assertTrue(thrown.getMessage().contains(Long.toString(sleeper.pid())), thrown.getMessage());
@@ -513,8 +510,8 @@ class ControlFileTest {
 
         final ShmFormatException thrown = assertThrows(ShmFormatException.class, () -> ControlFile.open(path));
 
-        assertMessageNames(thrown, "layout version " + (ControlLayout.VERSION - 1) + " is not the supported "
-            + ControlLayout.VERSION);
+        assertMessageNames(thrown,
+            "layout version " + (ControlLayout.VERSION - 1) + " is not the supported " + ControlLayout.VERSION);
     }
 
     private void assertCorruptedIntRejected(final long offset, final int value, final String expected) {
@@ -598,8 +595,9 @@ class ControlFileTest {
             }
             assertEquals(RankState.EMPTY, observer.state(rank), "the scratch slots do not overlap the rank table");
         }
-        assertEquals(0, Words.getIntVolatile(observer.segment(),
-            ControlLayout.BARRIER_OFFSET + BarrierLayout.GENERATION_OFFSET), "nor the barrier");
+        assertEquals(0,
+            Words.getIntVolatile(observer.segment(), ControlLayout.BARRIER_OFFSET + BarrierLayout.GENERATION_OFFSET),
+            "nor the barrier");
     }
 
     @Test
@@ -626,8 +624,8 @@ class ControlFileTest {
             rank.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
 
-        assertEquals(2, Words.getIntVolatile(launcher.segment(),
-            ControlLayout.BARRIER_OFFSET + BarrierLayout.GENERATION_OFFSET));
+        assertEquals(2,
+            Words.getIntVolatile(launcher.segment(), ControlLayout.BARRIER_OFFSET + BarrierLayout.GENERATION_OFFSET));
     }
 
     @Test

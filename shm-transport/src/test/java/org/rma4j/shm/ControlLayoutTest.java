@@ -71,8 +71,8 @@ class ControlLayoutTest {
     @Test
     void shouldRejectJobSizesOutsideOneToMax() {
         for (final int ranks : new int[] {0, -1, ControlLayout.MAX_RANKS + 1, Integer.MIN_VALUE}) {
-            final IllegalArgumentException thrown =
-                assertThrows(IllegalArgumentException.class, () -> ControlLayout.checkRanks(ranks));
+            final IllegalArgumentException thrown = assertThrows(IllegalArgumentException.class,
+                () -> ControlLayout.checkRanks(ranks));
             assertTrue(thrown.getMessage().contains("job size " + ranks), thrown.getMessage());
         }
     }

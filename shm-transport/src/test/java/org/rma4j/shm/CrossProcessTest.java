@@ -46,8 +46,7 @@ class CrossProcessTest {
     }
 
     static Stream<Arguments> backoffs() {
-        return Stream.of(
-            Arguments.of("futex on every wait", 0, 0),
+        return Stream.of(Arguments.of("futex on every wait", 0, 0),
             Arguments.of("default backoff", WaitStrategy.SPINS_DEFAULT, WaitStrategy.YIELDS_DEFAULT));
     }
 
@@ -59,12 +58,11 @@ class CrossProcessTest {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("backoffs")
-    void shouldPingPongACounterWithAnotherProcessThroughFutexWakeUps(
-        final String name, final int spins, final int yields) throws Exception {
+    void shouldPingPongACounterWithAnotherProcessThroughFutexWakeUps(final String name, final int spins,
+        final int yields) throws Exception {
         final MemorySegment segment = ShmFiles.create(shm, "ping-pong", 4096).segment();
-        final Process child = shm.startJvm(ShmChild.class,
-            "ping-pong", shm.path("ping-pong").toString(), Integer.toString(PING_PONG_ROUNDS),
-            Integer.toString(spins), Integer.toString(yields));
+        final Process child = shm.startJvm(ShmChild.class, "ping-pong", shm.path("ping-pong").toString(),
+            Integer.toString(PING_PONG_ROUNDS), Integer.toString(spins), Integer.toString(yields));
         final long recheckWakesBefore = WaitStrategy.recheckWakes();
         final Liveness childAlive = () -> checkAlive(child, 1);
         final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, spins, yields);
@@ -176,8 +174,8 @@ class CrossProcessTest {
 
         assertExitsNormally(child, 0);
         assertEquals(RankState.FINISHED, control.state(1));
-        assertEquals(2 * BARRIER_ROUNDS, Words.getIntVolatile(control.segment(),
-            ControlLayout.BARRIER_OFFSET + BarrierLayout.GENERATION_OFFSET));
+        assertEquals(2 * BARRIER_ROUNDS,
+            Words.getIntVolatile(control.segment(), ControlLayout.BARRIER_OFFSET + BarrierLayout.GENERATION_OFFSET));
     }
 
     private void awaitJoined(final ControlFile control, final int rank, final Process child) {

@@ -57,8 +57,7 @@ class DisseminationBarrierTest {
     }
 
     static Stream<Arguments> cases() {
-        return Stream.of(
-            Arguments.of("2 parties, busy spin", 2, WaitStrategy.busySpin(), 2_000),
+        return Stream.of(Arguments.of("2 parties, busy spin", 2, WaitStrategy.busySpin(), 2_000),
             Arguments.of("3 parties, default backoff", 3, WaitStrategy.defaultStrategy(), 300),
             Arguments.of("5 parties, futex on every wait", 5, new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0), 150),
             Arguments.of("6 parties, default backoff", 6, WaitStrategy.defaultStrategy(), 150),
@@ -69,8 +68,8 @@ class DisseminationBarrierTest {
     @MethodSource("cases")
     void shouldKeepEveryPartyInLockstep(final String name, final int parties, final WaitStrategy strategy,
         final int rounds) throws Exception {
-        final List<String> violations = Lockstep.run(shm, "barrier", parties, rounds, (mine, party, liveness) ->
-            new DisseminationBarrier(mine, BARRIER, parties, party, strategy, liveness)::await);
+        final List<String> violations = Lockstep.run(shm, "barrier", parties, rounds, (mine, party,
+            liveness) -> new DisseminationBarrier(mine, BARRIER, parties, party, strategy, liveness)::await);
 
         assertEquals(List.of(), violations);
         final int barrierRounds = DisseminationBarrierLayout.rounds(parties);
@@ -90,15 +89,13 @@ class DisseminationBarrierTest {
         final AtomicBoolean released = new AtomicBoolean();
         final Future<Void> first = shm.submit(() -> {
             new DisseminationBarrier(ShmFiles.open(shm, "barrier").segment(), BARRIER, parties, 0, strategy,
-                Liveness.NONE)
-                .await();
+                Liveness.NONE).await();
             released.set(true);
             return null;
         });
         final Future<Void> second = shm.submit(() -> {
             new DisseminationBarrier(ShmFiles.open(shm, "barrier").segment(), BARRIER, parties, 1, strategy,
-                Liveness.NONE)
-                .await();
+                Liveness.NONE).await();
             return null;
         });
         // Party 2 has not arrived: parties 0 and 1 must still be waiting after several sleep periods.

@@ -110,8 +110,8 @@ class FileHeaderTest {
         Files.write(path, new byte[10]);
         final MemorySegment opened = ShmFiles.open(shm, "file").segment();
 
-        final ShmFormatException thrown =
-            assertThrows(ShmFormatException.class, () -> FileHeader.check(opened, path, MAGIC, VERSION));
+        final ShmFormatException thrown = assertThrows(ShmFormatException.class,
+            () -> FileHeader.check(opened, path, MAGIC, VERSION));
 
         assertMessageNames(thrown, path, "size 10");
     }

@@ -60,8 +60,9 @@ class FileSpaceTest {
         assertEquals(16 * MIB, thrown.requestedBytes());
         assertEquals(TMPFS_BYTES, thrown.usableBytes(), "tmpfs frees the pages of a failed fallocate");
         assertEquals(tmpfs.path(), thrown.directory());
-        assertTrue(thrown.getMessage().contains(16 * MIB + " bytes asked, " + TMPFS_BYTES + " bytes free in "
-            + tmpfs.path()), thrown.getMessage());
+        assertTrue(
+            thrown.getMessage().contains(16 * MIB + " bytes asked, " + TMPFS_BYTES + " bytes free in " + tmpfs.path()),
+            thrown.getMessage());
         assertTrue(thrown.getMessage().contains("ENOSPC"), thrown.getMessage());
     }
 
@@ -100,8 +101,8 @@ class FileSpaceTest {
     void shouldReportTooLittleSpaceWhenWritingZeros() throws Exception {
         final Path file = Files.createFile(tmpfs.path().resolve("file"));
 
-        final ShmSpaceException thrown =
-            assertThrows(ShmSpaceException.class, () -> FileSpace.fillWithZeros(file, 16 * MIB));
+        final ShmSpaceException thrown = assertThrows(ShmSpaceException.class,
+            () -> FileSpace.fillWithZeros(file, 16 * MIB));
 
         assertEquals(16 * MIB, thrown.requestedBytes());
         assertEquals(tmpfs.path(), thrown.directory());

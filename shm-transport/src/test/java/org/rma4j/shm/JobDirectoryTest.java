@@ -90,8 +90,8 @@ class JobDirectoryTest {
         final JobDirectory job = JobDirectory.create(base);
 
         for (final String name : new String[] {"../x", "a/b", "/etc/passwd", "", ".", "..", ".hidden"}) {
-            final IllegalArgumentException thrown =
-                assertThrows(IllegalArgumentException.class, () -> job.file(name), name);
+            final IllegalArgumentException thrown = assertThrows(IllegalArgumentException.class, () -> job.file(name),
+                name);
             assertTrue(thrown.getMessage().contains("'" + name + "'"), thrown.getMessage());
         }
     }

@@ -90,8 +90,8 @@ class LivenessTest {
     }
 
     private ControlFile controlWithFailedRank(final int rank) {
-        final ControlFile control = shm.track(
-            ControlFile.create(shm.path(JobDirectory.CONTROL_FILE_NAME), 3, ProcessHandle.current().pid()));
+        final ControlFile control = shm
+            .track(ControlFile.create(shm.path(JobDirectory.CONTROL_FILE_NAME), 3, ProcessHandle.current().pid()));
         control.join(0);
         control.markFailed(rank);
         return control;

@@ -79,8 +79,8 @@ class MappedFileTest {
         final Path path = shm.path("file");
         Files.write(path, PRECIOUS);
 
-        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> ShmFiles.create(shm, "file",
-            4096));
+        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class,
+            () -> ShmFiles.create(shm, "file", 4096));
 
         assertInstanceOf(FileAlreadyExistsException.class, thrown.getCause());
         assertTrue(thrown.getMessage().contains(path.toString()), thrown.getMessage());
@@ -122,8 +122,8 @@ class MappedFileTest {
 
     @Test
     void shouldRefuseToOpenMissingFile() {
-        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class, () -> ShmFiles.open(shm,
-            "missing"));
+        final UncheckedIOException thrown = assertThrows(UncheckedIOException.class,
+            () -> ShmFiles.open(shm, "missing"));
 
         assertTrue(thrown.getMessage().contains(shm.path("missing").toString()), thrown.getMessage());
     }
@@ -131,8 +131,8 @@ class MappedFileTest {
     @Test
     void shouldRejectNonPositiveSizeWithoutCreatingAFile() {
         for (final long size : new long[] {0, -1}) {
-            final IllegalArgumentException thrown =
-                assertThrows(IllegalArgumentException.class, () -> ShmFiles.create(shm, "file", size));
+            final IllegalArgumentException thrown = assertThrows(IllegalArgumentException.class,
+                () -> ShmFiles.create(shm, "file", size));
             assertTrue(thrown.getMessage().contains(Long.toString(size)), thrown.getMessage());
         }
         assertFalse(Files.exists(shm.path("file"), LinkOption.NOFOLLOW_LINKS));
@@ -205,8 +205,8 @@ class MappedFileTest {
             try (MappedFile first = MappedFile.create(tmpfs.path().resolve("first"), 6 * MIB)) {
                 final Path second = tmpfs.path().resolve("second");
 
-                final ShmSpaceException thrown =
-                    assertThrows(ShmSpaceException.class, () -> MappedFile.create(second, 4 * MIB));
+                final ShmSpaceException thrown = assertThrows(ShmSpaceException.class,
+                    () -> MappedFile.create(second, 4 * MIB));
 
                 assertEquals(4 * MIB, thrown.requestedBytes());
                 assertEquals(TMPFS_BYTES - 6 * MIB, thrown.usableBytes());

@@ -65,8 +65,8 @@ class MappingLivenessTest {
     void shouldNameAFileWhoseHeaderWasOverwritten() throws Exception {
         Words.putLong(file.segment(), FileHeader.MAGIC_OFFSET, 0);
 
-        final ShmFormatException thrown =
-            assertThrows(ShmFormatException.class, MappingLiveness.of(Liveness.NONE, file, MAGIC, VERSION)::check);
+        final ShmFormatException thrown = assertThrows(ShmFormatException.class,
+            MappingLiveness.of(Liveness.NONE, file, MAGIC, VERSION)::check);
 
         assertTrue(thrown.getMessage().contains("magic"), thrown.getMessage());
     }

@@ -49,8 +49,7 @@ class ShmBarrierTest {
     }
 
     static Stream<Arguments> strategies() {
-        return Stream.of(
-            Arguments.of("default backoff", WaitStrategy.defaultStrategy(), 200),
+        return Stream.of(Arguments.of("default backoff", WaitStrategy.defaultStrategy(), 200),
             Arguments.of("futex on every wait", new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0), 200),
             Arguments.of("busy spin", WaitStrategy.busySpin(), 30));
     }
@@ -81,9 +80,8 @@ class ShmBarrierTest {
             }));
         }
         ShmTestDirectory.awaitCondition(() -> Words.getIntVolatile(segment, ARRIVALS) == 2, "two parties to arrive");
-        ShmTestDirectory.awaitCondition(() -> Words.getIntVolatile(segment,
-            GENERATION + WaitWords.SLEEPERS_OFFSET) == 2,
-            "two parties to sleep");
+        ShmTestDirectory.awaitCondition(
+            () -> Words.getIntVolatile(segment, GENERATION + WaitWords.SLEEPERS_OFFSET) == 2, "two parties to sleep");
 
         for (final Future<Void> party : early) {
             assertFalse(party.isDone(), "a party passed the barrier before the last one arrived");
@@ -161,16 +159,16 @@ class ShmBarrierTest {
      */
     @Test
     void shouldCompleteWhenTheLastPartyArrivesAndLeavesBeforeTheLivenessCheck() throws Exception {
-        final ShmBarrier other = new ShmBarrier(
-            ShmFiles.open(shm, "barrier").segment(), BARRIER, 2, WaitStrategy.defaultStrategy(), Liveness.NONE);
+        final ShmBarrier other = new ShmBarrier(ShmFiles.open(shm, "barrier").segment(), BARRIER, 2,
+            WaitStrategy.defaultStrategy(), Liveness.NONE);
         final Liveness arriveThenLeave = () -> {
             if (Words.getIntVolatile(segment, GENERATION) == 0) {
                 other.await();
             }
             throw new PeerFailedException(1, "it has already left the job");
         };
-        final ShmBarrier barrier =
-            new ShmBarrier(segment, BARRIER, 2, new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0), arriveThenLeave);
+        final ShmBarrier barrier = new ShmBarrier(segment, BARRIER, 2,
+            new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0), arriveThenLeave);
 
         final Future<Void> waiter = shm.submit(() -> {
             barrier.await();

@@ -116,14 +116,14 @@ final class ShmChild {
                 for (int other = 0; other < control.ranks(); other++) {
                     final int seen = Words.getInt(control.scratch(other), 0);
                     if (seen != round) {
-                        throw new AssertionError("rank " + rank + " in round " + round + " saw " + seen
-                            + " in the slot of rank " + other);
+                        throw new AssertionError(
+                            "rank " + rank + " in round " + round + " saw " + seen + " in the slot of rank " + other);
                     }
                 }
                 barrier.await();
             }
-            WaitStrategy.defaultStrategy().awaitInt(
-                control.scratch(0), BARRIER_DONE, value -> value == 1, control.liveness(rank, false));
+            WaitStrategy.defaultStrategy().awaitInt(control.scratch(0), BARRIER_DONE, value -> value == 1,
+                control.liveness(rank, false));
             control.markFinished(rank);
         }
     }

@@ -47,8 +47,8 @@ class WaitStrategyTest {
         Words.putInt(segment, WORD, 9);
         final AtomicInteger checks = new AtomicInteger();
 
-        final int value = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0)
-            .awaitInt(segment, WORD, v -> v == 9, checks::incrementAndGet);
+        final int value = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0).awaitInt(segment, WORD, v -> v == 9,
+            checks::incrementAndGet);
 
         assertEquals(9, value);
         assertEquals(0, checks.get(), "no liveness check without waiting");
@@ -175,8 +175,7 @@ class WaitStrategyTest {
     @Test
     void shouldReturnTheValueThatSatisfiedTheCondition() throws Exception {
         final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
-        final Future<Integer> waiter =
-            shm.submit(() -> strategy.awaitInt(segment, WORD, v -> v >= 3, Liveness.NONE));
+        final Future<Integer> waiter = shm.submit(() -> strategy.awaitInt(segment, WORD, v -> v >= 3, Liveness.NONE));
         ShmTestDirectory.awaitCondition(() -> Words.getIntVolatile(segment, SLEEPERS) == 1,
             "the waiter to announce itself");
 
@@ -188,8 +187,8 @@ class WaitStrategyTest {
 
     @Test
     void shouldReturnWhenValueChangesUnderDefaultBackoff() throws Exception {
-        final Future<Integer> waiter = shm.submit(
-            () -> WaitStrategy.defaultStrategy().awaitInt(segment, WORD, v -> v == 2, Liveness.NONE));
+        final Future<Integer> waiter = shm
+            .submit(() -> WaitStrategy.defaultStrategy().awaitInt(segment, WORD, v -> v == 2, Liveness.NONE));
 
         WaitWords.putIntVolatileAndWake(segment, WORD, 2);
 

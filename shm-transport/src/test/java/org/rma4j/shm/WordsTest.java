@@ -22,8 +22,8 @@ import org.rma4j.test.ShmTestDirectory;
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class WordsTest {
     private static final int[] INT_VALUES = {0, 1, -1, 42, Integer.MIN_VALUE, Integer.MAX_VALUE, 0x7F00_00FF};
-    private static final long[] LONG_VALUES =
-        {0L, 1L, -1L, 42L, Long.MIN_VALUE, Long.MAX_VALUE, 0x0123_4567_89AB_CDEFL, 1L << 32};
+    private static final long[] LONG_VALUES = {0L, 1L, -1L, 42L, Long.MIN_VALUE, Long.MAX_VALUE, 0x0123_4567_89AB_CDEFL,
+        1L << 32};
 
     private ShmTestDirectory shm;
     private MemorySegment segment;

@@ -75,7 +75,8 @@ public final class ShmTestDirectory implements AutoCloseable, BeforeEachCallback
 
     private static Path createDirectory(final String prefix) {
         final Path parent = Files.isDirectory(SHM_ROOT) && Files.isWritable(SHM_ROOT)
-            ? SHM_ROOT : Path.of(System.getProperty("java.io.tmpdir"));
+            ? SHM_ROOT
+            : Path.of(System.getProperty("java.io.tmpdir"));
         try {
             return Files.createTempDirectory(parent, prefix);
         } catch (final IOException e) {
@@ -140,8 +141,8 @@ public final class ShmTestDirectory implements AutoCloseable, BeforeEachCallback
      */
     public synchronized Process startJvm(final Class<?> mainClass, final String... args) throws IOException {
         final Path log = path.resolve("child-" + logs.size() + ".log");
-        final Process process = new ProcessBuilder(TestProcesses.javaCommand(mainClass, args))
-            .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        final Process process = new ProcessBuilder(TestProcesses.javaCommand(mainClass, args)).redirectErrorStream(true)
+            .redirectOutput(log.toFile()).start();
         processes.add(process);
         logs.add(log);
         return process;

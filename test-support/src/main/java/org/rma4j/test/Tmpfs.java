@@ -55,8 +55,8 @@ public final class Tmpfs implements AutoCloseable {
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         try {
             if (process.waitFor() != 0) {
-                throw new IOException(String.join(" ", List.of(command)) + " failed with status "
-                    + process.exitValue() + ": " + output.strip());
+                throw new IOException(String.join(" ", List.of(command)) + " failed with status " + process.exitValue()
+                    + ": " + output.strip());
             }
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();

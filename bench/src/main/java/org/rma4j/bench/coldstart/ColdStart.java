@@ -24,8 +24,7 @@ import picocli.CommandLine.Option;
  *
  * <p>The ranks' class path must be jar files for the cache (the benchmarks jar is one).
  */
-@Command(name = "cold-start", mixinStandardHelpOptions = true,
-    description = "Each operation's first calls after Rma.init beside its steady state, without and with an AOT cache.")
+@Command(name = "cold-start", mixinStandardHelpOptions = true, description = "Each operation's first calls after Rma.init beside its steady state, without and with an AOT cache.")
 public final class ColdStart implements Callable<Integer> {
     /** Windows of the first calls the report shows, as [from, to) call indices. */
     private static final int[][] WINDOWS = {{0, 1}, {1, 10}, {10, 100}, {100, 1000}};
@@ -33,12 +32,10 @@ public final class ColdStart implements Callable<Integer> {
     @Option(names = "--calls", defaultValue = "1000", description = "Calls timed one by one (default ${DEFAULT-VALUE}).")
     int calls;
 
-    @Option(names = "--steady", defaultValue = "200000",
-        description = "Calls after those; the last half is the steady state (default ${DEFAULT-VALUE}).")
+    @Option(names = "--steady", defaultValue = "200000", description = "Calls after those; the last half is the steady state (default ${DEFAULT-VALUE}).")
     int steady;
 
-    @Option(names = "--repetitions", defaultValue = "3",
-        description = "Jobs per configuration; the report shows medians over them (default ${DEFAULT-VALUE}).")
+    @Option(names = "--repetitions", defaultValue = "3", description = "Jobs per configuration; the report shows medians over them (default ${DEFAULT-VALUE}).")
     int repetitions;
 
     @Option(names = "--classpath", description = "Class path of the ranks (default: this JVM's).")
@@ -98,8 +95,7 @@ public final class ColdStart implements Callable<Integer> {
         final Path file = out.resolve("cold-start-" + name + ".txt");
         final Launcher.Builder builder = Launcher.builder().ranks(2).classpath(rankClasspath)
             .mainClass(ColdStartRank.class.getName())
-            .args(List.of(file.toString(), Integer.toString(calls), Integer.toString(steady)))
-            .jvmOptions(jvmOptions);
+            .args(List.of(file.toString(), Integer.toString(calls), Integer.toString(steady))).jvmOptions(jvmOptions);
         if (shmDir != null) {
             builder.baseDirectory(shmDir);
         }
@@ -125,13 +121,15 @@ public final class ColdStart implements Callable<Integer> {
             + " runs per configuration, medians over runs. Each operation's first " + calls
             + " calls are timed one by one right after `Rma.init()`, in the order of the table; its steady"
             + " state is the mean of the last " + (steady - steady / 2) + " of " + steady + " further calls."
-            + " Mean ns per call in each window of call indices; the last column is the first "
-            + Math.min(calls, 1000) + " calls' mean over the steady state.");
+            + " Mean ns per call in each window of call indices; the last column is the first " + Math.min(calls, 1000)
+            + " calls' mean over the steady state.");
         md.println();
-        final List<String> header = new ArrayList<>(List.of("operation", "configuration", "JVM uptime at first call (ms)"));
+        final List<String> header = new ArrayList<>(
+            List.of("operation", "configuration", "JVM uptime at first call (ms)"));
         final List<int[]> windows = Arrays.stream(WINDOWS).filter(w -> w[0] < calls).toList();
         for (final int[] window : windows) {
-            header.add(window[1] - window[0] == 1 ? "call " + (window[0] + 1)
+            header.add(window[1] - window[0] == 1
+                ? "call " + (window[0] + 1)
                 : "calls " + (window[0] + 1) + "-" + Math.min(window[1], calls));
         }
         header.addAll(List.of("steady", "first calls / steady"));
@@ -149,19 +147,28 @@ public final class ColdStart implements Callable<Integer> {
                         .mapToLong(s -> mean(s, 2 + window[0], 2 + Math.min(window[1], calls))).toArray())));
                 }
                 final long steadyNanos = median(samples.stream().mapToLong(s -> s[1]).toArray());
-                final long first = median(samples.stream().mapToLong(s -> mean(s, 2, 2 + Math.min(calls, 1000)))
-                    .toArray());
+                final long first = median(
+                    samples.stream().mapToLong(s -> mean(s, 2, 2 + Math.min(calls, 1000))).toArray());
                 row.add(Long.toString(steadyNanos));
                 row.add(String.format("%.1fx", first / (double)Math.max(1, steadyNanos)));
                 md.println("| " + String.join(" | ", row) + " |");
             }
         }
         md.println();
-        md.println("`Rma.init()` took (median, ms): " + String.join(", ", runs.entrySet().stream()
-            .map(run -> run.getKey() + " " + median(run.getValue().stream().mapToLong(r -> r.get("init")[2]).toArray())
-                / 1_000_000.0).toList()) + "; JVM uptime when it returned (ms): " + String.join(", ",
-            runs.entrySet().stream().map(run -> run.getKey() + " "
-                + median(run.getValue().stream().mapToLong(r -> r.get("init")[0]).toArray())).toList()) + ".");
+        md.println("`Rma.init()` took (median, ms): "
+            + String.join(", ",
+                runs.entrySet().stream()
+                    .map(run -> run.getKey() + " "
+                        + median(run.getValue().stream().mapToLong(r -> r.get("init")[2]).toArray()) / 1_000_000.0)
+                    .toList())
+            + "; JVM uptime when it returned (ms): "
+            + String
+                .join(", ",
+                    runs.entrySet().stream()
+                        .map(run -> run.getKey() + " "
+                            + median(run.getValue().stream().mapToLong(r -> r.get("init")[0]).toArray()))
+                        .toList())
+            + ".");
     }
 
     private static long mean(final long[] values, final int from, final int to) {

@@ -86,9 +86,8 @@ public final class ColdStartRank {
     }
 
     /** Rank 0 calls; rank 1 waits in a barrier meanwhile. */
-    private static String rankZero(
-        final RmaJob job, final int me, final String name, final int calls, final int steady, final Call call)
-        throws Exception {
+    private static String rankZero(final RmaJob job, final int me, final String name, final int calls, final int steady,
+        final Call call) throws Exception {
         final String line = me == 0 ? measure(name, calls, steady, call) : null;
         job.barrier();
         return line;

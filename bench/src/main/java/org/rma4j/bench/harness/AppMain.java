@@ -47,10 +47,11 @@ public final class AppMain {
                     if (job.rank() == 0) {
                         final String line = line(sync.label(), repeat, sample);
                         append(out, line);
-                        System.out.println(String.format(Locale.ROOT, "%s %s, %d ranks, %s, repetition %d/%d: %s %s, "
-                            + "%.1f us per %s: %s", app.id, sync.label(), job.size(), app.sizeLabel(size, work), repeat,
-                            repeats, ReportWriter.throughput(sample.throughput()), app.unit, sample.timeNs() / 1e3,
-                            app.timeUnit, sample.verified() ? "VERIFIED" : "FAILED"));
+                        System.out.println(String.format(Locale.ROOT,
+                            "%s %s, %d ranks, %s, repetition %d/%d: %s %s, " + "%.1f us per %s: %s", app.id,
+                            sync.label(), job.size(), app.sizeLabel(size, work), repeat, repeats,
+                            ReportWriter.throughput(sample.throughput()), app.unit, sample.timeNs() / 1e3, app.timeUnit,
+                            sample.verified() ? "VERIFIED" : "FAILED"));
                     }
                 }
             }

@@ -18,15 +18,15 @@ import java.util.List;
  * @param timesNs        rank 0's time per unit of work ({@link Application#timeUnit}) of each repetition.
  * @param verified       whether every repetition's result was right.
  */
-public record AppMeasurement(String app, String variant, int ranks, int size, int work, String sizeLabel,
-    String unit, List<Double> throughputs, List<Double> timesNs, boolean verified) {
+public record AppMeasurement(String app, String variant, int ranks, int size, int work, String sizeLabel, String unit,
+    List<Double> throughputs, List<Double> timesNs, boolean verified) {
 
     public AppMeasurement {
         throughputs = List.copyOf(throughputs);
         timesNs = List.copyOf(timesNs);
         if (throughputs.isEmpty() || throughputs.size() != timesNs.size()) {
-            throw new IllegalArgumentException(app + " " + variant + ": " + throughputs.size() + " throughputs and "
-                + timesNs.size() + " times");
+            throw new IllegalArgumentException(
+                app + " " + variant + ": " + throughputs.size() + " throughputs and " + timesNs.size() + " times");
         }
     }
 

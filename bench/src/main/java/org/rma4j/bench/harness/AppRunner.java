@@ -61,15 +61,12 @@ final class AppRunner {
             throw new UncheckedIOException(e);
         }
         final List<String> lines = new CopyOnWriteArrayList<>();
-        final Launcher.Builder builder = Launcher.builder()
-            .ranks(ranks)
+        final Launcher.Builder builder = Launcher.builder().ranks(ranks)
             // rmarun --bind-to core: rank i pinned to CPU i (taskset), as mpirun binds its ranks to cores.
-            .bindToCore(true)
-            .mainClass(AppMain.class.getName())
+            .bindToCore(true).mainClass(AppMain.class.getName())
             .args(app.id, out.toString(), variants.stream().map(Sync::label).collect(Collectors.joining(",")),
                 Integer.toString(size), Integer.toString(work), Integer.toString(repeats))
-            .jvmOptions(jvmOptions)
-            .output(line -> {
+            .jvmOptions(jvmOptions).output(line -> {
                 lines.add(line);
                 log.accept(line);
             });
@@ -78,8 +75,8 @@ final class AppRunner {
         }
         final JobResult result = JavaRunner.runWithin(builder.build(), label, lines, timeout);
         if (!result.succeeded()) {
-            throw new IllegalStateException(label + " failed: " + result.failureMessage().orElse("exit "
-                + result.exitCode()) + "\n" + JavaRunner.tail(lines));
+            throw new IllegalStateException(label + " failed: "
+                + result.failureMessage().orElse("exit " + result.exitCode()) + "\n" + JavaRunner.tail(lines));
         }
         final List<String> written;
         try {

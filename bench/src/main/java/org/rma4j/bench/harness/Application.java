@@ -26,10 +26,9 @@ import org.rma4j.examples.notified.TreeReduction;
  */
 public enum Application {
     STENCIL("stencil", "Pipelined stencil (PRK Sync_p2p)", "GMOPS", "pass", "grid side m (m x m grid)",
-        PipelinedStencil.VARIANTS),
-    TREE_REDUCTION("tree-reduction", "16-ary tree reduction", "reductions/s", "reduction", "vector length (longs)",
-        TreeReduction.VARIANTS),
-    CHOLESKY("cholesky", "Tile Cholesky", "GFLOP/s", "factorization", "matrix order N", TileCholesky.VARIANTS);
+        PipelinedStencil.VARIANTS), TREE_REDUCTION("tree-reduction", "16-ary tree reduction", "reductions/s",
+            "reduction", "vector length (longs)", TreeReduction.VARIANTS), CHOLESKY("cholesky", "Tile Cholesky",
+                "GFLOP/s", "factorization", "matrix order N", TileCholesky.VARIANTS);
 
     /** What rank 0 measured in one run of one variant. */
     public record Sample(long timeNs, double throughput, boolean verified) {
@@ -82,14 +81,14 @@ public enum Application {
      */
     public void check(final int size, final int work, final int ranks) {
         if (size < 1 || work < 1 || ranks < 1) {
-            throw new IllegalArgumentException(id + ": size=" + size + ", work=" + work + " and ranks=" + ranks
-                + " must be >= 1");
+            throw new IllegalArgumentException(
+                id + ": size=" + size + ", work=" + work + " and ranks=" + ranks + " must be >= 1");
         }
         switch (this) {
             case STENCIL -> {
                 if (size - 1 < ranks || size < 2) {
-                    throw new IllegalArgumentException("stencil: grid side " + size + " needs m - 1 >= ranks = "
-                        + ranks);
+                    throw new IllegalArgumentException(
+                        "stencil: grid side " + size + " needs m - 1 >= ranks = " + ranks);
                 }
             }
             case CHOLESKY -> {
@@ -97,7 +96,8 @@ public enum Application {
                     throw new IllegalArgumentException("cholesky: N = " + size + " x " + work + " exceeds 4096");
                 }
             }
-            case TREE_REDUCTION -> { }
+            case TREE_REDUCTION -> {
+            }
         }
     }
 
@@ -111,19 +111,22 @@ public enum Application {
         return switch (this) {
             case STENCIL -> {
                 final PipelinedStencil.Result r = PipelinedStencil.run(job, sync, size, size, work);
-                yield root ? new Sample(r.elapsedNanos() / work, PipelinedStencil.gmops(size, size, work,
-                    r.elapsedNanos()), PipelinedStencil.verified(r.corner(), size, size, work))
+                yield root
+                    ? new Sample(r.elapsedNanos() / work, PipelinedStencil.gmops(size, size, work, r.elapsedNanos()),
+                        PipelinedStencil.verified(r.corner(), size, size, work))
                     : new Sample(0, 0, true);
             }
             case TREE_REDUCTION -> {
                 final TreeReduction.Result r = TreeReduction.run(job, sync, size, work);
-                yield root ? new Sample(r.medianNanos(), 1e9 / Math.max(1, r.medianNanos()), r.wrongRounds() == 0)
+                yield root
+                    ? new Sample(r.medianNanos(), 1e9 / Math.max(1, r.medianNanos()), r.wrongRounds() == 0)
                     : new Sample(0, 0, true);
             }
             case CHOLESKY -> {
                 final TileCholesky.Result r = TileCholesky.run(job, sync, size, work);
-                yield root ? new Sample(r.elapsedNanos(), TileCholesky.gflops(size, work, r.elapsedNanos()),
-                    TileCholesky.verified(r.residual()))
+                yield root
+                    ? new Sample(r.elapsedNanos(), TileCholesky.gflops(size, work, r.elapsedNanos()),
+                        TileCholesky.verified(r.residual()))
                     : new Sample(0, 0, true);
             }
         };

@@ -49,10 +49,12 @@ final class ApplicationReport {
                     + "it waits for.\n"
                 : "No job has more ranks than CPUs.\n");
         }
-        md.append("- rank JVM options: ").append(info.appJvmOptions().isEmpty()
-            ? "none (rma4j's default waiting: blocked calls spin, yield, then sleep on a futex; the putflush "
-                + "variants poll and never sleep)"
-            : "`" + String.join(" ", info.appJvmOptions()) + "`").append("\n\n");
+        md.append("- rank JVM options: ")
+            .append(info.appJvmOptions().isEmpty()
+                ? "none (rma4j's default waiting: blocked calls spin, yield, then sleep on a futex; the putflush "
+                    + "variants poll and never sleep)"
+                : "`" + String.join(" ", info.appJvmOptions()) + "`")
+            .append("\n\n");
         for (final Application app : Application.values()) {
             final List<AppMeasurement> ms = results.applications(app.id);
             if (!ms.isEmpty()) {
@@ -88,9 +90,11 @@ final class ApplicationReport {
         for (final Problem p : problems(ms)) {
             md.append("| ").append(p.ranks()).append(" | ").append(app.sizeLabel(p.size(), p.work())).append(" |");
             for (final String v : variants) {
-                md.append(' ').append(results.findApplication(app.id, v, p.ranks(), p.size(), p.work())
-                    .map(m -> ReportWriter.throughput(m.medianThroughput()) + (m.verified() ? "" : " (FAILED)"))
-                    .orElse(ReportWriter.NONE)).append(" |");
+                md.append(' ')
+                    .append(results.findApplication(app.id, v, p.ranks(), p.size(), p.work())
+                        .map(m -> ReportWriter.throughput(m.medianThroughput()) + (m.verified() ? "" : " (FAILED)"))
+                        .orElse(ReportWriter.NONE))
+                    .append(" |");
             }
             final Optional<AppMeasurement> notified = results.findApplication(app.id, NOTIFIED, p.ranks(), p.size(),
                 p.work());
@@ -107,8 +111,8 @@ final class ApplicationReport {
         }
         md.append('\n');
         if (cells > 0) {
-            md.append(String.format(Locale.ROOT, "notified faster than sendrecv in %d of %d cells.%n%n", faster,
-                cells));
+            md.append(
+                String.format(Locale.ROOT, "notified faster than sendrecv in %d of %d cells.%n%n", faster, cells));
         }
     }
 
@@ -120,10 +124,10 @@ final class ApplicationReport {
             for (final AppMeasurement m : results.applications(app.id)) {
                 md.append("| ").append(m.app()).append(" | ").append(m.variant()).append(" | ").append(m.ranks())
                     .append(" | ").append(m.sizeLabel()).append(" | ")
-                    .append(ReportWriter.throughput(m.medianThroughput())).append(" | ").append(m.unit())
-                    .append(" | ").append(String.join(", ", m.throughputs().stream().map(ReportWriter::throughput)
-                        .toList())).append(" | ").append(ReportWriter.duration(m.medianTimeNs())).append(" per ")
-                    .append(app.timeUnit).append(" | ").append(m.verified() ? "yes" : "FAILED").append(" |\n");
+                    .append(ReportWriter.throughput(m.medianThroughput())).append(" | ").append(m.unit()).append(" | ")
+                    .append(String.join(", ", m.throughputs().stream().map(ReportWriter::throughput).toList()))
+                    .append(" | ").append(ReportWriter.duration(m.medianTimeNs())).append(" per ").append(app.timeUnit)
+                    .append(" | ").append(m.verified() ? "yes" : "FAILED").append(" |\n");
             }
         }
         md.append('\n');
@@ -133,8 +137,8 @@ final class ApplicationReport {
         if (numerator.isEmpty() || denominator.isEmpty() || denominator.get().medianThroughput() <= 0) {
             return ReportWriter.NONE;
         }
-        return String.format(Locale.ROOT, "%.2f", numerator.get().medianThroughput()
-            / denominator.get().medianThroughput());
+        return String.format(Locale.ROOT, "%.2f",
+            numerator.get().medianThroughput() / denominator.get().medianThroughput());
     }
 
     /** One cell row of a table: rank count and problem size. */
@@ -145,8 +149,8 @@ final class ApplicationReport {
      * @return the rank counts and sizes measured, by rank count, then size.
      */
     static List<Problem> problems(final List<AppMeasurement> ms) {
-        final TreeSet<Problem> problems = new TreeSet<>(Comparator.comparingInt(Problem::ranks)
-            .thenComparingInt(Problem::size).thenComparingInt(Problem::work));
+        final TreeSet<Problem> problems = new TreeSet<>(
+            Comparator.comparingInt(Problem::ranks).thenComparingInt(Problem::size).thenComparingInt(Problem::work));
         ms.forEach(m -> problems.add(new Problem(m.ranks(), m.size(), m.work())));
         return List.copyOf(problems);
     }

@@ -36,9 +36,8 @@ import picocli.CommandLine.Option;
  * <p>Exit status: 0 if every row ran, 1 if a Java scenario or an application job failed or an application
  * computed a wrong result (the others still run and are reported), 2 for bad arguments.
  */
-@Command(name = "rma4j-bench", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Half round trip, single operations and bandwidth of rma4j against a floor, Open MPI and MPICH, "
-        + "and the Notified Access applications in each synchronization variant.")
+@Command(name = "rma4j-bench", mixinStandardHelpOptions = true, sortOptions = false, description = "Half round trip, single operations and bandwidth of rma4j against a floor, Open MPI and MPICH, "
+    + "and the Notified Access applications in each synchronization variant.")
 public final class Harness implements Callable<Integer> {
     /** The profile whose counts and sizes fill every option not given; the options say both values. */
     @Option(names = "--profile", description = "quick (a few minutes on 2 cores) or full (the paper's counts); "
@@ -170,7 +169,8 @@ public final class Harness implements Callable<Integer> {
         if (!List.of("auto", "c11", "none").contains(peers)) {
             throw usage("--peers must be auto, c11 or none, not " + peers);
         }
-        final String base = name != null ? name
+        final String base = name != null
+            ? name
             : "harness-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmm", Locale.ROOT));
         Files.createDirectories(out);
         awaitQuietMachine();
@@ -195,8 +195,9 @@ public final class Harness implements Callable<Integer> {
         final Peers peerRunner = new Peers(work, log, notes, label -> progress.begin("C peer: " + label));
         final Optional<Path> probeGcc = peers.equals("none") ? Optional.empty() : detection.gcc();
         try {
-            final JavaRunner javaRunner = new JavaRunner(work, jvmOptions != null ? jvmOptions
-                : JavaRunner.DEFAULT_JVM_OPTIONS, log, Duration.ofSeconds(scenarioTimeoutSeconds), shmBase);
+            final JavaRunner javaRunner = new JavaRunner(work,
+                jvmOptions != null ? jvmOptions : JavaRunner.DEFAULT_JVM_OPTIONS, log,
+                Duration.ofSeconds(scenarioTimeoutSeconds), shmBase);
             final List<Measurement> everyRound = new ArrayList<>();
             for (int round = 1; round <= rounds; round++) {
                 final String suffix = rounds > 1 ? " (round " + round + "/" + rounds + ")" : "";
@@ -253,11 +254,12 @@ public final class Harness implements Callable<Integer> {
             Processes.deleteTree(work);
             Processes.deleteTree(shmBase);
         }
-        final Results results = new Results(new Results.RunInfo(date, MachineInfo.describe(),
-            System.getProperty("java.vm.name") + " " + Runtime.version(), loadBefore, MachineInfo.loadAverage(),
-            commandLine, Arrays.stream(sizes).boxed().toList(), iterations, warmup, bwSamples,
-            MachineInfo.toolVersions(detection, work.getParent()), profile.id(),
-            Runtime.getRuntime().availableProcessors(), appJvmOptions != null ? appJvmOptions : List.of()),
+        final Results results = new Results(
+            new Results.RunInfo(date, MachineInfo.describe(),
+                System.getProperty("java.vm.name") + " " + Runtime.version(), loadBefore, MachineInfo.loadAverage(),
+                commandLine, Arrays.stream(sizes).boxed().toList(), iterations, warmup, bwSamples,
+                MachineInfo.toolVersions(detection, work.getParent()), profile.id(),
+                Runtime.getRuntime().availableProcessors(), appJvmOptions != null ? appJvmOptions : List.of()),
             measurements, List.copyOf(new LinkedHashSet<>(notes)), peerRunner.probes(), applications);
         results.write(out.resolve(base + ".json"));
         report(results, out, base);

@@ -61,8 +61,8 @@ final class JavaRunner {
      * @return its measurements, with the implementation of each row ({@link Rows#javaImpl}).
      * @throws IllegalStateException naming the scenario and the failed rank if the job fails.
      */
-    List<Measurement> run(final RankMain.Scenario scenario, final long[] sizes, final int iterations,
-        final int warmup, final int bwSamples) throws InterruptedException {
+    List<Measurement> run(final RankMain.Scenario scenario, final long[] sizes, final int iterations, final int warmup,
+        final int bwSamples) throws InterruptedException {
         final Path out = workDirectory.resolve("java-" + scenario.id + ".samples");
         try {
             Files.deleteIfExists(out);
@@ -70,16 +70,13 @@ final class JavaRunner {
             throw new java.io.UncheckedIOException(e);
         }
         final List<String> lines = new CopyOnWriteArrayList<>();
-        final Launcher.Builder builder = Launcher.builder()
-            .ranks(2)
+        final Launcher.Builder builder = Launcher.builder().ranks(2)
             // rmarun --bind-to core: rank i pinned to CPU i (taskset), as mpirun binds its ranks to cores.
-            .bindToCore(true)
-            .mainClass(RankMain.class.getName())
-            .args(scenario.id, out.toString(), Arrays.stream(sizes).mapToObj(Long::toString)
-                .collect(Collectors.joining(",")), Integer.toString(iterations), Integer.toString(warmup),
-                Integer.toString(bwSamples))
-            .jvmOptions(jvmOptions)
-            .output(line -> {
+            .bindToCore(true).mainClass(RankMain.class.getName())
+            .args(scenario.id, out.toString(),
+                Arrays.stream(sizes).mapToObj(Long::toString).collect(Collectors.joining(",")),
+                Integer.toString(iterations), Integer.toString(warmup), Integer.toString(bwSamples))
+            .jvmOptions(jvmOptions).output(line -> {
                 lines.add(line);
                 log.accept(line);
             });
@@ -121,8 +118,8 @@ final class JavaRunner {
         } catch (final TimeoutException e) {
             runner.interrupt();
             runner.join(TimeUnit.SECONDS.toMillis(30));
-            throw new IllegalStateException(label + " did not finish within " + timeout.toSeconds()
-                + " s; its ranks were killed\n" + tail(lines));
+            throw new IllegalStateException(
+                label + " did not finish within " + timeout.toSeconds() + " s; its ranks were killed\n" + tail(lines));
         } catch (final ExecutionException e) {
             throw new IllegalStateException(label + " could not run: " + e.getCause(), e.getCause());
         } catch (final InterruptedException e) {

@@ -34,8 +34,9 @@ final class MachineInfo {
         } catch (final IOException e) {
             // keep "unknown CPU"
         }
-        final long memoryGiB = Math.round(((com.sun.management.OperatingSystemMXBean)java.lang.management
-            .ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize() / (double)(1L << 30));
+        final long memoryGiB = Math
+            .round(((com.sun.management.OperatingSystemMXBean)java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getTotalMemorySize() / (double)(1L << 30));
         return model + ", " + Runtime.getRuntime().availableProcessors() + " CPUs, " + memoryGiB + " GiB, "
             + System.getProperty("os.name") + " " + System.getProperty("os.version");
     }
@@ -47,7 +48,8 @@ final class MachineInfo {
         final Map<String, String> versions = new LinkedHashMap<>();
         detection.gcc().ifPresent(p -> versions.put("gcc", version(p, List.of("--version"), directory)));
         for (final Peers.MpiTool mpi : List.of(detection.openMpi(), detection.mpich())) {
-            mpi.launcherPath().ifPresent(p -> versions.put(mpi.launcher(), version(p, List.of("--version"), directory)));
+            mpi.launcherPath()
+                .ifPresent(p -> versions.put(mpi.launcher(), version(p, List.of("--version"), directory)));
         }
         return versions;
     }

@@ -6,9 +6,8 @@ import org.HdrHistogram.DoubleHistogram;
  * Summary of one (implementation, row, size): percentiles from an HdrHistogram {@link DoubleHistogram}
  * (3 significant digits) of the samples, in nanoseconds.
  */
-public record Measurement(
-    String impl, String row, long sizeBytes, long count, double p50Ns, double p90Ns, double p99Ns, double meanNs,
-    double minNs, double maxNs) {
+public record Measurement(String impl, String row, long sizeBytes, long count, double p50Ns, double p90Ns, double p99Ns,
+    double meanNs, double minNs, double maxNs) {
 
     /**
      * Summarizes the samples of one sample-file line.
@@ -24,9 +23,8 @@ public record Measurement(
             histogram.recordValue(Math.max(value, 0.1));
         }
         return new Measurement(impl, line.row(), line.sizeBytes(), histogram.getTotalCount(),
-            histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(90),
-            histogram.getValueAtPercentile(99), histogram.getMean(), histogram.getMinValue(),
-            histogram.getMaxValue());
+            histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(90), histogram.getValueAtPercentile(99),
+            histogram.getMean(), histogram.getMinValue(), histogram.getMaxValue());
     }
 
     /**

@@ -104,14 +104,16 @@ final class MessagingRow {
                 final Class<?> type = Class.forName(CLASS_NAME, true, MessagingRow.class.getClassLoader());
                 final MethodHandles.Lookup lookup = MethodHandles.publicLookup();
                 create = lookup.findStatic(type, "create", MethodType.methodType(type, RmaJob.class));
-                send = lookup.findVirtual(type, "send",
-                    MethodType.methodType(void.class, MemorySegment.class, int.class, int.class))
+                send = lookup
+                    .findVirtual(type, "send",
+                        MethodType.methodType(void.class, MemorySegment.class, int.class, int.class))
                     .asType(MethodType.methodType(void.class, Object.class, MemorySegment.class, int.class, int.class));
-                final Class<?> status = type.getMethod("recv", MemorySegment.class, int.class, int.class).getReturnType();
-                recv = lookup.findVirtual(type, "recv",
-                    MethodType.methodType(status, MemorySegment.class, int.class, int.class))
-                    .asType(MethodType.methodType(Object.class, Object.class, MemorySegment.class, int.class,
-                        int.class));
+                final Class<?> status = type.getMethod("recv", MemorySegment.class, int.class, int.class)
+                    .getReturnType();
+                recv = lookup
+                    .findVirtual(type, "recv", MethodType.methodType(status, MemorySegment.class, int.class, int.class))
+                    .asType(
+                        MethodType.methodType(Object.class, Object.class, MemorySegment.class, int.class, int.class));
                 close = lookup.findVirtual(type, "close", MethodType.methodType(void.class));
             } catch (final ReflectiveOperationException | LinkageError e) {
                 failure = CLASS_NAME + " is not usable: " + e;

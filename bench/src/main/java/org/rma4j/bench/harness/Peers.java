@@ -101,8 +101,7 @@ final class Peers {
      * @param path a PATH-style search list (normally the environment's PATH).
      */
     static Detection detect(final String path) {
-        return new Detection(Processes.which("gcc", path),
-            mpi(Rows.OPENMPI, "mpicc.openmpi", "mpirun.openmpi", path),
+        return new Detection(Processes.which("gcc", path), mpi(Rows.OPENMPI, "mpicc.openmpi", "mpirun.openmpi", path),
             mpi(Rows.MPICH, "mpicc.mpich", "mpirun.mpich", path));
     }
 
@@ -182,9 +181,10 @@ final class Peers {
         }
         final Path out = workDirectory.resolve("probe.samples");
         final Path shm = Path.of("/dev/shm", "rma4j-bench-probe-" + ProcessHandle.current().pid());
-        final Processes.Outcome outcome = Processes.run(List.of(probeBinary.toString(), out.toString(),
-            shm.toString(), "8", Integer.toString(PROBE_ITERATIONS), Integer.toString(PROBE_ITERATIONS), "1"),
-            workDirectory, Duration.ofSeconds(60), line -> { });
+        final Processes.Outcome outcome = Processes.run(List.of(probeBinary.toString(), out.toString(), shm.toString(),
+            "8", Integer.toString(PROBE_ITERATIONS), Integer.toString(PROBE_ITERATIONS), "1"), workDirectory,
+            Duration.ofSeconds(60), line -> {
+            });
         try {
             Files.deleteIfExists(shm);
             if (outcome.succeeded()) {
@@ -208,7 +208,8 @@ final class Peers {
         for (final String name : SOURCES) {
             try (InputStream in = Peers.class.getResourceAsStream(SOURCE_RESOURCES + name)) {
                 if (in == null) {
-                    throw new IllegalStateException("resource " + SOURCE_RESOURCES + name + " is missing from the class path");
+                    throw new IllegalStateException(
+                        "resource " + SOURCE_RESOURCES + name + " is missing from the class path");
                 }
                 Files.copy(in, workDirectory.resolve(name), StandardCopyOption.REPLACE_EXISTING);
             } catch (final IOException e) {
@@ -276,8 +277,8 @@ final class Peers {
     private List<Measurement> collect(final Processes.Outcome outcome, final Path out, final String impl,
         final String label) {
         if (!outcome.succeeded()) {
-            notes.add(label + " failed (exit " + outcome.exitCode() + "); rows it finished are kept:\n"
-                + outcome.tail());
+            notes.add(
+                label + " failed (exit " + outcome.exitCode() + "); rows it finished are kept:\n" + outcome.tail());
         }
         if (!Files.exists(out)) {
             return List.of();

@@ -54,50 +54,35 @@ public final class Plots {
     private static final int HEADER_HEIGHT = 72;
 
     /** The Okabe-Ito palette (Okabe and Ito, "Color Universal Design", 2008), black first. */
-    static final List<Color> OKABE_ITO = List.of(
-        new Color(0x000000), new Color(0xE69F00), new Color(0x56B4E9), new Color(0x009E73),
-        new Color(0xF0E442), new Color(0x0072B2), new Color(0xD55E00), new Color(0xCC79A7));
+    static final List<Color> OKABE_ITO = List.of(new Color(0x000000), new Color(0xE69F00), new Color(0x56B4E9),
+        new Color(0x009E73), new Color(0xF0E442), new Color(0x0072B2), new Color(0xD55E00), new Color(0xCC79A7));
 
     /** Colour of each implementation, the same in every plot. */
-    static final Map<String, Color> IMPL_COLORS = Map.of(
-        Rows.RMA4J, OKABE_ITO.get(6),
-        Rows.OPENMPI, OKABE_ITO.get(5),
-        Rows.MPICH, OKABE_ITO.get(3),
-        Rows.C11, OKABE_ITO.get(0),
-        Rows.JAVA_FFM, OKABE_ITO.get(2));
+    static final Map<String, Color> IMPL_COLORS = Map.of(Rows.RMA4J, OKABE_ITO.get(6), Rows.OPENMPI, OKABE_ITO.get(5),
+        Rows.MPICH, OKABE_ITO.get(3), Rows.C11, OKABE_ITO.get(0), Rows.JAVA_FFM, OKABE_ITO.get(2));
 
     /** Marker of each synchronization scheme (row), the same in every plot. */
-    static final Map<String, Marker> ROW_MARKERS = Map.of(
-        "floor", SeriesMarkers.CIRCLE,
-        "notified-put", SeriesMarkers.DIAMOND,
-        "put-flush-flag", SeriesMarkers.SQUARE,
-        "send-recv", SeriesMarkers.TRIANGLE_UP,
-        "pscw", SeriesMarkers.TRIANGLE_DOWN,
-        "fence", SeriesMarkers.CROSS,
-        "put-bw", SeriesMarkers.SQUARE,
-        "memcpy-bw", SeriesMarkers.CIRCLE);
+    static final Map<String, Marker> ROW_MARKERS = Map.of("floor", SeriesMarkers.CIRCLE, "notified-put",
+        SeriesMarkers.DIAMOND, "put-flush-flag", SeriesMarkers.SQUARE, "send-recv", SeriesMarkers.TRIANGLE_UP, "pscw",
+        SeriesMarkers.TRIANGLE_DOWN, "fence", SeriesMarkers.CROSS, "put-bw", SeriesMarkers.SQUARE, "memcpy-bw",
+        SeriesMarkers.CIRCLE);
 
     /** Series of the latency plot: (implementation, row, legend). */
-    static final List<String[]> LATENCY_SERIES = List.of(
-        new String[] {Rows.C11, "floor", "C11 floor"},
+    static final List<String[]> LATENCY_SERIES = List.of(new String[] {Rows.C11, "floor", "C11 floor"},
         new String[] {Rows.JAVA_FFM, "floor", "Java FFM floor"},
         new String[] {Rows.RMA4J, "notified-put", "rma4j notified put"},
         new String[] {Rows.RMA4J, "put-flush-flag", "rma4j put+flush+flag"},
-        new String[] {Rows.RMA4J, "send-recv", "rma4j send/recv"},
-        new String[] {Rows.RMA4J, "pscw", "rma4j PSCW"},
+        new String[] {Rows.RMA4J, "send-recv", "rma4j send/recv"}, new String[] {Rows.RMA4J, "pscw", "rma4j PSCW"},
         new String[] {Rows.RMA4J, "fence", "rma4j fence"},
         new String[] {Rows.OPENMPI, "put-flush-flag", "Open MPI put+flush+flag"},
         new String[] {Rows.OPENMPI, "send-recv", "Open MPI send/recv"},
-        new String[] {Rows.OPENMPI, "pscw", "Open MPI PSCW"},
-        new String[] {Rows.OPENMPI, "fence", "Open MPI fence"},
+        new String[] {Rows.OPENMPI, "pscw", "Open MPI PSCW"}, new String[] {Rows.OPENMPI, "fence", "Open MPI fence"},
         new String[] {Rows.MPICH, "send-recv", "MPICH send/recv"},
         new String[] {Rows.MPICH, "put-flush-flag", "MPICH put+flush+flag"});
 
-    static final List<String[]> BANDWIDTH_SERIES = List.of(
-        new String[] {Rows.RMA4J, "put-bw", "rma4j put"},
+    static final List<String[]> BANDWIDTH_SERIES = List.of(new String[] {Rows.RMA4J, "put-bw", "rma4j put"},
         new String[] {Rows.JAVA_FFM, "memcpy-bw", "Java MemorySegment.copy"},
-        new String[] {Rows.C11, "memcpy-bw", "C memcpy"},
-        new String[] {Rows.OPENMPI, "put-bw", "Open MPI put"},
+        new String[] {Rows.C11, "memcpy-bw", "C memcpy"}, new String[] {Rows.OPENMPI, "put-bw", "Open MPI put"},
         new String[] {Rows.MPICH, "put-bw", "MPICH put"});
 
     /**
@@ -107,16 +92,18 @@ public final class Plots {
      */
     static final List<Panel> RATIO_PANELS = List.of(
         new Panel("notified put", "notified-put", "put-flush-flag",
-            List.<String[]>of(new String[] {Rows.RMA4J, "notified-put", "rma4j notified put ÷ Open MPI put+flush+flag"})),
-        new Panel("put + flush + flag", "put-flush-flag", "put-flush-flag", List.of(
-            new String[] {Rows.RMA4J, "put-flush-flag", "rma4j"}, new String[] {Rows.MPICH, "put-flush-flag", "MPICH"})),
-        new Panel("send / recv", "send-recv", "send-recv", List.of(
-            new String[] {Rows.RMA4J, "send-recv", "rma4j"}, new String[] {Rows.MPICH, "send-recv", "MPICH"},
-            new String[] {Rows.RMA4J, "notified-put", "rma4j notified put ÷ Open MPI send/recv"})),
-        new Panel("PSCW", "pscw", "pscw", List.of(
-            new String[] {Rows.RMA4J, "pscw", "rma4j"}, new String[] {Rows.MPICH, "pscw", "MPICH"})),
-        new Panel("fence", "fence", "fence", List.of(
-            new String[] {Rows.RMA4J, "fence", "rma4j"}, new String[] {Rows.MPICH, "fence", "MPICH"})));
+            List.<String[]>of(
+                new String[] {Rows.RMA4J, "notified-put", "rma4j notified put ÷ Open MPI put+flush+flag"})),
+        new Panel("put + flush + flag", "put-flush-flag", "put-flush-flag",
+            List.of(new String[] {Rows.RMA4J, "put-flush-flag", "rma4j"},
+                new String[] {Rows.MPICH, "put-flush-flag", "MPICH"})),
+        new Panel("send / recv", "send-recv", "send-recv",
+            List.of(new String[] {Rows.RMA4J, "send-recv", "rma4j"}, new String[] {Rows.MPICH, "send-recv", "MPICH"},
+                new String[] {Rows.RMA4J, "notified-put", "rma4j notified put ÷ Open MPI send/recv"})),
+        new Panel("PSCW", "pscw", "pscw",
+            List.of(new String[] {Rows.RMA4J, "pscw", "rma4j"}, new String[] {Rows.MPICH, "pscw", "MPICH"})),
+        new Panel("fence", "fence", "fence",
+            List.of(new String[] {Rows.RMA4J, "fence", "rma4j"}, new String[] {Rows.MPICH, "fence", "MPICH"})));
 
     /** Name of the 1.0 line's series in every ratio panel. */
     static final String REFERENCE_SERIES = "1.0 = reference";
@@ -131,8 +118,8 @@ public final class Plots {
     private static final List<Marker> VARIANT_MARKERS = List.of(SeriesMarkers.DIAMOND, SeriesMarkers.SQUARE,
         SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS);
 
-    private static final BasicStroke DASHED = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND,
-        10f, new float[] {6f, 4f}, 0f);
+    private static final BasicStroke DASHED = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f,
+        new float[] {6f, 4f}, 0f);
 
     /**
      * One panel of the ratio plot.
@@ -167,8 +154,8 @@ public final class Plots {
         final String latencySubtitle = subtitle(results.info(), List.of(LATENCY_RANKS));
         final List<XYChart> panels = ratioPanels(results);
         if (!panels.isEmpty()) {
-            written.add(save(compose(panels, ratioTitle(results), latencySubtitle), directory,
-                prefix + "-latency-ratio.png"));
+            written.add(
+                save(compose(panels, ratioTitle(results), latencySubtitle), directory, prefix + "-latency-ratio.png"));
         }
         final XYChart latency = sizeChart("payload size", "half round trip, median (ns)", true, WIDTH, HEIGHT);
         latency.getStyler().setYAxisDecimalPattern("#,##0");
@@ -186,8 +173,9 @@ public final class Plots {
             final List<AppMeasurement> ms = results.applications(app.id);
             if (!ms.isEmpty()) {
                 final List<Integer> ranks = ms.stream().map(AppMeasurement::ranks).distinct().sorted().toList();
-                written.add(save(compose(List.of(application(app, ms)), app.title + ": throughput (median) vs problem size",
-                    subtitle(results.info(), ranks)), directory, prefix + APPLICATION_INFIX + app.id + ".png"));
+                written.add(
+                    save(compose(List.of(application(app, ms)), app.title + ": throughput (median) vs problem size",
+                        subtitle(results.info(), ranks)), directory, prefix + APPLICATION_INFIX + app.id + ".png"));
             }
         }
         return written;
@@ -200,11 +188,13 @@ public final class Plots {
     static String subtitle(final Results.RunInfo info, final List<Integer> ranks) {
         final List<String> parts = new ArrayList<>();
         parts.add(info.machine());
-        final String rankCounts = ranks.size() == 1 ? Integer.toString(ranks.get(0))
+        final String rankCounts = ranks.size() == 1
+            ? Integer.toString(ranks.get(0))
             : ranks.subList(0, ranks.size() - 1).stream().map(String::valueOf).collect(Collectors.joining(", "))
                 + " and " + ranks.get(ranks.size() - 1);
         final String rankWord = ranks.size() == 1 && ranks.get(0) == 1 ? " rank" : " ranks";
-        parts.add(info.cpus() > 0 ? rankCounts + rankWord + " on " + info.cpus() + (info.cpus() == 1 ? " core" : " cores")
+        parts.add(info.cpus() > 0
+            ? rankCounts + rankWord + " on " + info.cpus() + (info.cpus() == 1 ? " core" : " cores")
             : rankCounts + rankWord);
         if (info.date() != null && info.date().length() >= 10) {
             parts.add(info.date().substring(0, 10));
@@ -248,11 +238,9 @@ public final class Plots {
                 final String referenceImpl = openMpi ? Rows.OPENMPI : Rows.C11;
                 final String referenceRow = openMpi ? openMpiReferenceRow(panel, s) : "floor";
                 final List<double[]> points = new ArrayList<>();
-                results.measurements().stream()
-                    .filter(m -> m.impl().equals(s[0]) && m.row().equals(s[1]))
+                results.measurements().stream().filter(m -> m.impl().equals(s[0]) && m.row().equals(s[1]))
                     .sorted(Comparator.comparingLong(Measurement::sizeBytes))
-                    .forEach(m -> results.find(referenceImpl, referenceRow, m.sizeBytes())
-                        .filter(r -> r.p50Ns() > 0)
+                    .forEach(m -> results.find(referenceImpl, referenceRow, m.sizeBytes()).filter(r -> r.p50Ns() > 0)
                         .ifPresent(r -> points.add(new double[] {log2(m.sizeBytes()), m.p50Ns() / r.p50Ns()})));
                 if (points.isEmpty()) {
                     continue;
@@ -352,7 +340,8 @@ public final class Plots {
             value /= 1024;
             unit++;
         }
-        final String number = value == Math.rint(value) ? Long.toString((long)value)
+        final String number = value == Math.rint(value)
+            ? Long.toString((long)value)
             : String.format(java.util.Locale.ROOT, "%.3g", value).replaceFirst("\\.?0+$", "");
         return number + " " + units[unit];
     }

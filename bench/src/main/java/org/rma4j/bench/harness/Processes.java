@@ -108,7 +108,8 @@ final class Processes {
      *         or a colon), or empty if it fails.
      */
     static Optional<String> versionLine(final List<String> command, final Path directory) {
-        final Outcome outcome = run(command, directory, Duration.ofSeconds(30), line -> { });
+        final Outcome outcome = run(command, directory, Duration.ofSeconds(30), line -> {
+        });
         if (!outcome.succeeded()) {
             return Optional.empty();
         }

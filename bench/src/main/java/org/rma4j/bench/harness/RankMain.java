@@ -18,16 +18,9 @@ public final class RankMain {
 
     /** The Java scenarios, one job each. */
     enum Scenario {
-        FLOOR("floor"),
-        NOTIFIED_PUT("notified-put"),
-        PUT_FLUSH_FLAG("put-flush-flag"),
-        SEND_RECV("send-recv"),
-        LOAD_STORE("load-store"),
-        PSCW("pscw"),
-        FENCE("fence"),
-        OPS("ops"),
-        BANDWIDTH("bandwidth"),
-        MEMCPY("memcpy");
+        FLOOR("floor"), NOTIFIED_PUT("notified-put"), PUT_FLUSH_FLAG("put-flush-flag"), SEND_RECV(
+            "send-recv"), LOAD_STORE(
+                "load-store"), PSCW("pscw"), FENCE("fence"), OPS("ops"), BANDWIDTH("bandwidth"), MEMCPY("memcpy");
 
         final String id;
 

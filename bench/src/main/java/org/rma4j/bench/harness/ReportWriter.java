@@ -47,13 +47,13 @@ public final class ReportWriter {
         md.append(String.format(Locale.ROOT, "- load average (1 min): %.2f at the start, %.2f at the end%n",
             info.loadBefore(), info.loadAfter()));
         md.append("- sizes: ").append(info.sizes()).append(" bytes; ").append(info.iterations())
-            .append(" timed round trips (or op batches) per size after ").append(info.warmup())
-            .append(" untimed; ").append(info.bwSamples()).append(" batches per bandwidth size\n");
+            .append(" timed round trips (or op batches) per size after ").append(info.warmup()).append(" untimed; ")
+            .append(info.bwSamples()).append(" batches per bandwidth size\n");
         md.append("- command: `").append(info.command()).append("`\n");
         if (!info.tools().isEmpty()) {
             md.append("- peer tools: ");
-            md.append(String.join(", ", info.tools().entrySet().stream()
-                .map(e -> e.getKey() + " (" + e.getValue() + ")").toList()));
+            md.append(String.join(", ",
+                info.tools().entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")").toList()));
             md.append('\n');
         }
         md.append('\n');
@@ -99,8 +99,8 @@ public final class ReportWriter {
             .append(" round trips), measured right before each scenario. On a shared or virtual machine the floor "
                 + "itself moves: read each row against the probe taken before it.\n\n| before | C11 floor 8 B (ns) |\n"
                 + "| --- | ---: |\n");
-        results.floorProbesNs().forEach((label, ns) -> md.append("| ").append(label).append(" | ").append(ns(ns))
-            .append(" |\n"));
+        results.floorProbesNs()
+            .forEach((label, ns) -> md.append("| ").append(label).append(" | ").append(ns(ns)).append(" |\n"));
         md.append('\n');
     }
 
@@ -197,8 +197,9 @@ public final class ReportWriter {
     private static void rows(final StringBuilder md) {
         md.append("## What each row measures\n\n| row | kind | measures |\n| --- | --- | --- |\n");
         for (final Rows.Row row : Rows.ALL) {
-            md.append("| ").append(row.id()).append(" | ").append(row.kind().name().toLowerCase(Locale.ROOT)
-                .replace('_', ' ')).append(" | ").append(row.description()).append(" |\n");
+            md.append("| ").append(row.id()).append(" | ")
+                .append(row.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ')).append(" | ")
+                .append(row.description()).append(" |\n");
         }
         md.append('\n');
     }

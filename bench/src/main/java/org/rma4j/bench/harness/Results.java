@@ -38,10 +38,9 @@ public record Results(RunInfo info, List<Measurement> measurements, List<String>
      * @param cpus          CPUs the harness's JVM saw (0 in files from before this field).
      * @param appJvmOptions the JVM options of the application jobs' ranks.
      */
-    public record RunInfo(
-        String date, String machine, String javaVersion, double loadBefore, double loadAfter, String command,
-        List<Long> sizes, int iterations, int warmup, int bwSamples, Map<String, String> tools, String profile,
-        int cpus, List<String> appJvmOptions) {
+    public record RunInfo(String date, String machine, String javaVersion, double loadBefore, double loadAfter,
+        String command, List<Long> sizes, int iterations, int warmup, int bwSamples, Map<String, String> tools,
+        String profile, int cpus, List<String> appJvmOptions) {
 
         public RunInfo {
             appJvmOptions = appJvmOptions == null ? List.of() : List.copyOf(appJvmOptions);
@@ -59,8 +58,9 @@ public record Results(RunInfo info, List<Measurement> measurements, List<String>
     public Results {
         measurements = List.copyOf(measurements);
         notes = List.copyOf(notes);
-        floorProbesNs = floorProbesNs == null ? Map.of() : java.util.Collections.unmodifiableMap(
-            new java.util.LinkedHashMap<>(floorProbesNs));
+        floorProbesNs = floorProbesNs == null
+            ? Map.of()
+            : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(floorProbesNs));
         applications = applications == null ? List.of() : List.copyOf(applications);
     }
 

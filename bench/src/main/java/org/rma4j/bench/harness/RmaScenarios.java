@@ -237,7 +237,8 @@ final class RmaScenarios {
             source.fill((byte)1);
             final MemorySegment destination = arena.allocate(context.maxSize(), 64);
             final long[] sizes = context.sizes;
-            context.bandwidth("memcpy-bw", s -> MemorySegment.copy(source, 0, destination, 0, sizes[s]), () -> { });
+            context.bandwidth("memcpy-bw", s -> MemorySegment.copy(source, 0, destination, 0, sizes[s]), () -> {
+            });
         }
     }
 }

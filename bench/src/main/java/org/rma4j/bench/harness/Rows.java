@@ -30,19 +30,23 @@ public final class Rows {
     public static final List<String> IMPLS = List.of(RMA4J, JAVA_FFM, C11, OPENMPI, MPICH);
 
     public static final List<Row> ALL = List.of(
-        new Row("floor", Kind.HALF_ROUND_TRIP, "two processes ping-pong a flag word and an echoed payload in a "
-            + "mapped /dev/shm file (Java: FFM MemorySegment + VarHandle release/acquire; C: memcpy + C11 "
-            + "atomics); no library in between"),
-        new Row("load-store", Kind.HALF_ROUND_TRIP, "the floor's protocol on the partner's part of the shared "
-            + "window (rma4j sharedQuery, MPI_Win_shared_query): memcpy + release store of the flag"),
-        new Row("notified-put", Kind.HALF_ROUND_TRIP, "rma4j putNotify + flush, then start + await of a "
-            + "notification request (the Notified Access paper's Listing 1); the echo is the same"),
-        new Row("put-flush-flag", Kind.HALF_ROUND_TRIP, "inside lock_all: put payload, flush, put an 8-byte "
-            + "sequence number into the partner's flag, flush; the receiver polls its own flag (acquire load; "
-            + "MPI: + MPI_Win_sync)"),
+        new Row("floor", Kind.HALF_ROUND_TRIP,
+            "two processes ping-pong a flag word and an echoed payload in a "
+                + "mapped /dev/shm file (Java: FFM MemorySegment + VarHandle release/acquire; C: memcpy + C11 "
+                + "atomics); no library in between"),
+        new Row("load-store", Kind.HALF_ROUND_TRIP,
+            "the floor's protocol on the partner's part of the shared "
+                + "window (rma4j sharedQuery, MPI_Win_shared_query): memcpy + release store of the flag"),
+        new Row("notified-put", Kind.HALF_ROUND_TRIP,
+            "rma4j putNotify + flush, then start + await of a "
+                + "notification request (the Notified Access paper's Listing 1); the echo is the same"),
+        new Row("put-flush-flag", Kind.HALF_ROUND_TRIP,
+            "inside lock_all: put payload, flush, put an 8-byte "
+                + "sequence number into the partner's flag, flush; the receiver polls its own flag (acquire load; "
+                + "MPI: + MPI_Win_sync)"),
         new Row("send-recv", Kind.HALF_ROUND_TRIP, "two-sided send + receive of the payload each way"),
-        new Row("pscw", Kind.HALF_ROUND_TRIP, "start, put, complete, post, wait; the partner: post, wait, start, "
-            + "put back, complete"),
+        new Row("pscw", Kind.HALF_ROUND_TRIP,
+            "start, put, complete, post, wait; the partner: post, wait, start, " + "put back, complete"),
         new Row("fence", Kind.HALF_ROUND_TRIP, "put, fence, fence; the partner: fence, put back, fence"),
         new Row("fetch-and-op", Kind.OPERATION, "fetch_and_op SUM on a long of the partner's window + flush"),
         new Row("compare-and-swap", Kind.OPERATION, "compare_and_swap (always succeeding) on a long + flush"),
@@ -51,8 +55,8 @@ public final class Rows {
         new Row("lock-unlock", Kind.OPERATION, "lock (exclusive) + unlock of the partner, uncontended"),
         new Row("barrier", Kind.OPERATION, "barrier of the two ranks (rma4j job barrier, MPI_Barrier)"),
         new Row("put-bw", Kind.BANDWIDTH, "batches of puts of one size into the partner's window, then one flush"),
-        new Row("memcpy-bw", Kind.BANDWIDTH, "in-process copy of the same size between two private buffers "
-            + "(Java MemorySegment.copy, C memcpy)"));
+        new Row("memcpy-bw", Kind.BANDWIDTH,
+            "in-process copy of the same size between two private buffers " + "(Java MemorySegment.copy, C memcpy)"));
 
     private Rows() {
     }

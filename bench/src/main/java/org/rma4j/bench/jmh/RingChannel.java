@@ -135,8 +135,8 @@ public abstract sealed class RingChannel implements AutoCloseable {
         private static final int MSG_TYPE = 1;
         /** Record: 8-byte header and 8 bytes of message, already 8-byte aligned. */
         private static final int RECORD_BYTES = 16;
-        private final ManyToOneRingBuffer ring = new ManyToOneRingBuffer(new UnsafeBuffer(
-            ByteBuffer.allocateDirect(CAPACITY * RECORD_BYTES + RingBufferDescriptor.TRAILER_LENGTH)));
+        private final ManyToOneRingBuffer ring = new ManyToOneRingBuffer(
+            new UnsafeBuffer(ByteBuffer.allocateDirect(CAPACITY * RECORD_BYTES + RingBufferDescriptor.TRAILER_LENGTH)));
         private final MessageHandler handler = this::onMessage;
 
         @Override

@@ -24,8 +24,8 @@ import picocli.CommandLine;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ColdStartTest {
-    private static final List<String> OPERATIONS =
-        List.of("barrier", "fence", "lock-unlock", "put-flush", "notified-put-round-trip");
+    private static final List<String> OPERATIONS = List.of("barrier", "fence", "lock-unlock", "put-flush",
+        "notified-put-round-trip");
 
     @TempDir
     Path out;
@@ -54,12 +54,13 @@ class ColdStartTest {
 
     @Test
     void shouldReportEveryOperationsFirstCallsBesideItsSteadyState() throws IOException {
-        final int status = new CommandLine(new ColdStart()).execute("--calls", "12", "--steady", "40",
-            "--repetitions", "2", "--no-aot", "--shm-dir", shm.toString(), "-o", out.toString());
+        final int status = new CommandLine(new ColdStart()).execute("--calls", "12", "--steady", "40", "--repetitions",
+            "2", "--no-aot", "--shm-dir", shm.toString(), "-o", out.toString());
 
         assertEquals(0, status);
         final List<String> rows = Files.readAllLines(out.resolve("cold-start.md")).stream()
-            .filter(line -> line.startsWith("| ") && !line.startsWith("| operation") && !line.startsWith("| ---")).toList();
+            .filter(line -> line.startsWith("| ") && !line.startsWith("| operation") && !line.startsWith("| ---"))
+            .toList();
         assertEquals(OPERATIONS, rows.stream().map(row -> row.split(" \\| ")[0].substring(2)).toList(), rows::toString);
         for (final String row : rows) {
             final String[] cells = row.substring(2, row.length() - 2).split(" \\| ");

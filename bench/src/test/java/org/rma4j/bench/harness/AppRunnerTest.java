@@ -18,8 +18,7 @@ import org.rma4j.examples.notified.Sync;
 class AppRunnerTest {
     @Test
     void shouldGroupTheRepetitionsOfEachVariant() {
-        final List<String> lines = List.of(
-            AppMain.line("notified", 1, new Application.Sample(1000, 0.5, true)),
+        final List<String> lines = List.of(AppMain.line("notified", 1, new Application.Sample(1000, 0.5, true)),
             AppMain.line("sendrecv", 1, new Application.Sample(2000, 0.25, true)),
             AppMain.line("sendrecv", 2, new Application.Sample(4000, 0.125, false)),
             AppMain.line("notified", 2, new Application.Sample(500, 1.0, true)));

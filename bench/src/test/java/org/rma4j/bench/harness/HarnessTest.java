@@ -38,17 +38,20 @@ class HarnessTest {
     void shouldWriteJsonMarkdownAndPlotsThenRerenderFromJson() throws IOException {
         final List<String> log = new ArrayList<>();
         final int exit = new CommandLine(new Harness(log::add)).execute("--out", out.toString(), "--name", "t",
-            "--shm-dir", shm.path().toString(), "--java", "floor", "--peers", "none", "--apps", "none", "--sizes", "8,64",
-            "-n", "50", "-w", "10", "--bw-samples", "2");
+            "--shm-dir", shm.path().toString(), "--java", "floor", "--peers", "none", "--apps", "none", "--sizes",
+            "8,64", "-n", "50", "-w", "10", "--bw-samples", "2");
         assertEquals(0, exit, String.join("\n", log));
         final Results results = Results.read(out.resolve("t.json"));
         assertEquals(2, results.measurements().size());
         assertEquals("full", results.info().profile());
         assertTrue(results.notes().stream().anyMatch(n -> n.startsWith("rma4j send-recv")), results.notes().toString());
         assertTrue(results.notes().contains("C peers not run (--peers none)."));
-        assertTrue(results.notes().stream().anyMatch(n -> n.startsWith("Every latency, operation and bandwidth cell "
-            + "is the best of 3 rounds")), results.notes().toString());
-        assertEquals(3, log.stream().filter(line -> line.contains("java floor (round ")).count(), String.join("\n", log));
+        assertTrue(
+            results.notes().stream().anyMatch(
+                n -> n.startsWith("Every latency, operation and bandwidth cell " + "is the best of 3 rounds")),
+            results.notes().toString());
+        assertEquals(3, log.stream().filter(line -> line.contains("java floor (round ")).count(),
+            String.join("\n", log));
         assertTrue(results.floorProbesNs().isEmpty(), "no probes without peers");
         assertEquals(List.of(), results.applications());
         final String md = Files.readString(out.resolve("t.md"));
@@ -56,7 +59,8 @@ class HarnessTest {
         assertTrue(Files.size(out.resolve("t-latency.png")) > 0);
 
         Files.delete(out.resolve("t.md"));
-        final int rerender = new CommandLine(new Harness(log::add)).execute("--from-json", out.resolve("t.json").toString());
+        final int rerender = new CommandLine(new Harness(log::add)).execute("--from-json",
+            out.resolve("t.json").toString());
         assertEquals(0, rerender, String.join("\n", log));
         assertEquals(md, Files.readString(out.resolve("t.md")));
     }
@@ -92,12 +96,12 @@ class HarnessTest {
         assertTrue(md.contains("## Applications"), md);
         final String number = "[0-9][0-9 .]*";
         for (final String table : List.of(
-            "### Pipelined stencil \\(PRK Sync_p2p\\): GMOPS, 2 timed passes[\\s\\S]*\\| 2 \\| 80x80 \\| ("
-                + number + " \\|\\s?){5}(" + number + " \\|\\s?){4}",
-            "### 16-ary tree reduction: reductions/s, 20 timed rounds[\\s\\S]*\\| 2 \\| 8 longs \\| ("
-                + number + " \\|\\s?){4}(" + number + " \\|\\s?){3}",
-            "### Tile Cholesky: GFLOP/s, tiles of 8x8[\\s\\S]*\\| 2 \\| 2x2 tiles of 8 \\(N=16\\) \\| ("
-                + number + " \\|\\s?){3}(" + number + " \\|\\s?){2}")) {
+            "### Pipelined stencil \\(PRK Sync_p2p\\): GMOPS, 2 timed passes[\\s\\S]*\\| 2 \\| 80x80 \\| (" + number
+                + " \\|\\s?){5}(" + number + " \\|\\s?){4}",
+            "### 16-ary tree reduction: reductions/s, 20 timed rounds[\\s\\S]*\\| 2 \\| 8 longs \\| (" + number
+                + " \\|\\s?){4}(" + number + " \\|\\s?){3}",
+            "### Tile Cholesky: GFLOP/s, tiles of 8x8[\\s\\S]*\\| 2 \\| 2x2 tiles of 8 \\(N=16\\) \\| (" + number
+                + " \\|\\s?){3}(" + number + " \\|\\s?){2}")) {
             assertTrue(Pattern.compile(table).matcher(md).find(), table + "\n" + md);
         }
         final List<String> plots = List.of("q-latency.png", "q-app-stencil.png", "q-app-tree-reduction.png",
@@ -137,10 +141,11 @@ class HarnessTest {
         for (final List<String> args : List.of(List.of("--java", "nope"), List.of("--apps", "nope"),
             List.of("--app-variants", "nope"), List.of("--profile", "nope"), List.of("--stencil-grids", "3"),
             List.of("--rounds", "0"))) {
-            final List<String> all = new ArrayList<>(List.of("--out", out.toString(), "--peers", "none", "--shm-dir",
-                shm.path().toString()));
+            final List<String> all = new ArrayList<>(
+                List.of("--out", out.toString(), "--peers", "none", "--shm-dir", shm.path().toString()));
             all.addAll(args);
-            final int exit = new CommandLine(new Harness(line -> { })).execute(all.toArray(String[]::new));
+            final int exit = new CommandLine(new Harness(line -> {
+            })).execute(all.toArray(String[]::new));
             assertEquals(2, exit, args.toString());
         }
     }

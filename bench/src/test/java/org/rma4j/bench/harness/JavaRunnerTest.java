@@ -24,7 +24,8 @@ class JavaRunnerTest {
     Path work;
 
     private List<Measurement> run(final RankMain.Scenario scenario) throws InterruptedException {
-        return new JavaRunner(work, JavaRunner.DEFAULT_JVM_OPTIONS, line -> { }).run(scenario, SIZES, ITERATIONS, 20, 3);
+        return new JavaRunner(work, JavaRunner.DEFAULT_JVM_OPTIONS, line -> {
+        }).run(scenario, SIZES, ITERATIONS, 20, 3);
     }
 
     private static Set<String> keys(final List<Measurement> measurements) {
@@ -76,8 +77,8 @@ class JavaRunnerTest {
 
     @Test
     void shouldKillAScenarioThatOutlivesItsTimeLimit() {
-        final JavaRunner runner = new JavaRunner(work, JavaRunner.DEFAULT_JVM_OPTIONS, line -> { },
-            java.time.Duration.ofMillis(300));
+        final JavaRunner runner = new JavaRunner(work, JavaRunner.DEFAULT_JVM_OPTIONS, line -> {
+        }, java.time.Duration.ofMillis(300));
         final IllegalStateException e = assertThrows(IllegalStateException.class,
             () -> runner.run(RankMain.Scenario.FLOOR, new long[] {8}, 10_000_000, 0, 1));
         assertTrue(e.getMessage().contains("did not finish within"), e.getMessage());

@@ -23,8 +23,7 @@ class PeersTest {
     private static final long[] SIZES = {8, 1024};
     private static final int ITERATIONS = 20;
     /** What installs every peer tool on Debian / Ubuntu, as .ci/run does. */
-    private static final String INSTALL =
-        "Debian: apt-get install gcc openmpi-bin libopenmpi-dev mpich libmpich-dev; .ci/run installs them";
+    private static final String INSTALL = "Debian: apt-get install gcc openmpi-bin libopenmpi-dev mpich libmpich-dev; .ci/run installs them";
 
     @TempDir
     Path work;
@@ -37,8 +36,8 @@ class PeersTest {
         assertFalse(detection.openMpi().present());
         assertFalse(detection.mpich().present());
         final List<String> notes = new ArrayList<>();
-        final List<Measurement> measurements = new Peers(work, line -> { }, notes).runAll(detection, SIZES,
-            ITERATIONS, 5, 2);
+        final List<Measurement> measurements = new Peers(work, line -> {
+        }, notes).runAll(detection, SIZES, ITERATIONS, 5, 2);
         assertEquals(List.of(), measurements);
         assertEquals(3, notes.size(), notes.toString());
         assertTrue(notes.get(1).startsWith("Open MPI columns skipped: mpicc.openmpi mpirun.openmpi not found"),
@@ -58,7 +57,8 @@ class PeersTest {
 
     @Test
     void shouldExtractTheCSources() {
-        new Peers(work, line -> { }, new ArrayList<>()).extractSources();
+        new Peers(work, line -> {
+        }, new ArrayList<>()).extractSources();
         for (final String name : Peers.SOURCES) {
             assertTrue(Files.isRegularFile(work.resolve(name)), name);
         }
@@ -71,7 +71,8 @@ class PeersTest {
         final Peers.Detection onlyGcc = new Peers.Detection(found.gcc(), absent(found.openMpi()),
             absent(found.mpich()));
         final List<String> notes = new ArrayList<>();
-        final Peers peers = new Peers(work, line -> { }, notes);
+        final Peers peers = new Peers(work, line -> {
+        }, notes);
         final List<Measurement> measurements = peers.runAll(onlyGcc, SIZES, ITERATIONS, 5, 2);
         assertEquals(Set.of("c11 floor 8", "c11 floor 1024", "c11 memcpy-bw 8", "c11 memcpy-bw 1024"),
             keys(measurements));
@@ -92,14 +93,14 @@ class PeersTest {
     private void runMpi(final String impl) {
         final Peers.Detection found = Peers.detect(System.getenv("PATH"));
         final Peers.MpiTool mpi = impl.equals(Rows.OPENMPI) ? found.openMpi() : found.mpich();
-        assertTrue(mpi.present(), mpi.missing().strip() + " not found on the PATH: install " + impl + " (" + INSTALL
-            + ")");
+        assertTrue(mpi.present(),
+            mpi.missing().strip() + " not found on the PATH: install " + impl + " (" + INSTALL + ")");
         final Peers.Detection only = impl.equals(Rows.OPENMPI)
             ? new Peers.Detection(Optional.empty(), mpi, absent(found.mpich()))
             : new Peers.Detection(Optional.empty(), absent(found.openMpi()), mpi);
         final List<String> notes = new ArrayList<>();
-        final List<Measurement> measurements = new Peers(work, line -> { }, notes).runAll(only, SIZES, ITERATIONS, 5,
-            2);
+        final List<Measurement> measurements = new Peers(work, line -> {
+        }, notes).runAll(only, SIZES, ITERATIONS, 5, 2);
         final Set<String> expected = Set.of(impl + " send-recv 8", impl + " send-recv 1024", impl + " put-flush-flag 8",
             impl + " put-flush-flag 1024", impl + " load-store 8", impl + " load-store 1024", impl + " pscw 8",
             impl + " pscw 1024", impl + " fence 8", impl + " fence 1024", impl + " fetch-and-op 8",

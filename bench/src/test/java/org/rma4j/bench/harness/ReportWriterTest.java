@@ -48,9 +48,10 @@ class ReportWriterTest {
         applications.add(app("tree-reduction", "notified", 2, 8, 50, "8 longs", "reductions/s", 20_000));
         applications.add(app("tree-reduction", "sendrecv", 2, 8, 50, "8 longs", "reductions/s", 25_000));
         applications.add(app("cholesky", "notified", 2, 4, 32, "4x4 tiles of 32 (N=128)", "GFLOP/s", 0.5));
-        return new Results(new Results.RunInfo("2026-11-21T12:00:00Z", "test machine", "Java 25", 0.5, 0.7,
-            "rma4j-bench --test", List.of(8L, 1024L), 100, 10, 5, Map.of("gcc", "/usr/bin/gcc"), "quick", 2,
-            List.of()), measurements, List.of("MPICH columns skipped: mpicc.mpich not found on the PATH."),
+        return new Results(
+            new Results.RunInfo("2026-11-21T12:00:00Z", "test machine", "Java 25", 0.5, 0.7, "rma4j-bench --test",
+                List.of(8L, 1024L), 100, 10, 5, Map.of("gcc", "/usr/bin/gcc"), "quick", 2, List.of()),
+            measurements, List.of("MPICH columns skipped: mpicc.mpich not found on the PATH."),
             new java.util.LinkedHashMap<>(Map.of("java notified-put", 71.5)), applications);
     }
 
@@ -88,16 +89,19 @@ class ReportWriterTest {
         assertTrue(md.contains("## Applications"), md);
         assertTrue(md.contains("### Pipelined stencil (PRK Sync_p2p): GMOPS, 3 timed passes"), md);
         // variants in the program's order, then notified / sendrecv first among the ratios
-        assertTrue(md.contains("| ranks | size | notified | putflush | sendrecv | notified / sendrecv "
-            + "| notified / putflush |"), md);
+        assertTrue(
+            md.contains(
+                "| ranks | size | notified | putflush | sendrecv | notified / sendrecv " + "| notified / putflush |"),
+            md);
         assertTrue(md.contains("| 2 | 100x100 | 0.200 | 0.400 | 0.100 | 2.00 | 0.50 |"), md);
         assertTrue(md.contains("| 4 | 100x100 | 0.100 | 0.200 | 0.050 | 2.00 | 0.50 |"), md);
         assertTrue(md.contains("notified faster than sendrecv in 2 of 2 cells."), md);
         assertTrue(md.contains("| 2 | 8 longs | 20 000 | 25 000 | 0.80 |"), md);
         assertTrue(md.contains("notified faster than sendrecv in 0 of 1 cells."), md);
         assertTrue(md.contains("| 2 | 4x4 tiles of 32 (N=128) | 0.500 |"), md);
-        assertTrue(md.contains("| stencil | notified | 2 | 100x100 | 0.200 | GMOPS | 0.180, 0.200, 0.240 | 5.0 ms "
-            + "per pass | yes |"), md);
+        assertTrue(md.contains(
+            "| stencil | notified | 2 | 100x100 | 0.200 | GMOPS | 0.180, 0.200, 0.240 | 5.0 ms " + "per pass | yes |"),
+            md);
         assertTrue(md.contains("2 CPUs. Jobs of more ranks than CPUs (here up to 4)"), md);
         // the application plot goes into the applications section, after the tables
         assertTrue(md.indexOf("![x-app-stencil.png](x-app-stencil.png)") > md.indexOf("### Tile Cholesky"), md);
@@ -107,8 +111,8 @@ class ReportWriterTest {
     @Test
     void shouldLeaveTheApplicationsSectionOutOfARunWithoutThem() {
         final Results sample = sample();
-        final String md = ReportWriter.markdown(new Results(sample.info(), sample.measurements(), sample.notes(),
-            sample.floorProbesNs()), List.of());
+        final String md = ReportWriter.markdown(
+            new Results(sample.info(), sample.measurements(), sample.notes(), sample.floorProbesNs()), List.of());
         assertFalse(md.contains("## Applications"), md);
     }
 
@@ -141,8 +145,8 @@ class ReportWriterTest {
     @Test
     void shouldWritePngPlots() throws IOException {
         final List<String> written = Plots.write(sample(), directory, "t");
-        assertEquals(List.of("t-latency-ratio.png", "t-latency.png", "t-bandwidth.png", "t-app-stencil.png", "t-app-tree-reduction.png",
-            "t-app-cholesky.png"), written);
+        assertEquals(List.of("t-latency-ratio.png", "t-latency.png", "t-bandwidth.png", "t-app-stencil.png",
+            "t-app-tree-reduction.png", "t-app-cholesky.png"), written);
         for (final String name : written) {
             final byte[] head = Arrays.copyOf(Files.readAllBytes(directory.resolve(name)), PNG_SIGNATURE.length);
             assertArrayEquals(PNG_SIGNATURE, head, name + " is not a PNG");

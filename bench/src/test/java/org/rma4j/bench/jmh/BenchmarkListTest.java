@@ -57,8 +57,8 @@ class BenchmarkListTest {
     @Test
     void shouldForkEveryBenchmarkWithNativeAccess() throws IOException {
         for (final BenchmarkListEntry entry : readList()) {
-            assertTrue(entry.getJvmArgsAppend().hasValue()
-                    && entry.getJvmArgsAppend().get().contains(BenchJvm.NATIVE_ACCESS),
+            assertTrue(
+                entry.getJvmArgsAppend().hasValue() && entry.getJvmArgsAppend().get().contains(BenchJvm.NATIVE_ACCESS),
                 entry.getUsername() + " forks without " + BenchJvm.NATIVE_ACCESS);
         }
     }

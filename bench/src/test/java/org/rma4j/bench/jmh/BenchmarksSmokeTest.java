@@ -34,8 +34,8 @@ import org.rma4j.shm.JobDirectory;
 @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class BenchmarksSmokeTest {
     private static final int CALLS = 3;
-    private static final List<String> RING_IMPLS =
-        List.of(RingChannel.NOTIFY_RING, RingChannel.AGRONA, RingChannel.JCTOOLS);
+    private static final List<String> RING_IMPLS = List.of(RingChannel.NOTIFY_RING, RingChannel.AGRONA,
+        RingChannel.JCTOOLS);
 
     private List<Path> before;
 

@@ -55,7 +55,9 @@ public final class McsLock implements AutoCloseable {
      */
 
     /** Lifecycle of one rank's handle. */
-    enum State { IDLE, HELD, CLOSED }
+    enum State {
+        IDLE, HELD, CLOSED
+    }
 
     /** Origin of the hand-over: one long, 0. */
     private static final MemorySegment ZERO = MemorySegment.ofArray(new long[] {0});
@@ -240,8 +242,8 @@ public final class McsLock implements AutoCloseable {
 
     private void checkState(final State expected, final String call) {
         if (state != expected) {
-            throw new IllegalStateException(call + " of the MCS lock at rank " + rank + " in state " + state
-                + " (expected " + expected + ")");
+            throw new IllegalStateException(
+                call + " of the MCS lock at rank " + rank + " in state " + state + " (expected " + expected + ")");
         }
     }
 }

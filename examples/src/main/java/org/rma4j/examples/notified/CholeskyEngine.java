@@ -81,8 +81,8 @@ final class CholeskyEngine {
      */
     static int[] consumers(final int i, final int k, final int ranks) {
         final int producer = owner(k, ranks);
-        return IntStream.rangeClosed(k + 1, i).map(j -> owner(j, ranks)).distinct()
-            .filter(r -> r != producer).sorted().toArray();
+        return IntStream.rangeClosed(k + 1, i).map(j -> owner(j, ranks)).distinct().filter(r -> r != producer).sorted()
+            .toArray();
     }
 
     /**

@@ -71,8 +71,9 @@ public final class PingPong {
          * @return the output line of this measurement.
          */
         public String line() {
-            return String.format(Locale.ROOT, "pingpong %s: %s, %d iterations, median half round trip %.3f us, "
-                + "payloads %s", sync.label(), sizeLabel(sizeBytes), iterations, medianHalfRoundTripNs / 1e3,
+            return String.format(Locale.ROOT,
+                "pingpong %s: %s, %d iterations, median half round trip %.3f us, " + "payloads %s", sync.label(),
+                sizeLabel(sizeBytes), iterations, medianHalfRoundTripNs / 1e3,
                 errors == 0 ? "VERIFIED" : "FAILED (" + errors + " wrong)");
         }
     }
@@ -216,8 +217,8 @@ public final class PingPong {
      * @param args {@code [variant|all] [iterations]}.
      */
     public static void main(final String[] args) {
-        Programs.main(PROGRAM, "[" + Sync.ALL + "|" + Sync.labels(VARIANTS) + "] [iterations]  (defaults "
-            + Sync.ALL + " " + DEFAULT_ITERATIONS + "; at least 2 ranks)", args, (arguments, ranks) -> {
+        Programs.main(PROGRAM, "[" + Sync.ALL + "|" + Sync.labels(VARIANTS) + "] [iterations]  (defaults " + Sync.ALL
+            + " " + DEFAULT_ITERATIONS + "; at least 2 ranks)", args, (arguments, ranks) -> {
                 Programs.checkArgumentCount(arguments, 2);
                 final List<Sync> variants = Sync.select(arguments.length > 0 ? arguments[0] : Sync.ALL, VARIANTS);
                 final int iterations = Programs.intArgument(arguments, 1, "iterations", DEFAULT_ITERATIONS, 1);

@@ -34,8 +34,8 @@ final class PingPongSendRecv implements PingPongChannel {
     public MemorySegment receive(final long sizeBytes, final long sequence) {
         final MessageStatus status = messaging.recv(buffer.asSlice(0, sizeBytes), peer, PingPongChannels.TAG);
         if (status.source() != peer || status.length() != sizeBytes) {
-            throw new IllegalStateException("message " + status + " is not the payload of " + sizeBytes
-                + " bytes from rank " + peer);
+            throw new IllegalStateException(
+                "message " + status + " is not the payload of " + sizeBytes + " bytes from rank " + peer);
         }
         return buffer.asSlice(0, sizeBytes);
     }

@@ -81,7 +81,8 @@ final class PipelineChannels {
                 }
             }
             this.cornerRequest = rank == 0 && window.ranks() > 1
-                ? window.notifyInit(last(window), CORNER_TAG, 1) : null;
+                ? window.notifyInit(last(window), CORNER_TAG, 1)
+                : null;
         }
 
         @Override

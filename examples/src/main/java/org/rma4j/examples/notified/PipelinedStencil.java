@@ -62,8 +62,8 @@ public final class PipelinedStencil {
     /** PRK's relative tolerance of the corner check. */
     static final double EPSILON = 1e-8;
     /** The variants, in the order {@code all} runs them. */
-    public static final List<Sync> VARIANTS =
-        List.of(Sync.NOTIFIED, Sync.PUT_FLUSH, Sync.SEND_RECV, Sync.PSCW, Sync.FENCE);
+    public static final List<Sync> VARIANTS = List.of(Sync.NOTIFIED, Sync.PUT_FLUSH, Sync.SEND_RECV, Sync.PSCW,
+        Sync.FENCE);
 
     private static final String PROGRAM = "PipelinedStencil";
 
@@ -86,8 +86,8 @@ public final class PipelinedStencil {
      * @throws IllegalArgumentException if m - 1 &lt; ranks, n &lt; 2 or iterations &lt; 1 (at every rank, before
      *                                  any collective call).
      */
-    public static Result run(
-        final RmaJob job, final Sync sync, final int columns, final int rows, final int iterations) {
+    public static Result run(final RmaJob job, final Sync sync, final int columns, final int rows,
+        final int iterations) {
         check(columns, rows, iterations, job.size());
         final int rank = job.rank();
         final int ranks = job.size();
@@ -158,8 +158,7 @@ public final class PipelinedStencil {
     /**
      * @return the line rank 0 prints for one variant.
      */
-    static String summary(
-        final Sync sync, final int columns, final int rows, final int iterations, final int ranks,
+    static String summary(final Sync sync, final int columns, final int rows, final int iterations, final int ranks,
         final Result result) {
         return String.format(Locale.ROOT,
             "sync-p2p %s: grid %dx%d, %d iterations, %d %s, %.1f ms, %.3f GMOPS, corner %.0f (expected %.0f): %s",
@@ -188,26 +187,28 @@ public final class PipelinedStencil {
      * @param args {@code [variant|all] [m n iterations]}.
      */
     public static void main(final String[] args) {
-        Programs.main(PROGRAM, "[" + Sync.ALL + "|" + Sync.labels(VARIANTS) + "] [m n iterations]  (defaults "
-            + Sync.ALL + " " + DEFAULT_COLUMNS + " " + DEFAULT_ROWS + " " + DEFAULT_ITERATIONS + ")", args,
-            (arguments, ranks) -> {
-                Programs.checkArgumentCount(arguments, 4);
-                final List<Sync> variants = Sync.select(arguments.length > 0 ? arguments[0] : Sync.ALL, VARIANTS);
-                final int columns = Programs.intArgument(arguments, 1, "m", DEFAULT_COLUMNS, 2);
-                final int rows = Programs.intArgument(arguments, 2, "n", DEFAULT_ROWS, 2);
-                final int iterations = Programs.intArgument(arguments, 3, "iterations", DEFAULT_ITERATIONS, 1);
-                check(columns, rows, iterations, ranks);
-                return job -> {
-                    boolean passed = true;
-                    for (final Sync sync : variants) {
-                        final Result result = run(job, sync, columns, rows, iterations);
-                        if (job.rank() == 0) {
-                            System.out.println(summary(sync, columns, rows, iterations, job.size(), result));
-                            passed &= verified(result.corner(), columns, rows, iterations);
+        Programs
+            .main(PROGRAM,
+                "[" + Sync.ALL + "|" + Sync.labels(VARIANTS) + "] [m n iterations]  (defaults " + Sync.ALL + " "
+                    + DEFAULT_COLUMNS + " " + DEFAULT_ROWS + " " + DEFAULT_ITERATIONS + ")",
+                args, (arguments, ranks) -> {
+                    Programs.checkArgumentCount(arguments, 4);
+                    final List<Sync> variants = Sync.select(arguments.length > 0 ? arguments[0] : Sync.ALL, VARIANTS);
+                    final int columns = Programs.intArgument(arguments, 1, "m", DEFAULT_COLUMNS, 2);
+                    final int rows = Programs.intArgument(arguments, 2, "n", DEFAULT_ROWS, 2);
+                    final int iterations = Programs.intArgument(arguments, 3, "iterations", DEFAULT_ITERATIONS, 1);
+                    check(columns, rows, iterations, ranks);
+                    return job -> {
+                        boolean passed = true;
+                        for (final Sync sync : variants) {
+                            final Result result = run(job, sync, columns, rows, iterations);
+                            if (job.rank() == 0) {
+                                System.out.println(summary(sync, columns, rows, iterations, job.size(), result));
+                                passed &= verified(result.corner(), columns, rows, iterations);
+                            }
                         }
-                    }
-                    return passed;
-                };
-            });
+                        return passed;
+                    };
+                });
     }
 }

@@ -81,8 +81,8 @@ final class ReductionChannels {
             allChildren.start();
             final NotifyRequest.Status status = allChildren.await();
             if (status.count() != children) {
-                throw new IllegalStateException("counting request completed with " + status + ", expected "
-                    + children + " notifications");
+                throw new IllegalStateException(
+                    "counting request completed with " + status + ", expected " + children + " notifications");
             }
             addSlots(window, children, partial);
         }

@@ -59,8 +59,8 @@ public enum Sync {
                 return List.of(sync);
             }
         }
-        throw new IllegalArgumentException("unknown variant '" + argument + "'; expected " + ALL + " or one of "
-            + labels(supported));
+        throw new IllegalArgumentException(
+            "unknown variant '" + argument + "'; expected " + ALL + " or one of " + labels(supported));
     }
 
     /**

@@ -129,9 +129,8 @@ public final class TileCholesky {
      *
      * @return at rank 0 L, N x N row by row; null elsewhere.
      */
-    static double[] gather(
-        final RmaJob job, final Window window, final CholeskyLayout layout, final CholeskyEngine engine,
-        final int tiles, final int tileSize) {
+    static double[] gather(final RmaJob job, final Window window, final CholeskyLayout layout,
+        final CholeskyEngine engine, final int tiles, final int tileSize) {
         final MemorySegment mine = window.segment();
         for (int j = 0; j < tiles; j++) {
             for (int i = j; i < tiles; i++) {
@@ -182,10 +181,10 @@ public final class TileCholesky {
      * @return the line rank 0 prints for one variant.
      */
     static String summary(final Sync sync, final int tiles, final int tileSize, final int ranks, final Result result) {
-        return String.format(Locale.ROOT, "cholesky %s: %dx%d tiles of %dx%d (N=%d), %d %s, %.1f ms, %.2f GFLOPS, "
-            + "residual %.1e: %s", sync.label(), tiles, tiles, tileSize, tileSize, tiles * tileSize, ranks,
-            ranks == 1 ? "rank" : "ranks", result.elapsedNanos() / 1e6,
-            gflops(tiles, tileSize, result.elapsedNanos()), result.residual(),
+        return String.format(Locale.ROOT,
+            "cholesky %s: %dx%d tiles of %dx%d (N=%d), %d %s, %.1f ms, %.2f GFLOPS, " + "residual %.1e: %s",
+            sync.label(), tiles, tiles, tileSize, tileSize, tiles * tileSize, ranks, ranks == 1 ? "rank" : "ranks",
+            result.elapsedNanos() / 1e6, gflops(tiles, tileSize, result.elapsedNanos()), result.residual(),
             verified(result.residual()) ? "VERIFIED" : "FAILED");
     }
 

@@ -110,8 +110,8 @@ final class TileTransports {
                 // NOTE: the flush completes the tile at the consumer before its tag is written to the ring.
                 window.flush(consumer);
                 entry.set(JAVA_LONG, 0, tag + 1L);
-                window.accumulate(entry, 1, Datatype.LONG, consumer, layout.ringOffset((int)claimed), 1,
-                    Datatype.LONG, Op.REPLACE);
+                window.accumulate(entry, 1, Datatype.LONG, consumer, layout.ringOffset((int)claimed), 1, Datatype.LONG,
+                    Op.REPLACE);
                 window.flush(consumer);
             }
         }

@@ -111,9 +111,7 @@ public final class TreeReduction {
      * Collective: the channel of {@code sync}.
      */
     static ReductionChannel open(final Sync sync, final RmaJob job, final int length) {
-        return sync == Sync.SEND_RECV
-            ? new ReductionSendRecv(job, length)
-            : ReductionChannels.open(sync, job, length);
+        return sync == Sync.SEND_RECV ? new ReductionSendRecv(job, length) : ReductionChannels.open(sync, job, length);
     }
 
     /**
@@ -170,8 +168,8 @@ public final class TreeReduction {
      * @param args {@code [variant|all] [length rounds]}.
      */
     public static void main(final String[] args) {
-        Programs.main(PROGRAM, "[" + Sync.ALL + "|" + Sync.labels(VARIANTS) + "] [length rounds]  (defaults "
-            + Sync.ALL + " " + DEFAULT_LENGTH + " " + DEFAULT_ROUNDS + ")", args, (arguments, ranks) -> {
+        Programs.main(PROGRAM, "[" + Sync.ALL + "|" + Sync.labels(VARIANTS) + "] [length rounds]  (defaults " + Sync.ALL
+            + " " + DEFAULT_LENGTH + " " + DEFAULT_ROUNDS + ")", args, (arguments, ranks) -> {
                 Programs.checkArgumentCount(arguments, 3);
                 final List<Sync> variants = Sync.select(arguments.length > 0 ? arguments[0] : Sync.ALL, VARIANTS);
                 final int length = Programs.intArgument(arguments, 1, "length", DEFAULT_LENGTH, 1);

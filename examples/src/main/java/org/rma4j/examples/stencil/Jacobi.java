@@ -54,8 +54,8 @@ public final class Jacobi {
     /**
      * Stores the initial values of grid row {@code y} into row {@code row} of {@code grid}.
      */
-    public static void initializeRow(
-        final MemorySegment grid, final long row, final int y, final int nx, final int ny) {
+    public static void initializeRow(final MemorySegment grid, final long row, final int y, final int nx,
+        final int ny) {
         final long base = row * nx * DOUBLE;
         for (int x = 0; x < nx; x++) {
             grid.set(JAVA_DOUBLE, base + x * DOUBLE, initialValue(x, y, nx, ny));
@@ -79,9 +79,8 @@ public final class Jacobi {
      * is computed exactly as by {@link #relaxRow(MemorySegment, MemorySegment, long, int)}, so a block
      * of columns agrees bit for bit with the whole row.
      */
-    public static void relaxRow(
-        final MemorySegment src, final MemorySegment dst, final long row, final int rowLength, final int fromX,
-        final int toX) {
+    public static void relaxRow(final MemorySegment src, final MemorySegment dst, final long row, final int rowLength,
+        final int fromX, final int toX) {
         final long stride = rowLength * DOUBLE;
         final long base = row * stride;
         for (int x = fromX; x < toX; x++) {

@@ -72,8 +72,8 @@ final class StripLayout {
         void checkSplit(final int nx, final int ny, final int ranks) {
             final int total = lines(nx, ny);
             if (total < ranks) {
-                throw new IllegalArgumentException(side + "=" + total + " " + lines + " cannot be split among " + ranks
-                    + " ranks");
+                throw new IllegalArgumentException(
+                    side + "=" + total + " " + lines + " cannot be split among " + ranks + " ranks");
             }
         }
     }
@@ -244,9 +244,9 @@ final class StripLayout {
             } else {
                 // The owned columns of every row: a block of lines doubles per row on both sides,
                 // with the stride of the grid here and of the rank's buffer there.
-                window.get(MemorySegment.ofArray(grid).asSlice((long)owned.first() * Double.BYTES),
-                    1, Datatype.vector(ny, owned.lines(), nx, Datatype.DOUBLE), rank, part.disp(buffer, 0, 1),
-                    1, Datatype.vector(ny, owned.lines(), part.width(), Datatype.DOUBLE));
+                window.get(MemorySegment.ofArray(grid).asSlice((long)owned.first() * Double.BYTES), 1,
+                    Datatype.vector(ny, owned.lines(), nx, Datatype.DOUBLE), rank, part.disp(buffer, 0, 1), 1,
+                    Datatype.vector(ny, owned.lines(), part.width(), Datatype.DOUBLE));
             }
         }
         return grid;
@@ -274,8 +274,7 @@ final class StripLayout {
         return axis == Axis.ROWS ? disp(buffer, strip.lines(), 0) : disp(buffer, 0, strip.lines());
     }
 
-    private void putLine(
-        final Window window, final long fromDisp, final int target, final StripLayout targetLayout,
+    private void putLine(final Window window, final long fromDisp, final int target, final StripLayout targetLayout,
         final long targetDisp) {
         final MemorySegment from = window.segment().asSlice(fromDisp * Double.BYTES);
         if (axis == Axis.ROWS) {

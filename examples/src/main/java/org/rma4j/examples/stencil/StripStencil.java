@@ -161,12 +161,11 @@ public final class StripStencil {
     /**
      * @return the summary line rank 0 prints.
      */
-    String summary(
-        final int nx, final int ny, final int iterations, final int ranks, final long elapsedNanos,
+    String summary(final int nx, final int ny, final int iterations, final int ranks, final long elapsedNanos,
         final double maxDiff) {
         return String.format(Locale.ROOT,
-            "stencil %s: grid %dx%d, %d iterations, %d %s, %.1f ms, max |diff| vs sequential = %.1e: %s",
-            name, nx, ny, iterations, ranks, ranks == 1 ? "rank" : "ranks", elapsedNanos / 1e6, maxDiff,
+            "stencil %s: grid %dx%d, %d iterations, %d %s, %.1f ms, max |diff| vs sequential = %.1e: %s", name, nx, ny,
+            iterations, ranks, ranks == 1 ? "rank" : "ranks", elapsedNanos / 1e6, maxDiff,
             verified(maxDiff) ? "VERIFIED" : "FAILED");
     }
 

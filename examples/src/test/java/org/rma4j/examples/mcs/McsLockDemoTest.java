@@ -42,8 +42,10 @@ class McsLockDemoTest {
         processes = new ProcessJob();
         final ProcessJob.Outcome outcome = processes.run(4, McsLockDemo.class, "500");
         assertEquals(0, outcome.result().exitCode(), outcome::transcript);
-        assertTrue(outcome.lines().stream().anyMatch(line -> line.startsWith(
-                "[0] mcs-lock: 4 ranks x 500 acquisitions, counter = 2000 (expected 2000): VERIFIED, ")),
+        assertTrue(
+            outcome.lines().stream()
+                .anyMatch(line -> line.startsWith(
+                    "[0] mcs-lock: 4 ranks x 500 acquisitions, counter = 2000 (expected 2000): VERIFIED, ")),
             outcome::transcript);
     }
 

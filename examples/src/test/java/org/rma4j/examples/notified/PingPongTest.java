@@ -107,7 +107,8 @@ class PingPongTest {
         final ProcessJob.Outcome outcome = processes.run(2, PingPong.class, "notified", "20");
         assertEquals(0, outcome.result().exitCode(), outcome::transcript);
         for (final long size : PingPong.SIZES) {
-            assertTrue(outcome.lines().stream().anyMatch(line -> line.startsWith(
+            assertTrue(outcome.lines().stream()
+                .anyMatch(line -> line.startsWith(
                     "[0] pingpong notified: " + PingPong.sizeLabel(size) + ", 20 iterations, median half round trip ")
                     && line.endsWith(" us, payloads VERIFIED")),
                 outcome::transcript);

@@ -99,7 +99,8 @@ class PipelinedStencilTest {
 
     @Test
     void summaryLine() {
-        assertEquals("sync-p2p notified: grid 1000x1000, 10 iterations, 4 ranks, 100.0 ms, 0.200 GMOPS, "
+        assertEquals(
+            "sync-p2p notified: grid 1000x1000, 10 iterations, 4 ranks, 100.0 ms, 0.200 GMOPS, "
                 + "corner 21978 (expected 21978): VERIFIED",
             PipelinedStencil.summary(Sync.NOTIFIED, 1000, 1000, 10, 4, new Result(21978, 100_000_000L)));
     }
@@ -110,8 +111,8 @@ class PipelinedStencilTest {
         processes = new ProcessJob();
         final ProcessJob.Outcome outcome = processes.run(3, PipelinedStencil.class, "notified", "90", "70", "5");
         assertEquals(0, outcome.result().exitCode(), outcome::transcript);
-        assertTrue(outcome.lines().stream().anyMatch(line -> line.startsWith(
-                "[0] sync-p2p notified: grid 90x70, 5 iterations, 3 ranks, ")
+        assertTrue(outcome.lines().stream()
+            .anyMatch(line -> line.startsWith("[0] sync-p2p notified: grid 90x70, 5 iterations, 3 ranks, ")
                 && line.endsWith(" GMOPS, corner 948 (expected 948): VERIFIED")),
             outcome::transcript);
     }

@@ -118,8 +118,7 @@ class TileCholeskyTest {
     @Test
     void summaryLine() {
         assertEquals("cholesky notified: 8x8 tiles of 32x32 (N=256), 4 ranks, 10.0 ms, 0.56 GFLOPS, residual 3.1e-17: "
-                + "VERIFIED",
-            TileCholesky.summary(Sync.NOTIFIED, 8, 32, 4, new Result(null, 3.1e-17, 0, 10_000_000L)));
+            + "VERIFIED", TileCholesky.summary(Sync.NOTIFIED, 8, 32, 4, new Result(null, 3.1e-17, 0, 10_000_000L)));
     }
 
     @Test
@@ -128,8 +127,9 @@ class TileCholeskyTest {
         processes = new ProcessJob();
         final ProcessJob.Outcome outcome = processes.run(3, TileCholesky.class, "notified", "6", "16");
         assertEquals(0, outcome.result().exitCode(), outcome::transcript);
-        assertTrue(outcome.lines().stream().anyMatch(line -> line.startsWith(
-                "[0] cholesky notified: 6x6 tiles of 16x16 (N=96), 3 ranks, ") && line.endsWith(": VERIFIED")),
+        assertTrue(outcome.lines().stream()
+            .anyMatch(line -> line.startsWith("[0] cholesky notified: 6x6 tiles of 16x16 (N=96), 3 ranks, ")
+                && line.endsWith(": VERIFIED")),
             outcome::transcript);
     }
 

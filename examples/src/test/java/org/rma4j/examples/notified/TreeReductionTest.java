@@ -84,7 +84,8 @@ class TreeReductionTest {
 
     @Test
     void summaryLine() {
-        assertEquals("tree-reduction notified: 16-ary tree, 4 ranks, 8 longs, 1000 rounds, mean 9.81 us, "
+        assertEquals(
+            "tree-reduction notified: 16-ary tree, 4 ranks, 8 longs, 1000 rounds, mean 9.81 us, "
                 + "median 8.20 us, 0 wrong sums: VERIFIED",
             TreeReduction.summary(Sync.NOTIFIED, 4, 8, 1000, new Result(new long[8], 0, 9_810, 8_200)));
     }
@@ -95,8 +96,8 @@ class TreeReductionTest {
         processes = new ProcessJob();
         final ProcessJob.Outcome outcome = processes.run(4, TreeReduction.class, "notified", "8", "50");
         assertEquals(0, outcome.result().exitCode(), outcome::transcript);
-        assertTrue(outcome.lines().stream().anyMatch(line -> line.startsWith(
-                "[0] tree-reduction notified: 16-ary tree, 4 ranks, 8 longs, 50 rounds, ")
+        assertTrue(outcome.lines().stream()
+            .anyMatch(line -> line.startsWith("[0] tree-reduction notified: 16-ary tree, 4 ranks, 8 longs, 50 rounds, ")
                 && line.endsWith(" 0 wrong sums: VERIFIED")),
             outcome::transcript);
     }

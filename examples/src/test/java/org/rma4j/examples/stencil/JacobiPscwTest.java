@@ -59,8 +59,8 @@ class JacobiPscwTest extends StripStencilContractTest {
         processes = new ProcessJob();
         final ProcessJob.Outcome outcome = processes.run(3, JacobiPscw.class, "37", "29", "25");
         assertEquals(0, outcome.result().exitCode(), outcome::transcript);
-        assertTrue(outcome.lines().stream().anyMatch(line -> line.startsWith(
-                "[0] stencil jacobi-pscw: grid 37x29, 25 iterations, 3 ranks, ")
+        assertTrue(outcome.lines().stream()
+            .anyMatch(line -> line.startsWith("[0] stencil jacobi-pscw: grid 37x29, 25 iterations, 3 ranks, ")
                 && line.endsWith("max |diff| vs sequential = 0.0e+00: VERIFIED")),
             outcome::transcript);
     }

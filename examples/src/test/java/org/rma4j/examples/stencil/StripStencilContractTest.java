@@ -61,16 +61,8 @@ abstract class StripStencilContractTest {
      * at some rank, a single interior point across, zero and one iterations.
      */
     @ParameterizedTest(name = "{0} ranks, {1} lines x {2} across, {3} iterations")
-    @CsvSource({
-        "4, 5, 7, 9",
-        "5, 5, 5, 3",
-        "4, 4, 3, 6",
-        "2, 29, 37, 0",
-        "3, 29, 37, 1",
-        "3, 29, 37, 2",
-        "6, 40, 11, 60",
-        "6, 11, 40, 60",
-    })
+    @CsvSource({"4, 5, 7, 9", "5, 5, 5, 3", "4, 4, 3, 6", "2, 29, 37, 0", "3, 29, 37, 1", "3, 29, 37, 2",
+        "6, 40, 11, 60", "6, 11, 40, 60",})
     void smallStripsMatchSequential(final int ranks, final int lines, final int across, final int iterations) {
         final int nx = axis() == Axis.ROWS ? across : lines;
         final int ny = axis() == Axis.ROWS ? lines : across;

@@ -26,8 +26,9 @@ class StripStencilTest {
 
     @Test
     void summaryLine() {
-        assertEquals("stencil jacobi-fence: grid 512x512, 200 iterations, 4 ranks, 123.4 ms, "
-            + "max |diff| vs sequential = 0.0e+00: VERIFIED",
+        assertEquals(
+            "stencil jacobi-fence: grid 512x512, 200 iterations, 4 ranks, 123.4 ms, "
+                + "max |diff| vs sequential = 0.0e+00: VERIFIED",
             JacobiFence.STENCIL.summary(512, 512, 200, 4, 123_400_000L, 0.0));
         assertTrue(JacobiFence.STENCIL.summary(9, 9, 1, 1, 0, 0.0).contains(", 1 rank, "));
         assertTrue(JacobiFence.STENCIL.summary(9, 9, 1, 2, 0, 1e-6).endsWith("= 1.0e-06: FAILED"));

@@ -62,10 +62,9 @@ class TourTest {
     @Test
     void shouldRunAloneWithoutLauncher() throws Exception {
         try (ProcessJob job = new ProcessJob()) {
-            final Process process = new ProcessBuilder(TestProcesses.javaCommand(
-                List.of("-Drma4j.shm.dir=" + job.base()), Tour.class, List.of()))
-                .redirectErrorStream(true)
-                .start();
+            final Process process = new ProcessBuilder(
+                TestProcesses.javaCommand(List.of("-Drma4j.shm.dir=" + job.base()), Tour.class, List.of()))
+                .redirectErrorStream(true).start();
             process.getOutputStream().close();
             final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertTrue(process.waitFor(60, TimeUnit.SECONDS), output);

@@ -18,9 +18,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code litmus gen -o DIR}: every program up to a bound, deduplicated, as litmus files.
  */
-@Command(name = "gen", mixinStandardHelpOptions = true,
-    description = "Generate every litmus program up to a bound (processes, statements per process, statement"
-        + " alphabet), deduplicated up to renaming, keeping those that exercise a rule of the model.")
+@Command(name = "gen", mixinStandardHelpOptions = true, description = "Generate every litmus program up to a bound (processes, statements per process, statement"
+    + " alphabet), deduplicated up to renaming, keeping those that exercise a rule of the model.")
 final class GenCommand implements Callable<Integer> {
     @Option(names = {"-o", "--out"}, required = true, description = "Directory for the .litmus files.")
     Path out;
@@ -37,10 +36,9 @@ final class GenCommand implements Callable<Integer> {
     @Option(names = "--vars", defaultValue = "1", description = "Variables each process owns (default ${DEFAULT-VALUE}).")
     int vars;
 
-    @Option(names = "--alphabet", defaultValue = "read,write,put,get,flush",
-        description = "Statement kinds: read, write, put, get, rga, cas, flush, flush_local, flush_all, win_sync,"
-            + " barrier, fence, acc, fop, load, store, poll, put_notify, get_notify, wait, wait_any, post, start,"
-            + " complete, win_wait, win_test, lock_all, unlock_all, or all (default ${DEFAULT-VALUE}).")
+    @Option(names = "--alphabet", defaultValue = "read,write,put,get,flush", description = "Statement kinds: read, write, put, get, rga, cas, flush, flush_local, flush_all, win_sync,"
+        + " barrier, fence, acc, fop, load, store, poll, put_notify, get_notify, wait, wait_any, post, start,"
+        + " complete, win_wait, win_test, lock_all, unlock_all, or all (default ${DEFAULT-VALUE}).")
     String alphabet;
 
     @Option(names = "--type", defaultValue = "long", description = "Element type of the variables: long, int, short,"
@@ -84,8 +82,8 @@ final class GenCommand implements Callable<Integer> {
         final PrintWriter err = spec.commandLine().getErr();
         Files.createDirectories(out);
         final Generator.Config config = new Generator.Config(minProcs, procs, stmts, Letter.parse(alphabet), vars, !all,
-            max, model.options(), prefix, varType(), elements, require.isBlank() ? java.util.Set.of()
-            : Letter.parse(require));
+            max, model.options(), prefix, varType(), elements,
+            require.isBlank() ? java.util.Set.of() : Letter.parse(require));
         final long start = System.nanoTime();
         final long[] lastReport = {start};
         final Generator.Stats stats = new Generator(config).generate(g -> {
@@ -102,9 +100,11 @@ final class GenCommand implements Callable<Integer> {
                 err.flush();
             }
         });
-        stdout.printf(java.util.Locale.ROOT, "Generated %d tests in %s (%d candidates, %d duplicates up to renaming,"
-                + " %d invalid, %d exercising no rule) in %.1f s%n", stats.kept(), out, stats.candidates(),
-            stats.duplicates(), stats.invalid(), stats.uninteresting(), (System.nanoTime() - start) / 1e9);
+        stdout.printf(java.util.Locale.ROOT,
+            "Generated %d tests in %s (%d candidates, %d duplicates up to renaming,"
+                + " %d invalid, %d exercising no rule) in %.1f s%n",
+            stats.kept(), out, stats.candidates(), stats.duplicates(), stats.invalid(), stats.uninteresting(),
+            (System.nanoTime() - start) / 1e9);
         return 0;
     }
 }

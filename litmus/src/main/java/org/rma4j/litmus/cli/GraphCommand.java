@@ -24,19 +24,18 @@ import picocli.CommandLine.Parameters;
  * {@code litmus graph FILE...}: the execution of an outcome as a Graphviz graph ({@link ExecutionGraph}),
  * NAME.dot, and NAME.svg when Graphviz's {@code dot} is on the PATH.
  */
-@Command(name = "graph", mixinStandardHelpOptions = true,
-    description = "Draw an execution of the outcome named by --state (default: the file's condition) as a"
-        + " Graphviz graph: events per process, po, rf and the rules' hb edges; for a forbidden outcome the"
-        + " rule and the hb cycle that rule it out. Writes NAME.dot, and NAME.svg if 'dot' is installed.")
+@Command(name = "graph", mixinStandardHelpOptions = true, description = "Draw an execution of the outcome named by --state (default: the file's condition) as a"
+    + " Graphviz graph: events per process, po, rf and the rules' hb edges; for a forbidden outcome the"
+    + " rule and the hb cycle that rule it out. Writes NAME.dot, and NAME.svg if 'dot' is installed.")
 final class GraphCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "Litmus files.")
     List<Path> files;
 
-    @Option(names = "--state", paramLabel = "PROP",
-        description = "The outcome, as a condition's proposition, e.g. \"1:b=1 /\\ X=0\" (default: the file's condition).")
+    @Option(names = "--state", paramLabel = "PROP", description = "The outcome, as a condition's proposition, e.g. \"1:b=1 /\\ X=0\" (default: the file's condition).")
     String state;
 
-    @Option(names = {"-o", "--out"}, defaultValue = ".", description = "Directory for the pictures (default ${DEFAULT-VALUE}).")
+    @Option(names = {"-o",
+        "--out"}, defaultValue = ".", description = "Directory for the pictures (default ${DEFAULT-VALUE}).")
     Path out;
 
     @Option(names = "--no-svg", description = "Write the dot source only.")
@@ -89,8 +88,8 @@ final class GraphCommand implements Callable<Integer> {
     static boolean svg(final Path dot, final Path svg) throws IOException, InterruptedException {
         final Process process;
         try {
-            process = new ProcessBuilder("dot", "-Tsvg", "-o", svg.toString(), dot.toString())
-                .redirectErrorStream(true).start();
+            process = new ProcessBuilder("dot", "-Tsvg", "-o", svg.toString(), dot.toString()).redirectErrorStream(true)
+                .start();
         } catch (final IOException e) {
             return false;
         }

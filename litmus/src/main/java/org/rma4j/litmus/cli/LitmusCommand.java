@@ -10,10 +10,9 @@ import picocli.CommandLine.Command;
  * Subcommands: {@code model} (allowed states, like herd7), {@code run} (run on rma4j, like litmus7),
  * {@code gen} (generate tests up to a bound), {@code suite} (run a directory, write a summary).
  */
-@Command(name = "litmus", mixinStandardHelpOptions = true, version = "rma4j litmus 0.1.0",
-    description = "RMA litmus tests for rma4j: the coreRMA + MPI-3 model, a runner, a generator.",
-    subcommands = {ModelCommand.class, RunCommand.class, GenCommand.class, SuiteCommand.class, GraphCommand.class,
-        CommandLine.HelpCommand.class})
+@Command(name = "litmus", mixinStandardHelpOptions = true, version = "rma4j litmus 0.1.0", description = "RMA litmus tests for rma4j: the coreRMA + MPI-3 model, a runner, a generator.", subcommands = {
+    ModelCommand.class, RunCommand.class, GenCommand.class, SuiteCommand.class, GraphCommand.class,
+    CommandLine.HelpCommand.class})
 public final class LitmusCommand implements Runnable {
     /** Exit status when a forbidden state was observed (or a suite test failed). */
     public static final int EXIT_FORBIDDEN = 1;

@@ -25,9 +25,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code litmus model FILE...}: the allowed final states, herd7 style.
  */
-@Command(name = "model", mixinStandardHelpOptions = true,
-    description = "Print the final states the model allows (like herd7), the condition's validation and the"
-        + " Observation line over allowed states.")
+@Command(name = "model", mixinStandardHelpOptions = true, description = "Print the final states the model allows (like herd7), the condition's validation and the"
+    + " Observation line over allowed states.")
 final class ModelCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "Litmus files.")
     List<Path> files;
@@ -89,15 +88,15 @@ final class ModelCommand implements Callable<Integer> {
             long positive = 0;
             for (final State s : result.states()) {
                 final ModelResult one = result;
-                if (!Boolean.FALSE.equals(program.condition().prop().evaluate(
-                    loc -> s.get(one.locations().indexOf(loc)), Value.TOP))) {
+                if (!Boolean.FALSE.equals(
+                    program.condition().prop().evaluate(loc -> s.get(one.locations().indexOf(loc)), Value.TOP))) {
                     positive++;
                 }
             }
             final long negative = result.states().size() - positive;
             out.println("Condition " + program.condition());
-            out.println("Observation " + program.name() + " " + (positive == 0 ? "Never"
-                : negative == 0 ? "Always" : "Sometimes") + " " + positive + " " + negative);
+            out.println("Observation " + program.name() + " "
+                + (positive == 0 ? "Never" : negative == 0 ? "Always" : "Sometimes") + " " + positive + " " + negative);
         }
         out.println("Executions " + full.executions()
             + (full.truncated() ? " (truncated by --max-executions: the states may be incomplete)" : ""));

@@ -18,12 +18,10 @@ final class ModelOptionsMixin {
         + " guarantees beyond MPI) and make only accumulates atomic (MPI-3.1 section 11.7.1).")
     boolean mpi;
 
-    @Option(names = "--without", split = ",", paramLabel = "RULE",
-        description = "Drop these rules from the model (e.g. R1,PG,LX); for experiments.")
+    @Option(names = "--without", split = ",", paramLabel = "RULE", description = "Drop these rules from the model (e.g. R1,PG,LX); for experiments.")
     List<String> without = List.of();
 
-    @Option(names = "--max-executions", defaultValue = "0", paramLabel = "N",
-        description = "Stop the model after N consistent executions (0: no limit); a truncated result says so.")
+    @Option(names = "--max-executions", defaultValue = "0", paramLabel = "N", description = "Stop the model after N consistent executions (0: no limit); a truncated result says so.")
     long maxExecutions;
 
     ModelOptions options() {
@@ -43,10 +41,11 @@ final class ModelOptionsMixin {
 
     String describe() {
         if (mpi) {
-            return "MPI (without IR, R1, DS; only accumulates atomic)" + (without.isEmpty() ? "" : " without "
-                + String.join(",", without));
+            return "MPI (without IR, R1, DS; only accumulates atomic)"
+                + (without.isEmpty() ? "" : " without " + String.join(",", without));
         }
-        return noIr || !without.isEmpty() ? "stock" + (noIr ? " without IR" : "")
-            + (without.isEmpty() ? "" : " without " + String.join(",", without)) : "stock (IR)";
+        return noIr || !without.isEmpty()
+            ? "stock" + (noIr ? " without IR" : "") + (without.isEmpty() ? "" : " without " + String.join(",", without))
+            : "stock (IR)";
     }
 }

@@ -24,26 +24,25 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code litmus run FILE...}: run each test N times on rma4j and compare with the model, litmus7 style.
  */
-@Command(name = "run", mixinStandardHelpOptions = true,
-    description = "Run litmus tests on rma4j (one JVM per process, or threads) and print the histogram of final"
-        + " states, each marked allowed or FORBIDDEN, the Observation line and the verdict. Exit status 1 if a"
-        + " forbidden state was observed, 2 if a file or a job failed.")
+@Command(name = "run", mixinStandardHelpOptions = true, description = "Run litmus tests on rma4j (one JVM per process, or threads) and print the histogram of final"
+    + " states, each marked allowed or FORBIDDEN, the Observation line and the verdict. Exit status 1 if a"
+    + " forbidden state was observed, 2 if a file or a job failed.")
 final class RunCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "Litmus files.")
     List<Path> files;
 
-    @Option(names = {"-n", "--iterations"}, defaultValue = "10000", description = "Runs per test (default ${DEFAULT-VALUE}).")
+    @Option(names = {"-n",
+        "--iterations"}, defaultValue = "10000", description = "Runs per test (default ${DEFAULT-VALUE}).")
     int iterations;
 
-    @Option(names = "--mode", defaultValue = "processes",
-        description = "processes (one JVM per litmus process, through the rma4j launcher) or threads (default ${DEFAULT-VALUE}).")
+    @Option(names = "--mode", defaultValue = "processes", description = "processes (one JVM per litmus process, through the rma4j launcher) or threads (default ${DEFAULT-VALUE}).")
     String mode;
 
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the random delays (default ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--delay", defaultValue = "" + RunConfig.DELAY_DEFAULT,
-        description = "Bound of the random spin delay before each statement; 0 disables (default ${DEFAULT-VALUE}).")
+    @Option(names = "--delay", defaultValue = ""
+        + RunConfig.DELAY_DEFAULT, description = "Bound of the random spin delay before each statement; 0 disables (default ${DEFAULT-VALUE}).")
     int delay;
 
     @Mixin
@@ -66,7 +65,8 @@ final class RunCommand implements Callable<Integer> {
                 final Histogram histogram = Runner.of(config.mode()).run(program, config, progress(program, err));
                 final Verdict verdict = new Verdict(program, allowed, histogram);
                 final java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
-                try (java.io.PrintStream ps = new java.io.PrintStream(buffer, true, java.nio.charset.StandardCharsets.UTF_8)) {
+                try (java.io.PrintStream ps = new java.io.PrintStream(buffer, true,
+                    java.nio.charset.StandardCharsets.UTF_8)) {
                     Report.print(verdict, config, (System.nanoTime() - start) / 1e9, ps);
                 }
                 out.print(buffer.toString(java.nio.charset.StandardCharsets.UTF_8));

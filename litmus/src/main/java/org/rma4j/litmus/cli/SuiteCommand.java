@@ -19,15 +19,15 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code litmus suite DIR...}: run every litmus file and write summary.md and summary.json.
  */
-@Command(name = "suite", mixinStandardHelpOptions = true,
-    description = "Run every .litmus file of the given files and directories, print progress, and write"
-        + " summary.md and summary.json with per-rule counts (cf. coreRMA Table 6). Exit status 1 if a test"
-        + " observed a forbidden state or could not run.")
+@Command(name = "suite", mixinStandardHelpOptions = true, description = "Run every .litmus file of the given files and directories, print progress, and write"
+    + " summary.md and summary.json with per-rule counts (cf. coreRMA Table 6). Exit status 1 if a test"
+    + " observed a forbidden state or could not run.")
 final class SuiteCommand implements Callable<Integer> {
     @Parameters(paramLabel = "PATH", arity = "1..*", description = "Litmus files or directories.")
     List<Path> paths;
 
-    @Option(names = {"-n", "--iterations"}, defaultValue = "1000", description = "Runs per test (default ${DEFAULT-VALUE}).")
+    @Option(names = {"-n",
+        "--iterations"}, defaultValue = "1000", description = "Runs per test (default ${DEFAULT-VALUE}).")
     int iterations;
 
     @Option(names = "--mode", defaultValue = "processes", description = "processes or threads (default ${DEFAULT-VALUE}).")
@@ -36,11 +36,12 @@ final class SuiteCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the random delays (default ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--delay", defaultValue = "" + RunConfig.DELAY_DEFAULT, description = "Delay bound (default ${DEFAULT-VALUE}).")
+    @Option(names = "--delay", defaultValue = ""
+        + RunConfig.DELAY_DEFAULT, description = "Delay bound (default ${DEFAULT-VALUE}).")
     int delay;
 
-    @Option(names = {"-o", "--out"}, defaultValue = "litmus-summary",
-        description = "Directory for summary.md and summary.json (default ${DEFAULT-VALUE}).")
+    @Option(names = {"-o",
+        "--out"}, defaultValue = "litmus-summary", description = "Directory for summary.md and summary.json (default ${DEFAULT-VALUE}).")
     Path out;
 
     @Option(names = "--batch", defaultValue = "1", description = "In process mode, run up to this many tests of one"
@@ -75,8 +76,8 @@ final class SuiteCommand implements Callable<Integer> {
         stdout.print(markdown);
         final long failed = rows.stream().filter(r -> !r.passed()).count();
         stdout.println();
-        stdout.println("Suite: " + rows.size() + " tests, " + failed + " failed; summary in " + out.resolve("summary.md")
-            + " and " + out.resolve("summary.json"));
+        stdout.println("Suite: " + rows.size() + " tests, " + failed + " failed; summary in "
+            + out.resolve("summary.md") + " and " + out.resolve("summary.json"));
         return failed == 0 ? 0 : LitmusCommand.EXIT_FORBIDDEN;
     }
 }

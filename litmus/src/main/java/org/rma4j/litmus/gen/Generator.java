@@ -69,9 +69,10 @@ public final class Generator {
             if (elements < 1) {
                 throw new IllegalArgumentException("a variable has at least 1 element, not " + elements);
             }
-            if (minProcs < 1 || maxProcs < minProcs || maxProcs > NAMES.length() || maxStatements < 1 || varsPerProc < 1) {
-                throw new IllegalArgumentException("bad bounds: processes " + minProcs + ".." + maxProcs + ", statements "
-                    + maxStatements + ", variables per process " + varsPerProc);
+            if (minProcs < 1 || maxProcs < minProcs || maxProcs > NAMES.length() || maxStatements < 1
+                || varsPerProc < 1) {
+                throw new IllegalArgumentException("bad bounds: processes " + minProcs + ".." + maxProcs
+                    + ", statements " + maxStatements + ", variables per process " + varsPerProc);
             }
             alphabet = Set.copyOf(alphabet);
             required = Set.copyOf(required);
@@ -183,7 +184,8 @@ public final class Generator {
                         out.add(new Instr(letter, q, -1, -1, -1, -1));
                     }
                 }
-                case WAIT_ANY, COMPLETE, WIN_WAIT, WIN_TEST, LOCK_ALL, UNLOCK_ALL -> out.add(new Instr(letter, -1, -1, -1, -1, -1));
+                case WAIT_ANY, COMPLETE, WIN_WAIT, WIN_TEST, LOCK_ALL, UNLOCK_ALL ->
+                    out.add(new Instr(letter, -1, -1, -1, -1, -1));
                 case RGA -> remote(out, letter, procs, 2);
                 case CAS -> remote(out, letter, procs, 3);
                 case FLUSH, FLUSH_LOCAL -> {
@@ -262,8 +264,8 @@ public final class Generator {
         }
         kept++;
         final String name = String.format("%s-%dp-%05d", config.prefix(), instrs.size(), kept);
-        program = new Program(name, doc(instrs, analysis), program.info(), program.variables(), program.processes(), null,
-            condition(program, analysis));
+        program = new Program(name, doc(instrs, analysis), program.info(), program.variables(), program.processes(),
+            null, condition(program, analysis));
         sink.accept(new Generated(program, analysis));
     }
 
@@ -271,8 +273,9 @@ public final class Generator {
         final int statements = instrs.stream().mapToInt(List::size).sum();
         return "generated: " + instrs.size() + " process(es), " + statements + " statement(s); exercises "
             + (analysis.labels().isEmpty() ? "no rule" : String.join(" ", analysis.labels()))
-            + (analysis.exercised().isEmpty() ? "" : "; the condition is a state only dropping "
-            + analysis.exercised().getFirst().label() + " allows");
+            + (analysis.exercised().isEmpty()
+                ? ""
+                : "; the condition is a state only dropping " + analysis.exercised().getFirst().label() + " allows");
     }
 
     private static Condition condition(final Program program, final RuleAnalysis analysis) {
@@ -316,7 +319,8 @@ public final class Generator {
                     case PUT -> new Stmt.Put(var(i.proc(), i.var()), var(p, i.a()), d, pos);
                     case GET -> new Stmt.Get(var(p, i.a()), var(i.proc(), i.var()), d, pos);
                     case RGA -> new Stmt.Rga(var(p, i.a()), var(i.proc(), i.var()), var(p, i.b()), AccOp.SUM, d, pos);
-                    case CAS -> new Stmt.Cas(var(p, i.a()), var(i.proc(), i.var()), var(p, i.b()), var(p, i.c()), d, pos);
+                    case CAS ->
+                        new Stmt.Cas(var(p, i.a()), var(i.proc(), i.var()), var(p, i.b()), var(p, i.c()), d, pos);
                     case FLUSH -> new Stmt.Sync(Stmt.SyncKind.FLUSH, i.proc(), true, pos);
                     case FLUSH_LOCAL -> new Stmt.Sync(Stmt.SyncKind.FLUSH_LOCAL, i.proc(), true, pos);
                     case FLUSH_ALL -> new Stmt.Sync(Stmt.SyncKind.FLUSH_ALL, -1, true, pos);

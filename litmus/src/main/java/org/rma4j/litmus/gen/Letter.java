@@ -20,8 +20,7 @@ public enum Letter {
     /** put_notify(Z, X, 1), X = get_notify(Z, 1), wait(q, 1), r = wait(any, any). */
     PUT_NOTIFY, GET_NOTIFY, WAIT, WAIT_ANY,
     /** post(q), start(q), complete, win_wait, win_test. */
-    POST, START, COMPLETE, WIN_WAIT, WIN_TEST,
-    LOCK_ALL, UNLOCK_ALL;
+    POST, START, COMPLETE, WIN_WAIT, WIN_TEST, LOCK_ALL, UNLOCK_ALL;
 
     /** The default alphabet: the coreRMA statements without the accumulate ones. */
     public static final Set<Letter> DEFAULT = EnumSet.of(READ, WRITE, PUT, GET, FLUSH);

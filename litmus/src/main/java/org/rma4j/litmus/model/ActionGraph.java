@@ -189,17 +189,18 @@ public final class ActionGraph {
                 yield new int[] {a.id};
             }
             case Stmt.Store st -> {
-                final Action a = add(Action.Kind.LOCAL_WRITE, p, var(st.variable()), atomic(st), owner(st.variable()), s,
-                    g, false, false);
+                final Action a = add(Action.Kind.LOCAL_WRITE, p, var(st.variable()), atomic(st), owner(st.variable()),
+                    s, g, false, false);
                 a.expr = st.value();
                 yield new int[] {a.id};
             }
-            case Stmt.GetNotify gn -> transfer(p, s, g, var(gn.target()), owner(gn.target()), var(gn.dest()), p, false,
-                true);
+            case Stmt.GetNotify gn ->
+                transfer(p, s, g, var(gn.target()), owner(gn.target()), var(gn.dest()), p, false, true);
             case Stmt.Acc acc -> {
                 final boolean at = atomic(acc);
                 final Action er = add(Action.Kind.EXT_READ, p, var(acc.operand()), at, p, s, g, false, false);
-                final Action erw = add(Action.Kind.EXT_RW, p, var(acc.target()), at, owner(acc.target()), s, g, true, false);
+                final Action erw = add(Action.Kind.EXT_RW, p, var(acc.target()), at, owner(acc.target()), s, g, true,
+                    false);
                 erw.source = er.id;
                 erw.op = acc.op();
                 edge(er.id, erw.id, Rule.GA);
@@ -209,20 +210,25 @@ public final class ActionGraph {
             case Stmt.Rga rga when rga.op() == org.rma4j.litmus.syntax.AccOp.NO_OP -> {
                 // MPI_NO_OP only reads the target (MPI-3.1 section 11.3.4): an atomic external read, then the result.
                 final boolean at = atomic(rga);
-                final Action er = add(Action.Kind.EXT_READ, p, var(rga.target()), at, owner(rga.target()), s, g, true, false);
+                final Action er = add(Action.Kind.EXT_READ, p, var(rga.target()), at, owner(rga.target()), s, g, true,
+                    false);
                 final Action ew = add(Action.Kind.EXT_WRITE, p, var(rga.dest()), at, p, s, g, false, false);
                 ew.source = er.id;
                 edge(er.id, ew.id, Rule.GA);
                 dependency(er.id, ew.id);
                 yield new int[] {er.id, ew.id};
             }
-            case Stmt.Put put -> transfer(p, s, g, var(put.source()), p, var(put.target()), owner(put.target()), true, false);
-            case Stmt.PutNotify pn -> transfer(p, s, g, var(pn.source()), p, var(pn.target()), owner(pn.target()), true, true);
-            case Stmt.Get get -> transfer(p, s, g, var(get.target()), owner(get.target()), var(get.dest()), p, false, false);
+            case Stmt.Put put ->
+                transfer(p, s, g, var(put.source()), p, var(put.target()), owner(put.target()), true, false);
+            case Stmt.PutNotify pn ->
+                transfer(p, s, g, var(pn.source()), p, var(pn.target()), owner(pn.target()), true, true);
+            case Stmt.Get get ->
+                transfer(p, s, g, var(get.target()), owner(get.target()), var(get.dest()), p, false, false);
             case Stmt.Rga rga -> {
                 final boolean at = atomic(rga);
                 final Action er = add(Action.Kind.EXT_READ, p, var(rga.operand()), at, p, s, g, false, false);
-                final Action erw = add(Action.Kind.EXT_RW, p, var(rga.target()), at, owner(rga.target()), s, g, true, false);
+                final Action erw = add(Action.Kind.EXT_RW, p, var(rga.target()), at, owner(rga.target()), s, g, true,
+                    false);
                 final Action ew = add(Action.Kind.EXT_WRITE, p, var(rga.dest()), at, p, s, g, false, false);
                 erw.source = er.id;
                 erw.op = rga.op();
@@ -237,7 +243,8 @@ public final class ActionGraph {
                 final boolean at = atomic(cas);
                 final Action er1 = add(Action.Kind.EXT_READ, p, var(cas.compare()), at, p, s, g, false, false);
                 final Action er2 = add(Action.Kind.EXT_READ, p, var(cas.swap()), at, p, s, g, false, false);
-                final Action erw = add(Action.Kind.EXT_RW, p, var(cas.target()), at, owner(cas.target()), s, g, true, false);
+                final Action erw = add(Action.Kind.EXT_RW, p, var(cas.target()), at, owner(cas.target()), s, g, true,
+                    false);
                 final Action ew = add(Action.Kind.EXT_WRITE, p, var(cas.dest()), at, p, s, g, false, false);
                 erw.source = er1.id;
                 erw.swap = er2.id;
@@ -258,8 +265,8 @@ public final class ActionGraph {
     }
 
     /** put (read local, write remote; Remote = the write) or get (read remote = Remote, write local): rule PG. */
-    private int[] transfer(final int p, final Stmt s, final int g, final int readLoc, final int readDst, final int writeLoc,
-        final int writeDst, final boolean put, final boolean notified) {
+    private int[] transfer(final int p, final Stmt s, final int g, final int readLoc, final int readDst,
+        final int writeLoc, final int writeDst, final boolean put, final boolean notified) {
         final boolean at = atomic((Stmt.Memory)s);
         final Action er = add(Action.Kind.EXT_READ, p, readLoc, at, readDst, s, g, !put, notified);
         final Action ew = add(Action.Kind.EXT_WRITE, p, writeLoc, at, writeDst, s, g, put, notified);
@@ -331,8 +338,8 @@ public final class ActionGraph {
                         open.put(s.target(), e.actions()[0]);
                         exclusive.put(s.target(), s.exclusive());
                     }
-                    case UNLOCK -> epochs.add(new Epoch(open.remove(s.target()), e.actions()[0], p, s.target(),
-                        exclusive.get(s.target())));
+                    case UNLOCK -> epochs.add(
+                        new Epoch(open.remove(s.target()), e.actions()[0], p, s.target(), exclusive.get(s.target())));
                     case LOCK_ALL -> openAll = e.actions()[0];
                     case UNLOCK_ALL -> epochs.add(new Epoch(openAll, e.actions()[0], p, -1, false));
                     default -> {

@@ -48,7 +48,8 @@ final class Enumerator {
     }
 
     /** @return the first consistent execution of {@code g} whose full final state satisfies {@code wanted}, or null. */
-    static Witness find(final ActionGraph g, final ModelOptions options, final java.util.function.Predicate<State> wanted) {
+    static Witness find(final ActionGraph g, final ModelOptions options,
+        final java.util.function.Predicate<State> wanted) {
         final Enumerator e = new Enumerator(g, options);
         e.wanted = wanted;
         e.run();
@@ -312,13 +313,15 @@ final class Enumerator {
                 default -> 0;
             };
             // A write keeps what the variable's type holds (a short sum wraps as on the machine).
-            written[id] = a.kind.writes() && value != Value.TOP ? g.program.variables().get(a.loc).type().narrow(value)
+            written[id] = a.kind.writes() && value != Value.TOP
+                ? g.program.variables().get(a.loc).type().narrow(value)
                 : value;
         }
         final long[] state = new long[locations.size()];
         int i = 0;
         for (final Map.Entry<Loc, Integer> e : g.stateSources.entrySet()) {
-            state[i++] = e.getValue() == ActionGraph.STATUS ? g.constants.get(e.getKey())
+            state[i++] = e.getValue() == ActionGraph.STATUS
+                ? g.constants.get(e.getKey())
                 : e.getValue() < 0 ? 0 : read[e.getValue()];
         }
         final State result = new State(state);

@@ -68,7 +68,8 @@ public final class ExecutionGraph {
             }
         }
         final String why = "forbidden: no execution gives " + outcome + ", even without any one rule";
-        return new Picture("digraph G {\n  label=\"" + escape(program.name() + ": " + why) + "\";\n}\n", false, null, why);
+        return new Picture("digraph G {\n  label=\"" + escape(program.name() + ": " + why) + "\";\n}\n", false, null,
+            why);
     }
 
     private static Predicate<State> satisfies(final ActionGraph g, final Condition.Prop outcome) {
@@ -108,7 +109,8 @@ public final class ExecutionGraph {
     private record Violation(List<int[]> edges, String why) {
     }
 
-    private static Violation violation(final Enumerator.Witness w, final ModelOptions without, final List<int[]> ruleEdges) {
+    private static Violation violation(final Enumerator.Witness w, final ModelOptions without,
+        final List<int[]> ruleEdges) {
         final ActionGraph g = w.graph();
         final BitRelation hb = w.hb().copy();
         for (final int[] e : ruleEdges) {
@@ -159,9 +161,10 @@ public final class ExecutionGraph {
                     edges.add(new int[] {w1, r});
                     edges.addAll(path(next, hb, w1, w2));
                     edges.addAll(path(next, hb, w2, r));
-                    return new Violation(edges, "with its edges the read a" + r + " of "
-                        + g.program.variables().get(g.actions.get(r).loc).name() + " would read a write that another one"
-                        + " overwrote before it (COH)");
+                    return new Violation(edges,
+                        "with its edges the read a" + r + " of "
+                            + g.program.variables().get(g.actions.get(r).loc).name()
+                            + " would read a write that another one" + " overwrote before it (COH)");
                 }
             }
         }
@@ -200,14 +203,17 @@ public final class ExecutionGraph {
         out.append("digraph \"").append(escape(program.name())).append("\" {\n");
         out.append("  labelloc=t; fontname=\"Helvetica\"; node [shape=box, fontname=\"Helvetica\", fontsize=11];\n");
         out.append("  edge [fontname=\"Helvetica\", fontsize=9];\n");
-        out.append("  label=\"").append(escape(program.name() + "  " + w.state().format(List.copyOf(
-            g.stateSources.keySet())) + "\\n" + why)).append("\";\n");
+        out.append("  label=\"")
+            .append(
+                escape(program.name() + "  " + w.state().format(List.copyOf(g.stateSources.keySet())) + "\\n" + why))
+            .append("\";\n");
         final Set<Integer> drawn = new HashSet<>();
         out.append("  subgraph cluster_init { label=\"init\"; style=dotted;\n");
         for (final Action a : g.actions) {
             if (a.kind == Action.Kind.INIT && usedAsSource(w, a.id)) {
-                out.append("    a").append(a.id).append(" [label=\"").append(escape(g.program.variables().get(a.loc).name()
-                    + " = " + Value.format(a.initValue))).append("\", style=rounded];\n");
+                out.append("    a").append(a.id).append(" [label=\"")
+                    .append(escape(g.program.variables().get(a.loc).name() + " = " + Value.format(a.initValue)))
+                    .append("\", style=rounded];\n");
                 drawn.add(a.id);
             }
         }
@@ -246,7 +252,8 @@ public final class ExecutionGraph {
         for (final int r : g.readers) {
             final int src = w.rf()[r];
             if (src >= 0 && drawn.contains(src) && drawn.contains(r) && g.actions.get(r).kind != Action.Kind.FINAL) {
-                out.append("  a").append(src).append(" -> a").append(r).append(" [label=\"rf\", color=red, fontcolor=red")
+                out.append("  a").append(src).append(" -> a").append(r)
+                    .append(" [label=\"rf\", color=red, fontcolor=red")
                     .append(hot.remove(src + ">" + r) ? ", penwidth=3" : "").append("];\n");
             }
         }
@@ -256,8 +263,8 @@ public final class ExecutionGraph {
             if (DRAWN.contains(e.rule()) && drawn.contains(e.from()) && drawn.contains(e.to()) && seen.add(key)) {
                 final boolean bold = hot.remove(key);
                 out.append("  a").append(e.from()).append(" -> a").append(e.to()).append(" [label=\"")
-                    .append(e.rule().label()).append("\", color=").append(bold ? "red, penwidth=3, fontcolor=red"
-                        : "blue, fontcolor=blue").append("];\n");
+                    .append(e.rule().label()).append("\", color=")
+                    .append(bold ? "red, penwidth=3, fontcolor=red" : "blue, fontcolor=blue").append("];\n");
             }
         }
         for (final String key : hot) {
@@ -289,7 +296,8 @@ public final class ExecutionGraph {
         if (w.rf()[to] == from && g.actions.get(to).kind.reads()) {
             return "rf";
         }
-        if (g.actions.get(from).kind.reads() && g.actions.get(to).kind.writes() && g.actions.get(from).loc == g.actions.get(to).loc) {
+        if (g.actions.get(from).kind.reads() && g.actions.get(to).kind.writes()
+            && g.actions.get(from).loc == g.actions.get(to).loc) {
             return "fr";
         }
         for (final ActionGraph.Edge e : g.edges) {

@@ -31,8 +31,11 @@ public final class Model {
         for (final java.util.List<Stmt> stmts : program.processes()) {
             final java.util.List<Stmt> copy = new java.util.ArrayList<>();
             for (final Stmt s : stmts) {
-                copy.add(s instanceof Stmt.Memory m ? m.withAtomicity(s instanceof Stmt.Acc || s instanceof Stmt.Rga
-                    || s instanceof Stmt.Cas ? Atomicity.ATOMIC : Atomicity.NONATOMIC) : s);
+                copy.add(s instanceof Stmt.Memory m
+                    ? m.withAtomicity(s instanceof Stmt.Acc || s instanceof Stmt.Rga || s instanceof Stmt.Cas
+                        ? Atomicity.ATOMIC
+                        : Atomicity.NONATOMIC)
+                    : s);
             }
             processes.add(copy);
         }

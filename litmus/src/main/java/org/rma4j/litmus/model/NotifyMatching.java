@@ -63,7 +63,8 @@ final class NotifyMatching {
             final List<Stmt> stmts = program.processes().get(q);
             for (int i = 0; i < stmts.size(); i++) {
                 final Stmt s = stmts.get(i);
-                final String target = s instanceof Stmt.PutNotify pn ? pn.target()
+                final String target = s instanceof Stmt.PutNotify pn
+                    ? pn.target()
                     : s instanceof Stmt.GetNotify gn ? gn.target() : null;
                 if (target != null && program.variable(target).owner() == p) {
                     final int tag = s instanceof Stmt.PutNotify pn ? pn.tag() : ((Stmt.GetNotify)s).tag();

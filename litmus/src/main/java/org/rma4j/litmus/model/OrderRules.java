@@ -26,9 +26,12 @@ final class OrderRules {
         // LO: a local action precedes every later action of its process. DS: where a direct load or store through
         // shared_query is one of the two, that is rma4j's volatile access order, not an MPI rule (MPI-3 sec. 3.6).
         // LB: where the later one is a barrier, that is rma4j's full-fence barrier, not MPI (Examples 11.7, 11.9).
-        forEach(a, Action.Kind::local, l -> forEach(b, k -> true, x -> g.edge(l, x,
-            g.actions.get(l).direct() || g.actions.get(x).direct() ? Rule.DS : sb == Stmt.SyncKind.BARRIER ? Rule.LB
-                : Rule.LO)));
+        forEach(a, Action.Kind::local,
+            l -> forEach(b, k -> true,
+                x -> g.edge(l, x,
+                    g.actions.get(l).direct() || g.actions.get(x).direct()
+                        ? Rule.DS
+                        : sb == Stmt.SyncKind.BARRIER ? Rule.LB : Rule.LO)));
         // AO, MPI-3 eq. (26) and MPI-3.1 sec. 11.7.2: accumulates of this process to one location stay in program
         // order for the kinds accumulate_ordering names (default rar, raw, war, waw), to its own window as well.
         accumulateOrder(a, b);
@@ -81,8 +84,8 @@ final class OrderRules {
         if (sa == Stmt.SyncKind.FENCE || sa == Stmt.SyncKind.BARRIER || a.stmt() instanceof Stmt.Wait) {
             final Rule rule = sa == Stmt.SyncKind.FENCE ? Rule.FE : sa == Stmt.SyncKind.BARRIER ? Rule.BAR : Rule.NA;
             // LB: a barrier orders the later local loads and stores only as rma4j's full fence (not MPI).
-            forEach(b, k -> true, x -> g.edge(a.actions()[0], x,
-                rule == Rule.BAR && g.actions.get(x).kind.local() ? Rule.LB : rule));
+            forEach(b, k -> true,
+                x -> g.edge(a.actions()[0], x, rule == Rule.BAR && g.actions.get(x).kind.local() ? Rule.LB : rule));
         }
         // LK, eq. (10): a lock precedes later local actions and the actions of the epoch's remote statements to its
         // target (lock_all: to every target); the lock may return early, so other targets are not ordered.
@@ -150,7 +153,8 @@ final class OrderRules {
      * F2 / UL: the actions of remote statement {@code a} to {@code target} (-1: any) are hb-before
      * {@code node}; a notified put completes only at the origin (rule NA).
      */
-    private void completes(final ActionGraph.Entry a, final Action ra, final int target, final int node, final Rule rule) {
+    private void completes(final ActionGraph.Entry a, final Action ra, final int target, final int node,
+        final Rule rule) {
         if (ra == null || (target >= 0 && ra.dst != target)) {
             return;
         }

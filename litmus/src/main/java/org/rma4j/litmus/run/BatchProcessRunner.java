@@ -46,14 +46,10 @@ public final class BatchProcessRunner {
             final Path listFile = dir.resolve("programs.txt");
             Files.write(listFile, list);
             final List<String> output = Collections.synchronizedList(new ArrayList<>());
-            final Launcher.Builder builder = Launcher.builder()
-                .ranks(procs)
-                .mainClass(ProcessMain.class.getName())
+            final Launcher.Builder builder = Launcher.builder().ranks(procs).mainClass(ProcessMain.class.getName())
                 .args(ProcessMain.BATCH, listFile.toString(), Integer.toString(config.iterations()),
                     Long.toString(config.seed()), Integer.toString(config.maxDelaySpins()), dir.toString())
-                .jvmOptions(ProcessRunner.JVM_OPTIONS)
-                .output(output::add)
-                .errorOutput(output::add);
+                .jvmOptions(ProcessRunner.JVM_OPTIONS).output(output::add).errorOutput(output::add);
             if (config.baseDirectory() != null) {
                 builder.baseDirectory(config.baseDirectory());
             }
@@ -61,8 +57,9 @@ public final class BatchProcessRunner {
             if (!result.succeeded()) {
                 throw new IllegalStateException("the litmus batch job failed: "
                     + result.failureMessage().orElse("exit code " + result.exitCode())
-                    + (output.isEmpty() ? "" : "\n" + String.join("\n", output.subList(Math.max(0, output.size() - 30),
-                    output.size()))));
+                    + (output.isEmpty()
+                        ? ""
+                        : "\n" + String.join("\n", output.subList(Math.max(0, output.size() - 30), output.size()))));
             }
             final List<Histogram> histograms = new ArrayList<>();
             for (int i = 0; i < programs.size(); i++) {

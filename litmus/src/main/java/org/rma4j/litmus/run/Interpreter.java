@@ -40,7 +40,8 @@ final class Interpreter {
     private final List<NotifyRequest> requests = new ArrayList<>();
     private final Map<String, Integer> registerIndex = new HashMap<>();
 
-    Interpreter(final Program program, final int rank, final RmaJob job, final Window window, final VariableLayout layout) {
+    Interpreter(final Program program, final int rank, final RmaJob job, final Window window,
+        final VariableLayout layout) {
         final List<String> registers = program.registersOf(rank);
         for (int i = 0; i < registers.size(); i++) {
             registerIndex.put(registers.get(i), i);
@@ -179,7 +180,8 @@ final class Interpreter {
     }
 
     private long evaluate(final org.rma4j.litmus.syntax.Expr value, final long[] regs) {
-        return value.evaluate(name -> registerIndex.containsKey(name) ? regs[registerIndex.get(name)] : 0, Long.MIN_VALUE);
+        return value.evaluate(name -> registerIndex.containsKey(name) ? regs[registerIndex.get(name)] : 0,
+            Long.MIN_VALUE);
     }
 
     /** @return the part of the variable's owner: this rank's own, or another's through shared_query. */

@@ -68,7 +68,7 @@ public final class ProcessMain {
 
     static void write(final Path file, final long[][] rows) throws IOException {
         try (OutputStream raw = Files.newOutputStream(file);
-             DataOutputStream data = new DataOutputStream(new BufferedOutputStream(raw))) {
+            DataOutputStream data = new DataOutputStream(new BufferedOutputStream(raw))) {
             data.writeInt(rows.length);
             data.writeInt(rows.length == 0 ? 0 : rows[0].length);
             for (final long[] row : rows) {

@@ -35,21 +35,17 @@ public final class ProcessRunner implements Runner {
             final Path file = dir.resolve("program.litmus");
             Files.writeString(file, Printer.print(program));
             final List<String> output = Collections.synchronizedList(new ArrayList<>());
-            final Launcher.Builder builder = Launcher.builder()
-                .ranks(program.processCount())
-                .mainClass(ProcessMain.class.getName())
-                .args(file.toString(), Integer.toString(config.iterations()), Long.toString(config.seed()),
-                    Integer.toString(config.maxDelaySpins()), dir.toString())
-                .jvmOptions(JVM_OPTIONS)
-                .output(line -> {
+            final Launcher.Builder builder = Launcher.builder().ranks(program.processCount())
+                .mainClass(ProcessMain.class.getName()).args(file.toString(), Integer.toString(config.iterations()),
+                    Long.toString(config.seed()), Integer.toString(config.maxDelaySpins()), dir.toString())
+                .jvmOptions(JVM_OPTIONS).output(line -> {
                     final String text = line.replaceFirst("^\\[\\d+\\] ", "");
                     if (text.startsWith(ProcessMain.PROGRESS) && progress != null) {
                         progress.accept(Long.parseLong(text.substring(ProcessMain.PROGRESS.length()).trim()));
                     } else {
                         output.add(line);
                     }
-                })
-                .errorOutput(output::add);
+                }).errorOutput(output::add);
             if (config.baseDirectory() != null) {
                 builder.baseDirectory(config.baseDirectory());
             }
@@ -77,7 +73,7 @@ public final class ProcessRunner implements Runner {
 
     static long[][] read(final Path file) throws IOException {
         try (InputStream raw = Files.newInputStream(file);
-             DataInputStream data = new DataInputStream(new BufferedInputStream(raw))) {
+            DataInputStream data = new DataInputStream(new BufferedInputStream(raw))) {
             final int rows = data.readInt();
             final int columns = data.readInt();
             final long[][] out = new long[rows][columns];

@@ -39,14 +39,16 @@ final class RankProgram {
         final long[][] rows = new long[config.iterations()][registerCount + owned.size()];
         final SplittableRandom random = new SplittableRandom(config.seed() * 1_000_003L + rank);
         final int spins = config.maxDelaySpins();
-        final Runnable delay = spins == 0 ? () -> { } : () -> {
+        final Runnable delay = spins == 0 ? () -> {
+        } : () -> {
             if (random.nextBoolean()) {
                 spin(random.nextInt(spins + 1));
             }
         };
         final boolean implicitEpoch = !program.hasExplicitEpochs();
         final Info info = program.info().containsKey(Program.ACCUMULATE_ORDERING_KEY)
-            ? Info.of(Info.ACCUMULATE_ORDERING, program.info().get(Program.ACCUMULATE_ORDERING_KEY)) : null;
+            ? Info.of(Info.ACCUMULATE_ORDERING, program.info().get(Program.ACCUMULATE_ORDERING_KEY))
+            : null;
         try (Window window = job.allocateShared(layout.windowBytes(rank), 1, info)) {
             final MemorySegment own = window.segment();
             final Interpreter interpreter = new Interpreter(program, rank, job, window, layout);
@@ -82,7 +84,8 @@ final class RankProgram {
         return rows;
     }
 
-    private static void reset(final MemorySegment own, final List<Program.Variable> owned, final VariableLayout layout) {
+    private static void reset(final MemorySegment own, final List<Program.Variable> owned,
+        final VariableLayout layout) {
         for (final Program.Variable v : owned) {
             layout.write(own, v.name(), v.init());
         }

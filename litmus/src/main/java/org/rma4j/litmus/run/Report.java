@@ -16,7 +16,8 @@ public final class Report {
     }
 
     /** Prints {@code verdict}; {@code seconds} is the run time shown in the Time line. */
-    public static void print(final Verdict verdict, final RunConfig config, final double seconds, final PrintStream out) {
+    public static void print(final Verdict verdict, final RunConfig config, final double seconds,
+        final PrintStream out) {
         final String name = verdict.program().name();
         final Histogram h = verdict.histogram();
         final org.rma4j.litmus.syntax.Condition condition = verdict.program().condition();
@@ -40,8 +41,8 @@ public final class Report {
             out.println("  " + s.format(verdict.allowed().locations()));
         }
         if (verdict.program().condition() != null) {
-            out.println("Condition " + verdict.program().condition() + " is " + (verdict.conditionValidated() ? ""
-                : "NOT ") + "validated");
+            out.println("Condition " + verdict.program().condition() + " is "
+                + (verdict.conditionValidated() ? "" : "NOT ") + "validated");
         }
         out.println("Observation " + name + " " + verdict.observation().text() + " " + verdict.positive() + " "
             + verdict.negative());

@@ -130,11 +130,12 @@ public final class Suite {
                 done += chunk.size();
                 final double elapsed = (System.nanoTime() - start) / 1e9;
                 final long failed = chunkRows.stream().filter(r -> !r.passed()).count();
-                progress.accept(String.format(Locale.ROOT, "[%d/%d] batch of %d tests: %d failed (%.1f s; elapsed %.0f s,"
-                    + " eta %.0f s)", done, files.size(), chunk.size(), failed, seconds(chunkStart), elapsed,
+                progress.accept(String.format(Locale.ROOT,
+                    "[%d/%d] batch of %d tests: %d failed (%.1f s; elapsed %.0f s," + " eta %.0f s)", done,
+                    files.size(), chunk.size(), failed, seconds(chunkStart), elapsed,
                     elapsed / done * (files.size() - done)));
-                chunkRows.stream().filter(r -> !r.passed()).forEach(r -> progress.accept("  " + r.name() + " "
-                    + status(r)));
+                chunkRows.stream().filter(r -> !r.passed())
+                    .forEach(r -> progress.accept("  " + r.name() + " " + status(r)));
             }
         }
         return rows;

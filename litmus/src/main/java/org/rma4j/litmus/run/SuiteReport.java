@@ -76,8 +76,9 @@ public final class SuiteReport {
         out.append("## Outcomes\n\n");
         out.append("Per family of tests (the name up to its first '-'): allowed outcomes of the model, observed\n"
             + "outcomes, forbidden outcomes seen (must be 0), allowed outcomes never seen (coverage).\n\n");
-        out.append("| Family | #tests | Runs | Allowed | Observed | Forbidden seen | Allowed never seen | Coverage (%) |"
-            + " Errors |\n");
+        out.append(
+            "| Family | #tests | Runs | Allowed | Observed | Forbidden seen | Allowed never seen | Coverage (%) |"
+                + " Errors |\n");
         out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         final Map<String, long[]> families = new TreeMap<>();
         for (final Suite.Row r : rows) {
@@ -108,13 +109,16 @@ public final class SuiteReport {
                 r.observedPercent()));
         }
         out.append("\n## Per test\n\n");
-        out.append("| Test | #proc | Size | Rules | Allowed | Observed | Forbidden seen | Runs | Time (s) | Verdict |\n");
+        out.append(
+            "| Test | #proc | Size | Rules | Allowed | Observed | Forbidden seen | Runs | Time (s) | Verdict |\n");
         out.append("|---|---:|---:|---|---:|---:|---:|---:|---:|---|\n");
         for (final Suite.Row r : rows) {
             out.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %d | %d | %d | %d | %.2f | %s |%n", r.name(),
                 r.procs(), r.size(), String.join(" ", r.rules()), r.allowed(), r.observedAllowed(), r.forbidden(),
-                r.runs(), r.seconds(), r.error() != null ? "ERROR: " + r.error().lines().findFirst().orElse("")
-                    .replace('|', '/') : r.passed() ? "pass" : "FAIL"));
+                r.runs(), r.seconds(),
+                r.error() != null
+                    ? "ERROR: " + r.error().lines().findFirst().orElse("").replace('|', '/')
+                    : r.passed() ? "pass" : "FAIL"));
         }
         return out.toString();
     }
@@ -122,17 +126,17 @@ public final class SuiteReport {
     /** @return the summary as JSON. */
     public static String json(final List<Suite.Row> rows, final RunConfig config, final ModelOptions options) {
         final StringBuilder out = new StringBuilder();
-        out.append("{\n  \"iterations\": ").append(config.iterations())
-            .append(",\n  \"mode\": ").append(quote(config.mode().name().toLowerCase(Locale.ROOT)))
-            .append(",\n  \"inOrderRouting\": ").append(options.enabled(Rule.IR))
-            .append(",\n  \"rules\": [");
+        out.append("{\n  \"iterations\": ").append(config.iterations()).append(",\n  \"mode\": ")
+            .append(quote(config.mode().name().toLowerCase(Locale.ROOT))).append(",\n  \"inOrderRouting\": ")
+            .append(options.enabled(Rule.IR)).append(",\n  \"rules\": [");
         final List<RuleRow> ruleRows = ruleRows(rows);
         for (int i = 0; i < ruleRows.size(); i++) {
             final RuleRow r = ruleRows.get(i);
-            out.append(i == 0 ? "\n" : ",\n").append(String.format(Locale.ROOT,
-                "    {\"rule\": %s, \"procs\": %d, \"size\": %d, \"tests\": %d, \"outputs\": %d, \"errors\": %d,"
-                    + " \"observedPercent\": %.1f}", quote(r.rule()), r.procs(), r.size(), r.tests(), r.outputs(),
-                r.errors(), r.observedPercent()));
+            out.append(i == 0 ? "\n" : ",\n")
+                .append(String.format(Locale.ROOT,
+                    "    {\"rule\": %s, \"procs\": %d, \"size\": %d, \"tests\": %d, \"outputs\": %d, \"errors\": %d,"
+                        + " \"observedPercent\": %.1f}",
+                    quote(r.rule()), r.procs(), r.size(), r.tests(), r.outputs(), r.errors(), r.observedPercent()));
         }
         out.append("\n  ],\n  \"tests\": [");
         for (int i = 0; i < rows.size(); i++) {
@@ -140,8 +144,9 @@ public final class SuiteReport {
             out.append(i == 0 ? "\n" : ",\n").append(String.format(Locale.ROOT,
                 "    {\"name\": %s, \"file\": %s, \"procs\": %d, \"size\": %d, \"rules\": [%s], \"allowed\": %d,"
                     + " \"observedAllowed\": %d, \"forbidden\": %d, \"forbiddenRuns\": %d, \"runs\": %d,"
-                    + " \"seconds\": %.3f, \"passed\": %b, \"error\": %s}", quote(r.name()), quote(r.file().toString()),
-                r.procs(), r.size(), String.join(", ", r.rules().stream().map(SuiteReport::quote).toList()), r.allowed(),
+                    + " \"seconds\": %.3f, \"passed\": %b, \"error\": %s}",
+                quote(r.name()), quote(r.file().toString()), r.procs(), r.size(),
+                String.join(", ", r.rules().stream().map(SuiteReport::quote).toList()), r.allowed(),
                 r.observedAllowed(), r.forbidden(), r.forbiddenRuns(), r.runs(), r.seconds(), r.passed(),
                 r.error() == null ? "null" : quote(r.error())));
         }

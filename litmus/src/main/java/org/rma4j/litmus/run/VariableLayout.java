@@ -107,12 +107,14 @@ final class VariableLayout {
         }
     }
 
-    private static long element(final MemorySegment part, final long o, final VarType type, final boolean volatileRead) {
+    private static long element(final MemorySegment part, final long o, final VarType type,
+        final boolean volatileRead) {
         return switch (type) {
             case LONG -> volatileRead ? (long)LONG.getVolatile(part, o) : part.get(ValueLayout.JAVA_LONG, o);
             case INT -> volatileRead ? (int)INT.getVolatile(part, o) : part.get(ValueLayout.JAVA_INT, o);
             case SHORT -> volatileRead ? (short)SHORT.getVolatile(part, o) : part.get(ValueLayout.JAVA_SHORT, o);
-            case DOUBLE -> (long)(volatileRead ? (double)DOUBLE.getVolatile(part, o) : part.get(ValueLayout.JAVA_DOUBLE, o));
+            case DOUBLE ->
+                (long)(volatileRead ? (double)DOUBLE.getVolatile(part, o) : part.get(ValueLayout.JAVA_DOUBLE, o));
         };
     }
 }

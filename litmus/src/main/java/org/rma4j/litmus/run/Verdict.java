@@ -94,7 +94,8 @@ public record Verdict(Program program, ModelResult allowed, Histogram histogram)
 
     /** @return whether the condition is validated by the observations (exists: seen; ~exists: not seen; forall: always). */
     public boolean conditionValidated() {
-        final Condition.Quantifier q = program.condition() == null ? Condition.Quantifier.EXISTS
+        final Condition.Quantifier q = program.condition() == null
+            ? Condition.Quantifier.EXISTS
             : program.condition().quantifier();
         return switch (q) {
             case EXISTS -> positive() > 0;

@@ -64,14 +64,16 @@ public final class Checker {
         for (final Stmt s : program.processes().get(proc)) {
             if (s instanceof Stmt.Pscw pscw) {
                 pscwUsed = true;
-                if (pscw.group().contains(proc) || pscw.group().size() != new java.util.HashSet<>(pscw.group()).size()) {
+                if (pscw.group().contains(proc)
+                    || pscw.group().size() != new java.util.HashSet<>(pscw.group()).size()) {
                     throw error(s, "the group of " + pscw.kind().litmusName() + " names process " + proc
                         + " itself or a process twice");
                 }
                 switch (pscw.kind()) {
                     case START -> {
                         if (started != null) {
-                            throw error(s, "start while the access epoch of the start at " + started.pos() + " is open");
+                            throw error(s,
+                                "start while the access epoch of the start at " + started.pos() + " is open");
                         }
                         started = pscw;
                     }
@@ -118,8 +120,8 @@ public final class Checker {
                     }
                     case LOCK_ALL -> {
                         if (lockAll != null || !locks.isEmpty()) {
-                            throw error(sync, "lock_all while an epoch of lock" + (lockAll != null ? "_all" : "")
-                                + " is open");
+                            throw error(sync,
+                                "lock_all while an epoch of lock" + (lockAll != null ? "_all" : "") + " is open");
                         }
                         lockAll = sync;
                         passiveUsed = true;
@@ -132,15 +134,15 @@ public final class Checker {
                     }
                     case FENCE -> {
                         if (lockAll != null || !locks.isEmpty()) {
-                            throw error(sync, "fence inside a lock epoch (a window may not be locked and exposed"
-                                + " at once)");
+                            throw error(sync,
+                                "fence inside a lock epoch (a window may not be locked and exposed" + " at once)");
                         }
                         fenced = true;
                     }
                     case FLUSH, FLUSH_LOCAL -> {
                         if (explicit && lockAll == null && !locks.containsKey(sync.target())) {
-                            throw error(sync, sync.kind().litmusName() + "(" + sync.target() + ") outside a passive-target"
-                                + " epoch to process " + sync.target());
+                            throw error(sync, sync.kind().litmusName() + "(" + sync.target()
+                                + ") outside a passive-target" + " epoch to process " + sync.target());
                         }
                     }
                     case FLUSH_ALL, FLUSH_LOCAL_ALL -> {
@@ -308,7 +310,8 @@ public final class Checker {
                 throw error(at, "accumulates here are on one element; " + name + " is " + shape(v));
             }
             if (v.type() != first.type()) {
-                throw error(at, names[0] + " (" + shape(first) + ") and " + name + " (" + shape(v) + ") differ in type");
+                throw error(at,
+                    names[0] + " (" + shape(first) + ") and " + name + " (" + shape(v) + ") differ in type");
             }
         }
         if (!first.type().allows(op)) {
@@ -336,17 +339,19 @@ public final class Checker {
             final List<Stmt.Sync> other = sequences.get(p);
             for (int k = 0; k < Math.max(first.size(), other.size()); k++) {
                 if (k >= first.size()) {
-                    throw error(other.get(k), "process " + p + " calls " + other.get(k).kind().litmusName()
-                        + " as collective #" + (k + 1) + " but process 0 makes only " + first.size()
-                        + " collective call(s) (fence and barrier are collective)");
+                    throw error(other.get(k),
+                        "process " + p + " calls " + other.get(k).kind().litmusName() + " as collective #" + (k + 1)
+                            + " but process 0 makes only " + first.size()
+                            + " collective call(s) (fence and barrier are collective)");
                 }
                 if (k >= other.size()) {
                     throw error(first.get(k), "process 0 calls " + first.get(k).kind().litmusName() + " as collective #"
                         + (k + 1) + " but process " + p + " makes only " + other.size() + " collective call(s)");
                 }
                 if (first.get(k).kind() != other.get(k).kind()) {
-                    throw error(other.get(k), "collective #" + (k + 1) + " of process " + p + " is "
-                        + other.get(k).kind().litmusName() + " but that of process 0 is " + first.get(k).kind().litmusName());
+                    throw error(other.get(k),
+                        "collective #" + (k + 1) + " of process " + p + " is " + other.get(k).kind().litmusName()
+                            + " but that of process 0 is " + first.get(k).kind().litmusName());
                 }
             }
         }
@@ -359,9 +364,11 @@ public final class Checker {
         final Map<Integer, List<Stmt.Wait>> wildcards = new HashMap<>();
         for (int p = 0; p < program.processCount(); p++) {
             for (final Stmt s : program.processes().get(p)) {
-                final String notifiedTarget = s instanceof Stmt.PutNotify pn ? pn.target()
+                final String notifiedTarget = s instanceof Stmt.PutNotify pn
+                    ? pn.target()
                     : s instanceof Stmt.GetNotify gn ? gn.target() : null;
-                final int notifiedTag = s instanceof Stmt.PutNotify pn ? pn.tag()
+                final int notifiedTag = s instanceof Stmt.PutNotify pn
+                    ? pn.tag()
                     : s instanceof Stmt.GetNotify gn ? gn.tag() : -1;
                 if (notifiedTarget != null) {
                     final List<Integer> key = List.of(p, program.variable(notifiedTarget).owner(), notifiedTag);
@@ -388,24 +395,25 @@ public final class Checker {
             }
             for (final List<Integer> key : awaited.keySet()) {
                 if (key.get(1).equals(e.getKey())) {
-                    throw error(where.get(key), "process " + e.getKey() + " mixes a wait on any source or tag with"
-                        + " specific waits");
+                    throw error(where.get(key),
+                        "process " + e.getKey() + " mixes a wait on any source or tag with" + " specific waits");
                 }
             }
             int matching = 0;
             for (final Map.Entry<List<Integer>, Integer> s : sent.entrySet()) {
                 if (s.getKey().get(1).equals(e.getKey())) {
                     if (!first.matches(s.getKey().get(0), s.getKey().get(2))) {
-                        throw error(where.get(s.getKey()), "process " + e.getKey() + " waits only for pattern ("
-                            + (first.source() == Stmt.ANY ? "any" : first.source()) + ", "
-                            + (first.tag() == Stmt.ANY ? "any" : first.tag()) + ") but receives this notification");
+                        throw error(where.get(s.getKey()),
+                            "process " + e.getKey() + " waits only for pattern ("
+                                + (first.source() == Stmt.ANY ? "any" : first.source()) + ", "
+                                + (first.tag() == Stmt.ANY ? "any" : first.tag()) + ") but receives this notification");
                     }
                     matching += s.getValue();
                 }
             }
             if (matching != total) {
-                throw error(first, "process " + e.getKey() + " receives " + matching + " notification(s) and waits for "
-                    + total);
+                throw error(first,
+                    "process " + e.getKey() + " receives " + matching + " notification(s) and waits for " + total);
             }
         }
         final java.util.Set<List<Integer>> keys = new java.util.HashSet<>(sent.keySet());

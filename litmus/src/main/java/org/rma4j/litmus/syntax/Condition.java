@@ -46,13 +46,15 @@ public record Condition(Quantifier quantifier, Prop prop) {
                 case And a -> {
                     final Boolean l = a.left().evaluate(value, top);
                     final Boolean r = a.right().evaluate(value, top);
-                    yield Boolean.FALSE.equals(l) || Boolean.FALSE.equals(r) ? Boolean.FALSE
+                    yield Boolean.FALSE.equals(l) || Boolean.FALSE.equals(r)
+                        ? Boolean.FALSE
                         : l == null || r == null ? null : Boolean.TRUE;
                 }
                 case Or o -> {
                     final Boolean l = o.left().evaluate(value, top);
                     final Boolean r = o.right().evaluate(value, top);
-                    yield Boolean.TRUE.equals(l) || Boolean.TRUE.equals(r) ? Boolean.TRUE
+                    yield Boolean.TRUE.equals(l) || Boolean.TRUE.equals(r)
+                        ? Boolean.TRUE
                         : l == null || r == null ? null : Boolean.FALSE;
                 }
             };
@@ -120,7 +122,8 @@ public record Condition(Quantifier quantifier, Prop prop) {
     private static String wrap(final Prop inner, final Prop outer) {
         final boolean same = inner.getClass() == outer.getClass();
         return same || inner instanceof Eq || inner instanceof Const || inner instanceof Not
-            ? inner.toString() : "(" + inner + ")";
+            ? inner.toString()
+            : "(" + inner + ")";
     }
 
     @Override

@@ -30,8 +30,8 @@ final class ConditionParser {
             in.next();
             quantifier = Condition.Quantifier.NOT_EXISTS;
         } else {
-            throw new LitmusException(first.pos(), "expected a condition (exists, ~exists or forall), found "
-                + first.describe());
+            throw new LitmusException(first.pos(),
+                "expected a condition (exists, ~exists or forall), found " + first.describe());
         }
         return new Condition(quantifier, disjunction());
     }

@@ -63,11 +63,14 @@ public final class Parser {
             final Token key = in.next();
             in.expect(Token.Kind.EQ, "'=' after header key " + key.describe());
             final Token value = in.next();
-            if (value.kind() != Token.Kind.IDENT && value.kind() != Token.Kind.INT && value.kind() != Token.Kind.STRING) {
-                throw new LitmusException(value.pos(), "expected a value for " + key.describe() + ", found " + value.describe());
+            if (value.kind() != Token.Kind.IDENT && value.kind() != Token.Kind.INT
+                && value.kind() != Token.Kind.STRING) {
+                throw new LitmusException(value.pos(),
+                    "expected a value for " + key.describe() + ", found " + value.describe());
             }
             if (key.text().equals(Program.ATOMICITY_KEY) && !value.is("atomic") && !value.is("nonatomic")) {
-                throw new LitmusException(value.pos(), "atomicity must be 'atomic' or 'nonatomic', found " + value.describe());
+                throw new LitmusException(value.pos(),
+                    "atomicity must be 'atomic' or 'nonatomic', found " + value.describe());
             }
             if (key.text().equals(Program.ACCUMULATE_ORDERING_KEY) && !value.text().trim().equals("none")) {
                 for (final String order : value.text().split(",")) {
@@ -81,8 +84,8 @@ public final class Parser {
             in.accept(Token.Kind.SEMI);
         }
         init();
-        final List<List<Stmt>> processes = processesOf(in.peekAt(1).kind() == Token.Kind.LBRACE
-            || in.peekAt(1).kind() == Token.Kind.COLON);
+        final List<List<Stmt>> processes = processesOf(
+            in.peekAt(1).kind() == Token.Kind.LBRACE || in.peekAt(1).kind() == Token.Kind.COLON);
         for (final Program.Variable v : variables.values()) {
             if (v.owner() >= processCount) {
                 throw new LitmusException(v.pos(), "variable " + v.name() + " is owned by process " + v.owner()
@@ -129,8 +132,8 @@ public final class Parser {
                 final Token typeToken = in.expect(Token.Kind.IDENT, "a type (long, int, short, double)");
                 type = VarType.byName(typeToken.text());
                 if (type == null) {
-                    throw new LitmusException(typeToken.pos(), "unknown type " + typeToken.describe()
-                        + " (long, int, short, double)");
+                    throw new LitmusException(typeToken.pos(),
+                        "unknown type " + typeToken.describe() + " (long, int, short, double)");
                 }
                 if (in.accept(Token.Kind.LBRACKET)) {
                     final Token c = in.expect(Token.Kind.INT, "the number of elements");
@@ -146,20 +149,21 @@ public final class Parser {
             final Token valueToken = in.peek();
             final long value = number();
             if (type.narrow(value) != value) {
-                throw new LitmusException(valueToken.pos(), "initial value " + value + " does not fit a "
-                    + type.litmusName());
+                throw new LitmusException(valueToken.pos(),
+                    "initial value " + value + " does not fit a " + type.litmusName());
             }
             if (variables.containsKey(nameToken.text())) {
                 throw new LitmusException(nameToken.pos(), "variable " + nameToken.text() + " is declared twice");
             }
             if (ConditionParser.RESERVED.contains(nameToken.text()) || StatementParser.isKeyword(nameToken.text())) {
-                throw new LitmusException(nameToken.pos(), "'" + nameToken.text() + "' is a keyword, not a variable name");
+                throw new LitmusException(nameToken.pos(),
+                    "'" + nameToken.text() + "' is a keyword, not a variable name");
             }
-            variables.put(nameToken.text(), new Program.Variable(nameToken.text(), owner, value, type, count,
-                nameToken.pos()));
+            variables.put(nameToken.text(),
+                new Program.Variable(nameToken.text(), owner, value, type, count, nameToken.pos()));
             if (!in.accept(Token.Kind.SEMI) && in.peek().kind() != Token.Kind.RBRACE) {
-                throw new LitmusException(in.peek().pos(), "expected ';' or '}' in the init block, found "
-                    + in.peek().describe());
+                throw new LitmusException(in.peek().pos(),
+                    "expected ';' or '}' in the init block, found " + in.peek().describe());
             }
         }
     }
@@ -184,8 +188,8 @@ public final class Parser {
                 }
                 stmts.add(statement(processes.size() - 1, Token.Kind.SEMI, Token.Kind.RBRACE));
                 if (!in.accept(Token.Kind.SEMI) && in.peek().kind() != Token.Kind.RBRACE) {
-                    throw new LitmusException(in.peek().pos(), "expected ';' or '}' after a statement, found "
-                        + in.peek().describe());
+                    throw new LitmusException(in.peek().pos(),
+                        "expected ';' or '}' after a statement, found " + in.peek().describe());
                 }
             }
         }
@@ -206,8 +210,8 @@ public final class Parser {
             } else if (t.kind() == Token.Kind.RBRACE) {
                 depth--;
             } else if (depth == 0 && t.kind() == Token.Kind.IDENT && isProcessName(t.text())
-                && (in.peekAt(i + 1).kind() == Token.Kind.LBRACE || (in.peekAt(i + 1).kind() == Token.Kind.COLON
-                && in.peekAt(i + 2).kind() == Token.Kind.LBRACE))) {
+                && (in.peekAt(i + 1).kind() == Token.Kind.LBRACE
+                    || (in.peekAt(i + 1).kind() == Token.Kind.COLON && in.peekAt(i + 2).kind() == Token.Kind.LBRACE))) {
                 count++;
             }
         }
@@ -275,7 +279,8 @@ public final class Parser {
         while (!in.accept(Token.Kind.RBRACKET)) {
             locs.add(location(processes));
             if (!in.accept(Token.Kind.SEMI) && in.peek().kind() != Token.Kind.RBRACKET) {
-                throw new LitmusException(in.peek().pos(), "expected ';' or ']' in locations, found " + in.peek().describe());
+                throw new LitmusException(in.peek().pos(),
+                    "expected ';' or ']' in locations, found " + in.peek().describe());
             }
         }
         return locs;
@@ -298,11 +303,12 @@ public final class Parser {
             return Loc.register(proc, reg.text());
         }
         if (first.kind() != Token.Kind.IDENT) {
-            throw new LitmusException(first.pos(), "expected a register (0:a) or a variable, found " + first.describe());
+            throw new LitmusException(first.pos(),
+                "expected a register (0:a) or a variable, found " + first.describe());
         }
         if (!variables.containsKey(first.text())) {
-            throw new LitmusException(first.pos(), "unknown variable " + first.text()
-                + " (registers are written proc:name, e.g. 0:" + first.text() + ")");
+            throw new LitmusException(first.pos(),
+                "unknown variable " + first.text() + " (registers are written proc:name, e.g. 0:" + first.text() + ")");
         }
         return Loc.memory(first.text());
     }
@@ -317,8 +323,8 @@ public final class Parser {
             throw new LitmusException(t.pos(), "expected a process number, found " + t.describe());
         }
         if (processCount > 0 && proc >= processCount) {
-            throw new LitmusException(t.pos(), "process " + proc + " does not exist (the test has " + processCount
-                + " process(es))");
+            throw new LitmusException(t.pos(),
+                "process " + proc + " does not exist (the test has " + processCount + " process(es))");
         }
         return proc;
     }

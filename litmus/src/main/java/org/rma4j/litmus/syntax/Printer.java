@@ -21,8 +21,8 @@ public final class Printer {
         }
         for (final Map.Entry<String, String> e : program.info().entrySet()) {
             final boolean word = e.getValue().matches("[A-Za-z_][A-Za-z0-9_.]*|[0-9]+");
-            out.append(e.getKey()).append(" = ").append(word ? e.getValue() : '"' + e.getValue().replace('"', '\'') + '"')
-                .append('\n');
+            out.append(e.getKey()).append(" = ")
+                .append(word ? e.getValue() : '"' + e.getValue().replace('"', '\'') + '"').append('\n');
         }
         out.append('{');
         for (final Program.Variable v : program.variables()) {
@@ -88,22 +88,25 @@ public final class Printer {
             case Stmt.Get get -> get.dest() + " = get(" + remote(get.target(), program) + ")";
             case Stmt.Rga rga -> rga.dest() + " = rga(" + remote(rga.target(), program) + ", " + rga.operand()
                 + (rga.op() == AccOp.SUM ? "" : ", " + rga.op().litmusName()) + ")";
-            case Stmt.Cas cas -> cas.dest() + " = cas(" + remote(cas.target(), program) + ", " + cas.compare() + ", "
-                + cas.swap() + ")";
-            case Stmt.PutNotify pn -> "put_notify(" + remote(pn.target(), program) + ", " + pn.source() + ", "
-                + pn.tag() + ")";
-            case Stmt.Wait w -> (w.sourceRegister() == null ? "" : w.sourceRegister()
-                + (w.tagRegister() == null ? "" : ", " + w.tagRegister()) + " = ") + "wait(" + any(w.source()) + ", "
-                + any(w.tag()) + (w.count() == 1 ? "" : ", " + w.count()) + ")";
+            case Stmt.Cas cas ->
+                cas.dest() + " = cas(" + remote(cas.target(), program) + ", " + cas.compare() + ", " + cas.swap() + ")";
+            case Stmt.PutNotify pn ->
+                "put_notify(" + remote(pn.target(), program) + ", " + pn.source() + ", " + pn.tag() + ")";
+            case Stmt.Wait w -> (w.sourceRegister() == null
+                ? ""
+                : w.sourceRegister() + (w.tagRegister() == null ? "" : ", " + w.tagRegister()) + " = ") + "wait("
+                + any(w.source()) + ", " + any(w.tag()) + (w.count() == 1 ? "" : ", " + w.count()) + ")";
             case Stmt.Load l -> l.register() + " = load(" + remote(l.variable(), program) + ")";
             case Stmt.Store st -> "store(" + remote(st.variable(), program) + ", " + st.value() + ")";
             case Stmt.Poll poll -> poll.register() + " = poll(" + remote(poll.variable(), program) + ", " + poll.value()
                 + (poll.bound() == Stmt.Poll.DEFAULT_BOUND ? "" : ", " + poll.bound()) + ")";
             case Stmt.Acc acc -> "acc(" + remote(acc.target(), program) + ", " + acc.operand()
                 + (acc.op() == AccOp.SUM ? "" : ", " + acc.op().litmusName()) + ")";
-            case Stmt.GetNotify gn -> gn.dest() + " = get_notify(" + remote(gn.target(), program) + ", " + gn.tag() + ")";
-            case Stmt.Pscw pscw -> pscw.kind().litmusName() + (pscw.kind().hasGroup() ? "(" + String.join(", ",
-                pscw.group().stream().map(String::valueOf).toList()) + ")" : "");
+            case Stmt.GetNotify gn ->
+                gn.dest() + " = get_notify(" + remote(gn.target(), program) + ", " + gn.tag() + ")";
+            case Stmt.Pscw pscw -> pscw.kind().litmusName() + (pscw.kind().hasGroup()
+                ? "(" + String.join(", ", pscw.group().stream().map(String::valueOf).toList()) + ")"
+                : "");
             case Stmt.Sync sync -> sync(sync);
         };
     }

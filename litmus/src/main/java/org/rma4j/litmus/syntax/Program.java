@@ -17,9 +17,8 @@ import java.util.TreeSet;
  * @param locations  the {@code locations [...]} directive, or null: which locations a final state shows.
  * @param condition  the final condition, or null if the file has none.
  */
-public record Program(
-    String name, String doc, Map<String, String> info, List<Variable> variables, List<List<Stmt>> processes,
-    List<Loc> locations, Condition condition) {
+public record Program(String name, String doc, Map<String, String> info, List<Variable> variables,
+    List<List<Stmt>> processes, List<Loc> locations, Condition condition) {
 
     /** Header key selecting the default atomicity ({@code atomic} or {@code nonatomic}). */
     public static final String ATOMICITY_KEY = "atomicity";

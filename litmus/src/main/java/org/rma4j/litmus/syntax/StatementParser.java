@@ -10,9 +10,8 @@ import java.util.Set;
  * any other name on the left of {@code =} is a register of the process.
  */
 final class StatementParser {
-    private static final Set<String> CALLS = Set.of("put", "get", "rga", "get_accumulate", "cas",
-        "compare_and_swap", "put_notify", "wait", "notify_wait", "acc", "accumulate", "get_notify", "load", "store",
-        "poll");
+    private static final Set<String> CALLS = Set.of("put", "get", "rga", "get_accumulate", "cas", "compare_and_swap",
+        "put_notify", "wait", "notify_wait", "acc", "accumulate", "get_notify", "load", "store", "poll");
     /** Calls whose result goes to registers rather than to a variable. */
     private static final Set<String> REGISTER_CALLS = Set.of("load", "poll", "wait", "notify_wait");
     private static final Set<String> MODIFIERS = Set.of("na", "nonatomic", "at", "atomic");
@@ -52,7 +51,8 @@ final class StatementParser {
             in.next();
             final Token call = in.expect(Token.Kind.IDENT, "wait(...) after 'src, tag ='");
             if (!call.is("wait") && !call.is("notify_wait")) {
-                throw new LitmusException(call.pos(), "only wait(...) assigns two registers (the matched source and tag)");
+                throw new LitmusException(call.pos(),
+                    "only wait(...) assigns two registers (the matched source and tag)");
             }
             register(head);
             register(second);
@@ -69,8 +69,8 @@ final class StatementParser {
                 return stmt;
             }
         }
-        throw new LitmusException(after.pos(), "expected " + describe(terminators) + " after the statement, found "
-            + after.describe());
+        throw new LitmusException(after.pos(),
+            "expected " + describe(terminators) + " after the statement, found " + after.describe());
     }
 
     private static String describe(final Token.Kind... kinds) {
@@ -99,7 +99,8 @@ final class StatementParser {
             in.next();
             if (rhs.is("wait") || rhs.is("notify_wait")) {
                 if (atomicity != Atomicity.DEFAULT) {
-                    throw new LitmusException(lhs.pos(), "an atomicity modifier applies to memory statements, not to wait");
+                    throw new LitmusException(lhs.pos(),
+                        "an atomicity modifier applies to memory statements, not to wait");
                 }
                 return waitCall(rhs, lhs.text(), null);
             }
@@ -199,8 +200,8 @@ final class StatementParser {
                 final String swap = localVariable("the swap operand of " + call.text());
                 yield new Stmt.Cas(dest, target, compare, swap, atomicity, call.pos());
             }
-            default -> throw new LitmusException(call.pos(), call.text() + " returns no value; write it without '"
-                + dest + " ='");
+            default -> throw new LitmusException(call.pos(),
+                call.text() + " returns no value; write it without '" + dest + " ='");
         };
         in.expect(Token.Kind.RPAREN, "')' closing " + call.text());
         return stmt;
@@ -280,8 +281,8 @@ final class StatementParser {
             if (kind == Stmt.SyncKind.LOCK && in.accept(Token.Kind.COMMA)) {
                 final Token type = in.expect(Token.Kind.IDENT, "'shared' or 'exclusive'");
                 if (!type.is("shared") && !type.is("exclusive")) {
-                    throw new LitmusException(type.pos(), "lock type must be 'shared' or 'exclusive', found "
-                        + type.describe());
+                    throw new LitmusException(type.pos(),
+                        "lock type must be 'shared' or 'exclusive', found " + type.describe());
                 }
                 exclusive = type.is("exclusive");
             }
@@ -350,8 +351,8 @@ final class StatementParser {
             throw new LitmusException(t.pos(), "expected a process number, found " + t.describe());
         }
         if (p >= processCount) {
-            throw new LitmusException(t.pos(), "process " + p + " does not exist (the test has " + processCount
-                + " process(es))");
+            throw new LitmusException(t.pos(),
+                "process " + p + " does not exist (the test has " + processCount + " process(es))");
         }
         return p;
     }
@@ -367,8 +368,8 @@ final class StatementParser {
             final Token ownerToken = in.peek();
             final int owner = process();
             if (owner != v.owner()) {
-                throw new LitmusException(ownerToken.pos(), "variable " + t.text() + " belongs to process " + v.owner()
-                    + ", not " + owner);
+                throw new LitmusException(ownerToken.pos(),
+                    "variable " + t.text() + " belongs to process " + v.owner() + ", not " + owner);
             }
         }
         return t.text();
@@ -392,8 +393,8 @@ final class StatementParser {
 
     private void checkLocal(final Token at, final Program.Variable v, final String role) {
         if (v.owner() != proc) {
-            throw new LitmusException(at.pos(), role + " must use a variable of process " + proc + ", but "
-                + v.name() + " belongs to process " + v.owner() + " (use put/get for remote memory)");
+            throw new LitmusException(at.pos(), role + " must use a variable of process " + proc + ", but " + v.name()
+                + " belongs to process " + v.owner() + " (use put/get for remote memory)");
         }
     }
 }

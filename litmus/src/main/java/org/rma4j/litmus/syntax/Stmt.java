@@ -69,8 +69,8 @@ public sealed interface Stmt {
      * shared_query) until it equals value, at most bound times; reg keeps the last value read. A bounded
      * loop may give up, so the model treats it as one read of any value (the last one).
      */
-    record Poll(String register, String variable, long value, long bound, Atomicity atomicity, SourcePos pos)
-        implements Memory {
+    record Poll(String register, String variable, long value, long bound, Atomicity atomicity,
+        SourcePos pos) implements Memory {
         /** Bound of a poll that names none. */
         public static final long DEFAULT_BOUND = 10_000_000L;
 
@@ -126,8 +126,8 @@ public sealed interface Stmt {
     }
 
     /** {@code dest = rga(target, operand, op)}: get-accumulate; dest receives target's old value. */
-    record Rga(String dest, String target, String operand, AccOp op, Atomicity atomicity, SourcePos pos)
-        implements Memory {
+    record Rga(String dest, String target, String operand, AccOp op, Atomicity atomicity,
+        SourcePos pos) implements Memory {
         @Override
         public Memory withAtomicity(final Atomicity a) {
             return new Rga(dest, target, operand, op, a, pos);
@@ -135,8 +135,8 @@ public sealed interface Stmt {
     }
 
     /** {@code dest = cas(target, compare, swap)}: if target equals compare it becomes swap; dest gets the old value. */
-    record Cas(String dest, String target, String compare, String swap, Atomicity atomicity, SourcePos pos)
-        implements Memory {
+    record Cas(String dest, String target, String compare, String swap, Atomicity atomicity,
+        SourcePos pos) implements Memory {
         @Override
         public Memory withAtomicity(final Atomicity a) {
             return new Cas(dest, target, compare, swap, a, pos);
@@ -156,8 +156,8 @@ public sealed interface Stmt {
      * with tag ({@link #ANY}: any source, any tag); the optional registers receive the matched status
      * (the source and tag of the last notification matched).
      */
-    record Wait(int source, int tag, int count, String sourceRegister, String tagRegister, SourcePos pos)
-        implements Stmt {
+    record Wait(int source, int tag, int count, String sourceRegister, String tagRegister,
+        SourcePos pos) implements Stmt {
         public Wait(final int source, final int tag, final int count, final SourcePos pos) {
             this(source, tag, count, null, null, pos);
         }
@@ -244,10 +244,10 @@ public sealed interface Stmt {
 
     /** The synchronization calls, with their litmus names. */
     enum SyncKind {
-        FLUSH("flush", true), FLUSH_ALL("flush_all", false), FLUSH_LOCAL("flush_local", true),
-        FLUSH_LOCAL_ALL("flush_local_all", false), WIN_SYNC("win_sync", false), BARRIER("barrier", false),
-        FENCE("fence", false), LOCK("lock", true), UNLOCK("unlock", true), LOCK_ALL("lock_all", false),
-        UNLOCK_ALL("unlock_all", false);
+        FLUSH("flush", true), FLUSH_ALL("flush_all", false), FLUSH_LOCAL("flush_local", true), FLUSH_LOCAL_ALL(
+            "flush_local_all",
+            false), WIN_SYNC("win_sync", false), BARRIER("barrier", false), FENCE("fence", false), LOCK("lock",
+                true), UNLOCK("unlock", true), LOCK_ALL("lock_all", false), UNLOCK_ALL("unlock_all", false);
 
         private final String litmusName;
         private final boolean hasTarget;

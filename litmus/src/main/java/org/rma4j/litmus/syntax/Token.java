@@ -10,10 +10,10 @@ package org.rma4j.litmus.syntax;
 public record Token(Kind kind, String text, SourcePos pos) {
     /** Token kinds. */
     public enum Kind {
-        IDENT("identifier"), INT("number"), STRING("string"),
-        LBRACE("'{'"), RBRACE("'}'"), LPAREN("'('"), RPAREN("')'"), LBRACKET("'['"), RBRACKET("']'"),
-        SEMI("';'"), COMMA("','"), PIPE("'|'"), COLON("':'"), EQ("'='"), AT("'@'"), PLUS("'+'"), MINUS("'-'"),
-        TILDE("'~'"), AND("'/\\'"), OR("'\\/'"), EOF("end of file");
+        IDENT("identifier"), INT("number"), STRING("string"), LBRACE("'{'"), RBRACE("'}'"), LPAREN("'('"), RPAREN(
+            "')'"), LBRACKET("'['"), RBRACKET("']'"), SEMI("';'"), COMMA("','"), PIPE("'|'"), COLON("':'"), EQ(
+                "'='"), AT(
+                    "'@'"), PLUS("'+'"), MINUS("'-'"), TILDE("'~'"), AND("'/\\'"), OR("'\\/'"), EOF("end of file");
 
         private final String description;
 

@@ -46,8 +46,9 @@ class GeneratorTest {
     @Test
     void shouldCountSequencesUpToTheStatementBound() {
         final Generator.Stats[] stats = new Generator.Stats[1];
-        generate(new Generator.Config(1, 1, 3, Set.of(Letter.READ, Letter.WRITE), 1, false, 0, ModelOptions.stock(),
-            "t"), stats);
+        generate(
+            new Generator.Config(1, 1, 3, Set.of(Letter.READ, Letter.WRITE), 1, false, 0, ModelOptions.stock(), "t"),
+            stats);
         assertEquals(2 + 4 + 8, stats[0].candidates());
         assertEquals(14, stats[0].kept());
     }
@@ -86,8 +87,8 @@ class GeneratorTest {
     @Test
     void shouldHonourMaxTestsAndRejectBadBounds() {
         final Generator.Stats[] stats = new Generator.Stats[1];
-        final List<Generator.Generated> tests = generate(new Generator.Config(2, 2, 2, Letter.DEFAULT, 1, true, 5,
-            ModelOptions.stock(), "t"), stats);
+        final List<Generator.Generated> tests = generate(
+            new Generator.Config(2, 2, 2, Letter.DEFAULT, 1, true, 5, ModelOptions.stock(), "t"), stats);
         assertEquals(5, tests.size());
         assertThrows(IllegalArgumentException.class, () -> config(0, 1, Letter.DEFAULT, true));
         assertThrows(IllegalArgumentException.class, () -> Letter.parse("read,teleport"));
@@ -97,7 +98,8 @@ class GeneratorTest {
     @Test
     void shouldSkipProgramsTheCheckerRejects() {
         final Generator.Stats[] stats = new Generator.Stats[1];
-        generate(new Generator.Config(2, 2, 1, Set.of(Letter.PUT, Letter.FENCE), 1, false, 0, ModelOptions.stock(), "t"),
+        generate(
+            new Generator.Config(2, 2, 1, Set.of(Letter.PUT, Letter.FENCE), 1, false, 0, ModelOptions.stock(), "t"),
             stats);
         // A put before any fence, in a program with fences, is outside every access epoch; so is a lone fence
         // against a put (collectives differ).

@@ -85,7 +85,8 @@ class AccumulateOrderingTest {
         // IR orders only dst != src (coreRMA Fig. 4); AO orders a process's accumulates to itself.
         final Program p = Seeds.load("acc-order-self");
         assertEquals(Set.of("0:r=2; X=2;"), allowed(p, ModelOptions.stock(), "0:r", "X"));
-        assertEquals(Set.of("0:r=1; X=1;", "0:r=2; X=2;"), allowed(p, ModelOptions.stock().without(Rule.AO), "0:r", "X"));
+        assertEquals(Set.of("0:r=1; X=1;", "0:r=2; X=2;"),
+            allowed(p, ModelOptions.stock().without(Rule.AO), "0:r", "X"));
     }
 
     @Test
@@ -99,7 +100,8 @@ class AccumulateOrderingTest {
     void shouldAllowStoreBufferingThroughAccumulateFlushAndFetchAndOpUnderMpi() {
         final Program p = Seeds.load("sb-acc-fop");
         // MPI orders nothing across the two locations: (0,0) is allowed.
-        assertEquals(Set.of("A=0; B=0;", "A=0; B=1;", "A=1; B=0;", "A=1; B=1;"), allowed(p, ModelOptions.mpi(), "A", "B"));
+        assertEquals(Set.of("A=0; B=0;", "A=0; B=1;", "A=1; B=0;", "A=1; B=1;"),
+            allowed(p, ModelOptions.mpi(), "A", "B"));
         // So is it by coreRMA's rules without R1: NO_OP is a read and adds no write for WS to order.
         assertEquals(true, allowed(p, ModelOptions.stock().without(Rule.R1), "A", "B").contains("A=0; B=0;"));
         // rma4j's accumulates are sequentially consistent atomics: R1 forbids it.

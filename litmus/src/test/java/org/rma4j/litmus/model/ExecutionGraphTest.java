@@ -36,7 +36,8 @@ class ExecutionGraphTest {
     @Test
     void shouldDrawAnExecutionOfAnAllowedOutcomeWithoutACycle() {
         final Program p = Seeds.load("core-fig6");
-        final ExecutionGraph.Picture pic = ExecutionGraph.of(p, ModelOptions.stock().withIr(false), p.condition().prop());
+        final ExecutionGraph.Picture pic = ExecutionGraph.of(p, ModelOptions.stock().withIr(false),
+            p.condition().prop());
         assertTrue(pic.allowed());
         assertFalse(pic.dot().contains("penwidth=3"), pic.dot());
     }

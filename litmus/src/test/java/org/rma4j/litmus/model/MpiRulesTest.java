@@ -135,8 +135,8 @@ class MpiRulesTest {
         assertTrue(r.hasTop());
         assertEquals(Set.of("1:r=0;", "1:r=1;", "1:r=?;"), allowed(p, ModelOptions.stock(), "1:r"));
         // Atomic accesses never conflict.
-        assertEquals(Set.of("1:r=0;", "1:r=1;"), allowed(p.withDefaultAtomicity(
-            org.rma4j.litmus.syntax.Atomicity.ATOMIC), ModelOptions.stock(), "1:r"));
+        assertEquals(Set.of("1:r=0;", "1:r=1;"),
+            allowed(p.withDefaultAtomicity(org.rma4j.litmus.syntax.Atomicity.ATOMIC), ModelOptions.stock(), "1:r"));
     }
 
     @Test

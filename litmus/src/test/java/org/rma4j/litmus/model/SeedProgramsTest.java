@@ -151,16 +151,19 @@ class SeedProgramsTest {
     void conditionsOfTheSeedsAreValidatedAsThePapersSay() {
         // Conditions name the RMA-only or forbidden outcome of each figure.
         for (final String name : List.of("core-fig1", "core-fig3a", "core-fig3b", "core-fig3d", "core-fig9")) {
-            assertTrue(Model.allowed(Seeds.load(name), ModelOptions.stock()).conditionHolds(Seeds.load(name).condition()),
+            assertTrue(
+                Model.allowed(Seeds.load(name), ModelOptions.stock()).conditionHolds(Seeds.load(name).condition()),
                 name);
         }
         for (final String name : Arrays.asList("core-fig3c", "core-fig6", "core-fig7-cas", "core-fig7-rga", "core-fig8",
             "mpi-lock-counter", "mpi-fence-mp", "na-message", "na-put-order", "core-rga-counter")) {
-            assertFalse(Model.allowed(Seeds.load(name), ModelOptions.stock()).conditionHolds(Seeds.load(name).condition()),
+            assertFalse(
+                Model.allowed(Seeds.load(name), ModelOptions.stock()).conditionHolds(Seeds.load(name).condition()),
                 name);
         }
         for (final String name : List.of("mpi-fig7a", "mpi-fig7b", "mpi-fig9b")) {
-            assertTrue(Model.allowed(Seeds.load(name), ModelOptions.stock()).conditionHolds(Seeds.load(name).condition()),
+            assertTrue(
+                Model.allowed(Seeds.load(name), ModelOptions.stock()).conditionHolds(Seeds.load(name).condition()),
                 name + ": forall holds");
         }
     }

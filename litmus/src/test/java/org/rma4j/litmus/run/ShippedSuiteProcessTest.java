@@ -24,8 +24,9 @@ class ShippedSuiteProcessTest {
             progress::add);
         assertEquals(Seeds.names().size(), rows.size());
         for (final Suite.Row row : rows) {
-            assertTrue(row.passed(), row.name() + ": " + (row.error() != null ? row.error()
-                : row.forbidden() + " forbidden state(s)") + "\n" + String.join("\n", progress));
+            assertTrue(row.passed(),
+                row.name() + ": " + (row.error() != null ? row.error() : row.forbidden() + " forbidden state(s)") + "\n"
+                    + String.join("\n", progress));
             assertEquals(100, row.runs(), row.name());
         }
     }

@@ -26,7 +26,8 @@ class SuiteTest {
         final List<Suite.Row> rows = Suite.run(Suite.files(List.of(dir)), config, ModelOptions.stock(), progress::add);
         assertEquals(4, rows.size());
         assertEquals(4, progress.size());
-        assertTrue(progress.get(0).startsWith("[1/4] broken ERROR broken.litmus:4:5: unknown variable Y"), progress.get(0));
+        assertTrue(progress.get(0).startsWith("[1/4] broken ERROR broken.litmus:4:5: unknown variable Y"),
+            progress.get(0));
         assertTrue(progress.get(1).startsWith("[2/4] core-fig6 PASS"), progress.get(1));
         final Suite.Row fig8 = rows.get(2);
         assertEquals("core-fig8", fig8.name());

@@ -76,8 +76,8 @@ class ThreadRunnerTest {
         // A model that allows only the first state makes every other observed state forbidden.
         final ModelResult narrow = new ModelResult(full.locations(), List.of(new State(new long[] {1, 0, 0, 0})), 1,
             false);
-        final Histogram h = new Histogram(full.locations(), Map.of(new State(new long[] {0, 0, 0, 0}), 5L,
-            new State(new long[] {1, 0, 0, 0}), 7L));
+        final Histogram h = new Histogram(full.locations(),
+            Map.of(new State(new long[] {0, 0, 0, 0}), 5L, new State(new long[] {1, 0, 0, 0}), 7L));
         final Verdict v = new Verdict(p, narrow, h);
         assertFalse(v.passed());
         assertEquals(List.of(new State(new long[] {0, 0, 0, 0})), v.forbiddenObserved());

@@ -44,8 +44,8 @@ class ApiSyntaxTest {
         assertEquals(new Stmt.Load("r", "Y", Atomicity.DEFAULT, p0.get(9).pos()), p0.get(9));
         assertEquals(new Stmt.Poll("w", "Y", 5, 1000, Atomicity.DEFAULT, p0.get(10).pos()), p0.get(10));
         final Stmt.Wait any = (Stmt.Wait)p.processes().get(1).get(2);
-        assertEquals(List.of(Stmt.ANY, Stmt.ANY, 1, "s", "t"), List.of(any.source(), any.tag(), any.count(),
-            any.sourceRegister(), any.tagRegister()));
+        assertEquals(List.of(Stmt.ANY, Stmt.ANY, 1, "s", "t"),
+            List.of(any.source(), any.tag(), any.count(), any.sourceRegister(), any.tagRegister()));
         assertEquals(Stmt.Poll.DEFAULT_BOUND, ((Stmt.Poll)p.processes().get(1).get(4)).bound());
         assertEquals(List.of("c", "s", "t", "u"), p.registersOf(1));
         assertEquals(VarType.SHORT, p.variable("S").type());
@@ -77,8 +77,7 @@ class ApiSyntaxTest {
         "P0 { start(1); put(Y, X); complete; } P1 { post(0); }           | never closed by win_wait",
         "P0 { put(Y, X); start(1); complete; } P1 { post(0); win_wait; } | outside an access epoch",
         "P0 { lock(1); unlock(1); start(1); complete; } P1 { post(0); win_wait; } | mixes post/start",
-        "P0 { start(0); complete; } P1 { }                               | itself",
-    })
+        "P0 { start(0); complete; } P1 { }                               | itself",})
     void shouldCheckPscwEpochs(final String body, final String message) {
         final LitmusException e = error("RMA t\n{ X@0 = 0; Y@1 = 0; }\n" + body);
         assertTrue(e.getMessage().contains(message.trim()), e.getMessage());
@@ -96,8 +95,7 @@ class ApiSyntaxTest {
         "{ X@0 = 0; Y@1 = 0; } P0 { put_notify(Y, X, 1); put_notify(Y, X, 1); } P1 { s = wait(any, 1, 2); } | waits for one",
         "{ X@0 = 0; Y@1 = 0; } P0 { put_notify(Y, X, 1); } P1 { s = wait(any, any); Y = s; } | status",
         "{ X@0 = 0; Y@1 = 0; } P0 { put_notify(Y, X, 2); } P1 { s = wait(any, 1); } | pattern",
-        "{ X@0 = 0; } P0 { X = 1; } P1 { accumulate_ordering = 1; }     | expected",
-    })
+        "{ X@0 = 0; } P0 { X = 1; } P1 { accumulate_ordering = 1; }     | expected",})
     void shouldRejectIllTypedOrUnmatchedStatements(final String body, final String message) {
         final LitmusException e = error("RMA t\n" + body);
         assertTrue(e.getMessage().contains(message.trim()), e.getMessage());

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class CheckerTest {
     private static LitmusException error(final String body) {
-        return assertThrows(LitmusException.class, () -> Parser.parse("t.litmus", "RMA t\n{ X@0 = 0; Y@1 = 0; }\n"
-            + body));
+        return assertThrows(LitmusException.class,
+            () -> Parser.parse("t.litmus", "RMA t\n{ X@0 = 0; Y@1 = 0; }\n" + body));
     }
 
     @Test
@@ -40,8 +40,8 @@ class CheckerTest {
 
     @Test
     void shouldAllowFlushEverywhereInCoreRmaPrograms() {
-        assertDoesNotThrow(() -> Parser.parse("t.litmus", "RMA t\n{ X@0 = 0; Y@1 = 0; }\nP0 { put(Y, X); flush(1); "
-            + "win_sync; flush_local_all; }\nP1 { }"));
+        assertDoesNotThrow(() -> Parser.parse("t.litmus",
+            "RMA t\n{ X@0 = 0; Y@1 = 0; }\nP0 { put(Y, X); flush(1); " + "win_sync; flush_local_all; }\nP1 { }"));
     }
 
     @Test

@@ -79,8 +79,9 @@ class ParserTest {
             """);
         final List<Stmt> s = p.processes().get(0);
         assertEquals(Atomicity.NONATOMIC, p.defaultAtomicity());
-        assertEquals(new Expr.Binary(new Expr.Binary(new Expr.Reg("r"), true, new Expr.Const(2)), false,
-            new Expr.Const(1)), ((Stmt.LocalWrite)s.get(2)).value());
+        assertEquals(
+            new Expr.Binary(new Expr.Binary(new Expr.Reg("r"), true, new Expr.Const(2)), false, new Expr.Const(1)),
+            ((Stmt.LocalWrite)s.get(2)).value());
         assertEquals(Atomicity.ATOMIC, ((Stmt.Put)s.get(3)).atomicity());
         assertEquals(Atomicity.NONATOMIC, ((Stmt.Get)s.get(4)).atomicity());
         assertEquals(AccOp.SUM, ((Stmt.Rga)s.get(5)).op());
