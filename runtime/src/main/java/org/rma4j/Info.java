@@ -33,6 +33,8 @@ public final class Info {
     private final Map<String, String> entries = new LinkedHashMap<>();
 
     /**
+     * MPI_INFO_CREATE.
+     *
      * @return an empty info object (MPI_INFO_NULL and a fresh MPI_Info behave alike).
      */
     public static Info create() {
@@ -40,6 +42,8 @@ public final class Info {
     }
 
     /**
+     * MPI_INFO_CREATE then MPI_INFO_SET.
+     *
      * @return an info object with one entry.
      */
     public static Info of(final String key, final String value) {
@@ -70,6 +74,8 @@ public final class Info {
     }
 
     /**
+     * MPI_INFO_GET_NKEYS and MPI_INFO_GET_NTHKEY.
+     *
      * @return the keys in insertion order.
      */
     public Set<String> keys() {

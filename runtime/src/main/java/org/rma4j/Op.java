@@ -15,7 +15,30 @@ package org.rma4j;
  * Any other pairing raises {@link ErrorClass#OP} naming the op and the type.
  */
 public enum Op {
-    SUM, PROD, MIN, MAX, LAND, LOR, LXOR, BAND, BOR, BXOR, REPLACE, NO_OP;
+    /** MPI_SUM: sum. */
+    SUM,
+    /** MPI_PROD: product. */
+    PROD,
+    /** MPI_MIN: minimum. */
+    MIN,
+    /** MPI_MAX: maximum. */
+    MAX,
+    /** MPI_LAND: logical and (non-zero is true; the result is 0 or 1). */
+    LAND,
+    /** MPI_LOR: logical or. */
+    LOR,
+    /** MPI_LXOR: logical exclusive or. */
+    LXOR,
+    /** MPI_BAND: bitwise and. */
+    BAND,
+    /** MPI_BOR: bitwise or. */
+    BOR,
+    /** MPI_BXOR: bitwise exclusive or. */
+    BXOR,
+    /** MPI_REPLACE: the origin's value replaces the target's (accumulate as an atomic put). */
+    REPLACE,
+    /** MPI_NO_OP: the target is left as it is (get_accumulate / fetch_and_op as an atomic read). */
+    NO_OP;
 
     /**
      * @return the standard's name, e.g. {@code MPI_SUM}.

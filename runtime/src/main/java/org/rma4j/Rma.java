@@ -57,7 +57,7 @@ public final class Rma {
     }
 
     /**
-     * Joins the job this process belongs to ({@code RMA4J_RANK}, {@code RMA4J_SIZE},
+     * MPI_INIT: joins the job this process belongs to ({@code RMA4J_RANK}, {@code RMA4J_SIZE},
      * {@code RMA4J_JOB_DIR} from the launcher), or starts a job of one rank if there is none.
      * Collective over the job's ranks.
      *

@@ -144,6 +144,8 @@ public final class RmaJob implements AutoCloseable {
     }
 
     /**
+     * MPI_COMM_RANK of the job's ranks (MPI_COMM_WORLD).
+     *
      * @return this process's rank, 0..size()-1.
      */
     public int rank() {
@@ -151,6 +153,8 @@ public final class RmaJob implements AutoCloseable {
     }
 
     /**
+     * MPI_COMM_SIZE of the job's ranks (MPI_COMM_WORLD).
+     *
      * @return the number of ranks in the job.
      */
     public int size() {
@@ -158,6 +162,8 @@ public final class RmaJob implements AutoCloseable {
     }
 
     /**
+     * MPI_COMM_GROUP of the job's ranks (MPI_COMM_WORLD).
+     *
      * @return the group of every rank of the job, 0..size()-1 (the group of its windows).
      */
     public Group group() {
