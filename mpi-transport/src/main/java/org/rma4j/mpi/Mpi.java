@@ -37,6 +37,9 @@ public final class Mpi {
     /** {@code MPI_UNDEFINED} (a color of {@link MpiComm#split} that gives no communicator). */
     public static final int UNDEFINED = -32766;
 
+    /** The buffer of {@code MPI_Get_library_version}: above every implementation's maximum. */
+    private static final long LIBRARY_VERSION_BYTES = 16384;
+
     private static Mpi instance;
 
     private final MpiThreadLevel provided;
@@ -170,7 +173,9 @@ public final class Mpi {
      */
     public static String libraryVersion() {
         try (Arena arena = Arena.ofConfined()) {
-            final MemorySegment text = arena.allocate(Predefined.MAX_LIBRARY_VERSION_STRING + 1L);
+            // NOTE: not the ABI's MPI_MAX_LIBRARY_VERSION_STRING: this call also checks that the library is of the
+            // chosen ABI, and a mismatched one writes up to its own maximum (MPICH 8192 bytes, Open MPI 256).
+            final MemorySegment text = arena.allocate(LIBRARY_VERSION_BYTES);
             final MemorySegment length = arena.allocate(ValueLayout.JAVA_INT);
             check(call2(MpiNative.GET_LIBRARY_VERSION, text, length), "MPI_Get_library_version");
             return text.getString(0).strip();

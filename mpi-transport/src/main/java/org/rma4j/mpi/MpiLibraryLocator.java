@@ -128,7 +128,7 @@ public final class MpiLibraryLocator {
         return Optional.empty();
     }
 
-    private static Optional<Path> fromLinkerCache(final MpiAbi abi, final List<String> tried) {
+    static Optional<Path> fromLinkerCache(final MpiAbi abi, final List<String> tried) {
         for (final String ldconfig : List.of("ldconfig", "/sbin/ldconfig", "/usr/sbin/ldconfig")) {
             final Optional<String> output = run(List.of(ldconfig, "-p"));
             if (output.isEmpty()) {

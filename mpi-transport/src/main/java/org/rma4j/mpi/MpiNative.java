@@ -24,6 +24,13 @@ import java.lang.invoke.MethodType;
  * <p>The library is opened with {@code dlopen(RTLD_NOW | RTLD_GLOBAL)} before its symbols are looked up:
  * Open MPI loads its components ({@code mca_*.so}) with {@code dlopen} and they resolve symbols of
  * {@code libmpi} and {@code libopen-pal} in the global namespace (mpi4py opens the library the same way).
+ *
+ * <p>Before that, the environment variable {@value #UCX_ERROR_SIGNALS} is set to the empty list unless the
+ * process has it already: UCX (linked by Debian's {@code libmpich}, loaded by Open MPI's {@code pml/ucx})
+ * installs its own {@code SIGSEGV} handler when it loads, over the JVM's, and the JVM relies on
+ * {@code SIGSEGV} for implicit null checks and safepoint polls in compiled code: the first
+ * {@link NullPointerException} of compiled code would then end the process in UCX's "Caught signal 11"
+ * report. (The JDK's own remedy, preloading {@code libjsig.so}, works too but needs the command line.)
  */
 final class MpiNative {
     // Signature letters: I int, L long (MPI_Aint), P pointer, H handle.
@@ -31,6 +38,9 @@ final class MpiNative {
     private static final int L = 1;
     private static final int P = 2;
     private static final int H = 3;
+
+    /** UCX's list of signals it handles (default {@code ILL,SEGV,BUS,FPE}). */
+    static final String UCX_ERROR_SIGNALS = "UCX_ERROR_SIGNALS";
 
     private static final int RTLD_NOW = 2;
     private static final int RTLD_GLOBAL = 0x100;
@@ -139,6 +149,12 @@ final class MpiNative {
     private static SymbolLookup open(final MpiLibraryLocator.Location location) {
         final Linker linker = Linker.nativeLinker();
         try (Arena arena = Arena.ofConfined()) {
+            final MethodHandle setenv = linker.downcallHandle(linker.defaultLookup().find("setenv").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS,
+                    ValueLayout.JAVA_INT));
+            // NOTE: before dlopen: UCX reads it in its library constructor. Overwrite 0 keeps a value the user set.
+            final int unused = (int)setenv.invokeExact(arena.allocateFrom(UCX_ERROR_SIGNALS), arena.allocateFrom(""),
+                0);
             final MethodHandle dlopen = linker.downcallHandle(linker.defaultLookup().find("dlopen").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
             final MemorySegment handle = (MemorySegment)dlopen

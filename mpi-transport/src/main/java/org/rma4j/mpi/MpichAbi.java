@@ -120,10 +120,12 @@ final class MpichAbi implements MpiAbi {
         for (int i = 0; i < objects.length; i += 2) {
             h.put((String)objects[i], ((Integer)objects[i + 1]).longValue());
         }
-        final MpiOp[] ops = MpiOp.values();
-        for (int i = 0; i < ops.length; i++) {
-            // MPI_MAX is 0x58000001, then in the order of MpiOp up to MPI_NO_OP 0x5800000e
-            h.put(ops[i].cName(), (long)(0x58000001 + i));
+        final Object[] ops = {"MPI_MAX", 0x58000001, "MPI_MIN", 0x58000002, "MPI_SUM", 0x58000003, "MPI_PROD",
+            0x58000004, "MPI_LAND", 0x58000005, "MPI_BAND", 0x58000006, "MPI_LOR", 0x58000007, "MPI_BOR", 0x58000008,
+            "MPI_LXOR", 0x58000009, "MPI_BXOR", 0x5800000a, "MPI_MINLOC", 0x5800000b, "MPI_MAXLOC", 0x5800000c,
+            "MPI_REPLACE", 0x5800000d, "MPI_NO_OP", 0x5800000e};
+        for (int i = 0; i < ops.length; i += 2) {
+            h.put((String)ops[i], ((Integer)ops[i + 1]).longValue());
         }
         return Map.copyOf(h);
     }

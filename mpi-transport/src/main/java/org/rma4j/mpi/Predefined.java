@@ -31,7 +31,6 @@ final class Predefined {
     static final int UNDEFINED = MpiNative.ABI.constant("MPI_UNDEFINED");
     static final int COMM_TYPE_SHARED = MpiNative.ABI.constant("MPI_COMM_TYPE_SHARED");
     static final int MAX_ERROR_STRING = MpiNative.ABI.constant("MPI_MAX_ERROR_STRING");
-    static final int MAX_LIBRARY_VERSION_STRING = MpiNative.ABI.constant("MPI_MAX_LIBRARY_VERSION_STRING");
 
     static final MemorySegment STATUS_IGNORE = MemorySegment.ofAddress(MpiNative.ABI.constant("MPI_STATUS_IGNORE"));
     static final MemorySegment IN_PLACE = MemorySegment.ofAddress(MpiNative.ABI.constant("MPI_IN_PLACE"));

@@ -26,8 +26,8 @@ class MpiJobTest {
     @BeforeAll
     static void runJob() {
         cluster = MpiCluster.start();
-        job = cluster.runOpenMpi(RankLines.rankCommand("basics", "putget", "fetchop", "cas", "lock", "fence", "pscw",
-            "rput", "sendrecv", "shared", "dynamic", "errors"), List.of(), RankLines.JOB_TIMEOUT);
+        job = cluster.runOpenMpi(RankLines.rankCommand("basics", "signals", "putget", "fetchop", "cas", "lock", "fence",
+            "pscw", "rput", "sendrecv", "shared", "dynamic", "errors"), List.of(), RankLines.JOB_TIMEOUT);
     }
 
     @AfterAll
@@ -35,6 +35,11 @@ class MpiJobTest {
         if (cluster != null) {
             cluster.close();
         }
+    }
+
+    @Test
+    void compiledCodeShouldKeepItsNullChecksAndSafepointsWithTheLibraryLoaded() {
+        assertAll(scenario(job, "signals"), "npes", Integer.toString(2_000_000 / 1000));
     }
 
     @Test

@@ -20,6 +20,9 @@ import org.rma4j.mpi.MpiStatus;
 
 /** Scenarios of communicators, groups, collectives and point-to-point communication (4 ranks on 2 nodes). */
 final class CommScenarios {
+    /** Rounds of the signals scenario, one null in 1000. */
+    static final int SIGNAL_ROUNDS = 2_000_000;
+
     private CommScenarios() {
     }
 
@@ -131,6 +134,30 @@ final class CommScenarios {
                 + probed + " procNullSource=" + nothing.source() + " procNullTag=" + nothing.tag() + " procNullCount="
                 + nothing.count());
         world.barrier();
+    }
+
+    /**
+     * The JVM's own uses of SIGSEGV go on working with the MPI library loaded and initialized: implicit null
+     * checks of compiled code (caught NullPointerExceptions) and safepoint polls (System.gc) in a hot loop.
+     */
+    static void signals(final Mpi mpi, final Arena arena) {
+        int caught = 0;
+        for (int i = 0; i < SIGNAL_ROUNDS; i++) {
+            try {
+                caught += length(i % 1000 == 0 ? null : "x") - 1;
+            } catch (final NullPointerException e) {
+                caught++;
+            }
+            if (i % (SIGNAL_ROUNDS / 4) == 0) {
+                System.gc();
+            }
+        }
+        print(mpi.world().rank(), "signals", "npes=" + caught);
+        mpi.world().barrier();
+    }
+
+    private static int length(final String text) {
+        return text.length();
     }
 
     /** Rank 3 halts with status 7 after a barrier; the others wait in a second barrier. */
