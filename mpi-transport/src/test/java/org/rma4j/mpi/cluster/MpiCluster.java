@@ -118,9 +118,18 @@ public final class MpiCluster implements AutoCloseable {
      * @param timeout the job is killed after it (a bound against hangs, not a measurement).
      */
     public JobOutcome runOpenMpi(final List<String> rank, final List<String> options, final Duration timeout) {
+        return runOpenMpi(NODES * SLOTS, rank, options, timeout);
+    }
+
+    /**
+     * Runs an Open MPI job of {@code ranks} ranks (mapped by slot unless {@code options} say otherwise, e.g.
+     * {@code --map-by node}), as {@link #runOpenMpi(List, List, Duration)}.
+     */
+    public JobOutcome runOpenMpi(final int ranks, final List<String> rank, final List<String> options,
+        final Duration timeout) {
         final List<String> command = new ArrayList<>(List.of(Commands.executable("mpirun.openmpi", "openmpi-bin"),
-            "--hostfile", directory.resolve("hosts.openmpi").toString(), "-np", Integer.toString(NODES * SLOTS),
-            "--bind-to", "none", "--mca", "plm_rsh_agent", agent().toString(), "--mca", "pml", "ob1", "--mca", "btl",
+            "--hostfile", directory.resolve("hosts.openmpi").toString(), "-np", Integer.toString(ranks), "--bind-to",
+            "none", "--mca", "plm_rsh_agent", agent().toString(), "--mca", "pml", "ob1", "--mca", "btl",
             "tcp,self,vader", "--mca", "btl_tcp_if_include", SUBNET, "--mca", "oob_tcp_if_include", SUBNET,
             // Debian's /etc/openmpi/openmpi-mca-params.conf disables osc/pt2pt, the only one-sided component
             // that works over TCP between nodes in Open MPI 4.1; osc/sm serves windows of one node.
