@@ -2,8 +2,8 @@ package org.rma4j.mpi;
 
 /**
  * The predefined reduction operations (MPI-3.1 section 5.9.2) and the two of one-sided accumulates
- * ({@code MPI_REPLACE}, {@code MPI_NO_OP}, section 11.3.4). Their handles come from the implementation
- * ({@link Mpi#opHandle}).
+ * ({@code MPI_REPLACE}, {@code MPI_NO_OP}, section 11.3.4). Their handles are the implementation's, looked
+ * up once when the library loads ({@link MpiAbi#predefinedHandle}).
  */
 public enum MpiOp {
     MAX("MPI_MAX"), MIN("MPI_MIN"), SUM("MPI_SUM"), PROD("MPI_PROD"), LAND("MPI_LAND"), BAND("MPI_BAND"), LOR(
