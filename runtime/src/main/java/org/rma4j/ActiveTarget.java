@@ -165,7 +165,8 @@ final class ActiveTarget {
     private void checkPscwPeers() {
         pscwPeers.check();
         final int[] pending = pscw.pending(pscwPosts, pscwWaitedOn);
-        state.context().calls().checkNotAwaitedBy(pending, peer -> pscw.pending(pscwPosts, new int[] {peer}).length == 1, pscwWait);
+        state.context().calls().checkNotAwaitedBy(pending,
+            peer -> pscw.pending(pscwPosts, new int[] {peer}).length == 1, pscwWait);
         if (pending.length > 0) {
             blocked.publish(pending[0]);
         }

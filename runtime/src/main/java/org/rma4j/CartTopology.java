@@ -24,8 +24,9 @@ final class CartTopology {
      */
     static CartTopology of(final String call, final int[] dims, final boolean[] periods, final int size) {
         if (dims == null || periods == null || dims.length != periods.length) {
-            throw new RmaException(dims == null ? ErrorClass.DIMS : ErrorClass.ARG, call + " dims "
-                + Arrays.toString(dims) + " and periods " + Arrays.toString(periods) + " must have one entry per dimension");
+            throw new RmaException(dims == null ? ErrorClass.DIMS : ErrorClass.ARG,
+                call + " dims " + Arrays.toString(dims) + " and periods " + Arrays.toString(periods)
+                    + " must have one entry per dimension");
         }
         long cells = 1;
         for (int d = 0; d < dims.length; d++) {
@@ -87,8 +88,8 @@ final class CartTopology {
      */
     int rank(final int[] coords) {
         if (coords == null || coords.length != dims.length) {
-            throw new RmaException(ErrorClass.ARG, "cartRank coords " + Arrays.toString(coords) + " must have "
-                + dims.length + " entries");
+            throw new RmaException(ErrorClass.ARG,
+                "cartRank coords " + Arrays.toString(coords) + " must have " + dims.length + " entries");
         }
         int rank = 0;
         for (int d = 0; d < dims.length; d++) {
@@ -201,9 +202,9 @@ final class CartTopology {
         final int[] best = new int[free];
         if (free > 0) {
             final int rest = (int)(nnodes / fixed);
-            final int[] divisors = java.util.stream.IntStream.rangeClosed(1, rest)
-                .takeWhile(f -> (long)f * f <= rest).filter(f -> rest % f == 0).flatMap(f -> java.util.stream.IntStream.of(f, rest / f))
-                .distinct().boxed().sorted(java.util.Comparator.reverseOrder()).mapToInt(Integer::intValue).toArray();
+            final int[] divisors = java.util.stream.IntStream.rangeClosed(1, rest).takeWhile(f -> (long)f * f <= rest)
+                .filter(f -> rest % f == 0).flatMap(f -> java.util.stream.IntStream.of(f, rest / f)).distinct().boxed()
+                .sorted(java.util.Comparator.reverseOrder()).mapToInt(Integer::intValue).toArray();
             balance(divisors, rest, free, 0, Integer.MAX_VALUE, new int[free], best, new int[] {Integer.MAX_VALUE});
         }
         final int[] result = dims.clone();

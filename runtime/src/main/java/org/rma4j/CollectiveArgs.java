@@ -113,17 +113,18 @@ final class CollectiveArgs {
     static long[] blocks(final String call, final String name, final MemorySegment buffer, final int[] counts,
         final int[] displs, final Datatype type, final int members) {
         if (counts == null || displs == null || counts.length != members || displs.length != members) {
-            throw new RmaException(ErrorClass.COUNT, call + " " + name + " counts and displacements must have one"
-                + " entry per rank (" + members + "), not " + (counts == null ? "null" : counts.length) + " and "
-                + (displs == null ? "null" : displs.length));
+            throw new RmaException(ErrorClass.COUNT,
+                call + " " + name + " counts and displacements must have one" + " entry per rank (" + members
+                    + "), not " + (counts == null ? "null" : counts.length) + " and "
+                    + (displs == null ? "null" : displs.length));
         }
         checkBuffer(call, name, buffer, 0);
         final long[] blocks = new long[2 * members];
         for (int m = 0; m < members; m++) {
             final long length = bytes(call, name + "Counts[" + m + "]", counts[m], type);
             if (displs[m] < 0) {
-                throw new RmaException(ErrorClass.COUNT, call + " " + name + "Displs[" + m + "]=" + displs[m]
-                    + " is negative");
+                throw new RmaException(ErrorClass.COUNT,
+                    call + " " + name + "Displs[" + m + "]=" + displs[m] + " is negative");
             }
             final long start = (long)displs[m] * type.extent();
             if (start + length > buffer.byteSize()) {

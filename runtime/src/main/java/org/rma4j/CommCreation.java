@@ -130,9 +130,10 @@ final class CommCreation {
                     problem = new RmaException(bad,
                         call + " failed: rank " + r + " passed an invalid argument (" + bad.mpiName() + ")");
                 } else if (theirs != agreement) {
-                    problem = new RmaException(ErrorClass.ARG, call + " failed: rank " + r + " passed other arguments"
-                        + " than rank 0 (digest " + Long.toHexString(theirs) + " against " + Long.toHexString(agreement)
-                        + "); every rank must pass the same");
+                    problem = new RmaException(ErrorClass.ARG,
+                        call + " failed: rank " + r + " passed other arguments" + " than rank 0 (digest "
+                            + Long.toHexString(theirs) + " against " + Long.toHexString(agreement)
+                            + "); every rank must pass the same");
                 } else if (myColor != CommRecordLayout.UNDEFINED_COLOR
                     && Words.getInt(record, CommRecordLayout.COLOR_OFFSET) == myColor) {
                     mine.add(new int[] {Words.getInt(record, CommRecordLayout.KEY_OFFSET), r});
@@ -241,8 +242,8 @@ final class CommCreation {
                 return null;
             }
             final int newRank = indexOf(group, rank);
-            final CommContext context = CommContext.over(job, creatorJobRank + "-" + creatorNumber, jobRanks(),
-                newRank, file);
+            final CommContext context = CommContext.over(job, creatorJobRank + "-" + creatorNumber, jobRanks(), newRank,
+                file);
             job.rememberContext(context);
             return context;
         }

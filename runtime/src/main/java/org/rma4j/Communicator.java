@@ -258,8 +258,8 @@ public class Communicator {
      * {@code recv} at {@code displs[m]} elements, where it must hold {@code recvCounts[m]} elements; the
      * counts, displacements and {@code recv} are used at the root only.
      */
-    public void gatherv(final MemorySegment send, final MemorySegment recv, final int[] recvCounts,
-        final int[] displs, final Datatype type, final int root) {
+    public void gatherv(final MemorySegment send, final MemorySegment recv, final int[] recvCounts, final int[] displs,
+        final Datatype type, final int root) {
         DataCollectives.gatherv(usable("gatherv"), send, recv, recvCounts, displs, type, root);
     }
 

@@ -39,8 +39,7 @@ final class DataCollectives {
             });
     }
 
-    static void gather(final CommContext context, final MemorySegment send, final MemorySegment recv,
-        final int root) {
+    static void gather(final CommContext context, final MemorySegment send, final MemorySegment recv, final int root) {
         final String call = "gather";
         final int size = context.size();
         final boolean isRoot = context.rank() == root;
@@ -84,8 +83,7 @@ final class DataCollectives {
         }
     }
 
-    static void scatter(final CommContext context, final MemorySegment send, final MemorySegment recv,
-        final int root) {
+    static void scatter(final CommContext context, final MemorySegment send, final MemorySegment recv, final int root) {
         final String call = "scatter";
         final int size = context.size();
         final int rank = context.rank();
@@ -98,7 +96,8 @@ final class DataCollectives {
                 CollectiveArgs.checkBuffer(call, "send", send, Math.multiplyExact(block, size));
             }
         });
-        final MemorySegment[] stream = isRoot && error == null ? new MemorySegment[] {send.asSlice(0, block * size)}
+        final MemorySegment[] stream = isRoot && error == null
+            ? new MemorySegment[] {send.asSlice(0, block * size)}
             : NONE;
         context.exchange().run(Kind.SCATTER, call, stream, root, block, error, (member, total, offset, chunk) -> {
             if (member == root) {
@@ -139,9 +138,8 @@ final class DataCollectives {
             CollectiveArgs.checkBuffer(call, "send", send, 0);
             CollectiveArgs.checkBuffer(call, "recv", recv, Math.multiplyExact(block, context.size()));
         });
-        context.exchange().run(Kind.ALLGATHER, call, new MemorySegment[] {send}, -1, block, error,
-            (member, total, offset, chunk) -> MemorySegment.copy(chunk, 0, recv, member * block + offset,
-                chunk.byteSize()));
+        context.exchange().run(Kind.ALLGATHER, call, new MemorySegment[] {send}, -1, block, error, (member, total,
+            offset, chunk) -> MemorySegment.copy(chunk, 0, recv, member * block + offset, chunk.byteSize()));
     }
 
     static void allgatherv(final CommContext context, final MemorySegment send, final MemorySegment recv,
@@ -170,14 +168,13 @@ final class DataCollectives {
         final RmaException error = problem(() -> {
             CollectiveArgs.checkBuffer(call, "send", send, 0);
             if (send.byteSize() % size != 0) {
-                throw new RmaException(ErrorClass.COUNT, call + " send buffer of " + send.byteSize()
-                    + " bytes is not " + size + " blocks of equal length");
+                throw new RmaException(ErrorClass.COUNT,
+                    call + " send buffer of " + send.byteSize() + " bytes is not " + size + " blocks of equal length");
             }
             CollectiveArgs.checkBuffer(call, "recv", recv, send.byteSize());
         });
-        context.exchange().run(Kind.ALLTOALL, call, new MemorySegment[] {send}, -1, block, error,
-            (member, total, offset, chunk) -> CollectiveArgs.copyRange(chunk, offset, rank * block, block, recv,
-                member * block));
+        context.exchange().run(Kind.ALLTOALL, call, new MemorySegment[] {send}, -1, block, error, (member, total,
+            offset, chunk) -> CollectiveArgs.copyRange(chunk, offset, rank * block, block, recv, member * block));
     }
 
     static void alltoallv(final CommContext context, final MemorySegment send, final int[] sendCounts,
@@ -287,8 +284,8 @@ final class DataCollectives {
     private static void checkTotals(final String call, final long[] totals, final long[] blocks) {
         for (int m = 0; m < totals.length; m++) {
             if (totals[m] != blocks[2 * m + 1]) {
-                throw new RmaException(ErrorClass.COUNT,
-                    call + ": rank " + m + " sent " + totals[m] + " bytes, the receive counts expect " + blocks[2 * m + 1]);
+                throw new RmaException(ErrorClass.COUNT, call + ": rank " + m + " sent " + totals[m]
+                    + " bytes, the receive counts expect " + blocks[2 * m + 1]);
             }
         }
     }

@@ -130,8 +130,9 @@ final class DynamicMemory extends TargetMemory {
                 if (fileOffset < 0 || fileOffset > region.byteSize() - length) {
                     throw new RmaException(ErrorClass.RMA_SHARED,
                         call + ": the region " + describe(address, length) + " attached by rank " + target
-                            + " at offset " + fileOffset + " of " + SharedAllocator.fileName(jobRanks.applyAsInt(target), sequence)
-                            + " does not fit in its " + region.byteSize() + " bytes");
+                            + " at offset " + fileOffset + " of "
+                            + SharedAllocator.fileName(jobRanks.applyAsInt(target), sequence) + " does not fit in its "
+                            + region.byteSize() + " bytes");
                 }
                 return new Place(region, fileOffset + (targetDisp - address));
             }

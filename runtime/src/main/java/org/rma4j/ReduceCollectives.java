@@ -20,11 +20,11 @@ final class ReduceCollectives {
     private ReduceCollectives() {
     }
 
-    static void reduce(final CommContext context, final MemorySegment send, final MemorySegment recv,
-        final long count, final Datatype type, final Op op, final int root) {
+    static void reduce(final CommContext context, final MemorySegment send, final MemorySegment recv, final long count,
+        final Datatype type, final Op op, final int root) {
         final boolean isRoot = context.rank() == root;
-        run(context, Kind.REDUCE, "reduce", send, recv, count, type, op, root, 0, isRoot ? count : 0,
-            member -> isRoot, 0);
+        run(context, Kind.REDUCE, "reduce", send, recv, count, type, op, root, 0, isRoot ? count : 0, member -> isRoot,
+            0);
     }
 
     static void allreduce(final CommContext context, final MemorySegment send, final MemorySegment recv,
@@ -38,8 +38,8 @@ final class ReduceCollectives {
         run(context, Kind.SCAN, "scan", send, recv, count, type, op, -1, 0, count, member -> member <= rank, 0);
     }
 
-    static void exscan(final CommContext context, final MemorySegment send, final MemorySegment recv,
-        final long count, final Datatype type, final Op op) {
+    static void exscan(final CommContext context, final MemorySegment send, final MemorySegment recv, final long count,
+        final Datatype type, final Op op) {
         final int rank = context.rank();
         run(context, Kind.EXSCAN, "exscan", send, recv, count, type, op, -1, 0, rank == 0 ? 0 : count,
             member -> member < rank, 0);
@@ -62,8 +62,8 @@ final class ReduceCollectives {
             }
             for (int m = 0; m < recvCounts.length; m++) {
                 if (recvCounts[m] < 0) {
-                    throw new RmaException(ErrorClass.COUNT, call + " recvCounts[" + m + "]=" + recvCounts[m]
-                        + " is negative");
+                    throw new RmaException(ErrorClass.COUNT,
+                        call + " recvCounts[" + m + "]=" + recvCounts[m] + " is negative");
                 }
             }
         });
@@ -110,7 +110,8 @@ final class ReduceCollectives {
         });
         final long start = bytes[1];
         final long length = bytes[2];
-        final MemorySegment[] stream = error == null ? new MemorySegment[] {send.asSlice(0, bytes[0])}
+        final MemorySegment[] stream = error == null
+            ? new MemorySegment[] {send.asSlice(0, bytes[0])}
             : CollectiveArgs.NONE;
         final Datatype.Basic basic = type == null ? null : type.basic();
         final long agreement = CollectiveArgs.agreement(sendCount, type, op) * 31 + digest;

@@ -55,8 +55,7 @@ final class WindowCreation {
     private WindowCreation() {
     }
 
-    static Window allocateShared(final CommContext context, final long sizeBytes, final int dispUnit,
-        final Info info) {
+    static Window allocateShared(final CommContext context, final long sizeBytes, final int dispUnit, final Info info) {
         return create(context, WindowFlavor.SHARED, "allocateShared", sizeBytes, dispUnit, info, null);
     }
 
@@ -64,8 +63,8 @@ final class WindowCreation {
      * Creates a window of any flavor; {@code base} is the exposed memory of flavor CREATE. The three phases
      * of the protocol above, each followed by its barrier; a failed barrier unmaps what this rank mapped.
      */
-    static Window create(final CommContext context, final WindowFlavor flavor, final String call,
-        final long sizeBytes, final int dispUnit, final Info info, final MemorySegment base) {
+    static Window create(final CommContext context, final WindowFlavor flavor, final String call, final long sizeBytes,
+        final int dispUnit, final Info info, final MemorySegment base) {
         final Attempt attempt = new Attempt(context, flavor, call);
         attempt.propose(sizeBytes, dispUnit, info, base);
         createBarrier(context);
@@ -367,8 +366,8 @@ final class WindowCreation {
      * Maps the memory of a CREATE window: this rank's own from its allocation, the others' from their
      * allocation files.
      */
-    private static TargetMemory.Fixed mapCreateMemory(final CommContext context, final String call,
-        final long[] sizes, final int[] dispUnits, final int[] memorySequences, final long[] memoryOffsets,
+    private static TargetMemory.Fixed mapCreateMemory(final CommContext context, final String call, final long[] sizes,
+        final int[] dispUnits, final int[] memorySequences, final long[] memoryOffsets,
         final SharedAllocator.Location location) {
         final int ranks = sizes.length;
         final int rank = context.rank();
@@ -437,8 +436,8 @@ final class WindowCreation {
      *
      * @throws RmaException RMA_SHARED if the file cannot be mapped or is too small for the memory.
      */
-    private static MappedFile openMemory(final CommContext context, final String call, final int r,
-        final int sequence, final long offset, final long size) {
+    private static MappedFile openMemory(final CommContext context, final String call, final int r, final int sequence,
+        final long offset, final long size) {
         final RmaJob job = context.job();
         final String name = SharedAllocator.fileName(context.jobRank(r), sequence);
         RuntimeException problem;

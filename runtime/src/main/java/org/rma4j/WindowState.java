@@ -101,11 +101,12 @@ final class WindowState {
         for (int i = 0; i < members.length; i++) {
             final int windowRank = context.isWorld() ? members[i] : indexOf(context.members(), members[i]);
             if (windowRank < 0 || windowRank >= sizes.length) {
-                throw new RmaException(ErrorClass.RANK, call + " group member " + members[i] + " is not a rank "
-                    + (context.isWorld()
-                        ? "of the window (0.." + (sizes.length - 1) + ")"
-                        : "of the window's communicator " + context.id() + " (job ranks "
-                            + java.util.Arrays.toString(context.members()) + ")"));
+                throw new RmaException(ErrorClass.RANK,
+                    call + " group member " + members[i] + " is not a rank "
+                        + (context.isWorld()
+                            ? "of the window (0.." + (sizes.length - 1) + ")"
+                            : "of the window's communicator " + context.id() + " (job ranks "
+                                + java.util.Arrays.toString(context.members()) + ")"));
             }
             members[i] = windowRank;
         }

@@ -122,8 +122,8 @@ final class CollectiveScenarios {
             final int total = displs[0] + counts[0] + 1;
             final int[] gathered = new int[total];
             Arrays.fill(gathered, -1);
-            comm.allgatherv(MemorySegment.ofArray(ints(counts[me], i -> 100 * me + i)),
-                MemorySegment.ofArray(gathered), counts, displs, Datatype.INT);
+            comm.allgatherv(MemorySegment.ofArray(ints(counts[me], i -> 100 * me + i)), MemorySegment.ofArray(gathered),
+                counts, displs, Datatype.INT);
             assertArrayEquals(expectedGathered(counts, displs, total), gathered);
 
             // alltoallv: rank i sends (i + j) % 3 (+ a long run from rank 1 to rank 0) longs to rank j.

@@ -59,4 +59,9 @@ abstract class CommunicatorContractTest {
     void shouldLeaveNoCommunicatorFileInTheJobDirectory() throws Exception {
         run(3, "noFilesLeft");
     }
+
+    @Test
+    void shouldFindNeighboursOfACartesianGridAndItsSubGrids() throws Exception {
+        run(6, "cartesian");
+    }
 }

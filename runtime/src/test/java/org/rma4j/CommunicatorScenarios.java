@@ -90,8 +90,8 @@ final class CommunicatorScenarios {
         final Communicator shared = world.splitShared(me);
         assertEquals(Comparison.CONGRUENT, shared.compare(world), "one node: every rank shares memory");
         // The odd ranks, highest first; the even ones get the null communicator.
-        final Group odd = world.group().incl(java.util.stream.IntStream.range(0, n).map(i -> n - 1 - i)
-            .filter(r -> r % 2 == 1).toArray());
+        final Group odd = world.group()
+            .incl(java.util.stream.IntStream.range(0, n).map(i -> n - 1 - i).filter(r -> r % 2 == 1).toArray());
         final Communicator created = dup.create(odd);
         if (me % 2 == 0) {
             assertNull(created);
@@ -133,7 +133,8 @@ final class CommunicatorScenarios {
         final int r = comm.rank();
         final int right = (r + 1) % n;
         final int left = (r + n - 1) % n;
-        try (Window shared = comm.allocateShared(8L * n, 8); Window allocated = comm.allocate(8L * n, 8);
+        try (Window shared = comm.allocateShared(8L * n, 8);
+            Window allocated = comm.allocate(8L * n, 8);
             Window dynamic = comm.createDynamic(null)) {
             final MemorySegment memory = job.allocMem(8L * n);
             try (Window created = comm.create(memory, 8, null)) {
@@ -336,6 +337,78 @@ final class CommunicatorScenarios {
             assertFalse(files.anyMatch(file -> file.getFileName().toString().startsWith("comm-")));
         }
         dup.free();
+    }
+
+    /**
+     * A 3 x 2 grid on 6 ranks, periodic in dimension 0 only (MPI-3.1 section 7.5): row-major coordinates,
+     * shifts across the periodic edge and to PROC_NULL past the others, a halo exchange through a window
+     * over the grid, sub-grids, a grid smaller than the communicator, and bad arguments.
+     */
+    static void cartesian(final RmaJob job) {
+        assertEquals(6, job.size(), "the scenario is written for 6 ranks");
+        final int[] dims = Rma.dimsCreate(job.size(), new int[2]);
+        assertArrayEquals(new int[] {3, 2}, dims);
+        final CartCommunicator grid = job.world().cartCreate(dims, new boolean[] {true, false}, true);
+        final int me = grid.rank();
+        final int[] c = grid.coords();
+        assertEquals(2, grid.ndims());
+        assertArrayEquals(new int[] {me / 2, me % 2}, c, "row-major: the last coordinate varies fastest");
+        for (int r = 0; r < grid.size(); r++) {
+            assertEquals(r, grid.cartRank(grid.cartCoords(r)));
+        }
+        final CartCommunicator.Shift down = grid.cartShift(0, 1);
+        assertEquals(grid.cartRank(new int[] {(c[0] + 2) % 3, c[1]}), down.source());
+        assertEquals(grid.cartRank(new int[] {(c[0] + 1) % 3, c[1]}), down.dest());
+        assertEquals(down, grid.cartShift(0, -2), "periodic: two steps back are one step forth");
+        final CartCommunicator.Shift right = grid.cartShift(1, 1);
+        assertEquals(c[1] == 0 ? Rma.PROC_NULL : me - 1, right.source());
+        assertEquals(c[1] == 1 ? Rma.PROC_NULL : me + 1, right.dest());
+        assertEquals(new CartCommunicator.Shift(Rma.PROC_NULL, Rma.PROC_NULL), grid.cartShift(1, 2));
+        assertEquals(grid.cartRank(new int[] {2, c[1]}), grid.cartRank(new int[] {-1, c[1]}));
+        expect(ErrorClass.ARG, () -> grid.cartRank(new int[] {0, 2}));
+        expect(ErrorClass.ARG, () -> grid.cartRank(new int[] {0}));
+        expect(ErrorClass.DIMS, () -> grid.cartShift(2, 1));
+        expect(ErrorClass.RANK, () -> grid.cartCoords(6));
+        // Halo: each rank puts its rank into its dest's slot of each direction; PROC_NULL puts do nothing.
+        final Window halo = grid.allocate(16, 8);
+        halo.fence(0);
+        halo.put(new long[] {me + 1}, 0, 1, down.dest(), 0);
+        halo.put(new long[] {me + 1}, 0, 1, right.dest(), 1);
+        halo.fence(0);
+        assertEquals(down.source() + 1, halo.segment().get(ValueLayout.JAVA_LONG, 0));
+        assertEquals(right.source() == Rma.PROC_NULL ? 0 : right.source() + 1,
+            halo.segment().get(ValueLayout.JAVA_LONG, 8));
+        halo.free();
+        final CartCommunicator row = grid.cartSub(new boolean[] {false, true});
+        assertArrayEquals(new int[] {2}, row.dims());
+        assertArrayEquals(new boolean[] {false}, row.periods());
+        assertEquals(c[1], row.rank());
+        assertEquals(Group.of(grid.group().member(c[0] * 2), grid.group().member(c[0] * 2 + 1)), row.group());
+        final CartCommunicator column = grid.cartSub(new boolean[] {true, false});
+        assertEquals(3, column.size());
+        assertEquals(c[0], column.rank());
+        assertArrayEquals(new boolean[] {true}, column.periods());
+        assertEquals(3L * c[1] + 6, column.allreduce((long)me, Op.SUM));
+        final CartCommunicator point = grid.cartSub(new boolean[] {false, false});
+        assertEquals(1, point.size());
+        assertEquals(0, point.ndims());
+        final CartCommunicator copy = grid.dup();
+        assertArrayEquals(dims, copy.dims());
+        assertEquals(Comparison.CONGRUENT, copy.compare(grid));
+        final CartCommunicator small = job.world().cartCreate(new int[] {2, 2}, new boolean[2], false);
+        if (job.rank() < 4) {
+            assertEquals(job.rank(), small.rank());
+            small.free();
+        } else {
+            assertNull(small);
+        }
+        expect(ErrorClass.DIMS, () -> job.world().cartCreate(new int[] {0, 2}, new boolean[2], false));
+        expect(ErrorClass.TOPOLOGY, () -> job.world().cartCreate(new int[] {7, 1}, new boolean[2], false));
+        expect(ErrorClass.ARG, () -> job.world().cartCreate(new int[] {2}, new boolean[2], false));
+        expect(ErrorClass.DIMS, () -> grid.cartSub(new boolean[1]));
+        for (final Communicator comm : new Communicator[] {copy, point, column, row, grid}) {
+            comm.free();
+        }
     }
 
     static void expect(final ErrorClass errorClass, final ThrowingRunnable call) {
