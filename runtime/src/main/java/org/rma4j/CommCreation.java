@@ -16,7 +16,7 @@ import org.rma4j.shm.Words;
  * collective call of kind {@link CollectiveCalls.Kind#COMM_CREATE} on the parent:
  * <ol>
  *   <li>every member writes its color, key, status (the outcome of its argument checks), agreement
- *   value and the number it would give a communicator it creates; barrier 1;</li>
+ *   value and a number of its own, which it would give a communicator it creates; barrier 1;</li>
  *   <li>every member reads every record and computes every new communicator: the members of one color,
  *   ordered by key, then by parent rank. The first of each (its rank 0, the creator) creates and
  *   publishes its file, named by its job rank and its number, and records the outcome; barrier 2;</li>
@@ -110,7 +110,9 @@ final class CommCreation {
             ownError = error;
             Words.putInt(own, CommRecordLayout.COLOR_OFFSET, color);
             Words.putInt(own, CommRecordLayout.KEY_OFFSET, key);
-            Words.putInt(own, CommRecordLayout.NUMBER_OFFSET, job.peekCommNumber());
+            // NOTE: taken now, whether or not this member creates a file: numbers stay unique when this rank
+            // makes communicators from several parents at once, in several threads.
+            Words.putInt(own, CommRecordLayout.NUMBER_OFFSET, job.takeCommNumber());
             Words.putInt(own, CommRecordLayout.STATUS_OFFSET, error == null ? 0 : error.errorClass().code());
             Words.putLong(own, CommRecordLayout.AGREEMENT_OFFSET, agreement);
             Words.putInt(own, CommRecordLayout.CREATE_STATUS_OFFSET, 0);
@@ -162,7 +164,6 @@ final class CommCreation {
             if (problem != null || group == null || group[0] != rank) {
                 return;
             }
-            job.takeCommNumber();
             try {
                 file = CommFile.create(call, job.directory(), jobRanks(), creatorJobRank, creatorNumber);
             } catch (final ShmSpaceException e) {

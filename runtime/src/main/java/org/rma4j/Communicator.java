@@ -32,8 +32,13 @@ import java.lang.foreign.MemorySegment;
  * MPI_COMM_NULL is {@code null}: {@link #split} with {@link Rma#UNDEFINED}, {@link #create(Group)} at a
  * non-member and {@link #cartCreate} at a rank outside the grid return null.
  *
- * <h2>Threads</h2>
- * A communicator handle belongs to its rank; one thread at a time makes its collective calls.
+ * <h2>Threads and overlap</h2>
+ * A communicator handle belongs to its rank; one thread at a time makes its collective calls. Collective
+ * calls on different communicators may run at once in different threads of a rank. That is rma4j's way
+ * to overlap a collective with other work: it has no nonblocking collectives (MPI_IBARRIER, MPI_IALLREDUCE,
+ * ...), because every collective runs its exchange rounds in the calling thread (a nonblocking one would
+ * need a progress agent, a thread that competes with the ranks for cores when there are more ranks than
+ * cores); call the blocking collective on a {@link #dup} from a thread of your own instead.
  */
 public class Communicator {
     private final CommContext context;

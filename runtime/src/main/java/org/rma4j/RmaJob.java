@@ -15,12 +15,15 @@ import org.rma4j.shm.WaitStrategy;
  * windows it creates. Obtained from {@link Rma#init()} in a process started by {@code rmarun}, or
  * from {@link Rma#runThreads} in thread mode; both map the job's files the same way.
  *
- * <p>Collective calls ({@link #barrier()}, window creation, {@link Window#fence}, {@link Window#free()},
- * {@link #close()}) must be made by every rank in the same order. Each carries its kind and a job-wide
- * sequence number that peers compare: calls that do not match (one rank in fence while another frees
+ * <p>The job's collective calls ({@link #barrier()}, window creation, {@link Window#fence} and
+ * {@link Window#free()} of its windows, {@link #close()}) are those of its world communicator
+ * ({@link #world()}; other communicators have their own, see {@link Communicator}) and must be made by
+ * every rank in the same order. Each carries its kind and a sequence number of the communicator that
+ * peers compare: calls that do not match (one rank in fence while another frees
  * the window, or calls the job barrier) end with an {@link RmaException} naming both calls and ranks,
  * at every rank involved, instead of matching each other or waiting forever. A job handle belongs to
- * its rank: its collective calls must not run concurrently in two threads.
+ * its rank: the collective calls of one communicator must not run concurrently in two threads (those of
+ * different communicators may, see {@link Communicator}).
  *
  * <h2>Failures</h2>
  * A collective or blocking call that fails after it communicated (a peer failed, a wait timed out,
@@ -63,15 +66,16 @@ public final class RmaJob implements AutoCloseable {
     private final ControlFile control;
     private WaitStrategy waitStrategy;
     private final boolean ownsDirectory;
+    /** The windows open at this rank (guarded by itself: communicators may create them in several threads). */
     private final List<Window> windows = new ArrayList<>();
-    /** The contexts of the communicators this rank made, to unmap when the job closes. */
+    /** The contexts of the communicators this rank made, to unmap when the job closes (guarded by itself). */
     private final List<CommContext> contexts = new ArrayList<>();
     private final SharedAllocator allocator;
     private final CommContext worldContext;
     private final Communicator world;
     private final boolean processMode;
-    /** The number this rank gives the next communicator file it creates ({@link CommFile#name}). */
-    private int commNumber;
+    /** The number this rank gives the next communicator file it may create ({@link CommFile#name}). */
+    private final java.util.concurrent.atomic.AtomicInteger commNumber = new java.util.concurrent.atomic.AtomicInteger();
     private State state = State.OPEN;
     private final long[] pids;
     private Throwable failure;
@@ -316,14 +320,22 @@ public final class RmaJob implements AutoCloseable {
     private void releaseLocally() {
         state = State.CLOSED;
         stopAbortWatcher();
-        for (final Window window : List.copyOf(windows)) {
+        final List<Window> open;
+        synchronized (windows) {
+            open = List.copyOf(windows);
+            windows.clear();
+        }
+        for (final Window window : open) {
             window.release();
         }
-        windows.clear();
-        for (final CommContext context : contexts) {
+        final List<CommContext> made;
+        synchronized (contexts) {
+            made = List.copyOf(contexts);
+            contexts.clear();
+        }
+        for (final CommContext context : made) {
             context.unmap();
         }
-        contexts.clear();
         worldContext.unmap();
         allocator.close();
     }
@@ -442,7 +454,7 @@ public final class RmaJob implements AutoCloseable {
      *
      * @return {@code e}, for {@code throw recordFailure(e)}.
      */
-    <T extends Throwable> T recordFailure(final T e) {
+    synchronized <T extends Throwable> T recordFailure(final T e) {
         if (failure == null) {
             failure = e;
         }
@@ -452,7 +464,7 @@ public final class RmaJob implements AutoCloseable {
     /**
      * @return the first recorded failure of this rank, or null.
      */
-    Throwable failure() {
+    synchronized Throwable failure() {
         return failure;
     }
 
@@ -514,31 +526,29 @@ public final class RmaJob implements AutoCloseable {
     }
 
     /**
-     * @return the number for the next communicator file this rank creates, without using it.
-     */
-    int peekCommNumber() {
-        return commNumber;
-    }
-
-    /**
-     * @return the number for the communicator file this rank creates now.
+     * @return a number for a communicator file this rank may create, never returned before (numbers that
+     *         end up unused are skipped).
      */
     int takeCommNumber() {
-        return commNumber++;
+        return commNumber.getAndIncrement();
     }
 
     /**
      * Records a communicator context of this rank, to unmap when the job closes.
      */
     void rememberContext(final CommContext context) {
-        contexts.add(context);
+        synchronized (contexts) {
+            contexts.add(context);
+        }
     }
 
     /**
      * The context's communicator and its users are gone.
      */
     void forgetContext(final CommContext context) {
-        contexts.remove(context);
+        synchronized (contexts) {
+            contexts.remove(context);
+        }
     }
 
     /**
@@ -553,10 +563,14 @@ public final class RmaJob implements AutoCloseable {
     }
 
     void remember(final Window window) {
-        windows.add(window);
+        synchronized (windows) {
+            windows.add(window);
+        }
     }
 
     void forget(final Window window) {
-        windows.remove(window);
+        synchronized (windows) {
+            windows.remove(window);
+        }
     }
 }

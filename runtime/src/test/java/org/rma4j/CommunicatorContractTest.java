@@ -64,4 +64,9 @@ abstract class CommunicatorContractTest {
     void shouldFindNeighboursOfACartesianGridAndItsSubGrids() throws Exception {
         run(6, "cartesian");
     }
+
+    @Test
+    void shouldRunCollectivesOfTwoDupsInTwoThreadsOfEachRankAtOnce() throws Exception {
+        run(3, "concurrentDups");
+    }
 }

@@ -411,6 +411,54 @@ final class CommunicatorScenarios {
         }
     }
 
+    /**
+     * Two threads of every rank make collective calls at once, each on its own dup of the world (the way
+     * to overlap collectives with other work): every result is exact.
+     */
+    static void concurrentDups(final RmaJob job) throws Exception {
+        final int n = job.size();
+        final int me = job.rank();
+        final Communicator first = job.world().dup();
+        final Communicator second = job.world().dup();
+        final java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        final Thread helper = new Thread(() -> {
+            try {
+                collectiveRounds(second, 7);
+            } catch (final Throwable t) {
+                failure.set(t);
+            }
+        }, "rank-" + me + "-helper");
+        helper.start();
+        collectiveRounds(first, 3);
+        helper.join();
+        if (failure.get() != null) {
+            throw new AssertionError("the helper thread failed", failure.get());
+        }
+        assertEquals((long)n * (n - 1) / 2, first.allreduce((long)me, Op.SUM));
+        first.free();
+        second.free();
+    }
+
+    private static void collectiveRounds(final Communicator comm, final long factor) {
+        final int n = comm.size();
+        final int me = comm.rank();
+        for (int round = 0; round < 200; round++) {
+            assertEquals(factor * round * n + (long)n * (n - 1) / 2, comm.allreduce(factor * round + me, Op.SUM));
+            final long[] data = {me == round % n ? factor * round : -1};
+            comm.bcast(data, round % n);
+            assertEquals(factor * round, data[0]);
+            if (round % 50 == 0) {
+                final Window window = comm.allocateShared(8, 8);
+                window.fence(0);
+                window.put(new long[] {factor + me}, 0, 1, (me + 1) % n, 0);
+                window.fence(0);
+                assertEquals(factor + (me + n - 1) % n, window.segment().get(ValueLayout.JAVA_LONG, 0));
+                window.free();
+                comm.dup().free();
+            }
+        }
+    }
+
     static void expect(final ErrorClass errorClass, final ThrowingRunnable call) {
         final RmaException e = assertThrows(RmaException.class, call::run);
         assertEquals(errorClass, e.errorClass(), e.getMessage());
