@@ -189,7 +189,8 @@ final class CommunicatorScenarios {
 
     /**
      * Two halves at once on 6 ranks: ranks 0 and 1 sleep in their half's barrier (published as a wait in
-     * the control file, the slow path of a wait), which rank 2 enters only after the other half created,
+     * the control file, the slow path of a wait; in thread mode also seen asleep in FUTEX_WAIT), which
+     * rank 2 enters only after the other half created,
      * used and freed windows of every flavor and told it so; if the halves' collective calls involved each
      * other, the job would hang.
      */
@@ -216,6 +217,9 @@ final class CommunicatorScenarios {
             if (half.rank() == 0) {
                 for (int r = 0; r < n / 2 - 1; r++) {
                     awaitBarrierWait(job, r);
+                    if (!job.processMode()) {
+                        awaitFutexSleep("rma4j-rank-" + r);
+                    }
                 }
             }
             half.barrier();
@@ -277,6 +281,34 @@ final class CommunicatorScenarios {
             final WaitState wait = job.control().waitState(rank);
             if (wait != null && wait.call() == WaitState.Call.BARRIER) {
                 return;
+            }
+            LockSupport.parkNanos(1_000_000L);
+        }
+    }
+
+    /**
+     * Thread mode: waits until the thread {@code name} is asleep in the kernel in FUTEX_WAIT (shared, op 0:
+     * rma4j's waits, not the JVM's private parking), as {@code /proc/self/task/<tid>/syscall} shows it
+     * while the thread sleeps there: the thread sleeps, it does not spin.
+     */
+    private static void awaitFutexSleep(final String name) throws java.io.IOException {
+        final String futex = switch (System.getProperty("os.arch")) {
+            case "amd64", "x86_64" -> "202";
+            default -> "98";
+        };
+        while (true) {
+            try (Stream<java.nio.file.Path> tasks = Files.list(java.nio.file.Path.of("/proc/self/task"))) {
+                for (final java.nio.file.Path task : tasks.toList()) {
+                    try {
+                        final String[] call = Files.readString(task.resolve("syscall")).trim().split(" ");
+                        if (Files.readString(task.resolve("comm")).trim().equals(name) && call.length > 2
+                            && call[0].equals(futex) && call[2].equals("0x0")) {
+                            return;
+                        }
+                    } catch (final java.nio.file.NoSuchFileException ended) {
+                        // a thread of the JVM ended meanwhile
+                    }
+                }
             }
             LockSupport.parkNanos(1_000_000L);
         }
