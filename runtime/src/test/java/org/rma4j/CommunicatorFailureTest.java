@@ -20,11 +20,12 @@ import org.rma4j.test.ShmTestDirectory;
 
 /**
  * A rank's failure is reported to the blocking calls of the communicators that contain it, and the
- * communicators without it go on: 6 ranks in halves {0, 1, 2} and {3, 4, 5}, rank 1 fails.
+ * communicators without it go on: 6 ranks in an odd and an even half; job rank 3 (rank 1 of the odd half)
+ * fails, and the exceptions name it by its job rank.
  */
 @Timeout(300)
 class CommunicatorFailureTest {
-    /** Time the survivors get to end after rank 1 ended: long, so that what is asserted is their own detection. */
+    /** Time the survivors get to end after rank 3 ended: long, so that what is asserted is their own detection. */
     private static final Duration SURVIVOR_GRACE = Duration.ofSeconds(60);
 
     @RegisterExtension
@@ -37,24 +38,25 @@ class CommunicatorFailureTest {
         final IllegalStateException failure = assertThrows(IllegalStateException.class,
             () -> Rma.callThreads(6, base.path(), WaitOptions.defaults(), job -> {
                 final int me = job.rank();
-                final Communicator half = job.world().split(me < 3 ? 0 : 1, me);
-                if (me == 1) {
-                    final IllegalStateException e = new IllegalStateException("rank 1 gives up");
+                final Communicator half = job.world().split(me % 2, me);
+                if (me == CommFailureMain.FAILING) {
+                    final IllegalStateException e = new IllegalStateException("rank 3 gives up");
                     thrown.set(e);
                     throw e;
                 }
-                if (me < 3) {
+                if (me % 2 == 1) {
                     final RankFailedException e = assertThrows(RankFailedException.class, half::barrier);
                     outcome.put(me, "rank " + e.rank() + " failed");
                 } else {
-                    CommFailureMain.awaitDead(job, 1);
+                    CommFailureMain.awaitDead(job, CommFailureMain.FAILING);
                     outcome.put(me, CommFailureScenario.otherHalf(half));
                 }
                 return null;
             }));
         assertSame(thrown.get(), failure);
-        assertEquals(Map.of(0, "rank 1 failed", 2, "rank 1 failed", 3, "sum=12 ring=ok", 4, "sum=12 ring=ok", 5,
-            "sum=12 ring=ok"), outcome);
+        assertEquals(
+            Map.of(1, "rank 3 failed", 5, "rank 3 failed", 0, "sum=6 ring=ok", 2, "sum=6 ring=ok", 4, "sum=6 ring=ok"),
+            outcome);
     }
 
     @Test
@@ -64,20 +66,20 @@ class CommunicatorFailureTest {
             .baseDirectory(base.path()).grace(SURVIVOR_GRACE).output(lines::add).errorOutput(lines::add).build().run();
         final String output = result + "\n" + String.join("\n", lines);
         assertEquals(3, result.exitCode(), output);
-        assertEquals(1, result.failedRank(), output);
-        for (final int survivor : new int[] {0, 2}) {
+        assertEquals(CommFailureMain.FAILING, result.failedRank(), output);
+        for (final int survivor : new int[] {1, 5}) {
             assertEquals(1,
                 lines.stream()
                     .filter(line -> line.startsWith(
-                        "[" + survivor + "] rank " + survivor + " saw rank 1 fail: MPI_ERR_PROC_FAILED: rank 1 failed"))
+                        "[" + survivor + "] rank " + survivor + " saw rank 3 fail: MPI_ERR_PROC_FAILED: rank 3 failed"))
                     .count(),
                 output);
             assertEquals(4, result.exitCode(survivor), output);
         }
-        for (final int survivor : new int[] {3, 4, 5}) {
+        for (final int survivor : new int[] {0, 2, 4}) {
             assertEquals(1,
                 lines.stream().filter(
-                    line -> line.equals("[" + survivor + "] rank " + survivor + " finished its half: sum=12 ring=ok"))
+                    line -> line.equals("[" + survivor + "] rank " + survivor + " finished its half: sum=6 ring=ok"))
                     .count(),
                 output);
             assertEquals(0, result.exitCode(survivor), output);
