@@ -247,7 +247,7 @@ final class CommContext {
         }
         final String because = call + " at rank " + job.rank() + " after an earlier call of this rank failed on "
             + (isWorld() ? "the job" : "communicator " + id) + " (" + first + "); the rank is out of step with its"
-            + " peers there and can only leave " + (isWorld() ? "the job" : "the communicator");
+            + " peers there and " + (isWorld() ? "can only leave the job" : "makes no more collective calls on it");
         // NOTE: the same kind of exception as the first failure, as a broken barrier throws.
         if (first instanceof RankFailedException failed) {
             throw new RankFailedException(failed.rank(), because, null);
