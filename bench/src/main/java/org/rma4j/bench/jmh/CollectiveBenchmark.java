@@ -36,8 +36,10 @@ import org.rma4j.shm.JobDirectory;
  * Cost of one collective call on a communicator (its barrier, and its allreduce through the shared
  * exchange halves) against the same call of the Messaging layer on the same communicator, the
  * message-passing baseline: a thread-mode job of two ranks in which the benchmark thread plays rank 0
- * and rank 1 repeats the same call in a loop. Both busy-spin while they wait, so the time depends on
- * both having a core. {@code allreduce8} reduces one long, {@code allreduce64k} 8192 longs (SUM).
+ * and rank 1 repeats the same call in a loop. With {@code wait=spin} both busy-spin while they wait, so
+ * the time depends on both having a core (on a loaded machine a call then costs a scheduler time slice
+ * now and then); {@code wait=adaptive} sleeps after a short spin. {@code allreduce8} reduces one long,
+ * {@code allreduce64k} 8192 longs (SUM).
  *
  * <p>Stopping: rank 0 publishes {@code stopAt = completed + 1} and makes one last call; rank 1 checks
  * {@code stopAt} before each call, so neither is left in a half-matched collective (see {@link Cycles}).
@@ -57,6 +59,13 @@ public class CollectiveBenchmark {
     @Param({"barrier", "allreduce8", "allreduce64k"})
     public String call;
 
+    /**
+     * How both ranks wait: {@code spin} (busy-spin: the latency when each rank has a core of its own) or
+     * {@code adaptive} (the default strategy: spin briefly, then sleep; what a loaded machine needs).
+     */
+    @Param({"spin", "adaptive"})
+    public String wait = "spin";
+
     private final AtomicLong stopAt = new AtomicLong(-1);
     private final CountDownLatch released = new CountDownLatch(1);
     private final CompletableFuture<Runnable> origin = new CompletableFuture<>();
@@ -72,7 +81,12 @@ public class CollectiveBenchmark {
         base = Files.createTempDirectory(JobDirectory.defaultBase(), TwoRankJob.BASE_PREFIX);
         runner = Thread.ofPlatform().name("rma4j-bench-collectives").daemon(true).start(() -> {
             try {
-                Rma.callThreads(2, base, WaitOptions.busySpin(), job -> {
+                final WaitOptions options = switch (wait) {
+                    case "spin" -> WaitOptions.busySpin();
+                    case "adaptive" -> WaitOptions.defaults();
+                    default -> throw new IllegalArgumentException("wait " + wait);
+                };
+                Rma.callThreads(2, base, options, job -> {
                     final Communicator comm = job.world().dup();
                     final Messaging messaging = Messaging.create(comm);
                     final Runnable op = operation(comm, messaging);
