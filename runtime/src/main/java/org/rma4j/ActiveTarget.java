@@ -49,7 +49,7 @@ final class ActiveTarget {
         this.fileCheck = fileCheck;
         this.pscwPeers = collective;
         final DisseminationBarrier fenceBarrier = new DisseminationBarrier(mapping, WindowLayout.barrierOffset(ranks),
-            ranks, rank, job.waitStrategy(), job.calls().whileWaiting(collective));
+            ranks, rank, job.waitStrategy(), state.context().calls().whileWaiting(collective));
         this.fenceWait = () -> {
             try {
                 fenceBarrier.await();
@@ -77,15 +77,15 @@ final class ActiveTarget {
             Rma.MODE_NOSTORE | Rma.MODE_NOPUT | Rma.MODE_NOPRECEDE | Rma.MODE_NOSUCCEED);
         epochs.beforeFence(assertions);
         final var fenceEvent = WindowCounters.begin(WindowCounters.FENCE);
-        job.collective(CollectiveCalls.Kind.FENCE, number + 1, fenceWait);
+        state.context().collective(CollectiveCalls.Kind.FENCE, number + 1, fenceWait);
         state.counters().end(fenceEvent, -1, -1, "fence");
         epochs.afterFence(assertions);
     }
 
-    void post(final Group group, final int assertions) {
+    void post(final Group processes, final int assertions) {
         checkOpen("post");
         Checks.checkAssertions("post", assertions, Rma.MODE_NOCHECK | Rma.MODE_NOSTORE | Rma.MODE_NOPUT);
-        state.checkGroup("post", group);
+        final Group group = state.windowRanks("post", processes);
         epochs.checkPost();
         checkNotLocked();
         pscw.setExposed(true);
@@ -95,10 +95,10 @@ final class ActiveTarget {
         epochs.posted(group);
     }
 
-    void start(final Group group, final int assertions) {
+    void start(final Group processes, final int assertions) {
         checkOpen("start");
         Checks.checkAssertions("start", assertions, Rma.MODE_NOCHECK);
-        state.checkGroup("start", group);
+        final Group group = state.windowRanks("start", processes);
         epochs.checkStart();
         if ((assertions & Rma.MODE_NOCHECK) == 0) {
             pscwWaitedOn = group.members();
@@ -110,7 +110,7 @@ final class ActiveTarget {
             } catch (final InternalError e) {
                 throw fileCheck.explain(e);
             } catch (final RuntimeException e) {
-                throw job.recordFailure(
+                throw state.context().recordFailure(
                     Failures.translate(e, rank, "start on window " + number + " for the posts of " + group));
             } finally {
                 blocked.end();
@@ -138,7 +138,7 @@ final class ActiveTarget {
         } catch (final InternalError e) {
             throw fileCheck.explain(e);
         } catch (final RuntimeException e) {
-            throw job.recordFailure(
+            throw state.context().recordFailure(
                 Failures.translate(e, rank, "wait on window " + number + " for the completes of " + group));
         } finally {
             blocked.end();
@@ -165,7 +165,8 @@ final class ActiveTarget {
     private void checkPscwPeers() {
         pscwPeers.check();
         final int[] pending = pscw.pending(pscwPosts, pscwWaitedOn);
-        job.calls().checkNotAwaitedBy(pending, peer -> pscw.pending(pscwPosts, new int[] {peer}).length == 1, pscwWait);
+        state.context().calls().checkNotAwaitedBy(pending,
+            peer -> pscw.pending(pscwPosts, new int[] {peer}).length == 1, pscwWait);
         if (pending.length > 0) {
             blocked.publish(pending[0]);
         }

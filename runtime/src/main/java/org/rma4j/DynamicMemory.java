@@ -13,6 +13,7 @@ import static org.rma4j.internal.WindowLayout.attachTableOffset;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntUnaryOperator;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.MappedFile;
 import org.rma4j.shm.ShmFormatException;
@@ -36,12 +37,16 @@ final class DynamicMemory extends TargetMemory {
     private static final int ATTACHED = 1;
 
     private final JobDirectory directory;
+    /** The job rank of each window rank: allocation files are named by the job rank of their owner. */
+    private final IntUnaryOperator jobRanks;
     private final MemorySegment table;
     private final long attachTable;
     private final ConcurrentHashMap<String, MappedFile> mapped = new ConcurrentHashMap<>();
 
-    DynamicMemory(final JobDirectory directory, final MemorySegment windowFile, final int ranks) {
+    DynamicMemory(final JobDirectory directory, final MemorySegment windowFile, final int ranks,
+        final IntUnaryOperator jobRanks) {
         this.directory = directory;
+        this.jobRanks = jobRanks;
         this.table = windowFile;
         this.attachTable = attachTableOffset(ranks);
         MappingBudget.add(1); // the window file, checked by the creation
@@ -125,8 +130,9 @@ final class DynamicMemory extends TargetMemory {
                 if (fileOffset < 0 || fileOffset > region.byteSize() - length) {
                     throw new RmaException(ErrorClass.RMA_SHARED,
                         call + ": the region " + describe(address, length) + " attached by rank " + target
-                            + " at offset " + fileOffset + " of " + SharedAllocator.fileName(target, sequence)
-                            + " does not fit in its " + region.byteSize() + " bytes");
+                            + " at offset " + fileOffset + " of "
+                            + SharedAllocator.fileName(jobRanks.applyAsInt(target), sequence) + " does not fit in its "
+                            + region.byteSize() + " bytes");
                 }
                 return new Place(region, fileOffset + (targetDisp - address));
             }
@@ -141,7 +147,7 @@ final class DynamicMemory extends TargetMemory {
      * @throws RmaException RMA_SHARED if the file cannot be mapped.
      */
     private MemorySegment regionFile(final String call, final int target, final int sequence) {
-        final String name = SharedAllocator.fileName(target, sequence);
+        final String name = SharedAllocator.fileName(jobRanks.applyAsInt(target), sequence);
         try {
             return mapped.computeIfAbsent(name, n -> {
                 MappingBudget.acquire(call, 1);

@@ -46,7 +46,7 @@ final class PassiveTarget {
         this.blocked = blocked;
         this.fileCheck = fileCheck;
         this.noLocks = noLocks;
-        final Liveness lockPeers = fileCheck.and(job.control().liveness(rank, false));
+        final Liveness lockPeers = fileCheck.and(state.context().control().liveness(rank, false));
         this.lockLiveness = () -> {
             blocked.publish();
             lockPeers.check();
@@ -219,7 +219,7 @@ final class PassiveTarget {
                 : "lock(" + type + ", " + target + ")";
             final RuntimeException translated = Failures.translate(e, rank, what + " on window " + number
                 + " (lock word " + LockWord.describe(Words.getIntVolatile(mapping, word)) + ")");
-            throw translated instanceof RankFailedException ? job.recordFailure(translated) : translated;
+            throw translated instanceof RankFailedException ? state.context().recordFailure(translated) : translated;
         } finally {
             blocked.end();
         }

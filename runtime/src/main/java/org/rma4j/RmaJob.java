@@ -7,22 +7,23 @@ import java.util.concurrent.locks.LockSupport;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.RankState;
-import org.rma4j.shm.ShmBarrier;
 import org.rma4j.shm.ShmFormatException;
 import org.rma4j.shm.WaitStrategy;
-import org.rma4j.shm.WaitTimeoutException;
 
 /**
  * One rank's membership in a job: its rank, the job size, the job's collective calls and the
  * windows it creates. Obtained from {@link Rma#init()} in a process started by {@code rmarun}, or
  * from {@link Rma#runThreads} in thread mode; both map the job's files the same way.
  *
- * <p>Collective calls ({@link #barrier()}, window creation, {@link Window#fence}, {@link Window#free()},
- * {@link #close()}) must be made by every rank in the same order. Each carries its kind and a job-wide
- * sequence number that peers compare: calls that do not match (one rank in fence while another frees
+ * <p>The job's collective calls ({@link #barrier()}, window creation, {@link Window#fence} and
+ * {@link Window#free()} of its windows, {@link #close()}) are those of its world communicator
+ * ({@link #world()}; other communicators have their own, see {@link Communicator}) and must be made by
+ * every rank in the same order. Each carries its kind and a sequence number of the communicator that
+ * peers compare: calls that do not match (one rank in fence while another frees
  * the window, or calls the job barrier) end with an {@link RmaException} naming both calls and ranks,
  * at every rank involved, instead of matching each other or waiting forever. A job handle belongs to
- * its rank: its collective calls must not run concurrently in two threads.
+ * its rank: the collective calls of one communicator must not run concurrently in two threads (those of
+ * different communicators may, see {@link Communicator}).
  *
  * <h2>Failures</h2>
  * A collective or blocking call that fails after it communicated (a peer failed, a wait timed out,
@@ -64,14 +65,17 @@ public final class RmaJob implements AutoCloseable {
     private final JobDirectory directory;
     private final ControlFile control;
     private WaitStrategy waitStrategy;
-    private final ShmBarrier barrier;
-    private final Runnable barrierWait;
     private final boolean ownsDirectory;
+    /** The windows open at this rank (guarded by itself: communicators may create them in several threads). */
     private final List<Window> windows = new ArrayList<>();
+    /** The contexts of the communicators this rank made, to unmap when the job closes (guarded by itself). */
+    private final List<CommContext> contexts = new ArrayList<>();
     private final SharedAllocator allocator;
-    private final CollectiveCalls calls;
+    private final CommContext worldContext;
+    private final Communicator world;
     private final boolean processMode;
-    private int windowSequence;
+    /** The number this rank gives the next communicator file it may create ({@link CommFile#name}). */
+    private final java.util.concurrent.atomic.AtomicInteger commNumber = new java.util.concurrent.atomic.AtomicInteger();
     private State state = State.OPEN;
     private final long[] pids;
     private Throwable failure;
@@ -85,10 +89,9 @@ public final class RmaJob implements AutoCloseable {
         this.directory = directory;
         this.control = control;
         this.waitStrategy = waitStrategy;
-        this.calls = new CollectiveCalls(control, rank);
         this.pids = new long[size];
-        this.barrier = control.barrier(waitStrategy, calls.whileWaiting(control.liveness(rank, true)));
-        this.barrierWait = barrier::await;
+        this.worldContext = CommContext.world(this, control, rank);
+        this.world = new Communicator(worldContext);
         this.ownsDirectory = ownsDirectory;
         this.processMode = processMode;
         this.allocator = new SharedAllocator(directory, rank);
@@ -144,6 +147,15 @@ public final class RmaJob implements AutoCloseable {
     }
 
     /**
+     * MPI_COMM_WORLD: the communicator of every rank of the job, in job rank order. The job's collective
+     * calls ({@link #barrier()}, {@link #allocate}, ...) are shorthands for calls on it. Always the same
+     * object; it cannot be freed.
+     */
+    public Communicator world() {
+        return world;
+    }
+
+    /**
      * MPI_COMM_RANK of the job's ranks (MPI_COMM_WORLD).
      *
      * @return this process's rank, 0..size()-1.
@@ -176,37 +188,7 @@ public final class RmaJob implements AutoCloseable {
      * @throws RankFailedException if a rank dies or leaves while others wait.
      */
     public void barrier() {
-        checkOpen("barrier");
-        final var barrierEvent = WindowCounters.begin(WindowCounters.BARRIER);
-        collective(CollectiveCalls.Kind.BARRIER, 0, barrierWait);
-        WindowCounters.endOnJob(barrierEvent, rank, "barrier");
-    }
-
-    /**
-     * Runs the wait of a collective call: checks that this rank has not failed, publishes the call for
-     * the peers' comparison, waits, and compares the peers' calls. A failure of the wait is recorded
-     * (the rank is out of step with its peers) and rethrown naming the call.
-     *
-     * @param object 0 for the job, 1 + window number for a window.
-     */
-    void collective(final CollectiveCalls.Kind kind, final int object, final Runnable wait) {
-        checkNotFailed(kind.callName());
-        final long call = calls.begin(kind, object);
-        try {
-            wait.run();
-        } catch (final RuntimeException e) {
-            if (e instanceof WaitTimeoutException) {
-                calls.timedOut();
-            }
-            throw recordFailure(Failures.translate(e, rank, CollectiveCalls.describe(call)));
-        } finally {
-            calls.end();
-        }
-        try {
-            calls.checkCompleted(call);
-        } catch (final RmaException e) {
-            throw recordFailure(e);
-        }
+        world.barrier();
     }
 
     /**
@@ -222,8 +204,7 @@ public final class RmaJob implements AutoCloseable {
      *                      if the job's shared memory file system has too little free space for the window.
      */
     public Window allocateShared(final long sizeBytes, final int dispUnit, final Info info) {
-        checkOpen("allocateShared");
-        return WindowCreation.allocateShared(this, sizeBytes, dispUnit, info);
+        return world.allocateShared(sizeBytes, dispUnit, info);
     }
 
     /**
@@ -235,8 +216,7 @@ public final class RmaJob implements AutoCloseable {
      *                      if the job's shared memory file system has too little free space for the window.
      */
     public Window allocate(final long sizeBytes, final int dispUnit, final Info info) {
-        checkOpen("allocate");
-        return WindowCreation.create(this, WindowFlavor.ALLOCATE, "allocate", sizeBytes, dispUnit, info, null);
+        return world.allocate(sizeBytes, dispUnit, info);
     }
 
     /**
@@ -249,9 +229,7 @@ public final class RmaJob implements AutoCloseable {
      *                      shared memory file system.
      */
     public Window create(final MemorySegment base, final int dispUnit, final Info info) {
-        checkOpen("create");
-        final MemorySegment memory = base == null ? MemorySegment.NULL : base;
-        return WindowCreation.create(this, WindowFlavor.CREATE, "create", memory.byteSize(), dispUnit, info, memory);
+        return world.create(base, dispUnit, info);
     }
 
     /**
@@ -263,8 +241,7 @@ public final class RmaJob implements AutoCloseable {
      *                      file does not fit in the job's shared memory file system.
      */
     public Window createDynamic(final Info info) {
-        checkOpen("createDynamic");
-        return WindowCreation.create(this, WindowFlavor.DYNAMIC, "createDynamic", 0, 1, info, null);
+        return world.createDynamic(info);
     }
 
     /**
@@ -323,7 +300,7 @@ public final class RmaJob implements AutoCloseable {
             return;
         }
         try {
-            collective(CollectiveCalls.Kind.CLOSE, 0, barrierWait);
+            worldContext.collective(CollectiveCalls.Kind.CLOSE, 0, worldContext.barrierWait());
         } catch (final RuntimeException e) {
             abandon(e);
             throw e;
@@ -343,10 +320,23 @@ public final class RmaJob implements AutoCloseable {
     private void releaseLocally() {
         state = State.CLOSED;
         stopAbortWatcher();
-        for (final Window window : List.copyOf(windows)) {
+        final List<Window> open;
+        synchronized (windows) {
+            open = List.copyOf(windows);
+            windows.clear();
+        }
+        for (final Window window : open) {
             window.release();
         }
-        windows.clear();
+        final List<CommContext> made;
+        synchronized (contexts) {
+            made = List.copyOf(contexts);
+            contexts.clear();
+        }
+        for (final CommContext context : made) {
+            context.unmap();
+        }
+        worldContext.unmap();
         allocator.close();
     }
 
@@ -464,7 +454,7 @@ public final class RmaJob implements AutoCloseable {
      *
      * @return {@code e}, for {@code throw recordFailure(e)}.
      */
-    <T extends Throwable> T recordFailure(final T e) {
+    synchronized <T extends Throwable> T recordFailure(final T e) {
         if (failure == null) {
             failure = e;
         }
@@ -474,28 +464,8 @@ public final class RmaJob implements AutoCloseable {
     /**
      * @return the first recorded failure of this rank, or null.
      */
-    Throwable failure() {
+    synchronized Throwable failure() {
         return failure;
-    }
-
-    /**
-     * @throws RmaException OTHER if a call of this rank failed earlier: a collective call would not
-     *                      match its peers'.
-     */
-    void checkNotFailed(final String call) {
-        if (failure == null) {
-            return;
-        }
-        final String because = call + " at rank " + rank + " after an earlier call of this rank failed (" + failure
-            + "); the rank is out of step with its peers and can only leave the job";
-        // NOTE: the same kind of exception as the first failure, as a broken barrier throws.
-        if (failure instanceof RankFailedException failed) {
-            throw new RankFailedException(failed.rank(), because, null);
-        }
-        if (failure instanceof RmaTimeoutException) {
-            throw new RmaTimeoutException(because, 0, null);
-        }
-        throw new RmaException(ErrorClass.OTHER, because);
     }
 
     /**
@@ -541,8 +511,44 @@ public final class RmaJob implements AutoCloseable {
         this.waitStrategy = strategy;
     }
 
+    /**
+     * @return the number of windows made over the world so far.
+     */
     int windowSequence() {
-        return windowSequence;
+        return worldContext.windowSequence();
+    }
+
+    /**
+     * @return the world's collective machinery.
+     */
+    CommContext worldContext() {
+        return worldContext;
+    }
+
+    /**
+     * @return a number for a communicator file this rank may create, never returned before (numbers that
+     *         end up unused are skipped).
+     */
+    int takeCommNumber() {
+        return commNumber.getAndIncrement();
+    }
+
+    /**
+     * Records a communicator context of this rank, to unmap when the job closes.
+     */
+    void rememberContext(final CommContext context) {
+        synchronized (contexts) {
+            contexts.add(context);
+        }
+    }
+
+    /**
+     * The context's communicator and its users are gone.
+     */
+    void forgetContext(final CommContext context) {
+        synchronized (contexts) {
+            contexts.remove(context);
+        }
     }
 
     /**
@@ -552,30 +558,19 @@ public final class RmaJob implements AutoCloseable {
         return pids[rank];
     }
 
-    /**
-     * @return the wait of the job barrier, for collective calls of this package.
-     */
-    Runnable barrierWait() {
-        return barrierWait;
-    }
-
-    CollectiveCalls calls() {
-        return calls;
-    }
-
     boolean processMode() {
         return processMode;
     }
 
-    String nextWindowName() {
-        return "win-" + windowSequence++;
-    }
-
     void remember(final Window window) {
-        windows.add(window);
+        synchronized (windows) {
+            windows.add(window);
+        }
     }
 
     void forget(final Window window) {
-        windows.remove(window);
+        synchronized (windows) {
+            windows.remove(window);
+        }
     }
 }

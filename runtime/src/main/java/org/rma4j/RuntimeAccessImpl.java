@@ -31,8 +31,9 @@ final class RuntimeAccessImpl implements RuntimeAccess {
     }
 
     @Override
-    public Liveness peers(final RmaJob job) {
-        return job.control().liveness(job.rank(), true);
+    public Liveness peers(final Window window) {
+        final CommContext context = window.context();
+        return context.control().liveness(context.rank(), true);
     }
 
     @Override

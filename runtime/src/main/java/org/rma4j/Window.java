@@ -99,6 +99,11 @@ public final class Window implements AutoCloseable {
         return state.sizes().length;
     }
 
+    /** @return MPI_WIN_GET_GROUP: the job ranks of the window's ranks, in order (its communicator's group). */
+    public Group group() {
+        return state.context().group();
+    }
+
     /**
      * The part of a shared window that belongs to {@code target}, for direct loads and stores
      * (MPI_WIN_SHARED_QUERY). {@link Rma#PROC_NULL} selects the lowest rank with a non-zero size. MPI-3.1 §11.2.3.
@@ -683,6 +688,11 @@ public final class Window implements AutoCloseable {
     /** @return the job the window belongs to. */
     RmaJob jobOf() {
         return state.job();
+    }
+
+    /** @return the collective machinery of the window's communicator. */
+    CommContext context() {
+        return state.context();
     }
 
     @Override

@@ -21,7 +21,9 @@ import org.rma4j.shm.Words;
 /**
  * The collective creation of a window file (MPI-3.1 section 11.2).
  *
- * <p>Protocol, over the job's scratch slots and barrier:
+ * <p>Protocol, over the record areas and the barrier of the window's communicator ({@link CommContext}: the
+ * control file's scratch slots for the world, the communicator file's slots otherwise); ranks are the
+ * communicator's:
  * <ol>
  *   <li>every rank validates its own arguments and writes size, disp unit, flags and a status to
  *   its slot; barrier 1;</li>
@@ -53,31 +55,31 @@ final class WindowCreation {
     private WindowCreation() {
     }
 
-    static Window allocateShared(final RmaJob job, final long sizeBytes, final int dispUnit, final Info info) {
-        return create(job, WindowFlavor.SHARED, "allocateShared", sizeBytes, dispUnit, info, null);
+    static Window allocateShared(final CommContext context, final long sizeBytes, final int dispUnit, final Info info) {
+        return create(context, WindowFlavor.SHARED, "allocateShared", sizeBytes, dispUnit, info, null);
     }
 
     /**
      * Creates a window of any flavor; {@code base} is the exposed memory of flavor CREATE. The three phases
      * of the protocol above, each followed by its barrier; a failed barrier unmaps what this rank mapped.
      */
-    static Window create(final RmaJob job, final WindowFlavor flavor, final String call, final long sizeBytes,
+    static Window create(final CommContext context, final WindowFlavor flavor, final String call, final long sizeBytes,
         final int dispUnit, final Info info, final MemorySegment base) {
-        final Attempt attempt = new Attempt(job, flavor, call);
+        final Attempt attempt = new Attempt(context, flavor, call);
         attempt.propose(sizeBytes, dispUnit, info, base);
-        createBarrier(job);
+        createBarrier(context);
         attempt.gather();
         attempt.createFileAtRankZero();
-        barrierOrDiscard(job, attempt);
+        barrierOrDiscard(context, attempt);
         attempt.open();
-        barrierOrDiscard(job, attempt);
+        barrierOrDiscard(context, attempt);
         attempt.findFailedOpen();
         return attempt.result();
     }
 
-    private static void barrierOrDiscard(final RmaJob job, final Attempt attempt) {
+    private static void barrierOrDiscard(final CommContext context, final Attempt attempt) {
         try {
-            createBarrier(job);
+            createBarrier(context);
         } catch (final RuntimeException e) {
             attempt.discard();
             throw e;
@@ -89,6 +91,7 @@ final class WindowCreation {
      * mapped; each method is one phase (or the outcome) of the protocol.
      */
     private static final class Attempt {
+        private final CommContext context;
         private final RmaJob job;
         private final WindowFlavor flavor;
         private final String call;
@@ -116,13 +119,14 @@ final class WindowCreation {
         private Window window;
         private int failedOpen = -1;
 
-        Attempt(final RmaJob job, final WindowFlavor flavor, final String call) {
-            this.job = job;
+        Attempt(final CommContext context, final WindowFlavor flavor, final String call) {
+            this.context = context;
+            this.job = context.job();
             this.flavor = flavor;
             this.call = call;
-            this.ranks = job.size();
-            this.rank = job.rank();
-            this.own = job.control().scratch(rank);
+            this.ranks = context.size();
+            this.rank = context.rank();
+            this.own = context.record(rank);
         }
 
         /** Phase 1: checks this rank's arguments and writes its record. */
@@ -165,7 +169,7 @@ final class WindowCreation {
             memorySequences = new int[ranks];
             memoryOffsets = new long[ranks];
             for (int r = 0; r < ranks; r++) {
-                final MemorySegment slot = job.control().scratch(r);
+                final MemorySegment slot = context.record(r);
                 sizes[r] = Words.getLong(slot, CreationRecordLayout.SIZE_OFFSET);
                 dispUnits[r] = Words.getInt(slot, CreationRecordLayout.DISP_UNIT_OFFSET);
                 memorySequences[r] = Words.getInt(slot, CreationRecordLayout.MEMORY_SEQUENCE_OFFSET);
@@ -178,9 +182,9 @@ final class WindowCreation {
                     badCode = status;
                 }
             }
-            notifyCapacity = Words.getInt(job.control().scratch(0), CreationRecordLayout.NOTIFY_CAPACITY_OFFSET);
-            number = job.windowSequence();
-            name = job.nextWindowName();
+            notifyCapacity = Words.getInt(context.record(0), CreationRecordLayout.NOTIFY_CAPACITY_OFFSET);
+            number = context.windowSequence();
+            name = context.nextWindowName();
         }
 
         /**
@@ -211,7 +215,7 @@ final class WindowCreation {
 
         /** Phase 3, after barrier 2: maps and checks the file and the window; writes the open status. */
         void open() {
-            createStatus = Words.getInt(job.control().scratch(0), CreationRecordLayout.CREATE_STATUS_OFFSET);
+            createStatus = Words.getInt(context.record(0), CreationRecordLayout.CREATE_STATUS_OFFSET);
             created = badRank < 0 && createStatus == 0;
             if (!created) {
                 return;
@@ -226,7 +230,7 @@ final class WindowCreation {
                     failOpenAtRank = -1;
                     throw new RmaException(ErrorClass.RMA_SHARED, "mapping failed at rank " + rank + " (test hook)");
                 }
-                window = WindowCreation.open(job, call, number, flavor, file, sizes, dispUnits, memorySequences,
+                window = WindowCreation.open(context, call, number, flavor, file, sizes, dispUnits, memorySequences,
                     memoryOffsets, location, effective);
             } catch (final RuntimeException e) {
                 openProblem = e;
@@ -238,7 +242,7 @@ final class WindowCreation {
         void findFailedOpen() {
             if (created) {
                 for (int r = 0; r < ranks && failedOpen < 0; r++) {
-                    if (Words.getIntVolatile(job.control().scratch(r), CreationRecordLayout.OPEN_STATUS_OFFSET) != 0) {
+                    if (Words.getIntVolatile(context.record(r), CreationRecordLayout.OPEN_STATUS_OFFSET) != 0) {
                         failedOpen = r;
                     }
                 }
@@ -275,12 +279,13 @@ final class WindowCreation {
                     call + " failed: rank " + failedOpen + " could not" + " map the window (every rank throws)");
             }
             job.remember(window);
+            context.retain();
             return window;
         }
 
         private RmaException createFailure() {
             if (createStatus == ErrorClass.NO_MEM.code()) {
-                final MemorySegment rankZero = job.control().scratch(0);
+                final MemorySegment rankZero = context.record(0);
                 return SharedFileErrors.noSpace(call + " failed: rank 0 could not create the window file",
                     job.directory().path(), Words.getLong(rankZero, CreationRecordLayout.CREATE_ASKED_BYTES_OFFSET),
                     Words.getLong(rankZero, CreationRecordLayout.CREATE_FREE_BYTES_OFFSET), createProblem);
@@ -306,18 +311,20 @@ final class WindowCreation {
         }
     }
 
-    private static void createBarrier(final RmaJob job) {
-        job.collective(CollectiveCalls.Kind.CREATE, 0, job.barrierWait());
+    private static void createBarrier(final CommContext context) {
+        context.collective(CollectiveCalls.Kind.CREATE, 0, context.barrierWait());
     }
 
     /**
      * Maps this rank's view of the window: the other ranks' memory of flavor CREATE, the window object.
      */
-    private static Window open(final RmaJob job, final String call, final int number, final WindowFlavor flavor,
-        final MappedFile file, final long[] sizes, final int[] dispUnits, final int[] memorySequences,
-        final long[] memoryOffsets, final SharedAllocator.Location location, final Info effective) {
+    private static Window open(final CommContext context, final String call, final int number,
+        final WindowFlavor flavor, final MappedFile file, final long[] sizes, final int[] dispUnits,
+        final int[] memorySequences, final long[] memoryOffsets, final SharedAllocator.Location location,
+        final Info effective) {
+        final RmaJob job = context.job();
         final int ranks = sizes.length;
-        final int rank = job.rank();
+        final int rank = context.rank();
         final long[] dataOffsets = new long[ranks];
         for (int r = 0; r < ranks; r++) {
             dataOffsets[r] = Words.getLong(file.segment(),
@@ -327,11 +334,11 @@ final class WindowCreation {
         final MemorySegment local;
         switch (flavor) {
             case DYNAMIC -> {
-                memory = new DynamicMemory(job.directory(), file.segment(), ranks);
+                memory = new DynamicMemory(job.directory(), file.segment(), ranks, context::jobRank);
                 local = MemorySegment.NULL;
             }
             case CREATE -> {
-                final TargetMemory.Fixed fixed = mapCreateMemory(job, call, sizes, dispUnits, memorySequences,
+                final TargetMemory.Fixed fixed = mapCreateMemory(context, call, sizes, dispUnits, memorySequences,
                     memoryOffsets, location);
                 memory = fixed;
                 local = fixed.part(rank);
@@ -347,7 +354,7 @@ final class WindowCreation {
             }
         }
         try {
-            return assemble(job, number, file, flavor, memory, local, sizes, dispUnits, effective,
+            return assemble(context, number, file, flavor, memory, local, sizes, dispUnits, effective,
                 Words.getInt(file.segment(), WindowLayout.NOTIFY_CAPACITY_OFFSET));
         } catch (final RuntimeException e) {
             memory.close();
@@ -359,11 +366,11 @@ final class WindowCreation {
      * Maps the memory of a CREATE window: this rank's own from its allocation, the others' from their
      * allocation files.
      */
-    private static TargetMemory.Fixed mapCreateMemory(final RmaJob job, final String call, final long[] sizes,
+    private static TargetMemory.Fixed mapCreateMemory(final CommContext context, final String call, final long[] sizes,
         final int[] dispUnits, final int[] memorySequences, final long[] memoryOffsets,
         final SharedAllocator.Location location) {
         final int ranks = sizes.length;
-        final int rank = job.rank();
+        final int rank = context.rank();
         final MemorySegment[] mappings = new MemorySegment[ranks];
         final long[] starts = new long[ranks];
         final List<MappedFile> mapped = new ArrayList<>();
@@ -375,7 +382,8 @@ final class WindowCreation {
                     mappings[r] = location.mapping();
                     starts[r] = location.fileOffset();
                 } else {
-                    final MappedFile other = openMemory(job, call, r, memorySequences[r], memoryOffsets[r], sizes[r]);
+                    final MappedFile other = openMemory(context, call, r, memorySequences[r], memoryOffsets[r],
+                        sizes[r]);
                     mapped.add(other);
                     mappings[r] = other.segment();
                     starts[r] = memoryOffsets[r];
@@ -396,21 +404,23 @@ final class WindowCreation {
      * Wires the parts of a window over its mapped file and target memory: the shared {@link WindowState},
      * the waits' liveness checks, and the parts along the MPI sections the {@link Window} facade delegates to.
      */
-    private static Window assemble(final RmaJob job, final int number, final MappedFile file, final WindowFlavor flavor,
-        final TargetMemory memory, final MemorySegment localSegment, final long[] sizes, final int[] dispUnits,
-        final Info info, final int notifyCapacity) {
-        final WindowState state = new WindowState(job, number, sizes);
-        final int rank = job.rank();
+    private static Window assemble(final CommContext context, final int number, final MappedFile file,
+        final WindowFlavor flavor, final TargetMemory memory, final MemorySegment localSegment, final long[] sizes,
+        final int[] dispUnits, final Info info, final int notifyCapacity) {
+        final RmaJob job = context.job();
+        final WindowState state = new WindowState(context, number, sizes);
+        final int rank = context.rank();
         final MemorySegment mapping = file.segment();
         // Waits in the window file also check that the file is still there (not truncated under the job).
         final MappingLiveness fileCheck = MappingLiveness.of(Liveness.NONE, file, WindowLayout.MAGIC,
             WindowLayout.VERSION);
-        final Liveness collective = fileCheck.and(job.control().liveness(rank, true));
-        final WaitPublication blocked = new WaitPublication(job.control(), rank, number, state.counters());
+        // NOTE: the control file's rows of the communicator's members, numbered as the window's ranks.
+        final Liveness collective = fileCheck.and(context.control().liveness(rank, true));
+        final WaitPublication blocked = new WaitPublication(context.control(), rank, number, state.counters());
         final Epochs epochs = new Epochs(sizes.length,
             !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         final Notifications notifications = new Notifications(state, mapping, rank, sizes.length, notifyCapacity,
-            job.control(), job.waitStrategy(), collective);
+            context.control(), job.waitStrategy(), collective);
         final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs);
         final ActiveTarget active = new ActiveTarget(state, mapping, epochs, blocked, fileCheck, collective);
         final PassiveTarget passive = new PassiveTarget(state, mapping, epochs, active, blocked, fileCheck,
@@ -426,9 +436,10 @@ final class WindowCreation {
      *
      * @throws RmaException RMA_SHARED if the file cannot be mapped or is too small for the memory.
      */
-    private static MappedFile openMemory(final RmaJob job, final String call, final int r, final int sequence,
+    private static MappedFile openMemory(final CommContext context, final String call, final int r, final int sequence,
         final long offset, final long size) {
-        final String name = SharedAllocator.fileName(r, sequence);
+        final RmaJob job = context.job();
+        final String name = SharedAllocator.fileName(context.jobRank(r), sequence);
         RuntimeException problem;
         try {
             final MappedFile other = MappedFile.open(job.directory().file(name));

@@ -31,11 +31,12 @@ final class WindowLifecycle {
     void free(final Window window) {
         state.checkOpen("free");
         epochs.checkFree();
-        job.collective(CollectiveCalls.Kind.FREE, state.number() + 1, active.barrierWait());
+        state.context().collective(CollectiveCalls.Kind.FREE, state.number() + 1, active.barrierWait());
         state.markFreed();
         job.forget(window);
         memory.close();
         file.close();
+        state.context().release();
     }
 
     void close(final Window window) {
@@ -46,8 +47,8 @@ final class WindowLifecycle {
             release();
             return;
         }
-        if (job.failure() != null) {
-            job.abandon(job.failure());
+        if (state.context().failure() != null) {
+            job.abandon(state.context().failure());
             return;
         }
         final String unfinished = unfinishedExchange();
@@ -79,6 +80,7 @@ final class WindowLifecycle {
             state.markFreed();
             memory.close();
             file.close();
+            state.context().release();
         }
     }
 }
