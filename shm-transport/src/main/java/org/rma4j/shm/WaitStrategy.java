@@ -23,6 +23,11 @@ import java.util.function.IntPredicate;
  * a wait that lasts longer throws {@link WaitTimeoutException}. The timeout is checked with the
  * liveness checks, so it is honoured to within {@link #LIVENESS_PERIOD_NS}.
  *
+ * <p>A strategy may carry a <em>poller</em> ({@link #withPoller}): work that must go on while a thread waits,
+ * such as driving the progress of a network library whose peers' operations are applied only while some
+ * thread of this process calls into it. It runs at every round of the active phase of a wait (every spin or
+ * yield) and before every sleep; the word or condition is checked after it.
+ *
  * <p>Instances are immutable and thread-safe.
  */
 public final class WaitStrategy {
@@ -85,6 +90,8 @@ public final class WaitStrategy {
     private final int spins;
     private final int yields;
     private final long timeoutNs;
+    /** Run at every round of a wait, or null. */
+    private final Runnable poller;
 
     /**
      * @param kind   the policy.
@@ -102,6 +109,11 @@ public final class WaitStrategy {
      * @param timeoutNs longest wait before {@link WaitTimeoutException}; 0 for none.
      */
     public WaitStrategy(final Kind kind, final int spins, final int yields, final long timeoutNs) {
+        this(kind, spins, yields, timeoutNs, null);
+    }
+
+    private WaitStrategy(final Kind kind, final int spins, final int yields, final long timeoutNs,
+        final Runnable poller) {
         if (spins < 0 || yields < 0 || timeoutNs < 0) {
             throw new IllegalArgumentException(
                 "spins=" + spins + ", yields=" + yields + " and timeoutNs=" + timeoutNs + " must be >= 0");
@@ -110,13 +122,30 @@ public final class WaitStrategy {
         this.spins = spins;
         this.yields = yields;
         this.timeoutNs = timeoutNs;
+        this.poller = poller;
     }
 
     /**
      * @return the same strategy with a timeout (0: none).
      */
     public WaitStrategy withTimeout(final long timeoutNs) {
-        return new WaitStrategy(kind, spins, yields, timeoutNs);
+        return new WaitStrategy(kind, spins, yields, timeoutNs, poller);
+    }
+
+    /**
+     * @param poller run at every round of the active phase of a wait and before every sleep (see the class
+     *               comment); it must not block, and what it throws ends the wait.
+     * @return the same strategy with {@code poller}.
+     */
+    public WaitStrategy withPoller(final Runnable poller) {
+        return new WaitStrategy(kind, spins, yields, timeoutNs, java.util.Objects.requireNonNull(poller, "poller"));
+    }
+
+    /**
+     * @return the poller of this strategy, or null.
+     */
+    public Runnable poller() {
+        return poller;
     }
 
     /**
@@ -222,6 +251,7 @@ public final class WaitStrategy {
         boolean sleeping = false;
         long iteration = 0;
         while (true) {
+            poll();
             if (!sleeping && !backOff(iteration, adaptive)) {
                 sleeping = true;
             }
@@ -339,6 +369,7 @@ public final class WaitStrategy {
         boolean parking = false;
         long iteration = 0;
         while (true) {
+            poll();
             if (parking || !backOff(iteration, adaptive)) {
                 parking = true;
                 LockSupport.parkNanos(parkNs);
@@ -357,6 +388,13 @@ public final class WaitStrategy {
                     lastCheckNs = now;
                 }
             }
+        }
+    }
+
+    private void poll() {
+        final Runnable work = poller;
+        if (work != null) {
+            work.run();
         }
     }
 
@@ -432,6 +470,7 @@ public final class WaitStrategy {
     @Override
     public String toString() {
         return "WaitStrategy{" + kind + ", spins=" + spins + ", yields=" + yields
-            + (timeoutNs > 0 ? ", timeout=" + timeoutNs / 1_000_000 + " ms" : "") + '}';
+            + (timeoutNs > 0 ? ", timeout=" + timeoutNs / 1_000_000 + " ms" : "") + (poller != null ? ", polling" : "")
+            + '}';
     }
 }

@@ -173,6 +173,32 @@ class WaitStrategyTest {
     }
 
     @Test
+    void shouldRunThePollerInEveryRoundUntilItMakesTheConditionTrue() {
+        final AtomicInteger polls = new AtomicInteger();
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 15, 10).withPoller(() -> {
+            if (polls.incrementAndGet() == 20) {
+                Words.putIntVolatile(segment, WORD, 5);
+            }
+        });
+
+        assertEquals(5, strategy.awaitInt(segment, WORD, v -> v == 5, Liveness.NONE));
+        assertEquals(20, polls.get(), "one poll per round of spinning and yielding");
+        assertSame(strategy.poller(), strategy.withTimeout(1_000_000).poller(), "a timeout keeps the poller");
+        assertTrue(strategy.toString().contains("polling"), strategy.toString());
+    }
+
+    @Test
+    void shouldRunThePollerInAPolledWait() {
+        final AtomicInteger polls = new AtomicInteger();
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0)
+            .withPoller(polls::incrementAndGet);
+
+        strategy.awaitPolled(() -> polls.get() >= 3, Liveness.NONE, "three polls");
+
+        assertEquals(3, polls.get());
+    }
+
+    @Test
     void shouldReturnTheValueThatSatisfiedTheCondition() throws Exception {
         final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
         final Future<Integer> waiter = shm.submit(() -> strategy.awaitInt(segment, WORD, v -> v >= 3, Liveness.NONE));
