@@ -17,7 +17,8 @@
  *
  * Each rank first factorizes a 4 x 4-tile matrix alone twice (TileCholesky.warmUp); the factorization is
  * timed between two barriers at rank 0. Verification: the ranks send their tiles of L to rank 0, which checks
- * ||L L^T - A||_F / ||A||_F < 1e-10. Rate: GFLOP/s = N^3 / 3 / time, N = SIZE x WORK.
+ * ||L L^T - A||_F / ||A||_F < 1e-10. Rate: GFLOP/s = N^3 / 3 / time, N = SIZE x WORK. Built with
+ * -DRMA4J_WRONG_RESULT (only by the harness's tests) it factorizes a changed matrix on purpose.
  */
 #include "mpi_apps.h"
 
@@ -203,6 +204,12 @@ static void engine_init(engine *e, const int me, const int procs, const int tile
             e->store[tile_index(i, j)] = spd_tile(a, i, j, b);
         }
     }
+#ifdef RMA4J_WRONG_RESULT
+    /* The harness's test of the verification: the last rank factorizes a changed diagonal tile. */
+    if (me == procs - 1) {
+        e->store[tile_index(me, me)][0] += 1;
+    }
+#endif
     e->next_owned_column = me;
     e->positive_definite = 1;
     e->variant = -1;

@@ -18,6 +18,7 @@
  *
  * Verification (PRK): the final corner, which rank 0 holds negated in A(0, 0), must be
  * (WORK + 1) (2 m - 2) within a relative 1e-8. Rate: GMOPS = 2 (m - 1)^2 WORK / time, in billions per second.
+ * Built with -DRMA4J_WRONG_RESULT (only by the harness's tests) it computes a wrong grid on purpose.
  */
 #include "mpi_apps.h"
 
@@ -55,6 +56,12 @@ static void block_init(block *b, const int columns, const int rows) {
             b->values[(size_t)j * b->width + 1] = j;
         }
     }
+#ifdef RMA4J_WRONG_RESULT
+    /* The harness's test of the verification: a wrong boundary value at the last rank shifts the corner. */
+    if (rank == ranks - 1) {
+        b->values[b->width - 1] += 1;
+    }
+#endif
 }
 
 static double block_compute_row(const block *b, const int row) {

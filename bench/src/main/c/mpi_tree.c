@@ -16,7 +16,8 @@
  *
  * Verification: element i of rank r's contribution in round k is (k + 1) 1000003 (r + 1) + 31 i + r, so a
  * stale or missing partial sum changes the total; rank 0 compares every round's total with the sum it
- * computes itself (exact in int64). Rate: reductions per second at the median round time.
+ * computes itself (exact in int64). Rate: reductions per second at the median round time. Built with
+ * -DRMA4J_WRONG_RESULT (only by the harness's tests) it adds a wrong contribution on purpose.
  */
 #include "mpi_apps.h"
 
@@ -64,6 +65,10 @@ static app_sample run(const int variant, const int length, const int rounds) {
         for (int i = 0; i < length; i++) {
             partial[i] = contribution(round, rank, i);
         }
+#ifdef RMA4J_WRONG_RESULT
+        /* The harness's test of the verification: a wrong contribution at the last rank. */
+        partial[0] += rank == ranks - 1;
+#endif
         MPI_Barrier(MPI_COMM_WORLD);
         const double start = app_now_ns();
         if (children > 0 && variant == SEND_RECV) {
