@@ -50,8 +50,11 @@ final class ApplicationReport {
                     + "it waits for.\n"
                 : "No job has more ranks than CPUs.\n");
         }
-        md.append("- Ranks are bound to cores (rank i to CPU i) when a job has no more ranks than CPUs, and run "
-            + "unbound otherwise, rma4j's as mpirun runs Open MPI's.\n");
+        if (info.rounds() > 0) {
+            // NOTE: files without rounds come from before this binding rule: their jobs were all bound.
+            md.append("- Ranks are bound to cores (rank i to CPU i) when a job has no more ranks than CPUs, and run "
+                + "unbound otherwise, rma4j's as mpirun runs Open MPI's.\n");
+        }
         if (info.rounds() > 1) {
             md.append("- Every cell is the best of ").append(info.rounds())
                 .append(" rounds: the whole application "

@@ -35,7 +35,7 @@ final class CostScenario {
     /** Calls per timed batch. */
     static final int BATCH = 32;
     /** Most untimed batches per row. */
-    static final int MAX_WARMUP = 20_000;
+    static final int MAX_WARMUP = 5_000;
     /** Tag of the notifications. */
     static final int TAG = 98;
 

@@ -40,6 +40,13 @@ import picocli.CommandLine.Option;
     + "scale sweep, and ping-pongs on a loaded machine.")
 public final class Harness implements Callable<Integer> {
     /** The profile whose counts and sizes fill every option not given; the options say both values. */
+    /** The parts of a run, in the order they run. */
+    static final List<String> PARTS = List.of("latency", "applications", "sweep", "loaded");
+
+    @Option(names = "--parts", split = ",", description = "parts to run (default: all): latency (Java scenarios, "
+        + "C peers, cost parameters), applications (with their C peers), sweep, loaded")
+    List<String> parts;
+
     @Option(names = "--profile", description = "quick (a few minutes on 2 cores) or full (the paper's counts); "
         + "the options below override its values (default: ${DEFAULT-VALUE})")
     String profileId = "full";
@@ -200,8 +207,20 @@ public final class Harness implements Callable<Integer> {
             return 0;
         }
         applyProfile();
-        final List<RankMain.Scenario> scenarios = scenarios();
-        final List<AppJob> appJobs = appJobs();
+        if (parts == null) {
+            parts = PARTS;
+        }
+        if (!PARTS.containsAll(parts)) {
+            throw usage("--parts takes " + String.join(", ", PARTS) + ", not " + parts);
+        }
+        final List<RankMain.Scenario> scenarios = parts.contains("latency") ? scenarios() : List.of();
+        final List<AppJob> appJobs = parts.contains("applications") ? appJobs() : List.of();
+        if (!parts.contains("sweep")) {
+            sweepMessages = 0;
+        }
+        if (!parts.contains("loaded")) {
+            backgroundLoad = 0;
+        }
         if (!List.of("auto", "c11", "none").contains(peers)) {
             throw usage("--peers must be auto, c11 or none, not " + peers);
         }
@@ -218,7 +237,9 @@ public final class Harness implements Callable<Integer> {
         final Results results;
         final boolean failed;
         try (HarnessRun run = new HarnessRun(this, log, toRun, appJobs)) {
-            run.latency(toRun);
+            if (parts.contains("latency")) {
+                run.latency(toRun);
+            }
             run.applications(appJobs);
             run.sweeps();
             run.loaded();

@@ -56,8 +56,8 @@ final class HarnessRun implements AutoCloseable {
         }
         this.detection = found;
         final int openMpi = detection.openMpi().present() ? 1 : 0;
-        final int steps = options.rounds * (scenarios.size() + peerSteps())
-            + options.rounds * appJobs.size() * (1 + openMpi)
+        final int latencySteps = options.parts.contains("latency") ? scenarios.size() + peerSteps() : 0;
+        final int steps = options.rounds * latencySteps + options.rounds * appJobs.size() * (1 + openMpi)
             + (options.sweepMessages > 0 ? options.sweepRanks.size() * (1 + openMpi) : 0)
             + (options.backgroundLoad > 0 ? 2 * (1 + openMpi) : 0);
         this.progress = new Progress(steps, log);

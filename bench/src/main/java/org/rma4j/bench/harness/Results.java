@@ -40,7 +40,8 @@ public record Results(RunInfo info, List<Measurement> measurements, List<String>
      * @param cpus          CPUs the harness's JVM saw (0 in files from before this field).
      * @param appJvmOptions the JVM options of the application jobs' ranks.
      * @param rounds        times the latency part and the application part ran (each cell keeps its best
-     *                      round); 0 in files from before this field.
+     *                      round); 0 in files from before this field, whose application jobs were bound to
+     *                      cores whatever their rank count.
      * @param sweepMessages messages each producer sends per pass of the fan-in sweep (0: no sweep).
      * @param sweepCalls    calls per pass of the fence and barrier sweep.
      * @param sweepRuns     runs of each sweep row (the median is reported).
