@@ -125,14 +125,15 @@ final class SectionPlots {
             for (final ApplicationReport.Problem problem : problems) {
                 final XYChart chart = ratioPanel(app.title + ", " + app.sizeLabel(problem.size(), problem.work()),
                     "ranks", "throughput ÷ Open MPI's faster variant");
+                rankAxis(chart);
                 int k = 0;
                 for (final Sync sync : app.variants) {
                     final List<double[]> points = new ArrayList<>();
                     for (final AppMeasurement m : rma) {
                         if (m.variant().equals(sync.label()) && m.size() == problem.size()
                             && m.work() == problem.work()) {
-                            bestPeer(results, m)
-                                .ifPresent(best -> points.add(new double[] {m.ranks(), m.medianThroughput() / best}));
+                            bestPeer(results, m).ifPresent(
+                                best -> points.add(new double[] {log2(m.ranks()), m.medianThroughput() / best}));
                         }
                     }
                     addLine(chart, "rma4j " + sync.label(), points, Plots.variantColor(sync), MARKERS.get(k++));
@@ -155,29 +156,33 @@ final class SectionPlots {
 
     static List<XYChart> sweep(final Results results) {
         final List<XYChart> charts = new ArrayList<>();
-        final XYChart fanIn = ratioPanel("fan-in of 8 B messages to one consumer", "ranks",
+        final XYChart fanIn = ratioPanel("fan-in of 8 B messages to one consumer (above 1: rma4j faster)", "ranks",
             "rate ÷ Open MPI's send / recv(ANY_SOURCE)");
+        rankAxis(fanIn);
         final XYChart rates = Plots.chart("ranks", "messages per second (millions)", true, Plots.PANEL_WIDTH,
             Plots.PANEL_HEIGHT);
         rates.setTitle("fan-in rates");
         rates.getStyler().setChartTitleVisible(true);
         rates.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         rates.getStyler().setXAxisLogarithmic(false).setYAxisLogarithmicDecadeOnly(false);
-        final XYChart calls = ratioPanel("fence and barrier (ns per call)", "ranks", "time ÷ Open MPI's");
+        rankAxis(rates);
+        final XYChart calls = ratioPanel("fence and barrier (below 1: rma4j faster)", "ranks",
+            "time per call ÷ Open MPI's");
+        rankAxis(calls);
         int k = 0;
         for (final Sweeps.Row row : Sweeps.ROWS) {
             final boolean reference = row.id().equals(Sweeps.FAN_IN_REFERENCE);
             final String impl = reference ? Rows.OPENMPI : Rows.RMA4J;
             final Color color = reference ? Plots.IMPL_COLORS.get(Rows.OPENMPI) : Plots.OKABE_ITO.get(1 + k % 7);
             if (row.fanIn()) {
-                addLine(rates, row.label(), points(results, impl, row.id(), m -> m.perSecond() / 1e6), color,
-                    MARKERS.get(k % MARKERS.size()));
+                addLine(rates, row.label(), onRankAxis(points(results, impl, row.id(), m -> m.perSecond() / 1e6)),
+                    color, MARKERS.get(k % MARKERS.size()));
             }
             if (row.fanIn() && !reference) {
-                addLine(fanIn, row.label(), ratios(results, row.id(), Sweeps.FAN_IN_REFERENCE, true), color,
+                addLine(fanIn, row.label(), onRankAxis(ratios(results, row.id(), Sweeps.FAN_IN_REFERENCE, true)), color,
                     MARKERS.get(k % MARKERS.size()));
             } else if (!row.fanIn()) {
-                addLine(calls, "rma4j " + row.label(), ratios(results, row.id(), row.id(), false), color,
+                addLine(calls, "rma4j " + row.label(), onRankAxis(ratios(results, row.id(), row.id(), false)), color,
                     MARKERS.get(k % MARKERS.size()));
             }
             k++;
@@ -240,6 +245,26 @@ final class SectionPlots {
             }
         }
         return charts;
+    }
+
+    /**
+     * Makes the x axis a rank axis: it carries log2 of the rank count, labelled with the count at powers of two
+     * (2, 4, 8), so that the rank counts of the sweep are equally spaced.
+     */
+    private static void rankAxis(final XYChart chart) {
+        chart.getStyler().setXAxisTickMarkSpacingHint(60).setxAxisTickLabelsFormattingFunction(x -> {
+            final double exponent = Math.rint(x);
+            return Math.abs(x - exponent) < 1e-9 && exponent >= 0 ? Long.toString(1L << (long)exponent) : "";
+        });
+    }
+
+    /** @return the points with x, a rank count, replaced by its log2 (for a {@link #rankAxis}). */
+    private static List<double[]> onRankAxis(final List<double[]> points) {
+        return points.stream().map(p -> new double[] {log2(p[0]), p[1]}).toList();
+    }
+
+    private static double log2(final double value) {
+        return Math.log(value) / Math.log(2);
     }
 
     private static XYChart ratioPanel(final String title, final String x, final String y) {

@@ -117,7 +117,8 @@ class SectionsTest {
         assertOneLine(panels.getFirst());
         // divided by Open MPI's faster variant, putflush 0.8
         assertEquals(List.of(0.25), y(panels.getFirst().getSeriesMap().get("rma4j notified")));
-        assertEquals(List.of(2.0), x(panels.getFirst().getSeriesMap().get("rma4j notified")));
+        assertEquals(List.of(1.0), x(panels.getFirst().getSeriesMap().get("rma4j notified")), "log2 of 2 ranks");
+        assertEquals("8", panels.getFirst().getStyler().getxAxisTickLabelsFormattingFunction().apply(3.0));
     }
 
     @Test
@@ -135,12 +136,13 @@ class SectionsTest {
         assertTrue(md.contains("| rma4j | fence | 2 | 600, 650, 700 | 650 |"), md);
         final List<XYChart> panels = SectionPlots.sweep(sample());
         assertEquals(
-            List.of("fan-in of 8 B messages to one consumer", "fence and barrier (ns per call)", "fan-in rates"),
+            List.of("fan-in of 8 B messages to one consumer (above 1: rma4j faster)",
+                "fence and barrier (below 1: rma4j faster)", "fan-in rates"),
             panels.stream().map(XYChart::getTitle).toList());
         assertOneLine(panels.get(0));
         assertOneLine(panels.get(1));
         final XYSeries notified = panels.get(0).getSeriesMap().get("rma4j notified put, start + await per message");
-        assertEquals(List.of(2.0, 8.0), x(notified));
+        assertEquals(List.of(1.0, 3.0), x(notified), "log2 of 2 and 8 ranks");
         assertEquals(60 / 450.0, y(notified).get(0), 1e-12);
         assertEquals(List.of(1.3, 3.0), y(panels.get(1).getSeriesMap().get("rma4j fence")));
     }
