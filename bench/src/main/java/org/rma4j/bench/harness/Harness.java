@@ -192,12 +192,7 @@ public final class Harness implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (compare != null) {
-            if (compare.size() != 2) {
-                throw usage("--compare takes two results files, A.json,B.json");
-            }
-            log.accept(Compare.markdown(Results.read(compare.get(0)), Results.read(compare.get(1)),
-                compare.get(0).getFileName().toString(), compare.get(1).getFileName().toString()));
-            return 0;
+            return compare();
         }
         if (fromJson != null) {
             final Results results = Results.read(fromJson);
@@ -207,23 +202,9 @@ public final class Harness implements Callable<Integer> {
             return 0;
         }
         applyProfile();
-        if (parts == null) {
-            parts = PARTS;
-        }
-        if (!PARTS.containsAll(parts)) {
-            throw usage("--parts takes " + String.join(", ", PARTS) + ", not " + parts);
-        }
+        applyParts();
         final List<RankMain.Scenario> scenarios = parts.contains("latency") ? scenarios() : List.of();
         final List<AppJob> appJobs = parts.contains("applications") ? appJobs() : List.of();
-        if (!parts.contains("sweep")) {
-            sweepMessages = 0;
-        }
-        if (!parts.contains("loaded")) {
-            backgroundLoad = 0;
-        }
-        if (!List.of("auto", "c11", "none").contains(peers)) {
-            throw usage("--peers must be auto, c11 or none, not " + peers);
-        }
         final String base = name != null
             ? name
             : "harness-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmm", Locale.ROOT));
@@ -249,6 +230,39 @@ public final class Harness implements Callable<Integer> {
         results.write(out.resolve(base + ".json"));
         report(results, out, base);
         return failed ? 1 : 0;
+    }
+
+    /**
+     * Prints how far the cells of the second results file are from the first's ({@link Compare}).
+     */
+    private int compare() {
+        if (compare.size() != 2) {
+            throw usage("--compare takes two results files, A.json,B.json");
+        }
+        log.accept(Compare.markdown(Results.read(compare.get(0)), Results.read(compare.get(1)),
+            compare.get(0).getFileName().toString(), compare.get(1).getFileName().toString()));
+        return 0;
+    }
+
+    /**
+     * Checks {@code --parts} and {@code --peers}; a part left out sets its count to 0.
+     */
+    private void applyParts() {
+        if (parts == null) {
+            parts = PARTS;
+        }
+        if (!PARTS.containsAll(parts)) {
+            throw usage("--parts takes " + String.join(", ", PARTS) + ", not " + parts);
+        }
+        if (!parts.contains("sweep")) {
+            sweepMessages = 0;
+        }
+        if (!parts.contains("loaded")) {
+            backgroundLoad = 0;
+        }
+        if (!List.of("auto", "c11", "none").contains(peers)) {
+            throw usage("--peers must be auto, c11 or none, not " + peers);
+        }
     }
 
     /** One application job: an application at one rank count and size, every selected variant. */
