@@ -36,8 +36,6 @@ final class CostReport {
         new Parameter("L", "zero-byte latency (Table I, shared memory)", 250, "ns",
             "median half round trip of the notified-put ping-pong (the paper's Listing 1) at 0 B "
                 + "(row na-half-round-trip)"),
-        new Parameter("L - o_s - o_r", "LogGP's L: the zero-byte latency less both overheads", Double.NaN, "ns",
-            "L minus t_na minus o_r"),
         new Parameter("G", "time per byte of payload (Table I, shared memory)", 0.08, "ns/B",
             "slope of the notified-put half round trip between its two largest sizes (64 KiB and 1 MiB)"));
 
@@ -63,16 +61,13 @@ final class CostReport {
         final OptionalDouble latency = trips.isEmpty()
             ? OptionalDouble.empty()
             : OptionalDouble.of(trips.getFirst().p50Ns());
-        final OptionalDouble logGp = latency.isPresent() && na.isPresent() && or.isPresent()
-            ? OptionalDouble.of(latency.getAsDouble() - na.getAsDouble() - or.getAsDouble())
-            : OptionalDouble.empty();
         OptionalDouble perByte = OptionalDouble.empty();
         if (trips.size() >= 2) {
             final Measurement small = trips.get(trips.size() - 2);
             final Measurement large = trips.getLast();
             perByte = OptionalDouble.of((large.p50Ns() - small.p50Ns()) / (large.sizeBytes() - small.sizeBytes()));
         }
-        return List.of(init, free, start, na, or, latency, logGp, perByte);
+        return List.of(init, free, start, na, or, latency, perByte);
     }
 
     /**
