@@ -36,6 +36,12 @@ final class SectionPlots {
     static final String SWEEP = "-sweep.png";
     static final String LOADED = "-loaded.png";
 
+    /**
+     * The label of a tick between the labelled ones: a blank, since XChart 3.8.8 fails on an empty label when
+     * the axis has a single labelled tick (two and three ranks, say).
+     */
+    static final String NO_LABEL = " ";
+
     private static final List<Marker> MARKERS = List.of(SeriesMarkers.DIAMOND, SeriesMarkers.SQUARE,
         SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS, SeriesMarkers.CIRCLE);
 
@@ -95,7 +101,7 @@ final class SectionPlots {
                 final double index = Math.rint(x);
                 return Math.abs(x - index) < 1e-9 && index >= 0 && index < ratios.size()
                     ? (String)ratios.get((int)index)[0]
-                    : "";
+                    : NO_LABEL;
             });
         final double[] x = new double[ratios.size()];
         final double[] y = new double[ratios.size()];
@@ -254,7 +260,7 @@ final class SectionPlots {
     private static void rankAxis(final XYChart chart) {
         chart.getStyler().setXAxisTickMarkSpacingHint(60).setxAxisTickLabelsFormattingFunction(x -> {
             final double exponent = Math.rint(x);
-            return Math.abs(x - exponent) < 1e-9 && exponent >= 0 ? Long.toString(1L << (long)exponent) : "";
+            return Math.abs(x - exponent) < 1e-9 && exponent >= 0 ? Long.toString(1L << (long)exponent) : NO_LABEL;
         });
     }
 

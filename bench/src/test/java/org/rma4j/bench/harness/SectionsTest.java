@@ -178,6 +178,27 @@ class SectionsTest {
     }
 
     @Test
+    void shouldDrawARankAxisWithOneLabelledTick() throws IOException {
+        // 2 and 3 ranks: log2 from 1 to 1.58, one tick at a power of two
+        final Results s = sample();
+        final Results twoAndThree = new Results(s.info(), List.of(), List.of(), s.floorProbesNs(),
+            List.of(openMpi("stencil", "sendrecv", 2, 0.4), openMpi("stencil", "sendrecv", 3, 0.3),
+                s.applications().getFirst(),
+                new AppMeasurement("stencil", "notified", 3, 100, 3, "100x100", "GMOPS", List.of(0.1), List.of(1.0),
+                    true)),
+            List.of(new SweepMeasurement(Rows.OPENMPI, "fence", 2, List.of(500.0)),
+                new SweepMeasurement(Rows.RMA4J, "fence", 2, List.of(600.0)),
+                new SweepMeasurement(Rows.OPENMPI, "fence", 3, List.of(900.0)),
+                new SweepMeasurement(Rows.RMA4J, "fence", 3, List.of(1_000.0))),
+            List.of());
+        final List<String> written = SectionPlots.write(twoAndThree, directory, "r");
+        assertEquals(List.of("r-app-vs-openmpi.png", "r-sweep.png"), written);
+        final XYChart sweep = SectionPlots.sweep(twoAndThree).getFirst();
+        assertEquals("2", sweep.getStyler().getxAxisTickLabelsFormattingFunction().apply(1.0));
+        assertEquals(SectionPlots.NO_LABEL, sweep.getStyler().getxAxisTickLabelsFormattingFunction().apply(1.5));
+    }
+
+    @Test
     void shouldKeepTheRoundWithTheHighestMedianOfEachApplicationCell() {
         final AppMeasurement slow = new AppMeasurement("stencil", "notified", 2, 100, 3, "100x100", "GMOPS",
             List.of(0.1, 0.2, 0.3), List.of(1.0, 1.0, 1.0), true);
