@@ -28,6 +28,12 @@ import org.rma4j.shm.Words;
  * A bad argument, an agreement that differs, or a failure to create or map at any member makes every
  * member of the parent throw, after all barriers, with everything it mapped unmapped: the parent stays
  * usable. A member whose color is {@link CommRecordLayout#UNDEFINED_COLOR} gets no communicator.
+ *
+ * <p>In a job across nodes ({@link CommContext#acrossNodes()} parent), a new communicator whose members all run
+ * on one node is made as above (its file lives in that node's job directory); one whose members run on several
+ * nodes gets no file but an MPI communicator: in phase 2 every member of the parent calls
+ * {@code MPI_Comm_split} with the color of such a communicator ({@code MPI_UNDEFINED} for the others) and its
+ * key, which orders the members as the protocol does (key, then parent rank).
  */
 final class CommCreation {
     private CommCreation() {
@@ -94,6 +100,9 @@ final class CommCreation {
         private int creatorJobRank;
         private int creatorNumber;
         private CommFile file;
+        /** This member's new communicator's MPI communicator, if its members run on several nodes. */
+        private org.rma4j.mpi.MpiComm mpiComm;
+        private boolean acrossNodes;
         private RuntimeException createProblem;
 
         Attempt(final CommContext parent, final String call) {
@@ -147,6 +156,9 @@ final class CommCreation {
             // MPI-3.1 section 6.4.2: ranked by key, ties broken by the rank in the parent.
             mine.sort(Comparator.<int[]>comparingInt(entry -> entry[0]).thenComparingInt(entry -> entry[1]));
             group = mine.stream().mapToInt(entry -> entry[1]).toArray();
+            for (final int member : group) {
+                acrossNodes |= job.nodeOf(parent.jobRank(member)) != job.nodeOf(parent.jobRank(group[0]));
+            }
             creatorJobRank = parent.jobRank(group[0]);
             creatorNumber = Words.getInt(parent.record(group[0]), CommRecordLayout.NUMBER_OFFSET);
         }
@@ -159,9 +171,15 @@ final class CommCreation {
             return jobRanks;
         }
 
-        /** Phase 2: a creator creates and publishes its communicator's file. */
+        /**
+         * Phase 2: a creator creates and publishes its communicator's file; over a parent across nodes every
+         * member first takes part in the split of the parent's MPI communicator.
+         */
         void createFile() {
-            if (problem != null || group == null || group[0] != rank) {
+            if (problem == null && parent.acrossNodes()) {
+                splitMpi();
+            }
+            if (problem != null || group == null || group[0] != rank || acrossNodes) {
                 return;
             }
             try {
@@ -180,6 +198,27 @@ final class CommCreation {
             }
         }
 
+        /**
+         * {@code MPI_Comm_split} of the parent's MPI communicator (collective; every member of the parent is
+         * here, after barrier 1): this member's color if its new communicator spans nodes, else undefined.
+         */
+        private void splitMpi() {
+            final int color = group != null && acrossNodes
+                ? Words.getInt(own, CommRecordLayout.COLOR_OFFSET)
+                : org.rma4j.mpi.Mpi.UNDEFINED;
+            final int key = Words.getInt(own, CommRecordLayout.KEY_OFFSET);
+            job.link().lock();
+            try {
+                final org.rma4j.mpi.MpiComm made = parent.mpiComm().split(color, key);
+                mpiComm = made.isNull() ? null : made;
+            } catch (final org.rma4j.mpi.MpiException e) {
+                createProblem = e;
+                Words.putInt(own, CommRecordLayout.CREATE_STATUS_OFFSET, ErrorClass.OTHER.code());
+            } finally {
+                job.link().unlock();
+            }
+        }
+
         /** Phase 3, after barrier 2: checks every creation; maps this member's new file; writes the status. */
         void open() {
             for (int r = 0; r < size && problem == null; r++) {
@@ -189,7 +228,7 @@ final class CommCreation {
                 }
             }
             RuntimeException openProblem = null;
-            if (problem == null && group != null && group[0] != rank) {
+            if (problem == null && group != null && group[0] != rank && !acrossNodes) {
                 try {
                     file = CommFile.open(call, job.directory(), jobRanks(), creatorJobRank, creatorNumber);
                 } catch (final RuntimeException e) {
@@ -243,17 +282,28 @@ final class CommCreation {
                 return null;
             }
             final int newRank = indexOf(group, rank);
-            final CommContext context = CommContext.over(job, creatorJobRank + "-" + creatorNumber, jobRanks(), newRank,
-                file);
+            final String id = creatorJobRank + "-" + creatorNumber;
+            final CommContext context = acrossNodes
+                ? CommContext.acrossNodes(job, id, jobRanks(), newRank, mpiComm, false)
+                : CommContext.over(job, id, jobRanks(), newRank, file);
             job.rememberContext(context);
             return context;
         }
 
-        /** Unmaps what this member mapped. */
+        /** Unmaps what this member mapped, frees the MPI communicator it made (its members all fail alike). */
         void discard() {
             if (file != null) {
                 file.close();
                 file = null;
+            }
+            if (mpiComm != null) {
+                job.link().lock();
+                try {
+                    mpiComm.free();
+                } finally {
+                    job.link().unlock();
+                }
+                mpiComm = null;
             }
         }
     }

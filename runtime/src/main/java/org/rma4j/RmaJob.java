@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import org.rma4j.internal.mpi.MpiLink;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.RankState;
@@ -81,16 +82,21 @@ public final class RmaJob implements AutoCloseable {
     private Throwable failure;
     private Thread abortWatcher;
     private volatile boolean watching;
+    /** The rank's connection to MPI in a job launched by an MPI launcher, or null. */
+    private final MpiLink link;
 
     private RmaJob(final int rank, final JobDirectory directory, final ControlFile control,
-        final WaitStrategy waitStrategy, final boolean ownsDirectory, final boolean processMode) {
+        final WaitStrategy waitStrategy, final boolean ownsDirectory, final boolean processMode, final MpiLink link) {
         this.rank = rank;
         this.size = control.ranks();
         this.directory = directory;
         this.control = control;
         this.waitStrategy = waitStrategy;
         this.pids = new long[size];
-        this.worldContext = CommContext.world(this, control, rank);
+        this.link = link;
+        this.worldContext = link != null && link.nodes() > 1
+            ? CommContext.acrossNodes(this, "world", allRanks(size), rank, link.world().dup(), true)
+            : CommContext.world(this, control, rank);
         this.world = new Communicator(worldContext);
         this.ownsDirectory = ownsDirectory;
         this.processMode = processMode;
@@ -115,6 +121,17 @@ public final class RmaJob implements AutoCloseable {
      */
     static RmaJob join(final JobDirectory directory, final int rank, final WaitStrategy waitStrategy,
         final boolean ownsDirectory, final boolean processMode) {
+        return join(directory, rank, waitStrategy, ownsDirectory, processMode, null);
+    }
+
+    /**
+     * Like {@link #join(JobDirectory, int, WaitStrategy, boolean, boolean)} for a job launched by an MPI
+     * launcher ({@code link} non-null): {@code directory} is this node's, its control file has a row per rank
+     * of the job (those of other nodes {@link org.rma4j.shm.RankState#ELSEWHERE}), and the world communicator
+     * goes through MPI when the job spans several nodes.
+     */
+    static RmaJob join(final JobDirectory directory, final int rank, final WaitStrategy waitStrategy,
+        final boolean ownsDirectory, final boolean processMode, final MpiLink link) {
         final ControlFile control;
         try {
             control = ControlFile.open(directory.controlFile());
@@ -127,7 +144,7 @@ public final class RmaJob implements AutoCloseable {
                     "rank " + rank + " is outside the job's 0.." + (control.ranks() - 1));
             }
             control.join(rank);
-            final RmaJob job = new RmaJob(rank, directory, control, waitStrategy, ownsDirectory, processMode);
+            final RmaJob job = new RmaJob(rank, directory, control, waitStrategy, ownsDirectory, processMode, link);
             job.barrier();
             for (int r = 0; r < job.size; r++) {
                 job.pids[r] = control.pid(r);
@@ -135,7 +152,7 @@ public final class RmaJob implements AutoCloseable {
             if (processMode) {
                 job.startAbortWatcher();
             }
-            if (rank == 0) {
+            if (rank == job.nodeLeader()) {
                 // Every rank has mapped the control file: its name can go, so a job killed later leaves less.
                 control.unlink();
             }
@@ -144,6 +161,14 @@ public final class RmaJob implements AutoCloseable {
             control.close();
             throw e;
         }
+    }
+
+    private static int[] allRanks(final int size) {
+        final int[] all = new int[size];
+        for (int r = 0; r < size; r++) {
+            all[r] = r;
+        }
+        return all;
     }
 
     /**
@@ -311,6 +336,9 @@ public final class RmaJob implements AutoCloseable {
         if (ownsDirectory) {
             directory.delete();
         }
+        if (link != null) {
+            link.close(waitStrategy);
+        }
     }
 
     /**
@@ -385,6 +413,13 @@ public final class RmaJob implements AutoCloseable {
         }
         final int code = control.abort(status);
         final JobAbortedException aborted = new JobAbortedException(rank, code);
+        if (link != null) {
+            System.out.flush();
+            System.err.println("rma4j: rank " + rank + " aborted the job with status " + code + " (MPI_Abort)");
+            System.err.flush();
+            abandon(aborted);
+            link.abort(code);
+        }
         if (processMode) {
             System.out.flush();
             System.err.println("rma4j: rank " + rank + " aborted the job with status " + code);
@@ -560,6 +595,32 @@ public final class RmaJob implements AutoCloseable {
 
     boolean processMode() {
         return processMode;
+    }
+
+    /**
+     * @return the rank's connection to MPI (a job launched by an MPI launcher), or null.
+     */
+    MpiLink link() {
+        return link;
+    }
+
+    /**
+     * @return the node {@code jobRank} runs on, numbered from 0 in the order of the nodes' lowest ranks; 0 in a
+     *         job of one node.
+     */
+    int nodeOf(final int jobRank) {
+        return link == null ? 0 : link.nodeOf(jobRank);
+    }
+
+    /**
+     * @return the lowest job rank of this rank's node (the one that made the node's job directory).
+     */
+    int nodeLeader() {
+        int leader = 0;
+        while (nodeOf(leader) != nodeOf(rank)) {
+            leader++;
+        }
+        return leader;
     }
 
     void remember(final Window window) {

@@ -88,7 +88,13 @@ final class CommunicatorScenarios {
         assertEquals(Comparison.SIMILAR, world.group().compare(reversed.group()));
         assertEquals(n - 1 - me, reversed.rank());
         final Communicator shared = world.splitShared(me);
-        assertEquals(Comparison.CONGRUENT, shared.compare(world), "one node: every rank shares memory");
+        if (Scenarios.acrossNodes()) {
+            // Two nodes of two ranks: the node's ranks, in job order.
+            assertArrayEquals(new int[] {me & ~1, me | 1}, shared.group().members());
+            assertEquals(Comparison.UNEQUAL, shared.compare(world));
+        } else {
+            assertEquals(Comparison.CONGRUENT, shared.compare(world), "one node: every rank shares memory");
+        }
         // The odd ranks, highest first; the even ones get the null communicator.
         final Group odd = world.group()
             .incl(java.util.stream.IntStream.range(0, n).map(i -> n - 1 - i).filter(r -> r % 2 == 1).toArray());

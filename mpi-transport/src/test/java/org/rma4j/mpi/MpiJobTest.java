@@ -11,8 +11,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.rma4j.mpi.cluster.JobOutcome;
-import org.rma4j.mpi.cluster.MpiCluster;
+import org.rma4j.test.cluster.JobOutcome;
+import org.rma4j.test.cluster.MpiCluster;
 
 /**
  * The binding in a real Open MPI job of 2 nodes (network namespaces) x 2 ranks: one job runs every scenario
