@@ -34,8 +34,7 @@ final class WindowLifecycle {
         job.collective(CollectiveCalls.Kind.FREE, state.number() + 1, active.barrierWait());
         state.markFreed();
         job.forget(window);
-        memory.close();
-        file.close();
+        unmap();
     }
 
     void close(final Window window) {
@@ -77,8 +76,20 @@ final class WindowLifecycle {
     void release() {
         if (!state.isFreed()) {
             state.markFreed();
-            memory.close();
-            file.close();
+            unmap();
         }
+    }
+
+    /**
+     * Unmaps the window's memory and file; rank 0 removes the file's name (kept while the window lived
+     * when it holds the ranks' memory, see {@link SharedAllocator#expose}).
+     */
+    private void unmap() {
+        job.allocator().withdraw(file.segment());
+        memory.close();
+        if (state.rank() == 0) {
+            file.unlink();
+        }
+        file.close();
     }
 }
