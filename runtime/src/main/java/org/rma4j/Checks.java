@@ -34,9 +34,16 @@ final class Checks {
         if (!match) {
             throw new RmaException(ErrorClass.TYPE,
                 call + " type signatures differ: origin " + originCount + " x " + originType + " = " + originElements
-                    + " " + originType.basics() + ", target " + targetCount + " x " + targetType + " = "
-                    + targetElements + " " + targetType.basics());
+                    + " " + basicsOf(originType) + ", target " + targetCount + " x " + targetType + " = "
+                    + targetElements + " " + basicsOf(targetType));
         }
+    }
+
+    /**
+     * @return the basic type of a type's elements, or the list of its basic types if it has several.
+     */
+    private static String basicsOf(final Datatype type) {
+        return type.isSingleBasic() ? type.basic().name() : type.basics().toString();
     }
 
     /**
@@ -145,17 +152,20 @@ final class Checks {
     }
 
     static void checkAligned(final String call, final int target, final long address, final Datatype.Basic basic) {
-        checkAligned(call, target, address, basic.bytes(), "its size " + basic.bytes() + " (" + basic + ")");
+        if (address % basic.bytes() != 0) {
+            throw new RmaException(ErrorClass.DISP, call + " target element at address 0x" + Long.toHexString(address)
+                + " of rank " + target + " is not aligned to its size " + basic.bytes() + " (" + basic + ")");
+        }
     }
 
     /**
-     * @throws RmaException DISP if {@code address} is not a multiple of {@code alignment}.
+     * @throws RmaException DISP if the pair at {@code address} is not aligned to its pair type's alignment.
      */
-    static void checkAligned(final String call, final int target, final long address, final int alignment,
-        final String what) {
-        if (address % alignment != 0) {
-            throw new RmaException(ErrorClass.DISP, call + " target element at address 0x" + Long.toHexString(address)
-                + " of rank " + target + " is not aligned to " + what);
+    static void checkAligned(final String call, final int target, final long address, final Datatype.Pair pair) {
+        if (address % pair.alignment() != 0) {
+            throw new RmaException(ErrorClass.DISP,
+                call + " target element at address 0x" + Long.toHexString(address) + " of rank " + target
+                    + " is not aligned to the alignment " + pair.alignment() + " of its pair type " + pair.mpiName());
         }
     }
 

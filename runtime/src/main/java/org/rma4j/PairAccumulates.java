@@ -35,8 +35,7 @@ final class PairAccumulates {
         final long base = mapping.address();
         for (final TypeCursor check = new TypeCursor(place.offset(), targetCount, targetType); check.hasMore();) {
             final long offset = next(check);
-            Checks.checkAligned(call, target, base + offset, pair.alignment(),
-                "the alignment " + pair.alignment() + " of its pair type " + pair.mpiName());
+            Checks.checkAligned(call, target, base + offset, pair);
         }
         final TypeCursor targets = new TypeCursor(place.offset(), targetCount, targetType);
         final TypeCursor origins = origin == null ? null : new TypeCursor(0, originCount, originType);

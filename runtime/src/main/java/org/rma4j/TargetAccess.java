@@ -147,6 +147,12 @@ final class TargetAccess {
         final Datatype.Basic basic = targetType.basic();
         Checks.checkAligned("accumulate", target, place.address(), basic);
         final MemorySegment mapping = place.mapping();
+        if (originType.isContiguous() && targetType.isContiguous()) {
+            // One run on both sides: no cursors to walk (and none to allocate).
+            AtomicElements.accumulate(op, basic, origin, 0, mapping, place.offset(),
+                targetCount * targetType.elements());
+            return;
+        }
         TypeCursor.zip(new TypeCursor(0, originCount, originType),
             new TypeCursor(place.offset(), targetCount, targetType),
             (originOffset, targetOffset, elements) -> AtomicElements.accumulate(op, basic, origin, originOffset,
@@ -179,6 +185,12 @@ final class TargetAccess {
         final Datatype.Basic basic = targetType.basic();
         Checks.checkAligned("getAccumulate", target, place.address(), basic);
         final MemorySegment mapping = place.mapping();
+        if (resultType.isContiguous() && targetType.isContiguous() && (op == Op.NO_OP || originType.isContiguous())) {
+            // One run on every side: no cursors to walk (and none to allocate).
+            AtomicElements.getAccumulate(op, basic, op == Op.NO_OP ? null : origin, 0, result, 0, mapping,
+                place.offset(), targetCount * targetType.elements());
+            return;
+        }
         final TypeCursor targetCursor = new TypeCursor(place.offset(), targetCount, targetType);
         if (op == Op.NO_OP) {
             TypeCursor.zip(new TypeCursor(0, resultCount, resultType), targetCursor,

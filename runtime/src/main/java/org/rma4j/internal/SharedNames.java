@@ -42,7 +42,9 @@ public final class SharedNames {
                 "file name '" + name + "' is not a job file name of at most " + capacity(fieldLength) + " characters");
         }
         final byte[] bytes = name.getBytes(StandardCharsets.US_ASCII);
-        MemorySegment.copy(bytes, 0, segment, ValueLayout.JAVA_BYTE, offset + Integer.BYTES, bytes.length);
+        if (bytes.length > 0) {
+            MemorySegment.copy(bytes, 0, segment, ValueLayout.JAVA_BYTE, offset + Integer.BYTES, bytes.length);
+        }
         Words.putInt(segment, offset, bytes.length);
     }
 
@@ -52,6 +54,11 @@ public final class SharedNames {
      */
     public static String get(final MemorySegment segment, final long offset, final int fieldLength) {
         final int length = Math.max(0, Math.min(Words.getInt(segment, offset), capacity(fieldLength)));
+        if (length == 0) {
+            // NOTE: no zero-length copy: it would teach the JIT that MemorySegment bounds checks see empty
+            // ranges, and the slices of every put and get would then escape (no scalar replacement).
+            return "";
+        }
         final byte[] bytes = new byte[length];
         MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, offset + Integer.BYTES, bytes, 0, length);
         return new String(bytes, StandardCharsets.US_ASCII);
