@@ -28,16 +28,28 @@ final class WindowLifecycle {
         this.notified = notified;
     }
 
-    void free(final Window window) {
+    /**
+     * MPI_WIN_FREE: deletes the window's attributes (their delete callbacks run while the window can still
+     * be used), then the collective free. A callback that throws does not stop the free: the peers wait for
+     * this rank, so the window is freed and the callback's failure thrown afterwards.
+     */
+    void free(final Window window, final WindowAttributes attributes) {
         state.checkOpen("free");
         epochs.checkFree();
+        final RmaException callback = attributes.deleteAll();
         job.collective(CollectiveCalls.Kind.FREE, state.number() + 1, active.barrierWait());
         state.markFreed();
         job.forget(window);
         unmap();
+        if (callback != null) {
+            throw new RmaException(callback.errorClass(),
+                "free of window " + state.number() + " at rank " + state.rank()
+                    + ": the window is freed, but an attribute's delete callback failed: " + callback.getMessage(),
+                callback);
+        }
     }
 
-    void close(final Window window) {
+    void close(final Window window, final WindowAttributes attributes) {
         if (state.isFreed()) {
             return;
         }
@@ -58,7 +70,7 @@ final class WindowLifecycle {
             job.abandon(e);
             throw e;
         }
-        free(window);
+        free(window, attributes);
     }
 
     /**
