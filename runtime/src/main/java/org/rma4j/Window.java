@@ -245,10 +245,10 @@ public final class Window implements AutoCloseable {
      * reach it with target displacements that are addresses in this process ({@link Rma#address}),
      * which this rank communicates to them (with a put, say). MPI-3.1 §11.2.4.
      *
-     * @throws RmaException RMA_FLAVOR if the window is not dynamic; RMA_ATTACH if the memory is not
-     *                      from {@link RmaJob#allocMem} (memory outside a shared mapping cannot be
-     *                      reached by other processes), overlaps an attached region, or every attach
-     *                      slot is taken.
+     * @throws RmaException RMA_FLAVOR if the window is not dynamic; RMA_ATTACH if the memory is not in a
+     *                      shared mapping of the job ({@link RmaJob#allocMem} memory, or an allocate or
+     *                      allocateShared window's), or overlaps an attached region; NO_MEM if the attach
+     *                      table cannot grow. Any number of regions may be attached.
      */
     public void attach(final MemorySegment memory) {
         errors.run("attach", () -> access.attach(memory));

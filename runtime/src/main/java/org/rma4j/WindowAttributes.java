@@ -23,9 +23,10 @@ import java.util.function.Consumer;
  * <p>Thread-safe (one monitor); a delete callback runs holding it and may read the window's attributes.
  */
 final class WindowAttributes {
-    /** Hints MPI_WIN_SET_INFO changes; every other predefined or rma4j hint keeps its creation value. */
-    static final Set<String> CHANGEABLE = Set.of(Info.NO_LOCKS, Info.ACCUMULATE_ORDERING, Info.ACCUMULATE_OPS);
-    /** Hints fixed by the window's creation (its layout or checks), which MPI_WIN_SET_INFO ignores. */
+    /**
+     * Hints fixed by the window's creation (its layout or checks), which MPI_WIN_SET_INFO ignores; it changes
+     * no_locks, accumulate_ordering, accumulate_ops and unknown keys.
+     */
     static final Set<String> FIXED = Set.of(Info.SAME_SIZE, Info.ALLOC_SHARED_NONCONTIG,
         RmaJob.NOTIFY_CAPACITY_INFO_KEY, RmaJob.EPOCH_CHECKS_INFO_KEY);
 
