@@ -316,6 +316,19 @@ class DatatypeTest {
     }
 
     @Test
+    void shouldCountTheTrailingPaddingOfAnOldTypeInTheExtentAsMpisUpperBoundDoes() {
+        // A 2 x 2 interior of a 4 x 4 int array: extent 64 (the whole array), last element at byte 44.
+        final Datatype interior = Datatype.subarray(new int[] {4, 4}, new int[] {2, 2}, new int[] {1, 1},
+            Datatype.Order.C, Datatype.INT);
+        assertEquals(64, interior.extent());
+        final Datatype two = Datatype.contiguous(2, interior);
+        assertEquals(128, two.extent(), "two whole arrays, not the end of the second interior (108)");
+        assertBlocks(two, new long[] {20, 36, 84, 100}, new long[] {2, 2, 2, 2});
+        assertEquals(48, Datatype.hvector(2, 1, 32, Datatype.DOUBLE_INT).extent(),
+            "the second pair ends one pair extent (16, padding included) after byte 32");
+    }
+
+    @Test
     void shouldLayAStructOutAtByteDisplacementsWithCPadding() {
         // struct { int a; double b[2]; short c; }: a at 0, b at 8, c at 24, end 26, rounded to 8: 32.
         final Datatype record = Datatype.struct(new int[] {1, 2, 1}, new long[] {0, 8, 24},
