@@ -69,7 +69,9 @@ public enum ErrorClass {
     /** Invalid dimension argument of a topology call. */
     DIMS("MPI_ERR_DIMS", "invalid dimension argument", 43),
     /** The job or an operation on it failed in a way no other class describes. */
-    OTHER("MPI_ERR_OTHER", "known error not in this list", 25);
+    OTHER("MPI_ERR_OTHER", "known error not in this list", 25),
+    /** Invalid attribute key: freed, predefined where a user key is needed (MPI-3.1 section 6.7). */
+    KEYVAL("MPI_ERR_KEYVAL", "invalid keyval has been passed", 26);
 
     private final String mpiName;
     private final String description;

@@ -61,10 +61,8 @@ final class NotifiedAccess {
         if (destination == null) {
             return;
         }
-        final int bytes = originType.basic().bytes();
-        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, targetCount, targetType),
-            (originOffset, targetOffset, elements) -> MemorySegment.copy(origin, originOffset, destination,
-                targetOffset, elements * bytes));
+        TypeCursor.copy(origin, new TypeCursor(0, originCount, originType), destination,
+            new TypeCursor(0, targetCount, targetType));
         notifications.notify("putNotify", target, tag, targetDisp,
             (int)Math.min(targetCount * targetType.size(), Integer.MAX_VALUE), Notifications.KIND_PUT, null);
     }
@@ -89,6 +87,10 @@ final class NotifiedAccess {
         Checks.checkNotNoOp("accumulateNotify", op);
         Objects.requireNonNull(origin, "origin");
         Checks.checkTypes("accumulateNotify", count, type, count, type);
+        if (type.pairOrNull() != null) {
+            throw new RmaException(ErrorClass.TYPE, "accumulateNotify datatype " + type + " is a pair type; notified"
+                + " accumulates take basic types (use accumulate with MINLOC or MAXLOC, then a notification)");
+        }
         Checks.checkBuffer("accumulateNotify", "origin", origin, count, type);
         final TargetMemory.Place place = notifiedPlace("accumulateNotify", target, targetDisp, type.span(count));
         if (place == null) {

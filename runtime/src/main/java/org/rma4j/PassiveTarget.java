@@ -30,7 +30,8 @@ final class PassiveTarget {
     private final WaitPublication blocked;
     private final MappingLiveness fileCheck;
     private final Liveness lockLiveness;
-    private final boolean noLocks;
+    /** Info no_locks: lock calls raise RMA_SYNC; MPI_WIN_SET_INFO may change it ({@link #applyInfo}). */
+    private volatile boolean noLocks;
 
     PassiveTarget(final WindowState state, final MemorySegment mapping, final Epochs epochs, final ActiveTarget active,
         final WaitPublication blocked, final MappingLiveness fileCheck, final boolean noLocks) {
@@ -192,6 +193,13 @@ final class PassiveTarget {
         }
         checkRank(target, call);
         epochs.checkPassive(target, call);
+    }
+
+    /**
+     * Follows hints set with MPI_WIN_SET_INFO: no_locks.
+     */
+    void applyInfo(final Info info) {
+        noLocks = info.flag(Info.NO_LOCKS);
     }
 
     private void checkLocksAllowed(final String call) {

@@ -246,10 +246,11 @@ public final class RmaJob implements AutoCloseable {
 
     /**
      * MPI_WIN_CREATE (MPI-3.1 section 11.2.1): collective; exposes {@code base} ({@code base.byteSize()}
-     * bytes, 0 allowed) at every rank. The memory must come from {@link #allocMem}: memory outside a
-     * shared mapping (a Java array, a private arena) cannot be reached by other processes.
+     * bytes, 0 allowed) at every rank. The memory may be any memory in a shared mapping of the job:
+     * {@link #allocMem} memory or a slice of it, or the memory of an allocate or allocateShared window;
+     * memory outside a shared mapping (a Java array, a private arena) cannot be reached by other processes.
      *
-     * @throws RmaException BASE for memory not from allocMem, DISP / INFO_VALUE for bad arguments at
+     * @throws RmaException BASE for memory outside a shared mapping, DISP / INFO_VALUE for bad arguments at
      *                      any rank; NO_MEM at every rank if the window file does not fit in the job's
      *                      shared memory file system.
      */

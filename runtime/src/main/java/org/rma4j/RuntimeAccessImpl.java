@@ -65,5 +65,9 @@ final class RuntimeAccessImpl implements RuntimeAccess {
     @Override
     public void checkOp(final String call, final Op op, final Datatype type) {
         Checks.checkOp(call, op, type);
+        if (op == Op.MINLOC || op == Op.MAXLOC) {
+            throw new RmaException(ErrorClass.OP,
+                call + " op " + op.mpiName() + " is supported by the one-sided accumulate calls only");
+        }
     }
 }

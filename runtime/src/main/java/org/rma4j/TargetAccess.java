@@ -23,9 +23,10 @@ final class TargetAccess {
     private final long[] sizes;
     private final int[] dispUnits;
     private final Epochs epochs;
+    private final PairLocks pairLocks;
 
     TargetAccess(final WindowState state, final WindowFlavor flavor, final TargetMemory memory, final int[] dispUnits,
-        final Epochs epochs) {
+        final Epochs epochs, final PairLocks pairLocks) {
         this.state = state;
         this.job = state.job();
         this.rank = state.rank();
@@ -34,6 +35,7 @@ final class TargetAccess {
         this.sizes = state.sizes();
         this.dispUnits = dispUnits;
         this.epochs = epochs;
+        this.pairLocks = pairLocks;
     }
 
     WindowFlavor flavor() {
@@ -68,15 +70,18 @@ final class TargetAccess {
         Objects.requireNonNull(memory, "memory");
         final SharedAllocator.Location location = job.allocator().locate(memory);
         if (location == null) {
-            throw new RmaException(ErrorClass.RMA_ATTACH, "attach of " + memory + ": not memory from allocMem;"
-                + " only memory in a shared mapping can be exposed to other processes");
+            throw new RmaException(ErrorClass.RMA_ATTACH,
+                "attach of " + AttachedRegions.describe(memory.address(), memory.byteSize())
+                    + ": not in a shared mapping of the job (allocMem memory, or the memory of an"
+                    + " allocate or allocateShared window): no other process can map it"
+                    + (memory.isNative() ? " (a private arena, say)" : " (a Java heap array never can)"));
         }
-        dynamic.attach(rank, memory, location);
+        dynamic.attach(memory, location);
     }
 
     void detach(final MemorySegment memory) {
         checkOpen("detach");
-        dynamic("detach").detach(rank, Objects.requireNonNull(memory, "memory"));
+        dynamic("detach").detach(Objects.requireNonNull(memory, "memory"));
     }
 
     private DynamicMemory dynamic(final String call) {
@@ -110,10 +115,8 @@ final class TargetAccess {
         if (memory == null) {
             return;
         }
-        final int bytes = originType.basic().bytes();
-        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, targetCount, targetType),
-            (originOffset, targetOffset, elements) -> MemorySegment.copy(origin, originOffset, memory, targetOffset,
-                elements * bytes));
+        TypeCursor.copy(origin, new TypeCursor(0, originCount, originType), memory,
+            new TypeCursor(0, targetCount, targetType));
     }
 
     void get(final MemorySegment destination, final long originCount, final Datatype originType, final int target,
@@ -123,10 +126,8 @@ final class TargetAccess {
         if (memory == null) {
             return;
         }
-        final int bytes = originType.basic().bytes();
-        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, targetCount, targetType),
-            (originOffset, targetOffset, elements) -> MemorySegment.copy(memory, targetOffset, destination,
-                originOffset, elements * bytes));
+        TypeCursor.copy(memory, new TypeCursor(0, targetCount, targetType), destination,
+            new TypeCursor(0, originCount, originType));
     }
 
     void accumulate(final MemorySegment origin, final long originCount, final Datatype originType, final int target,
@@ -138,9 +139,20 @@ final class TargetAccess {
         if (place == null) {
             return;
         }
+        if (targetType.pairOrNull() != null) {
+            PairAccumulates.apply("accumulate", pairLocks, op, targetType.pairOrNull(), target, origin, originCount,
+                originType, null, 0, null, place, targetCount, targetType);
+            return;
+        }
         final Datatype.Basic basic = targetType.basic();
         Checks.checkAligned("accumulate", target, place.address(), basic);
         final MemorySegment mapping = place.mapping();
+        if (originType.isContiguous() && targetType.isContiguous()) {
+            // One run on both sides: no cursors to walk (and none to allocate).
+            AtomicElements.accumulate(op, basic, origin, 0, mapping, place.offset(),
+                targetCount * targetType.elements());
+            return;
+        }
         TypeCursor.zip(new TypeCursor(0, originCount, originType),
             new TypeCursor(place.offset(), targetCount, targetType),
             (originOffset, targetOffset, elements) -> AtomicElements.accumulate(op, basic, origin, originOffset,
@@ -152,7 +164,7 @@ final class TargetAccess {
         final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
         Checks.checkOp("getAccumulate", op, targetType);
         Objects.requireNonNull(result, "result");
-        Checks.checkTypes("getAccumulate", resultCount, resultType, targetCount, targetType);
+        Checks.checkAccumulateTypes("getAccumulate", resultCount, resultType, targetCount, targetType);
         Checks.checkBuffer("getAccumulate", "result", result, resultCount, resultType);
         final TargetMemory.Place place;
         if (op == Op.NO_OP) {
@@ -164,9 +176,21 @@ final class TargetAccess {
         if (place == null) {
             return;
         }
+        if (targetType.pairOrNull() != null) {
+            PairAccumulates.apply("getAccumulate", pairLocks, op, targetType.pairOrNull(), target,
+                op == Op.NO_OP ? null : origin, originCount, originType, result, resultCount, resultType, place,
+                targetCount, targetType);
+            return;
+        }
         final Datatype.Basic basic = targetType.basic();
         Checks.checkAligned("getAccumulate", target, place.address(), basic);
         final MemorySegment mapping = place.mapping();
+        if (resultType.isContiguous() && targetType.isContiguous() && (op == Op.NO_OP || originType.isContiguous())) {
+            // One run on every side: no cursors to walk (and none to allocate).
+            AtomicElements.getAccumulate(op, basic, op == Op.NO_OP ? null : origin, 0, result, 0, mapping,
+                place.offset(), targetCount * targetType.elements());
+            return;
+        }
         final TypeCursor targetCursor = new TypeCursor(place.offset(), targetCount, targetType);
         if (op == Op.NO_OP) {
             TypeCursor.zip(new TypeCursor(0, resultCount, resultType), targetCursor,
@@ -187,8 +211,11 @@ final class TargetAccess {
         if (op != Op.NO_OP) {
             Checks.checkBuffer("fetchAndOp", "origin", origin, 1, type);
         }
-        final TargetMemory.Place place = targetPlace("fetchAndOp", target, targetDisp, type.size());
-        if (place != null) {
+        final TargetMemory.Place place = targetPlace("fetchAndOp", target, targetDisp, type.extent());
+        if (place != null && type.isPairType()) {
+            PairAccumulates.apply("fetchAndOp", pairLocks, op, type.pairOrNull(), target,
+                op == Op.NO_OP ? null : origin, 1, type, result, 1, type, place, 1, type);
+        } else if (place != null) {
             Checks.checkAligned("fetchAndOp", target, place.address(), type.basic());
             final long operand = op == Op.NO_OP ? 0 : AtomicElements.read(type.basic(), origin, 0);
             AtomicElements.write(type.basic(), result, 0,
@@ -286,7 +313,7 @@ final class TargetAccess {
         final Datatype originType, final int target, final long targetDisp, final long targetCount,
         final Datatype targetType) {
         Objects.requireNonNull(originBuffer, "origin buffer");
-        Checks.checkTypes(call, originCount, originType, targetCount, targetType);
+        Checks.checkAccumulateTypes(call, originCount, originType, targetCount, targetType);
         Checks.checkBuffer(call, "origin", originBuffer, originCount, originType);
         return targetPlace(call, target, targetDisp, targetType.span(targetCount));
     }

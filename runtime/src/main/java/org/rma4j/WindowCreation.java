@@ -8,9 +8,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.rma4j.internal.CreationRecordLayout;
+import org.rma4j.internal.SharedNames;
 import org.rma4j.internal.WindowLayout;
 import org.rma4j.notify.NotifyRing;
 import org.rma4j.shm.FileHeader;
+import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappedFile;
 import org.rma4j.shm.MappingLiveness;
@@ -103,7 +105,7 @@ final class WindowCreation {
         private SharedAllocator.Location location;
         private long[] sizes;
         private int[] dispUnits;
-        private int[] memorySequences;
+        private String[] memoryFiles;
         private long[] memoryOffsets;
         private boolean noncontig;
         private int badRank = -1;
@@ -138,15 +140,17 @@ final class WindowCreation {
                     location = job.allocator().locate(base);
                     if (location == null) {
                         throw new RmaException(ErrorClass.BASE,
-                            call + " base " + base + " is not memory from"
-                                + " allocMem: only memory in a shared mapping can be exposed to other processes"
-                                + (base.isNative() ? "" : " (a Java heap array never can)"));
+                            call + " base " + AttachedRegions.describe(base.address(), base.byteSize()) + " is not in a"
+                                + " shared mapping of the job (allocMem memory, or the memory of an allocate or"
+                                + " allocateShared window): no other process can map it"
+                                + (base.isNative() ? " (a private arena, say)" : " (a Java heap array never can)"));
                     }
                 }
             } catch (final RmaException e) {
                 ownError = e;
             }
-            Words.putInt(own, CreationRecordLayout.MEMORY_SEQUENCE_OFFSET, location == null ? -1 : location.sequence());
+            SharedNames.put(own, CreationRecordLayout.MEMORY_FILE_NAME_OFFSET,
+                CreationRecordLayout.MEMORY_FILE_NAME_LENGTH, location == null ? "" : location.fileName());
             Words.putLong(own, CreationRecordLayout.MEMORY_OFFSET_OFFSET, location == null ? 0 : location.fileOffset());
             Words.putInt(own, CreationRecordLayout.NOTIFY_CAPACITY_OFFSET,
                 effective == null
@@ -166,13 +170,14 @@ final class WindowCreation {
         void gather() {
             sizes = new long[ranks];
             dispUnits = new int[ranks];
-            memorySequences = new int[ranks];
+            memoryFiles = new String[ranks];
             memoryOffsets = new long[ranks];
             for (int r = 0; r < ranks; r++) {
                 final MemorySegment slot = context.record(r);
                 sizes[r] = Words.getLong(slot, CreationRecordLayout.SIZE_OFFSET);
                 dispUnits[r] = Words.getInt(slot, CreationRecordLayout.DISP_UNIT_OFFSET);
-                memorySequences[r] = Words.getInt(slot, CreationRecordLayout.MEMORY_SEQUENCE_OFFSET);
+                memoryFiles[r] = SharedNames.get(slot, CreationRecordLayout.MEMORY_FILE_NAME_OFFSET,
+                    CreationRecordLayout.MEMORY_FILE_NAME_LENGTH);
                 memoryOffsets[r] = Words.getLong(slot, CreationRecordLayout.MEMORY_OFFSET_OFFSET);
                 noncontig |= (Words.getInt(slot, CreationRecordLayout.FLAGS_OFFSET)
                     & CreationRecordLayout.FLAG_NONCONTIG) != 0;
@@ -230,7 +235,7 @@ final class WindowCreation {
                     failOpenAtRank = -1;
                     throw new RmaException(ErrorClass.RMA_SHARED, "mapping failed at rank " + rank + " (test hook)");
                 }
-                window = WindowCreation.open(context, call, number, flavor, file, sizes, dispUnits, memorySequences,
+                window = WindowCreation.open(context, call, number, flavor, file, sizes, dispUnits, memoryFiles,
                     memoryOffsets, location, effective);
             } catch (final RuntimeException e) {
                 openProblem = e;
@@ -247,7 +252,10 @@ final class WindowCreation {
                     }
                 }
             }
-            if (rank == 0 && file != null) {
+            // The file of a window that holds its ranks' memory stays linked while the window lives, so that
+            // create and attach can expose that memory to ranks that map it later (WindowLifecycle unlinks it).
+            final boolean holdsMemory = flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE;
+            if (rank == 0 && file != null && !(holdsMemory && failedOpen < 0 && openProblem == null)) {
                 file.unlink();
             }
         }
@@ -320,7 +328,7 @@ final class WindowCreation {
      */
     private static Window open(final CommContext context, final String call, final int number,
         final WindowFlavor flavor, final MappedFile file, final long[] sizes, final int[] dispUnits,
-        final int[] memorySequences, final long[] memoryOffsets, final SharedAllocator.Location location,
+        final String[] memoryFiles, final long[] memoryOffsets, final SharedAllocator.Location location,
         final Info effective) {
         final RmaJob job = context.job();
         final int ranks = sizes.length;
@@ -334,11 +342,12 @@ final class WindowCreation {
         final MemorySegment local;
         switch (flavor) {
             case DYNAMIC -> {
-                memory = new DynamicMemory(job.directory(), file.segment(), ranks, context::jobRank);
+                memory = new DynamicMemory(job.directory(), file.segment(), file.path().getFileName().toString(), ranks,
+                    rank);
                 local = MemorySegment.NULL;
             }
             case CREATE -> {
-                final TargetMemory.Fixed fixed = mapCreateMemory(context, call, sizes, dispUnits, memorySequences,
+                final TargetMemory.Fixed fixed = mapCreateMemory(context, call, sizes, dispUnits, memoryFiles,
                     memoryOffsets, location);
                 memory = fixed;
                 local = fixed.part(rank);
@@ -363,11 +372,11 @@ final class WindowCreation {
     }
 
     /**
-     * Maps the memory of a CREATE window: this rank's own from its allocation, the others' from their
-     * allocation files.
+     * Maps the memory of a CREATE window: this rank's own where it is, the others' from the job files that
+     * hold them (allocation files, or the files of the windows whose memory they are).
      */
     private static TargetMemory.Fixed mapCreateMemory(final CommContext context, final String call, final long[] sizes,
-        final int[] dispUnits, final int[] memorySequences, final long[] memoryOffsets,
+        final int[] dispUnits, final String[] memoryFiles, final long[] memoryOffsets,
         final SharedAllocator.Location location) {
         final int ranks = sizes.length;
         final int rank = context.rank();
@@ -382,8 +391,8 @@ final class WindowCreation {
                     mappings[r] = location.mapping();
                     starts[r] = location.fileOffset();
                 } else {
-                    final MappedFile other = openMemory(context, call, r, memorySequences[r], memoryOffsets[r],
-                        sizes[r]);
+                    final MappedFile other = openMemory(context.job().directory(), call, r, memoryFiles[r],
+                        memoryOffsets[r], sizes[r]);
                     mapped.add(other);
                     mappings[r] = other.segment();
                     starts[r] = memoryOffsets[r];
@@ -421,28 +430,35 @@ final class WindowCreation {
             !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         final Notifications notifications = new Notifications(state, mapping, rank, sizes.length, notifyCapacity,
             context.control(), job.waitStrategy(), collective);
-        final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs);
+        final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs,
+            new PairLocks(state, mapping));
         final ActiveTarget active = new ActiveTarget(state, mapping, epochs, blocked, fileCheck, collective);
         final PassiveTarget passive = new PassiveTarget(state, mapping, epochs, active, blocked, fileCheck,
             info.flag(Info.NO_LOCKS));
         final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications);
         final WindowLifecycle lifecycle = new WindowLifecycle(state, file, memory, epochs, active, notified);
+        if (flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE) {
+            job.allocator().expose(file.path().getFileName().toString(), mapping,
+                WindowLayout.dataSectionOffset(sizes.length, notifyCapacity));
+        }
         return new Window(state, info, localSegment, access, passive, active, notified, lifecycle);
     }
 
     /**
-     * Maps the allocation file that holds rank {@code r}'s memory of a CREATE window (the caller unmaps
-     * what it mapped so far when this throws).
+     * Maps the job file that holds rank {@code r}'s memory of a CREATE window (the caller unmaps what it
+     * mapped so far when this throws).
      *
      * @throws RmaException RMA_SHARED if the file cannot be mapped or is too small for the memory.
      */
-    private static MappedFile openMemory(final CommContext context, final String call, final int r, final int sequence,
-        final long offset, final long size) {
-        final RmaJob job = context.job();
-        final String name = SharedAllocator.fileName(context.jobRank(r), sequence);
+    private static MappedFile openMemory(final JobDirectory directory, final String call, final int r,
+        final String name, final long offset, final long size) {
+        if (!SharedNames.isJobFileName(name)) {
+            throw new RmaException(ErrorClass.RMA_SHARED,
+                call + " failed: rank " + r + " named '" + name + "' as its memory, not a file of the job");
+        }
         RuntimeException problem;
         try {
-            final MappedFile other = MappedFile.open(job.directory().file(name));
+            final MappedFile other = MappedFile.open(directory.file(name));
             final long fileBytes = other.segment().byteSize();
             if (offset >= 0 && offset <= fileBytes - size) {
                 return other;

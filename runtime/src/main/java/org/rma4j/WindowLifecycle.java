@@ -28,18 +28,28 @@ final class WindowLifecycle {
         this.notified = notified;
     }
 
-    void free(final Window window) {
+    /**
+     * MPI_WIN_FREE: deletes the window's attributes (their delete callbacks run while the window can still
+     * be used), then the collective free. A callback that throws does not stop the free: the peers wait for
+     * this rank, so the window is freed and the callback's failure thrown afterwards.
+     */
+    void free(final Window window, final WindowAttributes attributes) {
         state.checkOpen("free");
         epochs.checkFree();
+        final RmaException callback = attributes.deleteAll();
         state.context().collective(CollectiveCalls.Kind.FREE, state.number() + 1, active.barrierWait());
         state.markFreed();
         job.forget(window);
-        memory.close();
-        file.close();
-        state.context().release();
+        unmap();
+        if (callback != null) {
+            throw new RmaException(callback.errorClass(),
+                "free of window " + state.number() + " at rank " + state.rank()
+                    + ": the window is freed, but an attribute's delete callback failed: " + callback.getMessage(),
+                callback);
+        }
     }
 
-    void close(final Window window) {
+    void close(final Window window, final WindowAttributes attributes) {
         if (state.isFreed()) {
             return;
         }
@@ -60,7 +70,7 @@ final class WindowLifecycle {
             job.abandon(e);
             throw e;
         }
-        free(window);
+        free(window, attributes);
     }
 
     /**
@@ -78,9 +88,21 @@ final class WindowLifecycle {
     void release() {
         if (!state.isFreed()) {
             state.markFreed();
-            memory.close();
-            file.close();
-            state.context().release();
+            unmap();
         }
+    }
+
+    /**
+     * Unmaps the window's memory and file; rank 0 removes the file's name (kept while the window lived
+     * when it holds the ranks' memory, see {@link SharedAllocator#expose}).
+     */
+    private void unmap() {
+        job.allocator().withdraw(file.segment());
+        memory.close();
+        if (state.rank() == 0) {
+            file.unlink();
+        }
+        file.close();
+        state.context().release();
     }
 }

@@ -24,8 +24,8 @@ import org.rma4j.shm.Words;
  *   +--------------------------------------------------------------------------------------------------+
  *   | slots: members x slot length, slot m written by member m only:                                   |
  *   |     0 call word, even sequence (long) | 8 call word, odd sequence (long) | padding to 128        |
- *   |   128 record (128 B): window and communicator creation records                                   |
- *   |   256 exchange half 0 (half length B) | 256 + half length: exchange half 1                       |
+ *   |   128 record (256 B): window and communicator creation records                                   |
+ *   |   384 exchange half 0 (half length B) | 384 + half length: exchange half 1                       |
  *   |       each half: 0 total (long) | 8 status (int) | 12 root (int) | 16 agreement (long) | pad to 64 |
  *   |                  64 chunk (half length - 64 B)                                                    |
  *   +--------------------------------------------------------------------------------------------------+
@@ -55,7 +55,7 @@ public final class CommunicatorLayout {
     /** "RMA4JCOM" in ASCII. */
     public static final long MAGIC = 0x524D41344A434F4DL;
     /** Layout version. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     /** Number of members (int). */
     public static final int MEMBERS_OFFSET = FileHeader.LENGTH;
@@ -76,8 +76,8 @@ public final class CommunicatorLayout {
     public static final int SLOT_CALLS_OFFSET = 0;
     /** Offset in a slot of the creation record. */
     public static final int SLOT_RECORD_OFFSET = Align.PAD;
-    /** Bytes of the creation record. */
-    public static final int RECORD_LENGTH = Align.PAD;
+    /** Bytes of the creation record: room for the longer of the two records, padded (checked below). */
+    public static final int RECORD_LENGTH = 2 * Align.PAD;
     /** Offset in a slot of exchange half 0. */
     public static final int SLOT_EXCHANGE_OFFSET = SLOT_RECORD_OFFSET + RECORD_LENGTH;
 

@@ -9,16 +9,20 @@ import org.rma4j.shm.Align;
  * create-status and space fields by all others) after the barrier that follows its writing.
  *
  * <pre>
- *   0                   8         12        16        20        24        28        32
- *   +-------------------+---------+---------+---------+---------+---------+-------------------+
- *   | size (long)       | disp    | status  | flags   | create  | memory  | (pad)             |
- *   |                   | unit    |         |         | status  | seq.    |                   |
- *   +-------------------+---------+---------+---------+---------+---------+-------------------+
+ *   0                   8         12        16        20        24                  32
+ *   +-------------------+---------+---------+---------+---------+-------------------+
+ *   | size (long)       | disp    | status  | flags   | create  | (pad)             |
+ *   |                   | unit    |         |         | status  |                   |
+ *   +-------------------+---------+---------+---------+---------+-------------------+
  *   32                  40        44        48                  56                  64        68
  *   +-------------------+---------+---------+-------------------+-------------------+---------+
  *   | memory offset     | notify  | (pad)   | create: asked     | create: free      | open    |
  *   | (long)            | capacity|         | bytes (long)      | bytes (long)      | status  |
  *   +-------------------+---------+---------+-------------------+-------------------+---------+
+ *   72                                                                                        136
+ *   +-----------------------------------------------------------------------------------------+
+ *   | memory file: name of the job file holding this rank's memory (SharedNames, 64 B), or "" |
+ *   +-----------------------------------------------------------------------------------------+
  * </pre>
  *
  * <p>Publication: the barriers of the creation protocol order every write before every read (see
@@ -47,12 +51,8 @@ public final class CreationRecordLayout {
     public static final int CREATE_STATUS_OFFSET = FLAGS_OFFSET + FLAGS_LENGTH;
     /** Length of {@link #CREATE_STATUS_OFFSET}'s field. */
     public static final int CREATE_STATUS_LENGTH = Integer.BYTES;
-    /** Flavor CREATE: sequence number of the allocation file holding this rank's memory, -1 for none (int). */
-    public static final int MEMORY_SEQUENCE_OFFSET = CREATE_STATUS_OFFSET + CREATE_STATUS_LENGTH;
-    /** Length of {@link #MEMORY_SEQUENCE_OFFSET}'s field. */
-    public static final int MEMORY_SEQUENCE_LENGTH = Integer.BYTES;
-    /** Flavor CREATE: offset of this rank's memory in that file (long, 8-aligned). */
-    public static final int MEMORY_OFFSET_OFFSET = (int)Align.up(MEMORY_SEQUENCE_OFFSET + MEMORY_SEQUENCE_LENGTH,
+    /** Flavor CREATE: offset of this rank's memory in its memory file (long, 8-aligned). */
+    public static final int MEMORY_OFFSET_OFFSET = (int)Align.up(CREATE_STATUS_OFFSET + CREATE_STATUS_LENGTH,
         Long.BYTES);
     /** Length of {@link #MEMORY_OFFSET_OFFSET}'s field. */
     public static final int MEMORY_OFFSET_LENGTH = Long.BYTES;
@@ -73,8 +73,16 @@ public final class CreationRecordLayout {
     public static final int OPEN_STATUS_OFFSET = CREATE_FREE_BYTES_OFFSET + CREATE_FREE_BYTES_LENGTH;
     /** Length of {@link #OPEN_STATUS_OFFSET}'s field. */
     public static final int OPEN_STATUS_LENGTH = Integer.BYTES;
+    /**
+     * Flavor CREATE: the name of the job file that holds this rank's memory ({@link SharedNames}): an
+     * {@code allocMem} file or the file of a window whose memory it is; empty for none.
+     */
+    public static final int MEMORY_FILE_NAME_OFFSET = (int)Align.up(OPEN_STATUS_OFFSET + OPEN_STATUS_LENGTH,
+        Long.BYTES);
+    /** Length of {@link #MEMORY_FILE_NAME_OFFSET}'s field. */
+    public static final int MEMORY_FILE_NAME_LENGTH = 64;
     /** Bytes of the record; at most the scratch slot's length. */
-    public static final int RECORD_LENGTH = OPEN_STATUS_OFFSET + OPEN_STATUS_LENGTH;
+    public static final int RECORD_LENGTH = MEMORY_FILE_NAME_OFFSET + MEMORY_FILE_NAME_LENGTH;
 
     /** Bit of {@link #FLAGS_OFFSET}: the rank asked for alloc_shared_noncontig. */
     public static final int FLAG_NONCONTIG = 1;
