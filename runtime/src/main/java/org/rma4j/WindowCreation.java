@@ -430,13 +430,14 @@ final class WindowCreation {
             !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         final Notifications notifications = new Notifications(state, mapping, rank, sizes.length, notifyCapacity,
             context.control(), job.waitStrategy(), collective);
-        final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs,
-            new PairLocks(state, mapping));
-        final ActiveTarget active = new ActiveTarget(state, mapping, epochs, blocked, fileCheck, collective);
-        final PassiveTarget passive = new PassiveTarget(state, mapping, epochs, active, blocked, fileCheck,
+        final WindowTransport transport = new ShmTransport(state, memory, mapping, fileCheck, collective);
+        final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs, transport);
+        final ActiveTarget active = new ActiveTarget(state, mapping, transport, epochs, blocked, fileCheck, collective);
+        final PassiveTarget passive = new PassiveTarget(state, transport, epochs, blocked, fileCheck,
             info.flag(Info.NO_LOCKS));
         final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications);
-        final WindowLifecycle lifecycle = new WindowLifecycle(state, file, memory, epochs, active, notified);
+        final WindowLifecycle lifecycle = new WindowLifecycle(state, file, memory, transport, epochs, active, notified,
+            rank == 0);
         if (flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE) {
             job.allocator().expose(file.path().getFileName().toString(), mapping,
                 WindowLayout.dataSectionOffset(sizes.length, notifyCapacity));
