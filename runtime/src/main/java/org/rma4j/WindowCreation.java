@@ -83,7 +83,8 @@ final class WindowCreation {
         try {
             createBarrier(context);
         } catch (final RuntimeException e) {
-            attempt.discard();
+            // NOTE: no collective call after a failed barrier (the MPI window of a window across nodes stays).
+            WindowCreation.discard(attempt.window, attempt.file);
             throw e;
         }
     }
@@ -120,6 +121,12 @@ final class WindowCreation {
         private RuntimeException openProblem;
         private Window window;
         private int failedOpen = -1;
+        /** The creator whose create status ended the creation. */
+        private int failedCreator;
+        /** This rank's share of a window across nodes, or null. */
+        private HybridWindows.Part part;
+        /** The rank that creates this rank's node's window file: 0, or the node's first rank across nodes. */
+        private int creator;
 
         Attempt(final CommContext context, final WindowFlavor flavor, final String call) {
             this.context = context;
@@ -134,6 +141,7 @@ final class WindowCreation {
         /** Phase 1: checks this rank's arguments and writes its record. */
         void propose(final long sizeBytes, final int dispUnit, final Info info, final MemorySegment base) {
             try {
+                HybridWindows.checkFlavor(context, flavor, call);
                 effective = validate(call, sizeBytes, dispUnit, info == null ? Info.create() : info);
                 MappingBudget.check(call, flavor == WindowFlavor.CREATE ? ranks : 1);
                 if (flavor == WindowFlavor.CREATE && sizeBytes > 0) {
@@ -164,6 +172,7 @@ final class WindowCreation {
                     ? CreationRecordLayout.FLAG_NONCONTIG
                     : 0);
             Words.putInt(own, CreationRecordLayout.CREATE_STATUS_OFFSET, 0);
+            Words.putInt(own, CreationRecordLayout.KEY_NUMBER_OFFSET, context.acrossNodes() ? job.takeCommNumber() : 0);
         }
 
         /** After barrier 1: reads every rank's record. */
@@ -190,6 +199,11 @@ final class WindowCreation {
             notifyCapacity = Words.getInt(context.record(0), CreationRecordLayout.NOTIFY_CAPACITY_OFFSET);
             number = context.windowSequence();
             name = context.nextWindowName();
+            if (context.acrossNodes()) {
+                part = new HybridWindows.Part(context,
+                    Words.getInt(context.record(0), CreationRecordLayout.KEY_NUMBER_OFFSET));
+                creator = part.creator;
+            }
         }
 
         /**
@@ -197,12 +211,18 @@ final class WindowCreation {
          *         zeros for CREATE and DYNAMIC.
          */
         private long[] placedSizes() {
-            return flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE ? sizes : new long[ranks];
+            if (flavor != WindowFlavor.SHARED && flavor != WindowFlavor.ALLOCATE) {
+                return new long[ranks];
+            }
+            return part == null ? sizes : part.placed(sizes);
         }
 
-        /** Phase 2: rank 0 creates and publishes the window file if every rank's arguments were good. */
+        /**
+         * Phase 2: rank 0 (across nodes: each node's first rank) creates and publishes the window file if every
+         * rank's arguments were good.
+         */
         void createFileAtRankZero() {
-            if (rank != 0 || badRank >= 0) {
+            if (rank != creator || badRank >= 0) {
                 return;
             }
             try {
@@ -218,15 +238,25 @@ final class WindowCreation {
             }
         }
 
-        /** Phase 3, after barrier 2: maps and checks the file and the window; writes the open status. */
+        /**
+         * Phase 3, after barrier 2: maps and checks the file and the window; across nodes every rank then takes
+         * part in the MPI window's creation, mapped or not; writes the open status.
+         */
         void open() {
-            createStatus = Words.getInt(context.record(0), CreationRecordLayout.CREATE_STATUS_OFFSET);
+            createStatus = 0;
+            for (int r = 0; r < ranks && createStatus == 0; r++) {
+                if (r == 0 || part != null && part.creators[r]) {
+                    createStatus = Words.getInt(context.record(r), CreationRecordLayout.CREATE_STATUS_OFFSET);
+                    failedCreator = r;
+                }
+            }
             created = badRank < 0 && createStatus == 0;
             if (!created) {
                 return;
             }
+            Mapped mapped = null;
             try {
-                if (rank != 0) {
+                if (rank != creator) {
                     file = MappedFile.open(job.directory().file(name));
                     WindowLayout.checkHeader(file.segment(), file.path(), flavor.code(),
                         noncontig ? WindowLayout.FLAG_NONCONTIG : 0, notifyCapacity, placedSizes(), dispUnits);
@@ -235,10 +265,25 @@ final class WindowCreation {
                     failOpenAtRank = -1;
                     throw new RmaException(ErrorClass.RMA_SHARED, "mapping failed at rank " + rank + " (test hook)");
                 }
-                window = WindowCreation.open(context, call, number, flavor, file, sizes, dispUnits, memoryFiles,
-                    memoryOffsets, location, effective);
+                mapped = map(context, call, flavor, file, sizes, dispUnits, memoryFiles, memoryOffsets, location,
+                    part == null ? null : part.local);
             } catch (final RuntimeException e) {
                 openProblem = e;
+            }
+            if (part != null) {
+                HybridWindows.createMpiWindow(part, context, flavor,
+                    mapped == null ? MemorySegment.NULL : mapped.local());
+                Words.putInt(own, CreationRecordLayout.BASE_IN_PAGE_OFFSET,
+                    mapped == null ? 0 : (int)(mapped.local().address() % 4096));
+            }
+            if (mapped != null) {
+                try {
+                    window = assemble(context, number, file, flavor, mapped, sizes, dispUnits, effective,
+                        Words.getInt(file.segment(), WindowLayout.NOTIFY_CAPACITY_OFFSET), part, rank == creator);
+                } catch (final RuntimeException e) {
+                    mapped.memory().close();
+                    openProblem = e;
+                }
             }
             Words.putIntVolatile(own, CreationRecordLayout.OPEN_STATUS_OFFSET, openProblem == null ? 0 : 1);
         }
@@ -251,11 +296,14 @@ final class WindowCreation {
                         failedOpen = r;
                     }
                 }
+                for (int r = 0; part != null && r < ranks; r++) {
+                    part.basesInPage[r] = Words.getInt(context.record(r), CreationRecordLayout.BASE_IN_PAGE_OFFSET);
+                }
             }
             // The file of a window that holds its ranks' memory stays linked while the window lives, so that
             // create and attach can expose that memory to ranks that map it later (WindowLifecycle unlinks it).
             final boolean holdsMemory = flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE;
-            if (rank == 0 && file != null && !(holdsMemory && failedOpen < 0 && openProblem == null)) {
+            if (rank == creator && file != null && !(holdsMemory && failedOpen < 0 && openProblem == null)) {
                 file.unlink();
             }
         }
@@ -293,18 +341,22 @@ final class WindowCreation {
 
         private RmaException createFailure() {
             if (createStatus == ErrorClass.NO_MEM.code()) {
-                final MemorySegment rankZero = context.record(0);
-                return SharedFileErrors.noSpace(call + " failed: rank 0 could not create the window file",
-                    job.directory().path(), Words.getLong(rankZero, CreationRecordLayout.CREATE_ASKED_BYTES_OFFSET),
-                    Words.getLong(rankZero, CreationRecordLayout.CREATE_FREE_BYTES_OFFSET), createProblem);
+                final MemorySegment failing = context.record(failedCreator);
+                return SharedFileErrors.noSpace(
+                    call + " failed: rank " + failedCreator + " could not create the window file",
+                    job.directory().path(), Words.getLong(failing, CreationRecordLayout.CREATE_ASKED_BYTES_OFFSET),
+                    Words.getLong(failing, CreationRecordLayout.CREATE_FREE_BYTES_OFFSET), createProblem);
             }
-            return new RmaException(ErrorClass.RMA_SHARED, call + " failed: rank 0 could not create the window"
-                + " file" + (createProblem != null ? ": " + createProblem.getMessage() : ""), createProblem);
+            return new RmaException(
+                ErrorClass.RMA_SHARED, call + " failed: rank " + failedCreator + " could not"
+                    + " create the window file" + (createProblem != null ? ": " + createProblem.getMessage() : ""),
+                createProblem);
         }
 
-        /** Unmaps what this rank mapped. */
+        /** Unmaps what this rank mapped; frees the MPI window of a creation every rank gives up. */
         void discard() {
             WindowCreation.discard(window, file);
+            HybridWindows.discard(part, context);
         }
     }
 
@@ -323,13 +375,18 @@ final class WindowCreation {
         context.collective(CollectiveCalls.Kind.CREATE, 0, context.barrierWait());
     }
 
+    /** What {@link #map} mapped: every target's memory, and this rank's own part of it. */
+    private record Mapped(TargetMemory memory, MemorySegment local) {
+    }
+
     /**
-     * Maps this rank's view of the window: the other ranks' memory of flavor CREATE, the window object.
+     * Maps this rank's view of the window's memory: the other ranks' memory of flavor CREATE.
+     *
+     * @param local per rank whether its memory is on this node (a window across nodes), or null: all.
      */
-    private static Window open(final CommContext context, final String call, final int number,
-        final WindowFlavor flavor, final MappedFile file, final long[] sizes, final int[] dispUnits,
-        final String[] memoryFiles, final long[] memoryOffsets, final SharedAllocator.Location location,
-        final Info effective) {
+    private static Mapped map(final CommContext context, final String call, final WindowFlavor flavor,
+        final MappedFile file, final long[] sizes, final int[] dispUnits, final String[] memoryFiles,
+        final long[] memoryOffsets, final SharedAllocator.Location location, final boolean[] local) {
         final RmaJob job = context.job();
         final int ranks = sizes.length;
         final int rank = context.rank();
@@ -338,36 +395,26 @@ final class WindowCreation {
             dataOffsets[r] = Words.getLong(file.segment(),
                 WindowLayout.rankEntryOffset(r) + WindowLayout.ENTRY_DATA_OFFSET);
         }
-        final TargetMemory memory;
-        final MemorySegment local;
         switch (flavor) {
             case DYNAMIC -> {
-                memory = new DynamicMemory(job.directory(), file.segment(), file.path().getFileName().toString(), ranks,
-                    rank);
-                local = MemorySegment.NULL;
+                return new Mapped(new DynamicMemory(job.directory(), file.segment(),
+                    file.path().getFileName().toString(), ranks, rank), MemorySegment.NULL);
             }
             case CREATE -> {
                 final TargetMemory.Fixed fixed = mapCreateMemory(context, call, sizes, dispUnits, memoryFiles,
-                    memoryOffsets, location);
-                memory = fixed;
-                local = fixed.part(rank);
+                    memoryOffsets, location, local);
+                return new Mapped(fixed, fixed.part(rank));
             }
             default -> {
                 final MemorySegment[] mappings = new MemorySegment[ranks];
-                Arrays.fill(mappings, file.segment());
+                for (int r = 0; r < ranks; r++) {
+                    mappings[r] = local == null || local[r] ? file.segment() : MemorySegment.NULL;
+                }
                 MappingBudget.add(1);
                 final TargetMemory.Fixed fixed = new TargetMemory.Fixed(mappings, dataOffsets, sizes, dispUnits,
                     () -> MappingBudget.release(1));
-                memory = fixed;
-                local = fixed.part(rank);
+                return new Mapped(fixed, fixed.part(rank));
             }
-        }
-        try {
-            return assemble(context, number, file, flavor, memory, local, sizes, dispUnits, effective,
-                Words.getInt(file.segment(), WindowLayout.NOTIFY_CAPACITY_OFFSET));
-        } catch (final RuntimeException e) {
-            memory.close();
-            throw e;
         }
     }
 
@@ -377,7 +424,7 @@ final class WindowCreation {
      */
     private static TargetMemory.Fixed mapCreateMemory(final CommContext context, final String call, final long[] sizes,
         final int[] dispUnits, final String[] memoryFiles, final long[] memoryOffsets,
-        final SharedAllocator.Location location) {
+        final SharedAllocator.Location location, final boolean[] local) {
         final int ranks = sizes.length;
         final int rank = context.rank();
         final MemorySegment[] mappings = new MemorySegment[ranks];
@@ -385,7 +432,7 @@ final class WindowCreation {
         final List<MappedFile> mapped = new ArrayList<>();
         try {
             for (int r = 0; r < ranks; r++) {
-                if (sizes[r] == 0) {
+                if (sizes[r] == 0 || local != null && !local[r]) {
                     mappings[r] = MemorySegment.NULL;
                 } else if (r == rank) {
                     mappings[r] = location.mapping();
@@ -414,8 +461,10 @@ final class WindowCreation {
      * the waits' liveness checks, and the parts along the MPI sections the {@link Window} facade delegates to.
      */
     private static Window assemble(final CommContext context, final int number, final MappedFile file,
-        final WindowFlavor flavor, final TargetMemory memory, final MemorySegment localSegment, final long[] sizes,
-        final int[] dispUnits, final Info info, final int notifyCapacity) {
+        final WindowFlavor flavor, final Mapped mapped, final long[] sizes, final int[] dispUnits, final Info info,
+        final int notifyCapacity, final HybridWindows.Part part, final boolean fileCreator) {
+        final TargetMemory memory = mapped.memory();
+        final MemorySegment localSegment = mapped.local();
         final RmaJob job = context.job();
         final WindowState state = new WindowState(context, number, sizes);
         final int rank = context.rank();
@@ -430,14 +479,17 @@ final class WindowCreation {
             !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         final Notifications notifications = new Notifications(state, mapping, rank, sizes.length, notifyCapacity,
             context.control(), job.waitStrategy(), collective);
-        final WindowTransport transport = new ShmTransport(state, memory, mapping, fileCheck, collective);
+        final ShmTransport shm = new ShmTransport(state, memory, mapping, fileCheck, collective);
+        final WindowTransport transport = part == null
+            ? shm
+            : HybridWindows.transport(part, state, shm, dispUnits, flavor, collective);
         final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs, transport);
         final ActiveTarget active = new ActiveTarget(state, mapping, transport, epochs, blocked, fileCheck, collective);
         final PassiveTarget passive = new PassiveTarget(state, transport, epochs, blocked, fileCheck,
             info.flag(Info.NO_LOCKS));
         final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications);
         final WindowLifecycle lifecycle = new WindowLifecycle(state, file, memory, transport, epochs, active, notified,
-            rank == 0);
+            fileCreator);
         if (flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE) {
             job.allocator().expose(file.path().getFileName().toString(), mapping,
                 WindowLayout.dataSectionOffset(sizes.length, notifyCapacity));

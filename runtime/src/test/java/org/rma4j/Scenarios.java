@@ -48,6 +48,11 @@ final class Scenarios {
         return allocate(job.world(), sizeBytes, dispUnit, null);
     }
 
+    /** {@link #allocate(Communicator, long, int, Info)} on the world. */
+    static Window allocate(final RmaJob job, final long sizeBytes, final int dispUnit, final Info info) {
+        return allocate(job.world(), sizeBytes, dispUnit, info);
+    }
+
     /**
      * Calls {@code holder.name(job)}, rethrowing what it throws.
      */

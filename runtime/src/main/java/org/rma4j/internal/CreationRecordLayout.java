@@ -9,15 +9,15 @@ import org.rma4j.shm.Align;
  * create-status and space fields by all others) after the barrier that follows its writing.
  *
  * <pre>
- *   0                   8         12        16        20        24                  32
- *   +-------------------+---------+---------+---------+---------+-------------------+
- *   | size (long)       | disp    | status  | flags   | create  | (pad)             |
- *   |                   | unit    |         |         | status  |                   |
- *   +-------------------+---------+---------+---------+---------+-------------------+
+ *   0                   8         12        16        20        24        28        32
+ *   +-------------------+---------+---------+---------+---------+---------+---------+
+ *   | size (long)       | disp    | status  | flags   | create  | base in | (pad)   |
+ *   |                   | unit    |         |         | status  | page    |         |
+ *   +-------------------+---------+---------+---------+---------+---------+---------+
  *   32                  40        44        48                  56                  64        68
  *   +-------------------+---------+---------+-------------------+-------------------+---------+
- *   | memory offset     | notify  | (pad)   | create: asked     | create: free      | open    |
- *   | (long)            | capacity|         | bytes (long)      | bytes (long)      | status  |
+ *   | memory offset     | notify  | key     | create: asked     | create: free      | open    |
+ *   | (long)            | capacity| number  | bytes (long)      | bytes (long)      | status  |
  *   +-------------------+---------+---------+-------------------+-------------------+---------+
  *   72                                                                                        136
  *   +-----------------------------------------------------------------------------------------+
@@ -26,8 +26,9 @@ import org.rma4j.shm.Align;
  * </pre>
  *
  * <p>Publication: the barriers of the creation protocol order every write before every read (see
- * {@code WindowCreation}): fields up to memory offset and notify capacity before barrier 1, rank 0's
- * create status and space fields before barrier 2, the open status between barriers 2 and 3, written
+ * {@code WindowCreation}): fields up to memory offset and notify capacity before barrier 1, the file
+ * creator's (rank 0's; in a window across nodes the first rank of each node) create status and space fields
+ * before barrier 2, the base-in-page and the open status between barriers 2 and 3, the open status written
  * and read with volatile access. Statuses are error-class codes ({@code ErrorClass}), 0 for success.
  */
 public final class CreationRecordLayout {
@@ -51,17 +52,30 @@ public final class CreationRecordLayout {
     public static final int CREATE_STATUS_OFFSET = FLAGS_OFFSET + FLAGS_LENGTH;
     /** Length of {@link #CREATE_STATUS_OFFSET}'s field. */
     public static final int CREATE_STATUS_LENGTH = Integer.BYTES;
+    /**
+     * A window across nodes: the address of this rank's memory modulo the page size (int), by which origins on
+     * other nodes check the alignment of their atomics at the call.
+     */
+    public static final int BASE_IN_PAGE_OFFSET = CREATE_STATUS_OFFSET + CREATE_STATUS_LENGTH;
+    /** Length of {@link #BASE_IN_PAGE_OFFSET}'s field. */
+    public static final int BASE_IN_PAGE_LENGTH = Integer.BYTES;
     /** Flavor CREATE: offset of this rank's memory in its memory file (long, 8-aligned). */
-    public static final int MEMORY_OFFSET_OFFSET = (int)Align.up(CREATE_STATUS_OFFSET + CREATE_STATUS_LENGTH,
-        Long.BYTES);
+    public static final int MEMORY_OFFSET_OFFSET = (int)Align.up(BASE_IN_PAGE_OFFSET + BASE_IN_PAGE_LENGTH, Long.BYTES);
     /** Length of {@link #MEMORY_OFFSET_OFFSET}'s field. */
     public static final int MEMORY_OFFSET_LENGTH = Long.BYTES;
     /** Entries of each notification ring this rank asks for; rank 0's is used (int). */
     public static final int NOTIFY_CAPACITY_OFFSET = MEMORY_OFFSET_OFFSET + MEMORY_OFFSET_LENGTH;
     /** Length of {@link #NOTIFY_CAPACITY_OFFSET}'s field. */
     public static final int NOTIFY_CAPACITY_LENGTH = Integer.BYTES;
+    /**
+     * A number the rank took for the windows it names; rank 0's and its job rank make the key of a window across
+     * nodes in its requests (int).
+     */
+    public static final int KEY_NUMBER_OFFSET = NOTIFY_CAPACITY_OFFSET + NOTIFY_CAPACITY_LENGTH;
+    /** Length of {@link #KEY_NUMBER_OFFSET}'s field. */
+    public static final int KEY_NUMBER_LENGTH = Integer.BYTES;
     /** Rank 0 only, when the window file did not fit: the bytes it asked for (long, 8-aligned). */
-    public static final int CREATE_ASKED_BYTES_OFFSET = (int)Align.up(NOTIFY_CAPACITY_OFFSET + NOTIFY_CAPACITY_LENGTH,
+    public static final int CREATE_ASKED_BYTES_OFFSET = (int)Align.up(KEY_NUMBER_OFFSET + KEY_NUMBER_LENGTH,
         Long.BYTES);
     /** Length of {@link #CREATE_ASKED_BYTES_OFFSET}'s field. */
     public static final int CREATE_ASKED_BYTES_LENGTH = Long.BYTES;

@@ -1,0 +1,37 @@
+package org.rma4j.mpimode;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.rma4j.test.cluster.MpiCluster;
+
+/**
+ * The window contract across nodes: a real job of 2 nodes x 2 ranks under Open MPI runs the window scenarios
+ * of thread and process mode (with {@code allocate} where they used {@code allocateShared} only for memory).
+ */
+@Timeout(900)
+class MpiWindowsTest {
+    private static MpiCluster cluster;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = MpiCluster.start();
+    }
+
+    @AfterAll
+    static void closeCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void shouldRunTheWindowScenariosAcrossNodes() throws Exception {
+        MpiJobs.runScenarios(cluster,
+            MpiJobs.of(Class.forName("org.rma4j.WindowScenarios"), "fencePutGet", "putGetOverloads",
+                "exclusiveLockCounter", "lockAllFlushFlag", "sharedLocksAndFlushes", "exclusiveAgainstLockAll",
+                "syncOnly", "oversubscribedRounds", "pscw"),
+            "-Drma4j.test.increments=200");
+    }
+}
