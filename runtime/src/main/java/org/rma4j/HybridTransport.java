@@ -344,7 +344,7 @@ final class HybridTransport implements WindowTransport {
         final MemorySegment reply = result == null
             ? MemorySegment.NULL
             : MemorySegment.ofArray(new byte[(int)resultRuns.packedBytes()]);
-        finish(call, target, link.call(worldRank(target), message, reply, state.job().waitStrategy(), liveness,
+        finish(call, target, call(worldRank(target), message, reply, state.job().waitStrategy(), liveness,
             call + " on window " + state.number() + " at rank " + target));
         if (result != null) {
             RemoteRequests.copyPacked(resultRuns, element, result, false, reply, 0);
@@ -376,7 +376,7 @@ final class HybridTransport implements WindowTransport {
         if (mapped[target]) {
             return local.lock(type, target, waitLiveness);
         }
-        final int status = link.call(worldRank(target), header(RemoteRequests.LOCK, target, lockArg(type)),
+        final int status = call(worldRank(target), header(RemoteRequests.LOCK, target, lockArg(type)),
             MemorySegment.NULL, state.job().waitStrategy(), waitLiveness,
             "lock of rank " + target + " on window " + state.number());
         if (status != RemoteRequests.EXPOSED) {
@@ -394,7 +394,7 @@ final class HybridTransport implements WindowTransport {
         completeMpi(target);
         // NOTE: after the epoch's puts completed, and after its requests (earlier on the same ordered channel).
         finish("unlock", target,
-            link.call(worldRank(target), header(RemoteRequests.UNLOCK, target, lockArg(type)), MemorySegment.NULL,
+            call(worldRank(target), header(RemoteRequests.UNLOCK, target, lockArg(type)), MemorySegment.NULL,
                 state.job().waitStrategy(), liveness, "unlock of rank " + target + " on window " + state.number()));
         link.lock();
         requestsPending[target] = false;
@@ -518,9 +518,8 @@ final class HybridTransport implements WindowTransport {
         requestsPending[target] = false;
         link.unlock();
         if (pending) {
-            finish("flush", target,
-                link.call(worldRank(target), header(RemoteRequests.FLUSH, target, 0), MemorySegment.NULL,
-                    state.job().waitStrategy(), liveness, "flush of rank " + target + " on window " + state.number()));
+            finish("flush", target, call(worldRank(target), header(RemoteRequests.FLUSH, target, 0), MemorySegment.NULL,
+                state.job().waitStrategy(), liveness, "flush of rank " + target + " on window " + state.number()));
         }
     }
 
@@ -576,8 +575,19 @@ final class HybridTransport implements WindowTransport {
         if (payload != null) {
             MemorySegment.copy(payload, 0, message.segment(), AmLayout.HEADER_LENGTH, length);
         }
-        finish(call, target, link.call(worldRank(target), message, into == null ? MemorySegment.NULL : into,
+        finish(call, target, call(worldRank(target), message, into == null ? MemorySegment.NULL : into,
             state.job().waitStrategy(), liveness, call + " on window " + state.number() + " at rank " + target));
+    }
+
+    /** {@link MpiLink#call}, a target's error as the RmaException it reported. */
+    private int call(final int dest, final NativeBuffers.Buffer message, final MemorySegment into,
+        final org.rma4j.shm.WaitStrategy wait, final Liveness waitLiveness, final String what) {
+        try {
+            return link.call(dest, message, into, wait, waitLiveness, what);
+        } catch (final org.rma4j.internal.mpi.RemoteFailureException e) {
+            throw new RmaException(ErrorClass.ofCode(e.status()),
+                e.getMessage() + " (at rank " + dest + " of the job, on another node)");
+        }
     }
 
     /**

@@ -44,7 +44,7 @@ final class TargetAgent implements AmHandler {
                 System.err.println("rma4j: rank " + rank + " could not apply a request of rank " + message.origin()
                     + " on window " + state.number() + ": " + e.getMessage());
             }
-            message.reply(e.errorClass().code());
+            message.fail(e.errorClass().code(), e.getMessage());
             return true;
         }
     }

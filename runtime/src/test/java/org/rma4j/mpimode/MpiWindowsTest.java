@@ -34,4 +34,20 @@ class MpiWindowsTest {
                 "syncOnly", "oversubscribedRounds", "pscw"),
             "-Drma4j.test.increments=200");
     }
+
+    @Test
+    void shouldRunTheAtomicAndDatatypeScenariosAcrossNodes() throws Exception {
+        final java.util.List<String> scenarios = new java.util.ArrayList<>();
+        scenarios.addAll(MpiJobs.of(Class.forName("org.rma4j.AccumulateScenarios"), "sumCounters", "subWordNeighbours",
+            "minMaxRaces", "compareAndSwapCounters", "atomicReads", "typedAccumulate", "accumulateEpochs",
+            "opTypeErrors", "noOpInAccumulate", "unalignedOriginBuffers"));
+        scenarios.addAll(MpiJobs.of(Class.forName("org.rma4j.PairAccumulateScenarios"), "minMaxLocRaces",
+            "minLocChains", "pairTypeErrors"));
+        scenarios.addAll(MpiJobs.of(Class.forName("org.rma4j.DatatypeScenarios"), "structTransfers", "typedTransfers",
+            "haloExchange", "subarrayHaloAndRecordField"));
+        scenarios.addAll(
+            MpiJobs.of(Class.forName("org.rma4j.DynamicWindowScenarios"), "thousandRegions", "attachWhileAccessing"));
+        MpiJobs.runScenarios(cluster, scenarios, "-Drma4j.test.atomicIncrements=400",
+            "-Drma4j.test.pairOperations=200");
+    }
 }

@@ -83,6 +83,7 @@ public final class ActiveMessage {
             link.buffers().release(reply);
         }
         reply = link.buffers().acquire(AmLayout.REPLY_HEADER_LENGTH + bytes);
+        Words.putInt(reply.segment(), AmLayout.REPLY_FLAGS_OFFSET, 0);
         Words.putLong(reply.segment(), AmLayout.REPLY_PAYLOAD_LENGTH_OFFSET, bytes);
         return reply.segment().asSlice(AmLayout.REPLY_HEADER_LENGTH, bytes);
     }
@@ -109,6 +110,19 @@ public final class ActiveMessage {
         Words.putInt(reply.segment(), AmLayout.REPLY_STATUS_OFFSET, status);
         link.sendReply(source, Words.getInt(message, AmLayout.REPLY_TAG_OFFSET), reply);
         reply = null;
+    }
+
+    /**
+     * Replies with an error: {@code status} (an error class code) and its message (cut to
+     * {@link AmLayout#MAX_ERROR_TEXT} bytes); the origin's call throws {@link RemoteFailureException}. Nothing
+     * if the origin asked for no reply.
+     */
+    public void fail(final int status, final String text) {
+        final byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        final int length = Math.min(bytes.length, AmLayout.MAX_ERROR_TEXT);
+        MemorySegment.copy(bytes, 0, replyPayload(length), java.lang.foreign.ValueLayout.JAVA_BYTE, 0, length);
+        Words.putInt(reply.segment(), AmLayout.REPLY_FLAGS_OFFSET, AmLayout.REPLY_FLAG_ERROR);
+        reply(status);
     }
 
     /** Gives back what the request still holds. */

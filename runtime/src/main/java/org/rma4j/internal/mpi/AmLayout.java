@@ -23,8 +23,8 @@ import org.rma4j.shm.Words;
  *   reply
  *   0       4       8               16
  *   +-------+-------+---------------+-----------------------------------------------------------+
- *   | status| (pad) | payload bytes | payload                                                   |
- *   | (int) |       | (long)        |                                                           |
+ *   | status| flags | payload bytes | payload (of an error: its message, UTF-8, at most          |
+ *   | (int) | (int) | (long)        | MAX_ERROR_TEXT bytes)                                      |
  *   +-------+-------+---------------+-----------------------------------------------------------+
  * </pre>
  *
@@ -68,6 +68,12 @@ public final class AmLayout {
 
     /** Status of a reply: 0, or the error class code of what went wrong at the target (int). */
     public static final int REPLY_STATUS_OFFSET = 0;
+    /** Flags of a reply: {@link #REPLY_FLAG_ERROR} (int). */
+    public static final int REPLY_FLAGS_OFFSET = 4;
+    /** Flag of a reply that reports an error: its status is the error class, its payload the message. */
+    public static final int REPLY_FLAG_ERROR = 1;
+    /** Longest message of an error reply, in bytes; a caller's reply buffer holds at least this payload. */
+    public static final int MAX_ERROR_TEXT = 480;
     /** Bytes of payload after the reply header (long). */
     public static final int REPLY_PAYLOAD_LENGTH_OFFSET = 8;
     /** Bytes of the reply header. */

@@ -277,15 +277,16 @@ public final class MpiLink {
      * Sends a request and waits for its reply; the link owns {@code message} from now on.
      *
      * @param into receives the reply's payload (its first bytes, up to its size).
-     * @return the reply's status: 0, an error class code of the handler, {@link #STATUS_NO_WINDOW} or
+     * @return the reply's status: 0 or the handler's, {@link #STATUS_NO_WINDOW} or
      *         {@link #STATUS_HANDLER_FAILED}.
+     * @throws RemoteFailureException if the handler replied with an error ({@link ActiveMessage#fail}).
      */
     public int call(final int dest, final NativeBuffers.Buffer message, final MemorySegment into,
         final WaitStrategy wait, final Liveness liveness, final String what) {
         final int tag = AmLayout.MIN_REPLY_TAG
             + Math.floorMod(replyTags.getAndIncrement(), AmLayout.MAX_REPLY_TAG - AmLayout.MIN_REPLY_TAG + 1);
         Words.putInt(message.segment(), AmLayout.REPLY_TAG_OFFSET, tag);
-        final long capacity = AmLayout.REPLY_HEADER_LENGTH + into.byteSize();
+        final long capacity = AmLayout.REPLY_HEADER_LENGTH + Math.max(into.byteSize(), AmLayout.MAX_ERROR_TEXT);
         final NativeBuffers.Buffer reply = buffers.acquire(capacity);
         final MpiRequest received;
         lock.lock();
@@ -297,11 +298,19 @@ public final class MpiLink {
         }
         await(received, wait, liveness, what);
         final MemorySegment header = reply.segment();
-        final int status = Words.getInt(header, AmLayout.REPLY_STATUS_OFFSET);
-        final long length = Math.min(into.byteSize(), Words.getLong(header, AmLayout.REPLY_PAYLOAD_LENGTH_OFFSET));
-        MemorySegment.copy(header, AmLayout.REPLY_HEADER_LENGTH, into, 0, length);
-        buffers.release(reply);
-        return status;
+        try {
+            final int status = Words.getInt(header, AmLayout.REPLY_STATUS_OFFSET);
+            final long length = Words.getLong(header, AmLayout.REPLY_PAYLOAD_LENGTH_OFFSET);
+            if ((Words.getInt(header, AmLayout.REPLY_FLAGS_OFFSET) & AmLayout.REPLY_FLAG_ERROR) != 0) {
+                throw new RemoteFailureException(status,
+                    new String(header.asSlice(AmLayout.REPLY_HEADER_LENGTH, length).toArray(ValueLayout.JAVA_BYTE),
+                        java.nio.charset.StandardCharsets.UTF_8));
+            }
+            MemorySegment.copy(header, AmLayout.REPLY_HEADER_LENGTH, into, 0, Math.min(into.byteSize(), length));
+            return status;
+        } finally {
+            buffers.release(reply);
+        }
     }
 
     /** Registers the handler of a window's requests. */
