@@ -2,7 +2,6 @@ package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
 import java.util.function.IntFunction;
-import org.rma4j.mpi.MpiComm;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.ShmBarrier;
@@ -82,14 +81,14 @@ final class CommContext {
     }
 
     /**
-     * The context of a communicator whose members run on several nodes, over {@code comm} (this rank's rank in
-     * it is {@code rank}); the world's if {@code world}. Liveness checks look at the members' rows of this
+     * The context of a communicator whose members run on several nodes, its messages keyed by {@code key}
+     * ({@link MpiCollective#key}); the world's if {@code world}. Liveness checks look at the members' rows of this
      * node's control file (the other nodes' rows count as alive: their launcher watches them).
      */
     static CommContext acrossNodes(final RmaJob job, final String id, final int[] members, final int rank,
-        final MpiComm comm, final boolean world) {
+        final long key, final boolean world) {
         final ControlFile view = world ? job.control() : job.control().subset(members);
-        final MpiCollective collective = new MpiCollective(job.link(), comm, rank, members.length);
+        final MpiCollective collective = new MpiCollective(job.link(), key, members, rank);
         final CollectiveCalls calls = new CollectiveCalls(view, rank, collective,
             world ? "the job" : "communicator " + id);
         final Liveness liveness = calls.whileWaiting(view.liveness(rank, true));
@@ -130,17 +129,6 @@ final class CommContext {
      */
     boolean acrossNodes() {
         return mpi != null;
-    }
-
-    /**
-     * @return the MPI communicator of a communicator across nodes.
-     * @throws IllegalStateException for one in shared memory.
-     */
-    MpiComm mpiComm() {
-        if (mpi == null) {
-            throw new IllegalStateException(this + " is in shared memory");
-        }
-        return mpi.comm();
     }
 
     /**
@@ -317,11 +305,6 @@ final class CommContext {
      */
     void release() {
         if (references > 0 && --references == 0) {
-            if (mpi != null && !world) {
-                // NOTE: every member drops its last reference at the same collective call (the communicator's
-                // free, or the free of the last window over it), so the MPI communicator is freed collectively.
-                mpi.free();
-            }
             unmap();
             job.forgetContext(this);
         }

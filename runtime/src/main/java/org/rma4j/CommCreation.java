@@ -29,11 +29,9 @@ import org.rma4j.shm.Words;
  * member of the parent throw, after all barriers, with everything it mapped unmapped: the parent stays
  * usable. A member whose color is {@link CommRecordLayout#UNDEFINED_COLOR} gets no communicator.
  *
- * <p>In a job across nodes ({@link CommContext#acrossNodes()} parent), a new communicator whose members all run
- * on one node is made as above (its file lives in that node's job directory); one whose members run on several
- * nodes gets no file but an MPI communicator: in phase 2 every member of the parent calls
- * {@code MPI_Comm_split} with the color of such a communicator ({@code MPI_UNDEFINED} for the others) and its
- * key, which orders the members as the protocol does (key, then parent rank).
+ * <p>In a job across nodes, a new communicator whose members all run on one node is made as above (its file
+ * lives in that node's job directory); one whose members run on several nodes gets no file: its collective
+ * calls are messages between its members ({@link MpiCollective}), keyed by the creator's job rank and number.
  */
 final class CommCreation {
     private CommCreation() {
@@ -100,8 +98,7 @@ final class CommCreation {
         private int creatorJobRank;
         private int creatorNumber;
         private CommFile file;
-        /** This member's new communicator's MPI communicator, if its members run on several nodes. */
-        private org.rma4j.mpi.MpiComm mpiComm;
+        /** Whether this member's new communicator's members run on several nodes (no file: messages). */
         private boolean acrossNodes;
         private RuntimeException createProblem;
 
@@ -176,9 +173,6 @@ final class CommCreation {
          * member first takes part in the split of the parent's MPI communicator.
          */
         void createFile() {
-            if (problem == null && parent.acrossNodes()) {
-                splitMpi();
-            }
             if (problem != null || group == null || group[0] != rank || acrossNodes) {
                 return;
             }
@@ -195,27 +189,6 @@ final class CommCreation {
             } catch (final RuntimeException e) {
                 createProblem = e;
                 Words.putInt(own, CommRecordLayout.CREATE_STATUS_OFFSET, ErrorClass.OTHER.code());
-            }
-        }
-
-        /**
-         * {@code MPI_Comm_split} of the parent's MPI communicator (collective; every member of the parent is
-         * here, after barrier 1): this member's color if its new communicator spans nodes, else undefined.
-         */
-        private void splitMpi() {
-            final int color = group != null && acrossNodes
-                ? Words.getInt(own, CommRecordLayout.COLOR_OFFSET)
-                : org.rma4j.mpi.Mpi.UNDEFINED;
-            final int key = Words.getInt(own, CommRecordLayout.KEY_OFFSET);
-            job.link().lock();
-            try {
-                final org.rma4j.mpi.MpiComm made = parent.mpiComm().split(color, key);
-                mpiComm = made.isNull() ? null : made;
-            } catch (final org.rma4j.mpi.MpiException e) {
-                createProblem = e;
-                Words.putInt(own, CommRecordLayout.CREATE_STATUS_OFFSET, ErrorClass.OTHER.code());
-            } finally {
-                job.link().unlock();
             }
         }
 
@@ -284,26 +257,18 @@ final class CommCreation {
             final int newRank = indexOf(group, rank);
             final String id = creatorJobRank + "-" + creatorNumber;
             final CommContext context = acrossNodes
-                ? CommContext.acrossNodes(job, id, jobRanks(), newRank, mpiComm, false)
+                ? CommContext.acrossNodes(job, id, jobRanks(), newRank,
+                    MpiCollective.key(creatorJobRank, creatorNumber), false)
                 : CommContext.over(job, id, jobRanks(), newRank, file);
             job.rememberContext(context);
             return context;
         }
 
-        /** Unmaps what this member mapped, frees the MPI communicator it made (its members all fail alike). */
+        /** Unmaps what this member mapped. */
         void discard() {
             if (file != null) {
                 file.close();
                 file = null;
-            }
-            if (mpiComm != null) {
-                job.link().lock();
-                try {
-                    mpiComm.free();
-                } finally {
-                    job.link().unlock();
-                }
-                mpiComm = null;
             }
         }
     }

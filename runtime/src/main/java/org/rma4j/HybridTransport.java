@@ -50,11 +50,13 @@ final class HybridTransport implements WindowTransport {
     private final boolean[] mapped;
     private final long[] sizes;
     private final int[] dispUnits;
-    private final int[] basesInPage;
+    private final long[] bases;
     private final boolean dynamic;
     private final MpiLink link;
     private final MpiDatatype bytes;
     private final MpiWin win;
+    /** The mapping this rank attached to the link's window for the others (NULL: none), detached at the end. */
+    private final MemorySegment exposed;
     private final long key;
     private final Liveness liveness;
     private final Runnable fenceWait;
@@ -63,20 +65,23 @@ final class HybridTransport implements WindowTransport {
     private final Staging staging;
 
     /**
-     * @param win the MPI window over the ranks' memory (static flavors), or null (dynamic).
+     * @param bases   every rank's memory address in its process (filled before the window is used).
+     * @param exposed the mapping this rank attached to the link's window, or NULL.
      */
     HybridTransport(final WindowState state, final ShmTransport local, final boolean[] mapped, final int[] dispUnits,
-        final int[] basesInPage, final boolean dynamic, final MpiWin win, final long key, final Liveness liveness) {
+        final long[] bases, final boolean dynamic, final MemorySegment exposed, final long key,
+        final Liveness liveness) {
         this.state = state;
         this.local = local;
         this.mapped = mapped;
         this.sizes = state.sizes();
         this.dispUnits = dispUnits;
-        this.basesInPage = basesInPage;
+        this.bases = bases;
         this.dynamic = dynamic;
         this.link = state.job().link();
         this.bytes = link.mpi().datatype(MpiBasicType.BYTE);
-        this.win = win;
+        this.win = link.win();
+        this.exposed = exposed;
         this.key = key;
         this.liveness = liveness;
         this.mpiPending = new boolean[sizes.length];
@@ -126,7 +131,7 @@ final class HybridTransport implements WindowTransport {
                     ? destination
                     : copy.segment().asSlice(0, destination.byteSize());
                 getBytes(call, target, into, at);
-                mpi(call, target, () -> win.flushLocal(target));
+                mpi(call, target, () -> win.flushLocal(worldRank(target)));
                 if (copy != null) {
                     MemorySegment.copy(into, 0, destination, 0, destination.byteSize());
                 }
@@ -186,7 +191,7 @@ final class HybridTransport implements WindowTransport {
             final MemorySegment into = destination.isNative() ? destination : stage(target, destination, true);
             forEachRun(from, to, (fromOffset, toOffset, length) -> getBytes(call, target,
                 into.asSlice(toOffset, length), at + fromOffset));
-            mpi(call, target, () -> win.flushLocal(target));
+            mpi(call, target, () -> win.flushLocal(worldRank(target)));
             if (into != destination) {
                 MemorySegment.copy(into, 0, destination, 0, destination.byteSize());
             }
@@ -211,22 +216,24 @@ final class HybridTransport implements WindowTransport {
     }
 
     /** {@code MPI_Put} of a native source, in pieces MPI's int counts allow (the caller holds the lock). */
-    private void putBytes(final String call, final int target, final MemorySegment source, final long at) {
+    private void putBytes(final String call, final int target, final MemorySegment source, final long offset) {
+        final long at = bases[target] + offset;
         for (long done = 0; done < source.byteSize();) {
             final int n = (int)Math.min(Integer.MAX_VALUE, source.byteSize() - done);
             final long from = done;
-            mpi(call, target, () -> win.put(source.asSlice(from, n), n, bytes, target, at + from));
+            mpi(call, target, () -> win.put(source.asSlice(from, n), n, bytes, worldRank(target), at + from));
             done += n;
         }
         mpiPending[target] = true;
     }
 
     /** {@code MPI_Get} into a native destination, in pieces (the caller holds the lock and completes it). */
-    private void getBytes(final String call, final int target, final MemorySegment into, final long at) {
+    private void getBytes(final String call, final int target, final MemorySegment into, final long offset) {
+        final long at = bases[target] + offset;
         for (long done = 0; done < into.byteSize();) {
             final int n = (int)Math.min(Integer.MAX_VALUE, into.byteSize() - done);
             final long from = done;
-            mpi(call, target, () -> win.get(into.asSlice(from, n), n, bytes, target, at + from));
+            mpi(call, target, () -> win.get(into.asSlice(from, n), n, bytes, worldRank(target), at + from));
             done += n;
         }
     }
@@ -364,9 +371,9 @@ final class HybridTransport implements WindowTransport {
         }
     }
 
-    /** @return what alignment checks add to a byte offset: the target's base in its page (0 if dynamic). */
+    /** @return what alignment checks add to a byte offset: the target's base address (0 if dynamic). */
     private long base(final int target) {
-        return dynamic ? 0 : basesInPage[target];
+        return dynamic ? 0 : bases[target];
     }
 
     // ---------------------------------------------------------------- lock words
@@ -475,7 +482,7 @@ final class HybridTransport implements WindowTransport {
             link.lock();
             try {
                 if (mpiPending[target]) {
-                    mpi("flushLocal", target, () -> win.flushLocal(target));
+                    mpi("flushLocal", target, () -> win.flushLocal(worldRank(target)));
                     staging.release(target);
                 }
             } finally {
@@ -502,7 +509,7 @@ final class HybridTransport implements WindowTransport {
         link.lock();
         try {
             if (mpiPending[target]) {
-                mpi("flush", target, () -> win.flush(target));
+                mpi("flush", target, () -> win.flush(worldRank(target)));
                 mpiPending[target] = false;
                 staging.release(target);
             }
@@ -532,23 +539,19 @@ final class HybridTransport implements WindowTransport {
 
     @Override
     public void free() {
-        link.unregister(key);
-        if (win != null) {
-            link.lock();
-            try {
-                win.unlockAll();
-                win.free();
-            } finally {
-                link.unlock();
-            }
-        }
-        staging.releaseAll();
+        release();
     }
 
     @Override
     public void release() {
-        // NOTE: no MPI call: freeing the MPI window is collective; MPI_Finalize or the process's end frees it.
         link.unregister(key);
+        link.detach(exposed);
+        link.lock();
+        try {
+            staging.releaseAll();
+        } finally {
+            link.unlock();
+        }
     }
 
     // ---------------------------------------------------------------- requests

@@ -1,63 +1,81 @@
 package org.rma4j;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.HashMap;
+import java.util.Map;
 import org.rma4j.internal.CommunicatorLayout;
+import org.rma4j.internal.mpi.ActiveMessage;
+import org.rma4j.internal.mpi.AmHandler;
+import org.rma4j.internal.mpi.AmLayout;
 import org.rma4j.internal.mpi.MpiLink;
-import org.rma4j.mpi.MpiBasicType;
-import org.rma4j.mpi.MpiComm;
-import org.rma4j.mpi.MpiDatatype;
-import org.rma4j.mpi.MpiRequest;
+import org.rma4j.internal.mpi.NativeBuffers;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.WaitStrategy;
 import org.rma4j.shm.Words;
 
 /**
  * The collective machinery of a communicator whose members run on several nodes: its barrier, call words and
- * record areas over an MPI communicator, so that the protocols written for shared memory (call matching in
- * {@link CollectiveCalls}, window and communicator creation over records) run unchanged.
+ * record areas, so that the protocols written for shared memory (call matching in {@link CollectiveCalls},
+ * window and communicator creation over records) run unchanged, and the rounds of its {@link MpiExchange}.
  *
- * <p>The barrier of every collective call is one {@code MPI_Iallgather} of each member's current call word and
- * record ({@link #RECORD_LENGTH} bytes): after it, {@link #record(int)} of a member is what it wrote before the
- * barrier, and {@link #call} of a member is the word it entered the barrier with, which
- * {@link CollectiveCalls#checkCompleted} compares as it compares a file's call words. A member's own record is
- * its own memory, written between barriers; the others' are copies made by the last barrier. Since every
- * collective call of the communicator starts with this all-gather of equal size, MPI matches them in order,
- * and two calls that differ are reported (by {@link CollectiveCalls}) before either issues an MPI collective of
- * another shape. A member that waits in the barrier serves its peers ({@link MpiLink#await}).
+ * <p>Everything is one operation, {@link #gather}: in round {@code k} (rounds counted by each member alike, its
+ * collective calls being made in the same order) every member sends its contribution to every other member as
+ * a message of the link ({@link #CONTRIBUTION}, keyed by the communicator), and waits until it holds every
+ * member's contribution of round {@code k}; contributions of later rounds that arrive early are kept. The
+ * barrier of a collective call gathers each member's current call word and record ({@link #RECORD_LENGTH}
+ * bytes): after it, {@link #record(int)} of a member is what it wrote before the barrier, and {@link #call} of
+ * a member is the word it entered the barrier with, which {@link CollectiveCalls#checkCompleted} compares as it
+ * compares a file's call words. A member's own record is its own memory, written between barriers.
  *
- * <p>Used by one thread at a time (a rank's collective calls on one communicator).
+ * <p>No MPI collective is used: an MPI communicator per rma4j communicator would need {@code MPI_Comm_split}, a
+ * blocking collective, which two threads of a rank making collective calls on two communicators at once would
+ * deadlock under {@code MPI_THREAD_SERIALIZED}. A member that waits serves its peers ({@link MpiLink#poll}).
+ *
+ * <p>The barrier and the gathers are made by one thread at a time (a rank's collective calls on one
+ * communicator); contributions are stored by whichever thread polls the link (guarded by this object).
  */
-final class MpiCollective implements CollectiveCalls.CallWords {
+final class MpiCollective implements CollectiveCalls.CallWords, AmHandler {
     /** Bytes of a member's record: those of a communicator file's record area. */
     static final int RECORD_LENGTH = CommunicatorLayout.RECORD_LENGTH;
+    /** Kind of a contribution message. */
+    static final int CONTRIBUTION = 100;
     private static final int ENTRY_LENGTH = Long.BYTES + RECORD_LENGTH;
 
     private final MpiLink link;
-    private final MpiComm comm;
-    private final MpiDatatype bytes;
+    private final long key;
+    private final int[] members;
     private final int rank;
     private final int size;
-    private final Arena arena = Arena.ofShared();
-    private final MemorySegment own;
-    private final MemorySegment gathered;
+    private final NativeBuffers.Buffer own;
+    private final NativeBuffers.Buffer gathered;
     private final long[] ownWords = new long[2];
     private final long[][] words;
     private long current;
+    private long round;
+    /** Contributions received, by round (guarded by this). */
+    private final Map<Long, NativeBuffers.Buffer[]> arrived = new HashMap<>();
+    private boolean closed;
 
-    MpiCollective(final MpiLink link, final MpiComm comm, final int rank, final int size) {
+    /**
+     * @param key     the communicator's key in the link's messages (unique in the job).
+     * @param members the members' job ranks (MPI world ranks), in communicator order.
+     */
+    MpiCollective(final MpiLink link, final long key, final int[] members, final int rank) {
         this.link = link;
-        this.comm = comm;
-        this.bytes = link.mpi().datatype(MpiBasicType.BYTE);
+        this.key = key;
+        this.members = members;
         this.rank = rank;
-        this.size = size;
-        this.own = arena.allocate(ENTRY_LENGTH, 8);
-        this.gathered = arena.allocate((long)ENTRY_LENGTH * size, 8);
+        this.size = members.length;
+        this.own = link.buffers().acquire(ENTRY_LENGTH);
+        this.gathered = link.buffers().acquire((long)ENTRY_LENGTH * size);
         this.words = new long[size][2];
+        own.segment().asSlice(0, ENTRY_LENGTH).fill((byte)0);
+        link.register(key, this);
     }
 
-    MpiComm comm() {
-        return comm;
+    /** The key of the communicator {@code number} of job rank {@code creator} (-1: the world). */
+    static long key(final int creator, final int number) {
+        return 1L << 62 | (long)(creator + 1) << 32 | (number & 0xFFFFFFFFL);
     }
 
     MpiLink link() {
@@ -70,8 +88,8 @@ final class MpiCollective implements CollectiveCalls.CallWords {
      */
     MemorySegment record(final int member) {
         return member == rank
-            ? own.asSlice(Long.BYTES, RECORD_LENGTH)
-            : gathered.asSlice((long)member * ENTRY_LENGTH + Long.BYTES, RECORD_LENGTH);
+            ? own.segment().asSlice(Long.BYTES, RECORD_LENGTH)
+            : gathered.segment().asSlice((long)member * ENTRY_LENGTH + Long.BYTES, RECORD_LENGTH);
     }
 
     @Override
@@ -89,46 +107,101 @@ final class MpiCollective implements CollectiveCalls.CallWords {
     }
 
     /**
-     * The barrier: gathers every member's current call word and record, serving the link while it waits.
+     * The barrier: gathers every member's current call word and record.
      */
     void barrier(final WaitStrategy wait, final Liveness liveness, final String what) {
-        Words.putLong(own, 0, current);
-        final MpiRequest request;
-        link.lock();
-        try {
-            request = comm.iallgather(own, ENTRY_LENGTH, bytes, gathered, ENTRY_LENGTH, bytes);
-        } finally {
-            link.unlock();
-        }
-        link.await(request, wait, liveness, what);
+        Words.putLong(own.segment(), 0, current);
+        final NativeBuffers.Buffer[] all = gather(own.segment().asSlice(0, ENTRY_LENGTH), wait, liveness, what);
         for (int m = 0; m < size; m++) {
             if (m != rank) {
-                final long word = Words.getLong(gathered, (long)m * ENTRY_LENGTH);
+                MemorySegment.copy(all[m].segment(), 0, gathered.segment(), (long)m * ENTRY_LENGTH, ENTRY_LENGTH);
+                final long word = Words.getLong(all[m].segment(), 0);
                 words[m][CollectiveCalls.sequenceOf(word) & 1] = word;
             }
+        }
+        release(all);
+    }
+
+    /**
+     * One round: sends {@code mine} to every other member and waits until every member's contribution of the
+     * round arrived, serving the link meanwhile.
+     *
+     * @return every member's contribution (this member's a copy of {@code mine}), to {@link #release} when read;
+     *         each holds the contribution at its start (its length is the sender's business).
+     */
+    NativeBuffers.Buffer[] gather(final MemorySegment mine, final WaitStrategy wait, final Liveness liveness,
+        final String what) {
+        final long thisRound = round++;
+        for (int m = 0; m < size; m++) {
+            if (m != rank) {
+                final NativeBuffers.Buffer message = link.request(mine.byteSize());
+                AmLayout.writeHeader(message.segment(), CONTRIBUTION, key, m, rank, thisRound, 0, 0, 0,
+                    mine.byteSize());
+                MemorySegment.copy(mine, 0, message.segment(), AmLayout.HEADER_LENGTH, mine.byteSize());
+                link.send(members[m], message);
+            }
+        }
+        final NativeBuffers.Buffer copy = link.buffers().acquire(Math.max(1, mine.byteSize()));
+        MemorySegment.copy(mine, 0, copy.segment(), 0, mine.byteSize());
+        store(thisRound, rank, copy);
+        wait.awaitPolled(() -> complete(thisRound), liveness, what);
+        synchronized (this) {
+            return arrived.remove(thisRound);
+        }
+    }
+
+    private synchronized boolean complete(final long which) {
+        final NativeBuffers.Buffer[] all = arrived.get(which);
+        if (all == null) {
+            return false;
+        }
+        for (final NativeBuffers.Buffer contribution : all) {
+            if (contribution == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private synchronized void store(final long which, final int member, final NativeBuffers.Buffer contribution) {
+        arrived.computeIfAbsent(which, r -> new NativeBuffers.Buffer[size])[member] = contribution;
+    }
+
+    @Override
+    public boolean handle(final ActiveMessage message) {
+        final MemorySegment payload = message.payload();
+        final NativeBuffers.Buffer contribution = link.buffers().acquire(Math.max(1, payload.byteSize()));
+        MemorySegment.copy(payload, 0, contribution.segment(), 0, payload.byteSize());
+        store(message.offset(), message.origin(), contribution);
+        return true;
+    }
+
+    /** Gives back the buffers of a gathered round. */
+    void release(final NativeBuffers.Buffer[] contributions) {
+        for (final NativeBuffers.Buffer contribution : contributions) {
+            link.buffers().release(contribution);
         }
     }
 
     /**
-     * Frees the MPI communicator (a collective call of the members, made when each drops its last reference
-     * at the same collective call) and this object's memory.
+     * Ends the communicator's machinery at this rank: no more contributions are accepted. Local (the members
+     * drop their last reference at the same collective call, or the job ends).
      */
-    void free() {
-        link.lock();
-        try {
-            if (!comm.isNull() && comm.handle() != link.world().handle()) {
-                comm.free();
+    synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        link.unregister(key);
+        for (final NativeBuffers.Buffer[] left : arrived.values()) {
+            for (final NativeBuffers.Buffer contribution : left) {
+                if (contribution != null) {
+                    link.buffers().release(contribution);
+                }
             }
-        } finally {
-            link.unlock();
         }
-        close();
-    }
-
-    /** Releases this object's memory only (the job ends: MPI_Finalize frees the rest). */
-    void close() {
-        if (arena.scope().isAlive()) {
-            arena.close();
-        }
+        arrived.clear();
+        link.buffers().release(own);
+        link.buffers().release(gathered);
     }
 }

@@ -95,7 +95,7 @@ public final class RmaJob implements AutoCloseable {
         this.pids = new long[size];
         this.link = link;
         this.worldContext = link != null && link.nodes() > 1
-            ? CommContext.acrossNodes(this, "world", allRanks(size), rank, link.world().dup(), true)
+            ? CommContext.acrossNodes(this, "world", allRanks(size), rank, MpiCollective.key(-1, 0), true)
             : CommContext.world(this, control, rank);
         this.world = new Communicator(worldContext);
         this.ownsDirectory = ownsDirectory;

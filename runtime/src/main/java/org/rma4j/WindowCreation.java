@@ -239,8 +239,8 @@ final class WindowCreation {
         }
 
         /**
-         * Phase 3, after barrier 2: maps and checks the file and the window; across nodes every rank then takes
-         * part in the MPI window's creation, mapped or not; writes the open status.
+         * Phase 3, after barrier 2: maps and checks the file and the window; across nodes writes where its memory
+         * is; writes the open status.
          */
         void open() {
             createStatus = 0;
@@ -271,10 +271,8 @@ final class WindowCreation {
                 openProblem = e;
             }
             if (part != null) {
-                HybridWindows.createMpiWindow(part, context, flavor,
-                    mapped == null ? MemorySegment.NULL : mapped.local());
-                Words.putInt(own, CreationRecordLayout.BASE_IN_PAGE_OFFSET,
-                    mapped == null ? 0 : (int)(mapped.local().address() % 4096));
+                Words.putLong(own, CreationRecordLayout.BASE_ADDRESS_OFFSET,
+                    mapped == null ? 0 : mapped.local().address());
             }
             if (mapped != null) {
                 try {
@@ -297,7 +295,7 @@ final class WindowCreation {
                     }
                 }
                 for (int r = 0; part != null && r < ranks; r++) {
-                    part.basesInPage[r] = Words.getInt(context.record(r), CreationRecordLayout.BASE_IN_PAGE_OFFSET);
+                    part.bases[r] = Words.getLong(context.record(r), CreationRecordLayout.BASE_ADDRESS_OFFSET);
                 }
             }
             // The file of a window that holds its ranks' memory stays linked while the window lives, so that
@@ -353,10 +351,9 @@ final class WindowCreation {
                 createProblem);
         }
 
-        /** Unmaps what this rank mapped; frees the MPI window of a creation every rank gives up. */
+        /** Unmaps what this rank mapped. */
         void discard() {
             WindowCreation.discard(window, file);
-            HybridWindows.discard(part, context);
         }
     }
 
@@ -482,7 +479,7 @@ final class WindowCreation {
         final ShmTransport shm = new ShmTransport(state, memory, mapping, fileCheck, collective);
         final WindowTransport transport = part == null
             ? shm
-            : HybridWindows.transport(part, state, shm, dispUnits, flavor, collective);
+            : HybridWindows.transport(part, state, shm, memory, dispUnits, flavor, collective);
         final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs, transport);
         final ActiveTarget active = new ActiveTarget(state, mapping, transport, epochs, blocked, fileCheck, collective);
         final PassiveTarget passive = new PassiveTarget(state, transport, epochs, blocked, fileCheck,

@@ -139,7 +139,7 @@ final class CommunicatorScenarios {
         final int r = comm.rank();
         final int right = (r + 1) % n;
         final int left = (r + n - 1) % n;
-        try (Window shared = comm.allocateShared(8L * n, 8);
+        try (Window shared = Scenarios.allocate(comm, 8L * n, 8, null);
             Window allocated = comm.allocate(8L * n, 8);
             Window dynamic = comm.createDynamic(null)) {
             final MemorySegment memory = job.allocMem(8L * n);
@@ -183,7 +183,7 @@ final class CommunicatorScenarios {
             job.freeMem(memory);
         }
         // Windows stay usable after their communicator is freed (MPI-3.1 section 6.4.3).
-        final Window after = comm.allocateShared(8, 8);
+        final Window after = Scenarios.allocate(comm, 8, 8, null);
         comm.free();
         after.fence(0);
         after.put(new long[] {r}, 0, 1, right, 0);
@@ -486,7 +486,7 @@ final class CommunicatorScenarios {
             comm.bcast(data, round % n);
             assertEquals(factor * round, data[0]);
             if (round % 50 == 0) {
-                final Window window = comm.allocateShared(8, 8);
+                final Window window = Scenarios.allocate(comm, 8, 8, null);
                 window.fence(0);
                 window.put(new long[] {factor + me}, 0, 1, (me + 1) % n, 0);
                 window.fence(0);

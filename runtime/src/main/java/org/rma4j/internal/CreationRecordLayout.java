@@ -9,11 +9,11 @@ import org.rma4j.shm.Align;
  * create-status and space fields by all others) after the barrier that follows its writing.
  *
  * <pre>
- *   0                   8         12        16        20        24        28        32
- *   +-------------------+---------+---------+---------+---------+---------+---------+
- *   | size (long)       | disp    | status  | flags   | create  | base in | (pad)   |
- *   |                   | unit    |         |         | status  | page    |         |
- *   +-------------------+---------+---------+---------+---------+---------+---------+
+ *   0                   8         12        16        20        24                  32
+ *   +-------------------+---------+---------+---------+---------+-------------------+
+ *   | size (long)       | disp    | status  | flags   | create  | (pad)             |
+ *   |                   | unit    |         |         | status  |                   |
+ *   +-------------------+---------+---------+---------+---------+-------------------+
  *   32                  40        44        48                  56                  64        68
  *   +-------------------+---------+---------+-------------------+-------------------+---------+
  *   | memory offset     | notify  | key     | create: asked     | create: free      | open    |
@@ -23,12 +23,17 @@ import org.rma4j.shm.Align;
  *   +-----------------------------------------------------------------------------------------+
  *   | memory file: name of the job file holding this rank's memory (SharedNames, 64 B), or "" |
  *   +-----------------------------------------------------------------------------------------+
+ *   136                 144
+ *   +-------------------+
+ *   | base address      |  a window across nodes: where this rank's memory is, in its process
+ *   | (long)            |
+ *   +-------------------+
  * </pre>
  *
  * <p>Publication: the barriers of the creation protocol order every write before every read (see
  * {@code WindowCreation}): fields up to memory offset and notify capacity before barrier 1, the file
  * creator's (rank 0's; in a window across nodes the first rank of each node) create status and space fields
- * before barrier 2, the base-in-page and the open status between barriers 2 and 3, the open status written
+ * before barrier 2, the base address and the open status between barriers 2 and 3, the open status written
  * and read with volatile access. Statuses are error-class codes ({@code ErrorClass}), 0 for success.
  */
 public final class CreationRecordLayout {
@@ -48,19 +53,13 @@ public final class CreationRecordLayout {
     public static final int FLAGS_OFFSET = STATUS_OFFSET + STATUS_LENGTH;
     /** Length of {@link #FLAGS_OFFSET}'s field. */
     public static final int FLAGS_LENGTH = Integer.BYTES;
-    /** Rank 0 only: 0 if it created the window file, else the error-class code of the failure (int). */
+    /** The file's creator only: 0 if it created the window file, else the error-class code of the failure (int). */
     public static final int CREATE_STATUS_OFFSET = FLAGS_OFFSET + FLAGS_LENGTH;
     /** Length of {@link #CREATE_STATUS_OFFSET}'s field. */
     public static final int CREATE_STATUS_LENGTH = Integer.BYTES;
-    /**
-     * A window across nodes: the address of this rank's memory modulo the page size (int), by which origins on
-     * other nodes check the alignment of their atomics at the call.
-     */
-    public static final int BASE_IN_PAGE_OFFSET = CREATE_STATUS_OFFSET + CREATE_STATUS_LENGTH;
-    /** Length of {@link #BASE_IN_PAGE_OFFSET}'s field. */
-    public static final int BASE_IN_PAGE_LENGTH = Integer.BYTES;
     /** Flavor CREATE: offset of this rank's memory in its memory file (long, 8-aligned). */
-    public static final int MEMORY_OFFSET_OFFSET = (int)Align.up(BASE_IN_PAGE_OFFSET + BASE_IN_PAGE_LENGTH, Long.BYTES);
+    public static final int MEMORY_OFFSET_OFFSET = (int)Align.up(CREATE_STATUS_OFFSET + CREATE_STATUS_LENGTH,
+        Long.BYTES);
     /** Length of {@link #MEMORY_OFFSET_OFFSET}'s field. */
     public static final int MEMORY_OFFSET_LENGTH = Long.BYTES;
     /** Entries of each notification ring this rank asks for; rank 0's is used (int). */
@@ -95,8 +94,15 @@ public final class CreationRecordLayout {
         Long.BYTES);
     /** Length of {@link #MEMORY_FILE_NAME_OFFSET}'s field. */
     public static final int MEMORY_FILE_NAME_LENGTH = 64;
+    /**
+     * A window across nodes: the address of this rank's memory in its process (long), where origins on other
+     * nodes put and get through MPI, and by which they check the alignment of their atomics at the call.
+     */
+    public static final int BASE_ADDRESS_OFFSET = MEMORY_FILE_NAME_OFFSET + MEMORY_FILE_NAME_LENGTH;
+    /** Length of {@link #BASE_ADDRESS_OFFSET}'s field. */
+    public static final int BASE_ADDRESS_LENGTH = Long.BYTES;
     /** Bytes of the record; at most the scratch slot's length. */
-    public static final int RECORD_LENGTH = MEMORY_FILE_NAME_OFFSET + MEMORY_FILE_NAME_LENGTH;
+    public static final int RECORD_LENGTH = BASE_ADDRESS_OFFSET + BASE_ADDRESS_LENGTH;
 
     /** Bit of {@link #FLAGS_OFFSET}: the rank asked for alloc_shared_noncontig. */
     public static final int FLAG_NONCONTIG = 1;

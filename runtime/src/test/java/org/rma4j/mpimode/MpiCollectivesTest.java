@@ -37,7 +37,7 @@ class MpiCollectivesTest {
 
     @Test
     void shouldRunTheCommunicatorScenariosAcrossNodes() throws Exception {
-        MpiJobs.runScenarios(cluster, MpiJobs.of(Class.forName("org.rma4j.CommunicatorScenarios"),
-            "splitUndefinedAndKeys", "constructorsAndCompare"));
+        MpiJobs.runScenarios(cluster, MpiJobs.of(Class.forName("org.rma4j.CommunicatorScenarios"), "world",
+            "splitUndefinedAndKeys", "constructorsAndCompare", "windowsOverSplit", "concurrentDups"));
     }
 }

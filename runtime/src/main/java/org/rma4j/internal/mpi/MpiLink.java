@@ -17,10 +17,12 @@ import org.rma4j.mpi.Mpi;
 import org.rma4j.mpi.MpiBasicType;
 import org.rma4j.mpi.MpiComm;
 import org.rma4j.mpi.MpiDatatype;
+import org.rma4j.mpi.MpiMode;
 import org.rma4j.mpi.MpiOp;
 import org.rma4j.mpi.MpiRequest;
 import org.rma4j.mpi.MpiStatus;
 import org.rma4j.mpi.MpiThreadLevel;
+import org.rma4j.mpi.MpiWin;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.WaitStrategy;
 import org.rma4j.shm.Words;
@@ -76,6 +78,12 @@ public final class MpiLink {
     private final MpiComm world;
     private final MpiComm node;
     private final MpiComm messages;
+    /** The one MPI window of the rank's one-sided calls across nodes: dynamic, over the world, in lock_all. */
+    private final MpiWin win;
+    /** Regions attached to {@link #win}, by start address, with the number of users of each. */
+    private final Map<Long, Integer> attached = new HashMap<>();
+    /** Requests that wanted no reply and arrived before their handler was registered, by key. */
+    private final Map<Long, ArrayDeque<ActiveMessage>> unclaimed = new HashMap<>();
     private final MpiDatatype bytes;
     private final int rank;
     private final int size;
@@ -107,6 +115,8 @@ public final class MpiLink {
         this.nodeOf = nodeOf;
         this.nodes = java.util.Arrays.stream(nodeOf).max().orElse(0) + 1;
         this.messages = world.dup();
+        this.win = MpiWin.createDynamic(world.dup(), Map.of());
+        win.lockAll(MpiMode.NOCHECK);
     }
 
     /**
@@ -318,6 +328,70 @@ public final class MpiLink {
         if (handlers.putIfAbsent(window, handler) != null) {
             throw new IllegalStateException("window " + window + " has a handler already");
         }
+        lock.lock();
+        try {
+            final ArrayDeque<ActiveMessage> early = unclaimed.remove(window);
+            while (early != null && !early.isEmpty()) {
+                final ActiveMessage message = early.pollFirst();
+                final int outcome = handle(message);
+                if (outcome == DONE) {
+                    message.release();
+                } else if (outcome == WAIT) {
+                    waiting.computeIfAbsent(message.source(), source -> new ArrayDeque<>()).addLast(message);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * @return the MPI window of the rank's one-sided calls across nodes: dynamic, over the world, in a lasting
+     *         {@code MPI_Win_lock_all(MPI_MODE_NOCHECK)} epoch; a target's memory is reached at its address, once
+     *         the target {@link #attach}ed it. Used under the lock.
+     */
+    public MpiWin win() {
+        return win;
+    }
+
+    /**
+     * {@code MPI_Win_attach} of a whole mapping to {@link #win()} (a local call), counted: a mapping several
+     * windows expose is attached once.
+     */
+    public void attach(final MemorySegment mapping) {
+        if (mapping.byteSize() == 0) {
+            return;
+        }
+        lock.lock();
+        try {
+            if (attached.merge(mapping.address(), 1, Integer::sum) == 1) {
+                win.attach(mapping);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Ends one use of a mapping {@link #attach}ed; the last one detaches it. */
+    public void detach(final MemorySegment mapping) {
+        if (mapping.byteSize() == 0) {
+            return;
+        }
+        lock.lock();
+        try {
+            final Integer users = attached.get(mapping.address());
+            if (users == null) {
+                return;
+            }
+            if (users == 1) {
+                attached.remove(mapping.address());
+                win.detach(mapping);
+            } else {
+                attached.put(mapping.address(), users - 1);
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Removes the handler of a window; later requests for it get {@link #STATUS_NO_WINDOW}. */
@@ -387,6 +461,8 @@ public final class MpiLink {
         }, Liveness.NONE, "the last active messages of rank " + rank + " to be sent");
         lock.lock();
         try {
+            win.unlockAll();
+            win.free();
             mpi.finalizeMpi();
         } finally {
             lock.unlock();
@@ -419,6 +495,13 @@ public final class MpiLink {
         }
     }
 
+    /** {@link #handle}: the request is done (released by the caller). */
+    private static final int DONE = 0;
+    /** {@link #handle}: the request must wait; it and its source's later ones are offered again. */
+    private static final int WAIT = 1;
+    /** {@link #handle}: the request waits for its handler's registration ({@link #unclaimed} owns it). */
+    private static final int PARKED = 2;
+
     private void receive(final MpiStatus status) {
         final int length = status.count();
         final NativeBuffers.Buffer buffer = buffers.acquire(length);
@@ -428,9 +511,12 @@ public final class MpiLink {
         final ArrayDeque<ActiveMessage> queue = waiting.get(status.source());
         if (queue != null) {
             queue.addLast(message);
-        } else if (handle(message)) {
+            return;
+        }
+        final int outcome = handle(message);
+        if (outcome == DONE) {
             message.release();
-        } else {
+        } else if (outcome == WAIT) {
             final ArrayDeque<ActiveMessage> first = new ArrayDeque<>();
             first.addLast(message);
             waiting.put(status.source(), first);
@@ -440,8 +526,15 @@ public final class MpiLink {
     private void retryWaiting() {
         for (final Iterator<ArrayDeque<ActiveMessage>> it = waiting.values().iterator(); it.hasNext();) {
             final ArrayDeque<ActiveMessage> queue = it.next();
-            while (!queue.isEmpty() && handle(queue.peekFirst())) {
-                queue.pollFirst().release();
+            while (!queue.isEmpty()) {
+                final int outcome = handle(queue.peekFirst());
+                if (outcome == WAIT) {
+                    break;
+                }
+                final ActiveMessage message = queue.pollFirst();
+                if (outcome == DONE) {
+                    message.release();
+                }
             }
             if (queue.isEmpty()) {
                 it.remove();
@@ -450,22 +543,28 @@ public final class MpiLink {
     }
 
     /**
-     * @return whether the request is done (see {@link AmHandler#handle}).
+     * @return {@link #DONE}, {@link #WAIT} or {@link #PARKED} (see {@link AmHandler#handle}).
      */
-    private boolean handle(final ActiveMessage message) {
+    private int handle(final ActiveMessage message) {
         final AmHandler handler = handlers.get(message.window());
+        if (handler == null && !message.expectsReply()) {
+            // NOTE: a peer that finished making a communicator or window may send before this rank registered
+            // its handler; the message waits for it (a message for a freed object is kept until the job ends).
+            unclaimed.computeIfAbsent(message.window(), key -> new ArrayDeque<>()).addLast(message);
+            return PARKED;
+        }
         if (handler == null) {
             message.reply(STATUS_NO_WINDOW);
-            return true;
+            return DONE;
         }
         try {
-            return handler.handle(message);
+            return handler.handle(message) ? DONE : WAIT;
         } catch (final RuntimeException e) {
             System.err.println("rma4j: rank " + rank + " could not apply a request of rank " + message.source()
                 + " (kind " + message.kind() + ", window " + message.window() + "): " + e);
             e.printStackTrace();
             message.reply(STATUS_HANDLER_FAILED);
-            return true;
+            return DONE;
         }
     }
 
