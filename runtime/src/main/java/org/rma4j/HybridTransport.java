@@ -63,6 +63,7 @@ final class HybridTransport implements WindowTransport {
     private final boolean[] mpiPending;
     private final boolean[] requestsPending;
     private final Staging staging;
+    private final RemoteCalls calls;
 
     /**
      * @param bases   every rank's memory address in its process (filled before the window is used).
@@ -87,6 +88,7 @@ final class HybridTransport implements WindowTransport {
         this.mpiPending = new boolean[sizes.length];
         this.requestsPending = new boolean[sizes.length];
         this.staging = new Staging(link.buffers(), sizes.length);
+        this.calls = new RemoteCalls(state, link, key, liveness);
         final Runnable barrier = state.context().barrierWait();
         this.fenceWait = () -> {
             flushAll();
@@ -102,7 +104,7 @@ final class HybridTransport implements WindowTransport {
         if (mapped[target]) {
             local.put(call, origin, target, targetDisp);
         } else if (dynamic) {
-            request(target, RemoteRequests.PUT, targetDisp, 0, 0, 0, origin, null, call);
+            calls.request(target, RemoteRequests.PUT, targetDisp, 0, 0, 0, origin, null, call);
         } else {
             final long at = checkRange(call, target, targetDisp, origin.byteSize());
             link.lock();
@@ -119,7 +121,8 @@ final class HybridTransport implements WindowTransport {
         if (mapped[target]) {
             local.get(call, destination, target, targetDisp);
         } else if (dynamic) {
-            request(target, RemoteRequests.GET, targetDisp, destination.byteSize(), 0, 0, null, destination, call);
+            calls.request(target, RemoteRequests.GET, targetDisp, destination.byteSize(), 0, 0, null, destination,
+                call);
         } else {
             final long at = checkRange(call, target, targetDisp, destination.byteSize());
             final NativeBuffers.Buffer copy = destination.isNative()
@@ -155,8 +158,8 @@ final class HybridTransport implements WindowTransport {
         final TypeCursor from = new TypeCursor(0, originCount, originType);
         final TypeCursor to = new TypeCursor(0, targetCount, targetType);
         if (dynamic) {
-            forEachRun(from, to, (fromOffset, toOffset, length) -> request(target, RemoteRequests.PUT, at + toOffset, 0,
-                0, 0, origin.asSlice(fromOffset, length), null, call));
+            forEachRun(from, to, (fromOffset, toOffset, length) -> calls.request(target, RemoteRequests.PUT,
+                at + toOffset, 0, 0, 0, origin.asSlice(fromOffset, length), null, call));
             return;
         }
         link.lock();
@@ -181,8 +184,8 @@ final class HybridTransport implements WindowTransport {
         final TypeCursor from = new TypeCursor(0, targetCount, targetType);
         final TypeCursor to = new TypeCursor(0, originCount, originType);
         if (dynamic) {
-            forEachRun(from, to, (fromOffset, toOffset, length) -> request(target, RemoteRequests.GET, at + fromOffset,
-                length, 0, 0, null, destination.asSlice(toOffset, length), call));
+            forEachRun(from, to, (fromOffset, toOffset, length) -> calls.request(target, RemoteRequests.GET,
+                at + fromOffset, length, 0, 0, null, destination.asSlice(toOffset, length), call));
             return;
         }
         link.lock();
@@ -318,8 +321,8 @@ final class HybridTransport implements WindowTransport {
         final long at = dynamic ? targetDisp : checkRange(call, target, targetDisp, basic.bytes());
         Checks.checkAligned(call, target, base(target) + at, basic);
         final MemorySegment previous = MemorySegment.ofArray(new long[1]);
-        request(target, RemoteRequests.COMPARE_AND_SWAP, targetDisp, basic.ordinal(), compare, value, null, previous,
-            call);
+        calls.request(target, RemoteRequests.COMPARE_AND_SWAP, targetDisp, basic.ordinal(), compare, value, null,
+            previous, call);
         return previous.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0);
     }
 
@@ -351,7 +354,7 @@ final class HybridTransport implements WindowTransport {
         final MemorySegment reply = result == null
             ? MemorySegment.NULL
             : MemorySegment.ofArray(new byte[(int)resultRuns.packedBytes()]);
-        finish(call, target, call(worldRank(target), message, reply, state.job().waitStrategy(), liveness,
+        calls.finish(call, target, calls.call(target, message, reply, state.job().waitStrategy(), liveness,
             call + " on window " + state.number() + " at rank " + target));
         if (result != null) {
             RemoteRequests.copyPacked(resultRuns, element, result, false, reply, 0);
@@ -383,11 +386,11 @@ final class HybridTransport implements WindowTransport {
         if (mapped[target]) {
             return local.lock(type, target, waitLiveness);
         }
-        final int status = call(worldRank(target), header(RemoteRequests.LOCK, target, lockArg(type)),
+        final int status = calls.call(target, calls.header(RemoteRequests.LOCK, target, lockArg(type)),
             MemorySegment.NULL, state.job().waitStrategy(), waitLiveness,
             "lock of rank " + target + " on window " + state.number());
         if (status != RemoteRequests.EXPOSED) {
-            finish("lock", target, status);
+            calls.finish("lock", target, status);
         }
         return status == RemoteRequests.EXPOSED;
     }
@@ -400,8 +403,8 @@ final class HybridTransport implements WindowTransport {
         }
         completeMpi(target);
         // NOTE: after the epoch's puts completed, and after its requests (earlier on the same ordered channel).
-        finish("unlock", target,
-            call(worldRank(target), header(RemoteRequests.UNLOCK, target, lockArg(type)), MemorySegment.NULL,
+        calls.finish("unlock", target,
+            calls.call(target, calls.header(RemoteRequests.UNLOCK, target, lockArg(type)), MemorySegment.NULL,
                 state.job().waitStrategy(), liveness, "unlock of rank " + target + " on window " + state.number()));
         link.lock();
         requestsPending[target] = false;
@@ -429,7 +432,7 @@ final class HybridTransport implements WindowTransport {
         if (mapped[origin]) {
             local.post(origin);
         } else {
-            link.send(worldRank(origin), header(RemoteRequests.POST, origin, 0));
+            link.send(worldRank(origin), calls.header(RemoteRequests.POST, origin, 0));
         }
     }
 
@@ -439,7 +442,7 @@ final class HybridTransport implements WindowTransport {
             local.complete(target);
         } else {
             flush(target);
-            link.send(worldRank(target), header(RemoteRequests.COMPLETE, target, 0));
+            link.send(worldRank(target), calls.header(RemoteRequests.COMPLETE, target, 0));
         }
     }
 
@@ -525,8 +528,9 @@ final class HybridTransport implements WindowTransport {
         requestsPending[target] = false;
         link.unlock();
         if (pending) {
-            finish("flush", target, call(worldRank(target), header(RemoteRequests.FLUSH, target, 0), MemorySegment.NULL,
-                state.job().waitStrategy(), liveness, "flush of rank " + target + " on window " + state.number()));
+            calls.finish("flush", target,
+                calls.call(target, calls.header(RemoteRequests.FLUSH, target, 0), MemorySegment.NULL,
+                    state.job().waitStrategy(), liveness, "flush of rank " + target + " on window " + state.number()));
         }
     }
 
@@ -558,58 +562,6 @@ final class HybridTransport implements WindowTransport {
 
     private int worldRank(final int target) {
         return state.context().jobRank(target);
-    }
-
-    private NativeBuffers.Buffer header(final int kind, final int target, final long arg0) {
-        final NativeBuffers.Buffer message = link.request(0);
-        AmLayout.writeHeader(message.segment(), kind, key, target, state.rank(), 0, arg0, 0, 0, 0);
-        return message;
-    }
-
-    /**
-     * Sends a request with {@code payload} (or none) and waits for its reply, whose payload goes to
-     * {@code into} (or nowhere).
-     */
-    private void request(final int target, final int kind, final long offset, final long arg0, final long arg1,
-        final long arg2, final MemorySegment payload, final MemorySegment into, final String call) {
-        final long length = payload == null ? 0 : payload.byteSize();
-        final NativeBuffers.Buffer message = link.request(length);
-        AmLayout.writeHeader(message.segment(), kind, key, target, state.rank(), offset, arg0, arg1, arg2, length);
-        if (payload != null) {
-            MemorySegment.copy(payload, 0, message.segment(), AmLayout.HEADER_LENGTH, length);
-        }
-        finish(call, target, call(worldRank(target), message, into == null ? MemorySegment.NULL : into,
-            state.job().waitStrategy(), liveness, call + " on window " + state.number() + " at rank " + target));
-    }
-
-    /** {@link MpiLink#call}, a target's error as the RmaException it reported. */
-    private int call(final int dest, final NativeBuffers.Buffer message, final MemorySegment into,
-        final org.rma4j.shm.WaitStrategy wait, final Liveness waitLiveness, final String what) {
-        try {
-            return link.call(dest, message, into, wait, waitLiveness, what);
-        } catch (final org.rma4j.internal.mpi.RemoteFailureException e) {
-            throw new RmaException(ErrorClass.ofCode(e.status()),
-                e.getMessage() + " (at rank " + dest + " of the job, on another node)");
-        }
-    }
-
-    /**
-     * @throws RmaException the error a target's reply reports.
-     */
-    private void finish(final String call, final int target, final int status) {
-        if (status == 0) {
-            return;
-        }
-        if (status == MpiLink.STATUS_NO_WINDOW) {
-            throw new RmaException(ErrorClass.WIN,
-                call + ": rank " + target + " has no window " + state.number() + " (freed there)");
-        }
-        if (status == MpiLink.STATUS_HANDLER_FAILED) {
-            throw new RmaException(ErrorClass.OTHER,
-                call + ": rank " + target + " failed to apply it (see its standard error)");
-        }
-        throw new RmaException(ErrorClass.ofCode(status), call + " at rank " + target + " of window " + state.number()
-            + " failed there with " + ErrorClass.ofCode(status).mpiName());
     }
 
     /**

@@ -80,8 +80,8 @@ public final class RmaJob implements AutoCloseable {
     private State state = State.OPEN;
     private final long[] pids;
     private Throwable failure;
-    private Thread abortWatcher;
-    private volatile boolean watching;
+    /** Process mode: ends this process when another rank aborts the job, or null. */
+    private AbortWatcher abortWatcher;
     /** The rank's connection to MPI in a job launched by an MPI launcher, or null. */
     private final MpiLink link;
 
@@ -150,7 +150,7 @@ public final class RmaJob implements AutoCloseable {
                 job.pids[r] = control.pid(r);
             }
             if (processMode) {
-                job.startAbortWatcher();
+                job.abortWatcher = AbortWatcher.start(control, rank);
             }
             if (rank == job.nodeLeader()) {
                 // Every rank has mapped the control file: its name can go, so a job killed later leaves less.
@@ -348,7 +348,9 @@ public final class RmaJob implements AutoCloseable {
      */
     private void releaseLocally() {
         state = State.CLOSED;
-        stopAbortWatcher();
+        if (abortWatcher != null) {
+            abortWatcher.stop();
+        }
         final List<Window> open;
         synchronized (windows) {
             open = List.copyOf(windows);
@@ -435,53 +437,6 @@ public final class RmaJob implements AutoCloseable {
         }
         abandon(aborted);
         throw aborted;
-    }
-
-    /**
-     * Process mode: a daemon thread that ends this process with the job's abort status once any rank
-     * aborts the job. It polls the abort word (a plain load every 20 ms, no futex, so that closing the
-     * job can unmap the control file under it once it stopped).
-     */
-    private void startAbortWatcher() {
-        watching = true;
-        abortWatcher = Thread.ofPlatform().daemon().name("rma4j-abort-watcher-" + rank).start(() -> {
-            while (watching) {
-                final int status;
-                try {
-                    status = control.abortStatus();
-                } catch (final IllegalStateException closed) {
-                    return;
-                }
-                if (status >= 0 && watching) {
-                    System.out.flush();
-                    System.err.println("rma4j: rank " + rank + " ends: the job was aborted with status " + status);
-                    System.err.flush();
-                    Runtime.getRuntime().halt(status);
-                }
-                LockSupport.parkNanos(20_000_000L);
-            }
-        });
-    }
-
-    private void stopAbortWatcher() {
-        final Thread watcher = abortWatcher;
-        if (watcher == null || watcher == Thread.currentThread()) {
-            return;
-        }
-        watching = false;
-        LockSupport.unpark(watcher);
-        boolean interrupted = false;
-        while (true) {
-            try {
-                watcher.join();
-                break;
-            } catch (final InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /**
