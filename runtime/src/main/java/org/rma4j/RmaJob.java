@@ -84,6 +84,10 @@ public final class RmaJob implements AutoCloseable {
     private AbortWatcher abortWatcher;
     /** The rank's connection to MPI in a job launched by an MPI launcher, or null. */
     private final MpiLink link;
+    /** Key of the messages by which a failing rank tells every rank of a job across nodes that it failed. */
+    private static final long FAILURE_KEY = 1L << 61;
+    /** How long a failing rank gives its failure notices to leave before it goes on ending. */
+    private static final long FAILURE_NOTICE_NS = 1_000_000_000L;
 
     private RmaJob(final int rank, final JobDirectory directory, final ControlFile control,
         final WaitStrategy waitStrategy, final boolean ownsDirectory, final boolean processMode, final MpiLink link) {
@@ -151,6 +155,13 @@ public final class RmaJob implements AutoCloseable {
             }
             if (processMode) {
                 job.abortWatcher = AbortWatcher.start(control, rank);
+            }
+            if (link != null && link.nodes() > 1) {
+                // A rank of another node that fails tells this one; its row of this node's file then says so.
+                link.register(FAILURE_KEY, notice -> {
+                    control.markFailed(notice.source());
+                    return true;
+                });
             }
             if (rank == job.nodeLeader()) {
                 // Every rank has mapped the control file: its name can go, so a job killed later leaves less.
@@ -348,6 +359,15 @@ public final class RmaJob implements AutoCloseable {
      */
     private void releaseLocally() {
         state = State.CLOSED;
+        if (link != null) {
+            // NOTE: under the link's lock: a notice being applied finishes before the control file goes.
+            link.lock();
+            try {
+                link.unregister(FAILURE_KEY);
+            } finally {
+                link.unlock();
+            }
+        }
         if (abortWatcher != null) {
             abortWatcher.stop();
         }
@@ -386,11 +406,33 @@ public final class RmaJob implements AutoCloseable {
             control.markAborted(rank);
         } else {
             control.markFailed(rank);
+            announceFailure();
         }
         control.close();
-        if (ownsDirectory) {
+        // NOTE: in a job across nodes the node's other ranks may still use the directory; the shutdown hooks of
+        // the node's ranks remove it when the launcher ends the job.
+        if (ownsDirectory && link == null) {
             directory.delete();
         }
+    }
+
+    /**
+     * A job across nodes: tells every other rank that this one failed, so that their waits throw
+     * {@link RankFailedException} naming it (their rows of this rank are in other files) without waiting for
+     * the launcher to end the job; gives the notices a second to leave.
+     */
+    private void announceFailure() {
+        if (link == null || link.nodes() == 1) {
+            return;
+        }
+        for (int r = 0; r < size; r++) {
+            if (r != rank) {
+                final org.rma4j.internal.mpi.NativeBuffers.Buffer notice = link.request(0);
+                org.rma4j.internal.mpi.AmLayout.writeHeader(notice.segment(), 1, FAILURE_KEY, r, rank, 0, 0, 0, 0, 0);
+                link.send(r, notice);
+            }
+        }
+        link.drainSends(FAILURE_NOTICE_NS);
     }
 
     /**

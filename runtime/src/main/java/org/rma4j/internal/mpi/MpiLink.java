@@ -323,6 +323,26 @@ public final class MpiLink {
         }
     }
 
+    /**
+     * Waits at most {@code timeoutNs} for the sends in flight to complete (a rank about to exit gives its last
+     * messages a chance to leave).
+     */
+    public void drainSends(final long timeoutNs) {
+        final long deadline = System.nanoTime() + timeoutNs;
+        while (System.nanoTime() < deadline) {
+            lock.lock();
+            try {
+                completeSends();
+                if (sends.isEmpty()) {
+                    return;
+                }
+            } finally {
+                lock.unlock();
+            }
+            LockSupport.parkNanos(100_000L);
+        }
+    }
+
     /** Registers the handler of a window's requests. */
     public void register(final long window, final AmHandler handler) {
         if (handlers.putIfAbsent(window, handler) != null) {
