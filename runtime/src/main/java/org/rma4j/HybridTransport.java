@@ -446,6 +446,20 @@ final class HybridTransport implements WindowTransport {
         }
     }
 
+    // ---------------------------------------------------------------- notification delivery
+
+    @Override
+    public void notify(final String call, final int target, final int tag, final long displacement, final int length,
+        final int kind) {
+        // NOTE: the one-sided data first completes at the target; requests (accumulates) need no flush: the
+        // notification follows them on the same ordered channel and the agent applies them in order.
+        completeMpi(target);
+        final NativeBuffers.Buffer message = link.request(0);
+        AmLayout.writeHeader(message.segment(), RemoteRequests.NOTIFY, key, target, state.rank(), displacement, tag,
+            length, kind, 0);
+        link.send(worldRank(target), message);
+    }
+
     // ---------------------------------------------------------------- completion
 
     @Override

@@ -82,7 +82,8 @@ final class HybridWindows {
      * The transport of the window at this rank, its agent registered with the link.
      */
     static WindowTransport transport(final Part part, final WindowState state, final ShmTransport local,
-        final TargetMemory memory, final int[] dispUnits, final WindowFlavor flavor, final Liveness liveness) {
+        final TargetMemory memory, final Notifications notifications, final int[] dispUnits, final WindowFlavor flavor,
+        final Liveness liveness) {
         final MpiLink link = state.job().link();
         final MemorySegment exposed = flavor == WindowFlavor.DYNAMIC
             ? MemorySegment.NULL
@@ -90,7 +91,7 @@ final class HybridWindows {
         link.attach(exposed);
         final HybridTransport transport = new HybridTransport(state, local, part.local, dispUnits, part.bases,
             flavor == WindowFlavor.DYNAMIC, exposed, part.key, liveness);
-        link.register(part.key, new TargetAgent(state, local));
+        link.register(part.key, new TargetAgent(state, local, notifications));
         return transport;
     }
 

@@ -289,6 +289,15 @@ final class ShmTransport implements WindowTransport {
             WindowLayout.syncLinesOffset(syncTable, target) + WindowLayout.COMPLETE_SIGNAL_OFFSET);
     }
 
+    // ---------------------------------------------------------------- notification delivery
+
+    @Override
+    public void notify(final String call, final int target, final int tag, final long displacement, final int length,
+        final int kind) {
+        throw new IllegalStateException(call + ": rank " + target + " is mapped here; its notifications are the"
+            + " window's Notifications' to publish");
+    }
+
     // ---------------------------------------------------------------- completion
 
     @Override

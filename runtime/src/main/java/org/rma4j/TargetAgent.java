@@ -22,11 +22,13 @@ final class TargetAgent implements AmHandler {
     private final WindowState state;
     private final ShmTransport local;
     private final TargetMemory memory;
+    private final Notifications notifications;
     private final int rank;
 
-    TargetAgent(final WindowState state, final ShmTransport local) {
+    TargetAgent(final WindowState state, final ShmTransport local, final Notifications notifications) {
         this.state = state;
         this.local = local;
+        this.notifications = notifications;
         this.memory = local.memory();
         this.rank = state.rank();
     }
@@ -69,6 +71,11 @@ final class TargetAgent implements AmHandler {
                 message.reply(0);
             }
             case RemoteRequests.FLUSH -> message.reply(0);
+            case RemoteRequests.NOTIFY -> {
+                // A full lane: the request (and its origin's later ones) waits; the consumer's drain makes room.
+                return notifications.deliver(message.origin(), (int)message.arg0(), message.offset(),
+                    (int)message.arg1(), (int)message.arg2());
+            }
             case RemoteRequests.PUT -> put(message);
             case RemoteRequests.GET -> get(message);
             default -> throw new IllegalStateException("unknown request kind " + message.kind() + " from rank "

@@ -394,12 +394,12 @@ final class WindowCreation {
         final ShmTransport shm = new ShmTransport(state, memory, mapping, fileCheck, collective);
         final WindowTransport transport = part == null
             ? shm
-            : HybridWindows.transport(part, state, shm, memory, dispUnits, flavor, collective);
+            : HybridWindows.transport(part, state, shm, memory, notifications, dispUnits, flavor, collective);
         final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs, transport);
         final ActiveTarget active = new ActiveTarget(state, mapping, transport, epochs, blocked, fileCheck, collective);
         final PassiveTarget passive = new PassiveTarget(state, transport, epochs, blocked, fileCheck,
             info.flag(Info.NO_LOCKS));
-        final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications);
+        final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications, transport);
         final WindowLifecycle lifecycle = new WindowLifecycle(state, file, memory, transport, epochs, active, notified,
             fileCreator);
         if (flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE) {

@@ -115,6 +115,19 @@ interface WindowTransport {
      */
     void complete(int target);
 
+    // ---------------------------------------------------------------- notification delivery (Notified Access)
+
+    /**
+     * Publishes a notification of this rank to {@code target}, a rank this process does not map, after every
+     * operation of this rank to it issued before (the notified access's data included) took effect there: the
+     * target's node publishes it in this rank's lane of the target, so the data is in the target's window before
+     * the notification can be matched (Notified Access, section III). A target this process maps is notified by
+     * the window's {@link Notifications} directly, after the origin moved the data.
+     *
+     * @param kind {@link Notifications#KIND_PUT}, {@code KIND_GET} or {@code KIND_ACCUMULATE}.
+     */
+    void notify(String call, int target, int tag, long displacement, int length, int kind);
+
     // ---------------------------------------------------------------- completion (sections 11.5.4, 11.7)
 
     /** MPI_WIN_FLUSH: this rank's operations to {@code target} are complete at origin and target. */

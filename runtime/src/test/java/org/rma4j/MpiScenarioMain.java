@@ -4,7 +4,7 @@ package org.rma4j;
  * Main class of the rank processes of an MPI-mode test job ({@code mpirun ... java ... MpiScenarioMain
  * HOLDER#SCENARIO...}): joins the job ({@link Rma#init()} finds the MPI launcher), runs the scenarios in order
  * (static methods of holder classes, as {@link Scenarios} runs them in threads and processes), printing
- * {@code scenario NAME passed at rank R} after each, and leaves the job. A scenario that fails prints its
+ * {@code scenario HOLDER#SCENARIO passed at rank R} after each, and leaves the job. A scenario that fails prints its
  * exception and the rank exits with status 1 (the launcher then ends the job): later scenarios would not
  * start in step.
  */
@@ -22,7 +22,7 @@ public final class MpiScenarioMain {
                 Scenarios.invoke(holder, name, job);
                 job.barrier();
             } catch (final Throwable t) {
-                System.out.println("scenario " + name + " FAILED at rank " + job.rank() + ": " + t);
+                System.out.println("scenario " + entry + " FAILED at rank " + job.rank() + ": " + t);
                 System.out.flush();
                 System.err.println("scenario " + name + " failed at rank " + job.rank() + ": " + t);
                 t.printStackTrace();
@@ -30,7 +30,7 @@ public final class MpiScenarioMain {
                 job.abandon(t);
                 System.exit(1);
             }
-            System.out.println("scenario " + name + " passed at rank " + job.rank());
+            System.out.println("scenario " + entry + " passed at rank " + job.rank());
             System.out.flush();
         }
         job.close();

@@ -10,6 +10,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rma4j.examples.notified.PingPong;
+import org.rma4j.examples.notified.PipelinedStencil;
 import org.rma4j.examples.stencil.JacobiFence;
 import org.rma4j.test.TestProcesses;
 import org.rma4j.test.cluster.JobOutcome;
@@ -45,12 +47,34 @@ class AcrossNodesTest {
         assertTrue(job.stdout().contains("VERIFIED"), job::toString);
     }
 
+    @Test
+    void notifiedPingPongShouldVerifyEveryVariantBetweenTwoNodes() {
+        // By node: ranks 0 and 1, the client and the server, run on different nodes.
+        final JobOutcome job = run(List.of("--map-by", "node"), PingPong.class, "all", "20");
+        assertTrue(job.stdout().contains("pingpong notified: 8 B, 20 iterations"), job::toString);
+        assertTrue(job.stdout().contains("pingpong sendrecv: 1 MiB, 20 iterations"), job::toString);
+        assertFalse(job.stdout().contains("FAILED"), job::toString);
+    }
+
+    @Test
+    void pipelinedStencilShouldVerifyEveryVariantAcrossTwoNodes() {
+        final JobOutcome job = run(List.of(), PipelinedStencil.class, "all", "64", "64", "10");
+        assertTrue(job.stdout().contains("notified"), job::toString);
+        assertFalse(job.stdout().contains("FAILED"), job::toString);
+        assertTrue(job.stdout().contains("VERIFIED"), job::toString);
+    }
+
     /** Runs {@code main} on the cluster's 4 ranks and checks the job ended well and left nothing behind. */
     static JobOutcome run(final Class<?> main, final String... args) {
+        return run(List.of(), main, args);
+    }
+
+    /** Like {@link #run(Class, String...)} with more {@code mpirun} options. */
+    static JobOutcome run(final List<String> options, final Class<?> main, final String... args) {
         final List<String> rank = TestProcesses.javaCommand(
             List.of("-XX:-UsePerfData", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m"), main,
             List.of(args));
-        final JobOutcome job = cluster.runOpenMpi(rank, List.of(), JOB_TIMEOUT);
+        final JobOutcome job = cluster.runOpenMpi(rank, options, JOB_TIMEOUT);
         assertFalse(job.timedOut(), job::toString);
         assertEquals(0, job.exitCode(), job::toString);
         assertEquals(List.of(), job.leftovers(), job::toString);
