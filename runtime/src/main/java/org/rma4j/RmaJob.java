@@ -463,6 +463,9 @@ public final class RmaJob implements AutoCloseable {
             System.err.println("rma4j: rank " + rank + " aborted the job with status " + code + " (MPI_Abort)");
             System.err.flush();
             abandon(aborted);
+            // NOTE: MPI_Abort ends this node's other ranks without their shutdown hooks: the node's directory
+            // goes now (the other nodes' ranks are stopped with SIGTERM and remove theirs).
+            directory.delete();
             link.abort(code);
         }
         if (processMode) {

@@ -509,7 +509,7 @@ final class WindowScenarios {
             assertEquals(0, empty.size());
         }
 
-        try (Window dynamic = job.createDynamic(null); Window addresses = job.allocateShared(8, 8)) {
+        try (Window dynamic = job.createDynamic(null); Window addresses = Scenarios.allocate(job, 8, 8)) {
             assertEquals(WindowFlavor.DYNAMIC, dynamic.flavor());
             assertEquals(0, dynamic.size());
             final MemorySegment region = job.allocMem(64);
@@ -520,7 +520,16 @@ final class WindowScenarios {
             expect(ErrorClass.RMA_ATTACH, () -> dynamic.detach(other));
             addresses.segment().set(ValueLayout.JAVA_LONG, 0, Rma.address(region));
             job.barrier();
-            final long rightAddress = addresses.sharedQuery(right).segment().get(ValueLayout.JAVA_LONG, 0);
+            // Across nodes the address travels by RMA (no sharedQuery there).
+            final long[] rightWord = new long[1];
+            if (Scenarios.acrossNodes()) {
+                addresses.lock(LockType.SHARED, right);
+                addresses.get(rightWord, 0, 1, right, 0);
+                addresses.unlock(right);
+            } else {
+                rightWord[0] = addresses.sharedQuery(right).segment().get(ValueLayout.JAVA_LONG, 0);
+            }
+            final long rightAddress = rightWord[0];
             dynamic.lockAll();
             dynamic.put(new long[] {me * 10L + 3}, 0, 1, right, rightAddress + 8);
             dynamic.flush(right);

@@ -22,6 +22,9 @@ import org.rma4j.test.cluster.MpiCluster;
  */
 @Timeout(900)
 class MpiFailureTest {
+    /** The exit status of an abort for MPI_ERR_RMA_SYNC: the error class's code. */
+    private static final int RMA_SYNC_STATUS = 17;
+
     private static MpiCluster cluster;
 
     @BeforeAll
@@ -59,6 +62,20 @@ class MpiFailureTest {
             Pattern.compile("Process name: \\[\\[\\d+,\\d+\\],3\\]\\s+Exit code:\\s+7").matcher(job.stderr()).find(),
             job::toString);
         assertEquals(List.of(), job.lines("UNEXPECTED"), "no rank passes its wait");
+        assertEquals(List.of(), job.leftovers());
+    }
+
+    @Test
+    void shouldAbortTheJobWithTheErrorClassOfAFatalErrorOnAnotherNode() throws Exception {
+        // WindowSurfaceScenarios.fatalError: rank 1 sets MPI_ERRORS_ARE_FATAL and puts outside an epoch.
+        final JobOutcome job = cluster.runOpenMpi(
+            MpiJobs.rankCommand(List.of(), org.rma4j.MpiScenarioMain.class,
+                MpiJobs.of(Class.forName("org.rma4j.WindowSurfaceScenarios"), "fatalError")),
+            List.of(), MpiJobs.JOB_TIMEOUT);
+        assertFalse(job.timedOut(), job::toString);
+        assertEquals(RMA_SYNC_STATUS, job.exitCode(), job::toString);
+        assertTrue(job.stderr().contains("rma4j: rank 1: MPI_ERR_RMA_SYNC in put on window 0"), job::toString);
+        assertTrue(job.stderr().contains("MPI_ABORT was invoked on rank 1"), job::toString);
         assertEquals(List.of(), job.leftovers());
     }
 
