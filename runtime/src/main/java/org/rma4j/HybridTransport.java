@@ -19,9 +19,10 @@ import org.rma4j.shm.Liveness;
  *
  * <h2>Reaching a remote target</h2>
  * <ul>
- *   <li>put and get (static flavors): {@code MPI_Put} / {@code MPI_Get} on an MPI window over each rank's
- *   memory ({@code MPI_Win_create}, displacement unit 1), in an {@code MPI_Win_lock_all(MPI_MODE_NOCHECK)}
- *   epoch that lasts the window's life; rma4j's own epochs and locks give the synchronization. A put is
+ *   <li>put and get (static flavors): {@code MPI_Put} / {@code MPI_Get} on the job's one dynamic MPI window
+ *   ({@link org.rma4j.internal.mpi.MpiLink}), to which every rank attached its memory of the window, at the
+ *   target's address; the link holds that MPI window in an {@code MPI_Win_lock_all(MPI_MODE_NOCHECK)} epoch for
+ *   the job's life, and rma4j's own epochs and locks give the synchronization. A put is
  *   complete at the next completion call (flush, unlock, fence, complete), as MPI says; its origin buffer may
  *   be reused at once when it was copied (heap memory, or at most {@value #COPIED_PUT_BYTES} bytes), after
  *   flushLocal otherwise. A get waits for its data ({@code MPI_Win_flush_local}): the destination holds it
@@ -33,7 +34,7 @@ import org.rma4j.shm.Liveness;
  *   replies once the earlier ones are applied); the others wait for their result.</li>
  *   <li>lock, unlock: requests that take and release the target's own lock word; exclusion holds between
  *   local and remote origins. Unlock first completes the epoch's operations.</li>
- *   <li>fence: completes this rank's operations, then the communicator's MPI barrier.</li>
+ *   <li>fence: completes this rank's operations, then the communicator's barrier (messages).</li>
  *   <li>post, complete: requests that add to the receiver's counters in its node's file.</li>
  * </ul>
  * Ranges are checked here, before anything is sent: {@code osc/pt2pt} writes past a window without an error.

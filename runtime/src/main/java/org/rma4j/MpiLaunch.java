@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import java.util.Locale;
 import org.rma4j.internal.mpi.MpiLink;
 import org.rma4j.mpi.MpiBasicType;
@@ -26,13 +27,20 @@ import org.rma4j.shm.WaitStrategy;
  * Every rank of the node removes the directory when its JVM ends (a shutdown hook: the launcher stops the ranks
  * of a failed job with SIGTERM), the leader also when it leaves the job. A job of one node then runs exactly as
  * under {@code rmarun}; a job of several nodes gets a world communicator through MPI and a progress thread
- * per rank.
+ * per rank, and its waits poll MPI without sleeping ({@value #POLL_WAIT_PROP_NAME}).
  */
 final class MpiLaunch {
     /** System property: {@code shm} or {@code mpi}, to override the detection of the launcher. */
     static final String TRANSPORT_PROP_NAME = "rma4j.transport";
     /** Environment variables by which MPI launchers give a process its rank (Open MPI, MPICH Hydra, PMIx). */
     static final String[] LAUNCHER_VARIABLES = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+    /**
+     * System property: in a job across nodes, how many microseconds a waiting thread goes on polling MPI (and
+     * yielding) once its spin phase is over, before it sleeps in the kernel. Default -1: it never sleeps, as
+     * MPI's blocking calls, so the rank serves its peers at once while it waits; a sleeping rank serves them
+     * within the progress thread's interval ({@link MpiLink#PROGRESS_INTERVAL_PROP_NAME}).
+     */
+    static final String POLL_WAIT_PROP_NAME = "rma4j.mpi.pollWait.us";
     /** Bytes of the broadcast that carries the node's directory path. */
     private static final int PATH_BYTES = 4096;
 
@@ -80,7 +88,9 @@ final class MpiLaunch {
                 + "); install Open MPI (Debian: openmpi-bin libopenmpi-dev) or MPICH, or run the program under rmarun"
                 + " or with -D" + TRANSPORT_PROP_NAME + "=shm", e);
         }
-        final WaitStrategy wait = WaitStrategy.defaultStrategy().withPoller(link::pollIfFree);
+        final long pollingUs = link.nodes() > 1 ? Long.getLong(POLL_WAIT_PROP_NAME, -1) : 0;
+        final WaitStrategy wait = WaitStrategy.defaultStrategy().withPoller(link::pollIfFree,
+            pollingUs < 0 ? -1 : TimeUnit.MICROSECONDS.toNanos(pollingUs));
         final boolean leader = link.node().rank() == 0;
         final JobDirectory directory = nodeDirectory(link, leader);
         Runtime.getRuntime().addShutdownHook(new Thread(directory::delete, "rma4j-node-cleanup"));

@@ -186,6 +186,10 @@ final class TargetAccess {
         final long targetDisp, final long targetCount, final Datatype targetType) {
         checkRequestEpoch("rput", target);
         put(origin, originCount, originType, target, targetDisp, targetCount, targetType);
+        if (!transport.mapped(target)) {
+            // The request's completion is local completion (section 11.3.5): the origin buffer may be reused.
+            transport.flushLocal(target);
+        }
         return RmaRequest.completed("rput");
     }
 

@@ -11,7 +11,9 @@ import org.rma4j.test.cluster.MpiCluster;
 /**
  * Notified access and Messaging across nodes: a real job of 2 nodes x 2 ranks under Open MPI runs the
  * scenarios of thread and process mode. Not here: MessagingScenarios.collectives (it reads a board through
- * sharedQuery, which needs one node).
+ * sharedQuery, which needs one node). The job's waits poll MPI for 20 ms, then sleep (the default is to poll
+ * for ever): so the scenarios also run with consumers, receivers and lock waiters asleep, served by the progress
+ * thread, and waitingSleeps proves a long wait sleeps.
  */
 @Timeout(900)
 class MpiNotifyTest {
@@ -37,6 +39,6 @@ class MpiNotifyTest {
             "unexpectedMessages", "nonblocking", "exchangeLargeBlockingSendFirst", "allToAll", "errors",
             "waitingSleeps"));
         scenarios.addAll(MpiJobs.of(Class.forName("org.rma4j.CommunicatorScenarios"), "dupIsolation"));
-        MpiJobs.runScenarios(cluster, scenarios);
+        MpiJobs.runScenarios(cluster, scenarios, "-Drma4j.mpi.pollWait.us=20000");
     }
 }
