@@ -12,6 +12,7 @@
 module org.rma4j.runtime {
     requires org.rma4j.shm;
     requires org.rma4j.notify;
+    requires org.rma4j.mpi;
     requires static info.picocli;
     requires jdk.jfr;
 

@@ -3,6 +3,7 @@ package org.rma4j;
 import java.lang.foreign.MemorySegment;
 import java.util.function.IntFunction;
 import org.rma4j.shm.ControlFile;
+import org.rma4j.shm.Liveness;
 import org.rma4j.shm.ShmBarrier;
 import org.rma4j.shm.WaitTimeoutException;
 
@@ -16,7 +17,9 @@ import org.rma4j.shm.WaitTimeoutException;
  * <p>The world's context uses the control file's call words, barrier and scratch slots (as the job did
  * before communicators existed) and gets a communicator file for its exchanges at its first data
  * collective; every other communicator's context lives in its own communicator file, made by
- * {@link CommCreation}.
+ * {@link CommCreation}. A communicator whose members run on several nodes (the world of a job across nodes
+ * among them) has no file: its barrier, call words, records and exchange go through an MPI communicator
+ * ({@link MpiCollective}, {@link MpiExchange}).
  *
  * <p>A context is referenced by its {@link Communicator} and by every window and Messaging layer made
  * over it (MPI_COMM_FREE leaves them usable, MPI-3.1 section 6.4.3); it unmaps its file when the last
@@ -32,8 +35,11 @@ final class CommContext {
     private final CollectiveCalls calls;
     private final Runnable barrierWait;
     private final IntFunction<MemorySegment> records;
-    /** The context's own file, or null for the world's. */
+    /** The context's own file, or null for the world's and for one across nodes. */
     private final CommFile file;
+    /** The MPI machinery of a communicator across nodes, or null. */
+    private final MpiCollective mpi;
+    private final boolean world;
     /** The file of the exchange halves: {@link #file}, or for the world one made at its first exchange. */
     private CommFile exchangeFile;
     private Exchange exchange;
@@ -43,18 +49,20 @@ final class CommContext {
     private int references = 1;
 
     private CommContext(final RmaJob job, final String id, final int[] members, final int rank,
-        final ControlFile control, final CollectiveCalls calls, final ShmBarrier barrier,
-        final IntFunction<MemorySegment> records, final CommFile file) {
+        final ControlFile control, final CollectiveCalls calls, final Runnable barrierWait,
+        final IntFunction<MemorySegment> records, final CommFile file, final MpiCollective mpi, final boolean world) {
         this.job = job;
         this.id = id;
         this.members = members;
         this.rank = rank;
         this.control = control;
         this.calls = calls;
-        this.barrierWait = barrier::await;
+        this.barrierWait = barrierWait;
         this.records = records;
         this.file = file;
         this.exchangeFile = file;
+        this.mpi = mpi;
+        this.world = world;
     }
 
     /**
@@ -68,7 +76,25 @@ final class CommContext {
         final CollectiveCalls calls = new CollectiveCalls(control, rank);
         final ShmBarrier barrier = control.barrier(job.waitStrategy(),
             calls.whileWaiting(control.liveness(rank, true)));
-        return new CommContext(job, "world", all, rank, control, calls, barrier, control::scratch, null);
+        return new CommContext(job, "world", all, rank, control, calls, barrier::await, control::scratch, null, null,
+            true);
+    }
+
+    /**
+     * The context of a communicator whose members run on several nodes, its messages keyed by {@code key}
+     * ({@link MpiCollective#key}); the world's if {@code world}. Liveness checks look at the members' rows of this
+     * node's control file (the other nodes' rows count as alive: their launcher watches them).
+     */
+    static CommContext acrossNodes(final RmaJob job, final String id, final int[] members, final int rank,
+        final long key, final boolean world) {
+        final ControlFile view = world ? job.control() : job.control().subset(members);
+        final MpiCollective collective = new MpiCollective(job.link(), key, members, rank);
+        final CollectiveCalls calls = new CollectiveCalls(view, rank, collective,
+            world ? "the job" : "communicator " + id);
+        final Liveness liveness = calls.whileWaiting(view.liveness(rank, true));
+        final String what = "the members of " + (world ? "the world" : "communicator " + id) + " to arrive";
+        return new CommContext(job, id, members, rank, view, calls,
+            () -> collective.barrier(job.waitStrategy(), liveness, what), collective::record, null, collective, world);
     }
 
     /**
@@ -80,7 +106,7 @@ final class CommContext {
         final ControlFile view = job.control().subset(members);
         final CollectiveCalls calls = new CollectiveCalls(view, rank, file, "communicator " + id);
         final ShmBarrier barrier = file.barrier(job.waitStrategy(), calls.whileWaiting(view.liveness(rank, true)));
-        return new CommContext(job, id, members, rank, view, calls, barrier, file::record, file);
+        return new CommContext(job, id, members, rank, view, calls, barrier::await, file::record, file, null, false);
     }
 
     RmaJob job() {
@@ -95,7 +121,14 @@ final class CommContext {
     }
 
     boolean isWorld() {
-        return file == null;
+        return world;
+    }
+
+    /**
+     * @return whether the members run on several nodes (the communicator's collective calls go through MPI).
+     */
+    boolean acrossNodes() {
+        return mpi != null;
     }
 
     /**
@@ -161,10 +194,14 @@ final class CommContext {
      */
     Exchange exchange() {
         if (exchange == null) {
-            if (exchangeFile == null) {
-                exchangeFile = CommCreation.exchangeFile(this);
+            if (mpi != null) {
+                exchange = new MpiExchange(this, mpi);
+            } else {
+                if (exchangeFile == null) {
+                    exchangeFile = CommCreation.exchangeFile(this);
+                }
+                exchange = new ShmExchange(this, exchangeFile);
             }
-            exchange = new Exchange(this, exchangeFile);
         }
         return exchange;
     }
@@ -281,6 +318,9 @@ final class CommContext {
         }
         if (file != null) {
             file.close();
+        }
+        if (mpi != null) {
+            mpi.close();
         }
     }
 

@@ -28,6 +28,10 @@ import org.rma4j.shm.Words;
  * A bad argument, an agreement that differs, or a failure to create or map at any member makes every
  * member of the parent throw, after all barriers, with everything it mapped unmapped: the parent stays
  * usable. A member whose color is {@link CommRecordLayout#UNDEFINED_COLOR} gets no communicator.
+ *
+ * <p>In a job across nodes, a new communicator whose members all run on one node is made as above (its file
+ * lives in that node's job directory); one whose members run on several nodes gets no file: its collective
+ * calls are messages between its members ({@link MpiCollective}), keyed by the creator's job rank and number.
  */
 final class CommCreation {
     private CommCreation() {
@@ -94,6 +98,8 @@ final class CommCreation {
         private int creatorJobRank;
         private int creatorNumber;
         private CommFile file;
+        /** Whether this member's new communicator's members run on several nodes (no file: messages). */
+        private boolean acrossNodes;
         private RuntimeException createProblem;
 
         Attempt(final CommContext parent, final String call) {
@@ -147,6 +153,9 @@ final class CommCreation {
             // MPI-3.1 section 6.4.2: ranked by key, ties broken by the rank in the parent.
             mine.sort(Comparator.<int[]>comparingInt(entry -> entry[0]).thenComparingInt(entry -> entry[1]));
             group = mine.stream().mapToInt(entry -> entry[1]).toArray();
+            for (final int member : group) {
+                acrossNodes |= job.nodeOf(parent.jobRank(member)) != job.nodeOf(parent.jobRank(group[0]));
+            }
             creatorJobRank = parent.jobRank(group[0]);
             creatorNumber = Words.getInt(parent.record(group[0]), CommRecordLayout.NUMBER_OFFSET);
         }
@@ -159,9 +168,12 @@ final class CommCreation {
             return jobRanks;
         }
 
-        /** Phase 2: a creator creates and publishes its communicator's file. */
+        /**
+         * Phase 2: a creator creates and publishes its communicator's file; over a parent across nodes every
+         * member first takes part in the split of the parent's MPI communicator.
+         */
         void createFile() {
-            if (problem != null || group == null || group[0] != rank) {
+            if (problem != null || group == null || group[0] != rank || acrossNodes) {
                 return;
             }
             try {
@@ -189,7 +201,7 @@ final class CommCreation {
                 }
             }
             RuntimeException openProblem = null;
-            if (problem == null && group != null && group[0] != rank) {
+            if (problem == null && group != null && group[0] != rank && !acrossNodes) {
                 try {
                     file = CommFile.open(call, job.directory(), jobRanks(), creatorJobRank, creatorNumber);
                 } catch (final RuntimeException e) {
@@ -243,8 +255,11 @@ final class CommCreation {
                 return null;
             }
             final int newRank = indexOf(group, rank);
-            final CommContext context = CommContext.over(job, creatorJobRank + "-" + creatorNumber, jobRanks(), newRank,
-                file);
+            final String id = creatorJobRank + "-" + creatorNumber;
+            final CommContext context = acrossNodes
+                ? CommContext.acrossNodes(job, id, jobRanks(), newRank,
+                    MpiCollective.key(creatorJobRank, creatorNumber), false)
+                : CommContext.over(job, id, jobRanks(), newRank, file);
             job.rememberContext(context);
             return context;
         }

@@ -117,11 +117,14 @@ public class Communicator {
 
     /**
      * MPI_COMM_SPLIT_TYPE with MPI_COMM_TYPE_SHARED: collective; the members that can map each other's
-     * memory, ranked by {@code key}. On one node that is every member.
+     * memory (those of this rank's node), ranked by {@code key}. Under {@code rmarun} that is every member;
+     * in a job across nodes, one communicator per node.
      */
     public Communicator splitShared(final int key) {
-        // One node: every member shares memory with every other, so all take the same color.
-        return new Communicator(CommCreation.split(usable("splitShared"), "splitShared", 0, key, 0, null));
+        final CommContext own = usable("splitShared");
+        // MPI_COMM_TYPE_SHARED: the ranks of this rank's node, one color per node.
+        return new Communicator(
+            CommCreation.split(own, "splitShared", own.job().nodeOf(own.job().rank()), key, 0, null));
     }
 
     /**

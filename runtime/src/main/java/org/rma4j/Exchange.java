@@ -1,28 +1,20 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
-import org.rma4j.internal.CommunicatorLayout;
-import org.rma4j.shm.Words;
 
 /**
- * The one data movement of a communicator's collectives (MPI-3.1 chapter 5) over its exchange halves
- * ({@link CommunicatorLayout}): every member streams bytes of its own (its contribution: possibly none),
- * and every member reads what it needs of every member's stream.
+ * The one data movement of a communicator's collectives (MPI-3.1 chapter 5): every member streams bytes of its
+ * own (its contribution: possibly none), and every member reads what it needs of every member's stream.
  *
- * <p>A stream goes in rounds of one chunk ({@link CommunicatorLayout#chunkLength} bytes at most): in each
- * round a member writes its stream's total length, its argument status, root and agreement value and the
- * round's chunk into the half of the round, and enters the round's barrier (a collective call of the
- * collective's kind on the communicator, so calls that do not match are reported); then it hands the
- * chunk of every member that has one to the {@link Reader}, in member order. After round 0 every member
- * knows every total, so all agree on the number of rounds (the longest stream's); and if any member
- * reported a bad argument, passed another root or another agreement value, every member throws after
- * round 0 (the member at fault with its own error) and no data is read: the communicator stays in step.
- *
- * <p>A member's data is in its half before the barrier, so a receive buffer may be the send buffer (the
- * reductions read all of a round's chunks before they write the round's part of the result).
+ * <p>Before any data moves, every member learns every member's stream length, argument status, root and
+ * agreement value: if any member reported a bad argument, passed another root or another agreement value than
+ * member 0, every member throws (the member at fault with its own error) and no data is read, so the
+ * communicator stays in step. The exchange is a collective call of the collective's kind on the communicator.
+ * Implementations: {@link ShmExchange} (the exchange halves of a communicator file) and {@link MpiExchange}
+ * (MPI's all-gathers, for a communicator across nodes).
  */
-final class Exchange {
-    /** Receives the chunks of one round, member by member in order. */
+interface Exchange {
+    /** Receives the streams' chunks, member by member in order within each round. */
     @FunctionalInterface
     interface Reader {
         /**
@@ -32,20 +24,6 @@ final class Exchange {
          * @param chunk  the chunk (valid until the reader returns).
          */
         void chunk(int member, long total, long offset, MemorySegment chunk);
-    }
-
-    private final CommContext context;
-    private final CommFile file;
-    private final int members;
-    private final int rank;
-    private final int chunkLength;
-
-    Exchange(final CommContext context, final CommFile file) {
-        this.context = context;
-        this.file = file;
-        this.members = context.size();
-        this.rank = context.rank();
-        this.chunkLength = CommunicatorLayout.chunkLength(file.halfLength());
     }
 
     /**
@@ -58,67 +36,45 @@ final class Exchange {
      * @return every member's stream length.
      * @throws RmaException this member's error, or the error naming the member at fault, at every member.
      */
-    long[] run(final CollectiveCalls.Kind kind, final String call, final MemorySegment[] stream, final int root,
-        final long agreement, final RmaException error, final Reader reader) {
+    long[] run(CollectiveCalls.Kind kind, String call, MemorySegment[] stream, int root, long agreement,
+        RmaException error, Reader reader);
+
+    /**
+     * @return the length of a member's stream: its parts' sum, 0 if it has an argument error.
+     */
+    static long total(final MemorySegment[] stream, final RmaException error) {
         long total = 0;
         if (error == null) {
             for (final MemorySegment part : stream) {
                 total += part.byteSize();
             }
         }
-        long rounds = 1;
-        final long[] totals = new long[members];
-        for (long round = 0; round < rounds; round++) {
-            final int half = context.nextHalf();
-            final long offset = round * chunkLength;
-            final MemorySegment own = file.half(rank, half);
-            Words.putLong(own, CommunicatorLayout.HALF_TOTAL_OFFSET, total);
-            Words.putInt(own, CommunicatorLayout.HALF_STATUS_OFFSET, error == null ? 0 : error.errorClass().code());
-            Words.putInt(own, CommunicatorLayout.HALF_ROOT_OFFSET, root);
-            Words.putLong(own, CommunicatorLayout.HALF_AGREEMENT_OFFSET, agreement);
-            copyOut(stream, offset, Math.max(0, Math.min(chunkLength, total - offset)), own);
-            context.collective(kind, 0, context.barrierWait());
-            if (round == 0) {
-                rounds = checkFirstRound(call, half, error, totals);
-            }
-            for (int m = 0; m < members; m++) {
-                final MemorySegment theirs = m == rank ? own : file.half(m, half);
-                final long theirTotal = Words.getLong(theirs, CommunicatorLayout.HALF_TOTAL_OFFSET);
-                final long length = Math.min(chunkLength, theirTotal - offset);
-                if (length > 0) {
-                    reader.chunk(m, theirTotal, offset, theirs.asSlice(CommunicatorLayout.HALF_CHUNK_OFFSET, length));
-                }
-            }
-        }
-        return totals;
+        return total;
     }
 
     /**
-     * @return the rounds of this exchange (the longest stream's chunks, at least 1).
-     * @throws RmaException at every member if one passed a bad argument or disagrees with member 0.
+     * The check every member makes once it knows every member's status, root, agreement value and total.
+     *
+     * @return the longest stream's length.
+     * @throws RmaException {@code error} if this member has one, else the error naming the first member that
+     *                      passed a bad argument, another root or another agreement value than member 0.
      */
-    private long checkFirstRound(final String call, final int half, final RmaException error, final long[] totals) {
-        final MemorySegment first = file.half(0, half);
-        final int root = Words.getInt(first, CommunicatorLayout.HALF_ROOT_OFFSET);
-        final long agreement = Words.getLong(first, CommunicatorLayout.HALF_AGREEMENT_OFFSET);
+    static long checkAgreement(final String call, final int[] statuses, final int[] roots, final long[] agreements,
+        final long[] totals, final RmaException error) {
         long longest = 0;
         RmaException problem = null;
-        for (int m = 0; m < members && problem == null; m++) {
-            final MemorySegment theirs = file.half(m, half);
-            final int status = Words.getInt(theirs, CommunicatorLayout.HALF_STATUS_OFFSET);
-            final int theirRoot = Words.getInt(theirs, CommunicatorLayout.HALF_ROOT_OFFSET);
-            if (status != 0) {
-                final ErrorClass bad = ErrorClass.ofCode(status);
+        for (int m = 0; m < statuses.length && problem == null; m++) {
+            if (statuses[m] != 0) {
+                final ErrorClass bad = ErrorClass.ofCode(statuses[m]);
                 problem = new RmaException(bad,
                     call + " failed: rank " + m + " passed an invalid argument (" + bad.mpiName() + ")");
-            } else if (theirRoot != root) {
-                problem = new RmaException(ErrorClass.ROOT, call + " failed: rank " + m + " passed root=" + theirRoot
-                    + ", rank 0 root=" + root + "; every rank must pass the same root");
-            } else if (Words.getLong(theirs, CommunicatorLayout.HALF_AGREEMENT_OFFSET) != agreement) {
+            } else if (roots[m] != roots[0]) {
+                problem = new RmaException(ErrorClass.ROOT, call + " failed: rank " + m + " passed root=" + roots[m]
+                    + ", rank 0 root=" + roots[0] + "; every rank must pass the same root");
+            } else if (agreements[m] != agreements[0]) {
                 problem = new RmaException(ErrorClass.ARG, call + " failed: rank " + m + " passed another count,"
                     + " datatype or op than rank 0; every rank must pass the same");
             }
-            totals[m] = Words.getLong(theirs, CommunicatorLayout.HALF_TOTAL_OFFSET);
             longest = Math.max(longest, totals[m]);
         }
         if (error != null) {
@@ -127,27 +83,6 @@ final class Exchange {
         if (problem != null) {
             throw problem;
         }
-        return Math.max(1, (longest + chunkLength - 1) / chunkLength);
-    }
-
-    /**
-     * Copies bytes {@code offset .. offset + length} of the concatenated {@code parts} into the chunk of
-     * {@code half}.
-     */
-    private static void copyOut(final MemorySegment[] parts, final long offset, final long length,
-        final MemorySegment half) {
-        long skip = offset;
-        long done = 0;
-        for (int i = 0; i < parts.length && done < length; i++) {
-            final long size = parts[i].byteSize();
-            if (skip >= size) {
-                skip -= size;
-                continue;
-            }
-            final long n = Math.min(size - skip, length - done);
-            MemorySegment.copy(parts[i], skip, half, CommunicatorLayout.HALF_CHUNK_OFFSET + done, n);
-            done += n;
-            skip = 0;
-        }
+        return longest;
     }
 }

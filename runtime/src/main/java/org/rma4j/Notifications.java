@@ -113,6 +113,16 @@ final class Notifications {
     }
 
     /**
+     * Publishes, in this rank's own ring, a notification of {@code origin}, a rank on another node whose notified
+     * access already took effect here (its request, applied by this rank's {@link TargetAgent}).
+     *
+     * @return false if the ring is full (nothing published; the agent offers it again later).
+     */
+    boolean deliver(final int origin, final int tag, final long displacement, final int length, final int flags) {
+        return outgoing[rank].offer(origin, tag, displacement, length, flags, null);
+    }
+
+    /**
      * Drains the ring, one lap at most, and matches each arrival. One lap (every entry published when the
      * call began) so that producers refilling the ring as fast as it drains cannot keep one call moving
      * their notifications into the unbounded unexpected queue.

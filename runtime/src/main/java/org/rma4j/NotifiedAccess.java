@@ -18,11 +18,15 @@ final class NotifiedAccess {
     private final TargetMemory memory;
     private final Notifications notifications;
     private final List<NotifyRequest> requests = new ArrayList<>();
+    /** Notified access to targets on another node. */
+    private final RemoteNotified remote;
 
-    NotifiedAccess(final WindowState state, final TargetMemory memory, final Notifications notifications) {
+    NotifiedAccess(final WindowState state, final TargetMemory memory, final Notifications notifications,
+        final WindowTransport transport) {
         this.state = state;
         this.memory = memory;
         this.notifications = notifications;
+        this.remote = new RemoteNotified(state, transport);
     }
 
     /**
@@ -40,6 +44,10 @@ final class NotifiedAccess {
     void putNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
         Objects.requireNonNull(origin, "origin");
         checkTag("putNotify", tag);
+        if (remote.reaches(target)) {
+            remote.putNotify(origin, target, targetDisp, tag);
+            return;
+        }
         final long length = origin.byteSize();
         final TargetMemory.Place destination = notifiedPlace("putNotify", target, targetDisp, length);
         if (destination == null) {
@@ -57,6 +65,10 @@ final class NotifiedAccess {
         Objects.requireNonNull(origin, "origin");
         Checks.checkTypes("putNotify", originCount, originType, targetCount, targetType);
         Checks.checkBuffer("putNotify", "origin", origin, originCount, originType);
+        if (remote.reaches(target)) {
+            remote.putNotify(origin, originCount, originType, target, targetDisp, targetCount, targetType, tag);
+            return;
+        }
         final MemorySegment destination = notifiedSlice("putNotify", target, targetDisp, targetType.span(targetCount));
         if (destination == null) {
             return;
@@ -70,6 +82,10 @@ final class NotifiedAccess {
     void getNotify(final MemorySegment destination, final int target, final long targetDisp, final int tag) {
         Objects.requireNonNull(destination, "destination");
         checkTag("getNotify", tag);
+        if (remote.reaches(target)) {
+            remote.getNotify(destination, target, targetDisp, tag);
+            return;
+        }
         final long length = destination.byteSize();
         final MemorySegment source = notifiedSlice("getNotify", target, targetDisp, length);
         if (source == null) {
@@ -92,6 +108,10 @@ final class NotifiedAccess {
                 + " accumulates take basic types (use accumulate with MINLOC or MAXLOC, then a notification)");
         }
         Checks.checkBuffer("accumulateNotify", "origin", origin, count, type);
+        if (remote.reaches(target)) {
+            remote.accumulateNotify(origin, count, type, target, targetDisp, op, tag);
+            return;
+        }
         final TargetMemory.Place place = notifiedPlace("accumulateNotify", target, targetDisp, type.span(count));
         if (place == null) {
             return;
@@ -109,6 +129,9 @@ final class NotifiedAccess {
     long fetchAndOpNotify(final long operand, final int target, final long targetDisp, final Op op, final int tag) {
         checkTag("fetchAndOpNotify", tag);
         Checks.checkOp("fetchAndOpNotify", op, Datatype.LONG);
+        if (remote.reaches(target)) {
+            return remote.fetchAndOpNotify(operand, target, targetDisp, op, tag);
+        }
         final TargetMemory.Place place = notifiedPlace("fetchAndOpNotify", target, targetDisp, Long.BYTES);
         if (place == null) {
             return 0;

@@ -67,6 +67,13 @@ public final class Rma {
      * {@code RMA4J_JOB_DIR} from the launcher), or starts a job of one rank if there is none.
      * Collective over the job's ranks.
      *
+     * <p>Under an MPI launcher ({@code mpirun}: the environment has {@code OMPI_COMM_WORLD_RANK},
+     * {@code PMI_RANK} or {@code PMIX_RANK}, and no {@code rmarun} job) the process joins through MPI, which it
+     * initializes at {@code MPI_THREAD_SERIALIZED}: ranks on one node share memory as under {@code rmarun}, ranks
+     * on other nodes are reached through MPI. The system property {@code rma4j.transport=shm|mpi} overrides the
+     * detection. The job then uses MPI until {@link RmaJob#close()}, which finalizes it; the program makes no MPI
+     * calls of its own.
+     *
      * @throws RmaException OTHER if this process already joined a job that is not closed.
      */
     public static RmaJob init() {
@@ -113,7 +120,9 @@ public final class Rma {
         }
         final String dir = System.getenv(JobEnvironment.JOB_DIR);
         final RmaJob job;
-        if (dir == null) {
+        if (MpiLaunch.selected(dir)) {
+            job = MpiLaunch.join();
+        } else if (dir == null) {
             job = singleton(WaitStrategy.defaultStrategy());
         } else {
             final int rank = parse(JobEnvironment.RANK, System.getenv(JobEnvironment.RANK));

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import org.rma4j.internal.mpi.MpiLink;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.RankState;
@@ -79,18 +80,27 @@ public final class RmaJob implements AutoCloseable {
     private State state = State.OPEN;
     private final long[] pids;
     private Throwable failure;
-    private Thread abortWatcher;
-    private volatile boolean watching;
+    /** Process mode: ends this process when another rank aborts the job, or null. */
+    private AbortWatcher abortWatcher;
+    /** The rank's connection to MPI in a job launched by an MPI launcher, or null. */
+    private final MpiLink link;
+    /** Key of the messages by which a failing rank tells every rank of a job across nodes that it failed. */
+    private static final long FAILURE_KEY = 1L << 61;
+    /** How long a failing rank gives its failure notices to leave before it goes on ending. */
+    private static final long FAILURE_NOTICE_NS = 1_000_000_000L;
 
     private RmaJob(final int rank, final JobDirectory directory, final ControlFile control,
-        final WaitStrategy waitStrategy, final boolean ownsDirectory, final boolean processMode) {
+        final WaitStrategy waitStrategy, final boolean ownsDirectory, final boolean processMode, final MpiLink link) {
         this.rank = rank;
         this.size = control.ranks();
         this.directory = directory;
         this.control = control;
         this.waitStrategy = waitStrategy;
         this.pids = new long[size];
-        this.worldContext = CommContext.world(this, control, rank);
+        this.link = link;
+        this.worldContext = link != null && link.nodes() > 1
+            ? CommContext.acrossNodes(this, "world", allRanks(size), rank, MpiCollective.key(-1, 0), true)
+            : CommContext.world(this, control, rank);
         this.world = new Communicator(worldContext);
         this.ownsDirectory = ownsDirectory;
         this.processMode = processMode;
@@ -115,6 +125,17 @@ public final class RmaJob implements AutoCloseable {
      */
     static RmaJob join(final JobDirectory directory, final int rank, final WaitStrategy waitStrategy,
         final boolean ownsDirectory, final boolean processMode) {
+        return join(directory, rank, waitStrategy, ownsDirectory, processMode, null);
+    }
+
+    /**
+     * Like {@link #join(JobDirectory, int, WaitStrategy, boolean, boolean)} for a job launched by an MPI
+     * launcher ({@code link} non-null): {@code directory} is this node's, its control file has a row per rank
+     * of the job (those of other nodes {@link org.rma4j.shm.RankState#ELSEWHERE}), and the world communicator
+     * goes through MPI when the job spans several nodes.
+     */
+    static RmaJob join(final JobDirectory directory, final int rank, final WaitStrategy waitStrategy,
+        final boolean ownsDirectory, final boolean processMode, final MpiLink link) {
         final ControlFile control;
         try {
             control = ControlFile.open(directory.controlFile());
@@ -127,15 +148,22 @@ public final class RmaJob implements AutoCloseable {
                     "rank " + rank + " is outside the job's 0.." + (control.ranks() - 1));
             }
             control.join(rank);
-            final RmaJob job = new RmaJob(rank, directory, control, waitStrategy, ownsDirectory, processMode);
+            final RmaJob job = new RmaJob(rank, directory, control, waitStrategy, ownsDirectory, processMode, link);
             job.barrier();
             for (int r = 0; r < job.size; r++) {
                 job.pids[r] = control.pid(r);
             }
             if (processMode) {
-                job.startAbortWatcher();
+                job.abortWatcher = AbortWatcher.start(control, rank);
             }
-            if (rank == 0) {
+            if (link != null && link.nodes() > 1) {
+                // A rank of another node that fails tells this one; its row of this node's file then says so.
+                link.register(FAILURE_KEY, notice -> {
+                    control.markFailed(notice.source());
+                    return true;
+                });
+            }
+            if (rank == job.nodeLeader()) {
                 // Every rank has mapped the control file: its name can go, so a job killed later leaves less.
                 control.unlink();
             }
@@ -144,6 +172,14 @@ public final class RmaJob implements AutoCloseable {
             control.close();
             throw e;
         }
+    }
+
+    private static int[] allRanks(final int size) {
+        final int[] all = new int[size];
+        for (int r = 0; r < size; r++) {
+            all[r] = r;
+        }
+        return all;
     }
 
     /**
@@ -312,6 +348,9 @@ public final class RmaJob implements AutoCloseable {
         if (ownsDirectory) {
             directory.delete();
         }
+        if (link != null) {
+            link.close(waitStrategy);
+        }
     }
 
     /**
@@ -320,7 +359,18 @@ public final class RmaJob implements AutoCloseable {
      */
     private void releaseLocally() {
         state = State.CLOSED;
-        stopAbortWatcher();
+        if (link != null) {
+            // NOTE: under the link's lock: a notice being applied finishes before the control file goes.
+            link.lock();
+            try {
+                link.unregister(FAILURE_KEY);
+            } finally {
+                link.unlock();
+            }
+        }
+        if (abortWatcher != null) {
+            abortWatcher.stop();
+        }
         final List<Window> open;
         synchronized (windows) {
             open = List.copyOf(windows);
@@ -356,11 +406,33 @@ public final class RmaJob implements AutoCloseable {
             control.markAborted(rank);
         } else {
             control.markFailed(rank);
+            announceFailure();
         }
         control.close();
-        if (ownsDirectory) {
+        // NOTE: in a job across nodes the node's other ranks may still use the directory; the shutdown hooks of
+        // the node's ranks remove it when the launcher ends the job.
+        if (ownsDirectory && link == null) {
             directory.delete();
         }
+    }
+
+    /**
+     * A job across nodes: tells every other rank that this one failed, so that their waits throw
+     * {@link RankFailedException} naming it (their rows of this rank are in other files) without waiting for
+     * the launcher to end the job; gives the notices a second to leave.
+     */
+    private void announceFailure() {
+        if (link == null || link.nodes() == 1) {
+            return;
+        }
+        for (int r = 0; r < size; r++) {
+            if (r != rank) {
+                final org.rma4j.internal.mpi.NativeBuffers.Buffer notice = link.request(0);
+                org.rma4j.internal.mpi.AmLayout.writeHeader(notice.segment(), 1, FAILURE_KEY, r, rank, 0, 0, 0, 0, 0);
+                link.send(r, notice);
+            }
+        }
+        link.drainSends(FAILURE_NOTICE_NS);
     }
 
     /**
@@ -386,6 +458,16 @@ public final class RmaJob implements AutoCloseable {
         }
         final int code = control.abort(status);
         final JobAbortedException aborted = new JobAbortedException(rank, code);
+        if (link != null) {
+            System.out.flush();
+            System.err.println("rma4j: rank " + rank + " aborted the job with status " + code + " (MPI_Abort)");
+            System.err.flush();
+            abandon(aborted);
+            // NOTE: MPI_Abort ends this node's other ranks without their shutdown hooks: the node's directory
+            // goes now (the other nodes' ranks are stopped with SIGTERM and remove theirs).
+            directory.delete();
+            link.abort(code);
+        }
         if (processMode) {
             System.out.flush();
             System.err.println("rma4j: rank " + rank + " aborted the job with status " + code);
@@ -400,53 +482,6 @@ public final class RmaJob implements AutoCloseable {
         }
         abandon(aborted);
         throw aborted;
-    }
-
-    /**
-     * Process mode: a daemon thread that ends this process with the job's abort status once any rank
-     * aborts the job. It polls the abort word (a plain load every 20 ms, no futex, so that closing the
-     * job can unmap the control file under it once it stopped).
-     */
-    private void startAbortWatcher() {
-        watching = true;
-        abortWatcher = Thread.ofPlatform().daemon().name("rma4j-abort-watcher-" + rank).start(() -> {
-            while (watching) {
-                final int status;
-                try {
-                    status = control.abortStatus();
-                } catch (final IllegalStateException closed) {
-                    return;
-                }
-                if (status >= 0 && watching) {
-                    System.out.flush();
-                    System.err.println("rma4j: rank " + rank + " ends: the job was aborted with status " + status);
-                    System.err.flush();
-                    Runtime.getRuntime().halt(status);
-                }
-                LockSupport.parkNanos(20_000_000L);
-            }
-        });
-    }
-
-    private void stopAbortWatcher() {
-        final Thread watcher = abortWatcher;
-        if (watcher == null || watcher == Thread.currentThread()) {
-            return;
-        }
-        watching = false;
-        LockSupport.unpark(watcher);
-        boolean interrupted = false;
-        while (true) {
-            try {
-                watcher.join();
-                break;
-            } catch (final InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /**
@@ -561,6 +596,32 @@ public final class RmaJob implements AutoCloseable {
 
     boolean processMode() {
         return processMode;
+    }
+
+    /**
+     * @return the rank's connection to MPI (a job launched by an MPI launcher), or null.
+     */
+    MpiLink link() {
+        return link;
+    }
+
+    /**
+     * @return the node {@code jobRank} runs on, numbered from 0 in the order of the nodes' lowest ranks; 0 in a
+     *         job of one node.
+     */
+    int nodeOf(final int jobRank) {
+        return link == null ? 0 : link.nodeOf(jobRank);
+    }
+
+    /**
+     * @return the lowest job rank of this rank's node (the one that made the node's job directory).
+     */
+    int nodeLeader() {
+        int leader = 0;
+        while (nodeOf(leader) != nodeOf(rank)) {
+            leader++;
+        }
+        return leader;
     }
 
     void remember(final Window window) {

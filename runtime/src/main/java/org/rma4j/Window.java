@@ -16,6 +16,14 @@ import java.lang.foreign.MemorySegment;
  * acquisition also fence, so a store made before any of them is seen by a load or get made after the
  * matching call at another rank (an rma4j guarantee, stronger than section 11.7's Example 11.7
  * requires in the unified model).
+ * <p>
+ * <b>Across nodes</b> (a job started by {@code mpirun} over several nodes), "complete on return" below holds
+ * for targets on the caller's node. To a target on another node a get, get_accumulate, fetch_and_op and
+ * compare_and_swap still return with their data, but a put or accumulate is complete at the target only at the
+ * next {@link #flush}, {@link #unlock}, {@link #fence} or {@link #complete} (the standard's rule); its origin
+ * buffer may be reused on return if it is heap memory or at most 4 KiB, a larger native buffer after
+ * {@link #flushLocal}. A target's peers progress while it is in any rma4j call that waits, and otherwise within
+ * about a millisecond (a progress thread). The runtime's README, "Jobs across nodes", has the details.
  *
  * <h2>Memory model</h2>
  * Always {@link MemoryModel#UNIFIED}: the machine is cache-coherent, so public and private copies

@@ -90,15 +90,22 @@ final class WindowCounters {
      */
     <T> T counted(final String call, final int target, final long bytes, final T place) {
         if (place != null) {
-            final int kind = kindOf(call);
-            if (kind >= 0) {
-                final long[] operations = cells().operations;
-                final int index = (kind * ranks + target) * 2;
-                add(operations, index, 1);
-                add(operations, index + 1, bytes);
-            }
+            count(call, target, bytes);
         }
         return place;
+    }
+
+    /**
+     * Counts one operation of {@code call} to {@code target} over {@code bytes} of target memory.
+     */
+    void count(final String call, final int target, final long bytes) {
+        final int kind = kindOf(call);
+        if (kind >= 0) {
+            final long[] operations = cells().operations;
+            final int index = (kind * ranks + target) * 2;
+            add(operations, index, 1);
+            add(operations, index + 1, bytes);
+        }
     }
 
     /**

@@ -1,8 +1,6 @@
 package org.rma4j;
 
-import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -12,11 +10,9 @@ import org.rma4j.internal.SharedNames;
 import org.rma4j.internal.WindowLayout;
 import org.rma4j.notify.NotifyRing;
 import org.rma4j.shm.FileHeader;
-import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappedFile;
 import org.rma4j.shm.MappingLiveness;
-import org.rma4j.shm.ShmFormatException;
 import org.rma4j.shm.ShmSpaceException;
 import org.rma4j.shm.Words;
 
@@ -83,7 +79,8 @@ final class WindowCreation {
         try {
             createBarrier(context);
         } catch (final RuntimeException e) {
-            attempt.discard();
+            // NOTE: no collective call after a failed barrier (the MPI window of a window across nodes stays).
+            WindowCreation.discard(attempt.window, attempt.file);
             throw e;
         }
     }
@@ -120,6 +117,12 @@ final class WindowCreation {
         private RuntimeException openProblem;
         private Window window;
         private int failedOpen = -1;
+        /** The creator whose create status ended the creation. */
+        private int failedCreator;
+        /** This rank's share of a window across nodes, or null. */
+        private HybridWindows.Part part;
+        /** The rank that creates this rank's node's window file: 0, or the node's first rank across nodes. */
+        private int creator;
 
         Attempt(final CommContext context, final WindowFlavor flavor, final String call) {
             this.context = context;
@@ -134,6 +137,7 @@ final class WindowCreation {
         /** Phase 1: checks this rank's arguments and writes its record. */
         void propose(final long sizeBytes, final int dispUnit, final Info info, final MemorySegment base) {
             try {
+                HybridWindows.checkFlavor(context, flavor, call);
                 effective = validate(call, sizeBytes, dispUnit, info == null ? Info.create() : info);
                 MappingBudget.check(call, flavor == WindowFlavor.CREATE ? ranks : 1);
                 if (flavor == WindowFlavor.CREATE && sizeBytes > 0) {
@@ -164,6 +168,7 @@ final class WindowCreation {
                     ? CreationRecordLayout.FLAG_NONCONTIG
                     : 0);
             Words.putInt(own, CreationRecordLayout.CREATE_STATUS_OFFSET, 0);
+            Words.putInt(own, CreationRecordLayout.KEY_NUMBER_OFFSET, context.acrossNodes() ? job.takeCommNumber() : 0);
         }
 
         /** After barrier 1: reads every rank's record. */
@@ -190,6 +195,11 @@ final class WindowCreation {
             notifyCapacity = Words.getInt(context.record(0), CreationRecordLayout.NOTIFY_CAPACITY_OFFSET);
             number = context.windowSequence();
             name = context.nextWindowName();
+            if (context.acrossNodes()) {
+                part = new HybridWindows.Part(context,
+                    Words.getInt(context.record(0), CreationRecordLayout.KEY_NUMBER_OFFSET));
+                creator = part.creator;
+            }
         }
 
         /**
@@ -197,12 +207,18 @@ final class WindowCreation {
          *         zeros for CREATE and DYNAMIC.
          */
         private long[] placedSizes() {
-            return flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE ? sizes : new long[ranks];
+            if (flavor != WindowFlavor.SHARED && flavor != WindowFlavor.ALLOCATE) {
+                return new long[ranks];
+            }
+            return part == null ? sizes : part.placed(sizes);
         }
 
-        /** Phase 2: rank 0 creates and publishes the window file if every rank's arguments were good. */
+        /**
+         * Phase 2: rank 0 (across nodes: each node's first rank) creates and publishes the window file if every
+         * rank's arguments were good.
+         */
         void createFileAtRankZero() {
-            if (rank != 0 || badRank >= 0) {
+            if (rank != creator || badRank >= 0) {
                 return;
             }
             try {
@@ -218,15 +234,25 @@ final class WindowCreation {
             }
         }
 
-        /** Phase 3, after barrier 2: maps and checks the file and the window; writes the open status. */
+        /**
+         * Phase 3, after barrier 2: maps and checks the file and the window; across nodes writes where its memory
+         * is; writes the open status.
+         */
         void open() {
-            createStatus = Words.getInt(context.record(0), CreationRecordLayout.CREATE_STATUS_OFFSET);
+            createStatus = 0;
+            for (int r = 0; r < ranks && createStatus == 0; r++) {
+                if (r == 0 || part != null && part.creators[r]) {
+                    createStatus = Words.getInt(context.record(r), CreationRecordLayout.CREATE_STATUS_OFFSET);
+                    failedCreator = r;
+                }
+            }
             created = badRank < 0 && createStatus == 0;
             if (!created) {
                 return;
             }
+            WindowMemory.Mapped mapped = null;
             try {
-                if (rank != 0) {
+                if (rank != creator) {
                     file = MappedFile.open(job.directory().file(name));
                     WindowLayout.checkHeader(file.segment(), file.path(), flavor.code(),
                         noncontig ? WindowLayout.FLAG_NONCONTIG : 0, notifyCapacity, placedSizes(), dispUnits);
@@ -235,10 +261,23 @@ final class WindowCreation {
                     failOpenAtRank = -1;
                     throw new RmaException(ErrorClass.RMA_SHARED, "mapping failed at rank " + rank + " (test hook)");
                 }
-                window = WindowCreation.open(context, call, number, flavor, file, sizes, dispUnits, memoryFiles,
-                    memoryOffsets, location, effective);
+                mapped = WindowMemory.map(context, call, flavor, file, sizes, dispUnits, memoryFiles, memoryOffsets,
+                    location, part == null ? null : part.local);
             } catch (final RuntimeException e) {
                 openProblem = e;
+            }
+            if (part != null) {
+                Words.putLong(own, CreationRecordLayout.BASE_ADDRESS_OFFSET,
+                    mapped == null ? 0 : mapped.local().address());
+            }
+            if (mapped != null) {
+                try {
+                    window = assemble(context, number, file, flavor, mapped, sizes, dispUnits, effective,
+                        Words.getInt(file.segment(), WindowLayout.NOTIFY_CAPACITY_OFFSET), part, rank == creator);
+                } catch (final RuntimeException e) {
+                    mapped.memory().close();
+                    openProblem = e;
+                }
             }
             Words.putIntVolatile(own, CreationRecordLayout.OPEN_STATUS_OFFSET, openProblem == null ? 0 : 1);
         }
@@ -251,11 +290,14 @@ final class WindowCreation {
                         failedOpen = r;
                     }
                 }
+                for (int r = 0; part != null && r < ranks; r++) {
+                    part.bases[r] = Words.getLong(context.record(r), CreationRecordLayout.BASE_ADDRESS_OFFSET);
+                }
             }
             // The file of a window that holds its ranks' memory stays linked while the window lives, so that
             // create and attach can expose that memory to ranks that map it later (WindowLifecycle unlinks it).
             final boolean holdsMemory = flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE;
-            if (rank == 0 && file != null && !(holdsMemory && failedOpen < 0 && openProblem == null)) {
+            if (rank == creator && file != null && !(holdsMemory && failedOpen < 0 && openProblem == null)) {
                 file.unlink();
             }
         }
@@ -293,13 +335,16 @@ final class WindowCreation {
 
         private RmaException createFailure() {
             if (createStatus == ErrorClass.NO_MEM.code()) {
-                final MemorySegment rankZero = context.record(0);
-                return SharedFileErrors.noSpace(call + " failed: rank 0 could not create the window file",
-                    job.directory().path(), Words.getLong(rankZero, CreationRecordLayout.CREATE_ASKED_BYTES_OFFSET),
-                    Words.getLong(rankZero, CreationRecordLayout.CREATE_FREE_BYTES_OFFSET), createProblem);
+                final MemorySegment failing = context.record(failedCreator);
+                return SharedFileErrors.noSpace(
+                    call + " failed: rank " + failedCreator + " could not create the window file",
+                    job.directory().path(), Words.getLong(failing, CreationRecordLayout.CREATE_ASKED_BYTES_OFFSET),
+                    Words.getLong(failing, CreationRecordLayout.CREATE_FREE_BYTES_OFFSET), createProblem);
             }
-            return new RmaException(ErrorClass.RMA_SHARED, call + " failed: rank 0 could not create the window"
-                + " file" + (createProblem != null ? ": " + createProblem.getMessage() : ""), createProblem);
+            return new RmaException(
+                ErrorClass.RMA_SHARED, call + " failed: rank " + failedCreator + " could not"
+                    + " create the window file" + (createProblem != null ? ": " + createProblem.getMessage() : ""),
+                createProblem);
         }
 
         /** Unmaps what this rank mapped. */
@@ -324,98 +369,14 @@ final class WindowCreation {
     }
 
     /**
-     * Maps this rank's view of the window: the other ranks' memory of flavor CREATE, the window object.
-     */
-    private static Window open(final CommContext context, final String call, final int number,
-        final WindowFlavor flavor, final MappedFile file, final long[] sizes, final int[] dispUnits,
-        final String[] memoryFiles, final long[] memoryOffsets, final SharedAllocator.Location location,
-        final Info effective) {
-        final RmaJob job = context.job();
-        final int ranks = sizes.length;
-        final int rank = context.rank();
-        final long[] dataOffsets = new long[ranks];
-        for (int r = 0; r < ranks; r++) {
-            dataOffsets[r] = Words.getLong(file.segment(),
-                WindowLayout.rankEntryOffset(r) + WindowLayout.ENTRY_DATA_OFFSET);
-        }
-        final TargetMemory memory;
-        final MemorySegment local;
-        switch (flavor) {
-            case DYNAMIC -> {
-                memory = new DynamicMemory(job.directory(), file.segment(), file.path().getFileName().toString(), ranks,
-                    rank);
-                local = MemorySegment.NULL;
-            }
-            case CREATE -> {
-                final TargetMemory.Fixed fixed = mapCreateMemory(context, call, sizes, dispUnits, memoryFiles,
-                    memoryOffsets, location);
-                memory = fixed;
-                local = fixed.part(rank);
-            }
-            default -> {
-                final MemorySegment[] mappings = new MemorySegment[ranks];
-                Arrays.fill(mappings, file.segment());
-                MappingBudget.add(1);
-                final TargetMemory.Fixed fixed = new TargetMemory.Fixed(mappings, dataOffsets, sizes, dispUnits,
-                    () -> MappingBudget.release(1));
-                memory = fixed;
-                local = fixed.part(rank);
-            }
-        }
-        try {
-            return assemble(context, number, file, flavor, memory, local, sizes, dispUnits, effective,
-                Words.getInt(file.segment(), WindowLayout.NOTIFY_CAPACITY_OFFSET));
-        } catch (final RuntimeException e) {
-            memory.close();
-            throw e;
-        }
-    }
-
-    /**
-     * Maps the memory of a CREATE window: this rank's own where it is, the others' from the job files that
-     * hold them (allocation files, or the files of the windows whose memory they are).
-     */
-    private static TargetMemory.Fixed mapCreateMemory(final CommContext context, final String call, final long[] sizes,
-        final int[] dispUnits, final String[] memoryFiles, final long[] memoryOffsets,
-        final SharedAllocator.Location location) {
-        final int ranks = sizes.length;
-        final int rank = context.rank();
-        final MemorySegment[] mappings = new MemorySegment[ranks];
-        final long[] starts = new long[ranks];
-        final List<MappedFile> mapped = new ArrayList<>();
-        try {
-            for (int r = 0; r < ranks; r++) {
-                if (sizes[r] == 0) {
-                    mappings[r] = MemorySegment.NULL;
-                } else if (r == rank) {
-                    mappings[r] = location.mapping();
-                    starts[r] = location.fileOffset();
-                } else {
-                    final MappedFile other = openMemory(context.job().directory(), call, r, memoryFiles[r],
-                        memoryOffsets[r], sizes[r]);
-                    mapped.add(other);
-                    mappings[r] = other.segment();
-                    starts[r] = memoryOffsets[r];
-                }
-            }
-        } catch (final RuntimeException e) {
-            mapped.forEach(MappedFile::close);
-            throw e;
-        }
-        MappingBudget.add(1 + mapped.size());
-        return new TargetMemory.Fixed(mappings, starts, sizes, dispUnits, () -> {
-            mapped.forEach(MappedFile::close);
-            MappingBudget.release(1 + mapped.size());
-        });
-    }
-
-    /**
      * Wires the parts of a window over its mapped file and target memory: the shared {@link WindowState},
      * the waits' liveness checks, and the parts along the MPI sections the {@link Window} facade delegates to.
      */
     private static Window assemble(final CommContext context, final int number, final MappedFile file,
-        final WindowFlavor flavor, final TargetMemory memory, final MemorySegment localSegment, final long[] sizes,
-        final int[] dispUnits, final Info info, final int notifyCapacity) {
+        final WindowFlavor flavor, final WindowMemory.Mapped mapped, final long[] sizes, final int[] dispUnits,
+        final Info info, final int notifyCapacity, final HybridWindows.Part part, final boolean fileCreator) {
+        final TargetMemory memory = mapped.memory();
+        final MemorySegment localSegment = mapped.local();
         final RmaJob job = context.job();
         final WindowState state = new WindowState(context, number, sizes);
         final int rank = context.rank();
@@ -430,47 +391,22 @@ final class WindowCreation {
             !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         final Notifications notifications = new Notifications(state, mapping, rank, sizes.length, notifyCapacity,
             context.control(), job.waitStrategy(), collective);
-        final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs,
-            new PairLocks(state, mapping));
-        final ActiveTarget active = new ActiveTarget(state, mapping, epochs, blocked, fileCheck, collective);
-        final PassiveTarget passive = new PassiveTarget(state, mapping, epochs, active, blocked, fileCheck,
+        final ShmTransport shm = new ShmTransport(state, memory, mapping, fileCheck, collective);
+        final WindowTransport transport = part == null
+            ? shm
+            : HybridWindows.transport(part, state, shm, memory, notifications, dispUnits, flavor, collective);
+        final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs, transport);
+        final ActiveTarget active = new ActiveTarget(state, mapping, transport, epochs, blocked, fileCheck, collective);
+        final PassiveTarget passive = new PassiveTarget(state, transport, epochs, blocked, fileCheck,
             info.flag(Info.NO_LOCKS));
-        final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications);
-        final WindowLifecycle lifecycle = new WindowLifecycle(state, file, memory, epochs, active, notified);
+        final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications, transport);
+        final WindowLifecycle lifecycle = new WindowLifecycle(state, file, memory, transport, epochs, active, notified,
+            fileCreator);
         if (flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE) {
             job.allocator().expose(file.path().getFileName().toString(), mapping,
                 WindowLayout.dataSectionOffset(sizes.length, notifyCapacity));
         }
         return new Window(state, info, localSegment, access, passive, active, notified, lifecycle);
-    }
-
-    /**
-     * Maps the job file that holds rank {@code r}'s memory of a CREATE window (the caller unmaps what it
-     * mapped so far when this throws).
-     *
-     * @throws RmaException RMA_SHARED if the file cannot be mapped or is too small for the memory.
-     */
-    private static MappedFile openMemory(final JobDirectory directory, final String call, final int r,
-        final String name, final long offset, final long size) {
-        if (!SharedNames.isJobFileName(name)) {
-            throw new RmaException(ErrorClass.RMA_SHARED,
-                call + " failed: rank " + r + " named '" + name + "' as its memory, not a file of the job");
-        }
-        RuntimeException problem;
-        try {
-            final MappedFile other = MappedFile.open(directory.file(name));
-            final long fileBytes = other.segment().byteSize();
-            if (offset >= 0 && offset <= fileBytes - size) {
-                return other;
-            }
-            other.close();
-            problem = new RmaException(ErrorClass.RMA_SHARED, call + " failed: the " + size + " bytes of rank " + r
-                + " at offset " + offset + " do not fit in " + name + " of " + fileBytes + " bytes");
-        } catch (final UncheckedIOException | ShmFormatException e) {
-            problem = new RmaException(ErrorClass.RMA_SHARED,
-                call + " failed: cannot map the memory of rank " + r + ": " + e.getMessage(), e);
-        }
-        throw problem;
     }
 
     private static MappedFile createFile(final RmaJob job, final String name, final WindowFlavor flavor,

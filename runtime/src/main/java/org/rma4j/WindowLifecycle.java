@@ -13,16 +13,22 @@ final class WindowLifecycle {
     private final RmaJob job;
     private final MappedFile file;
     private final TargetMemory memory;
+    private final WindowTransport transport;
     private final Epochs epochs;
     private final ActiveTarget active;
     private final NotifiedAccess notified;
+    /** Whether this rank created the window file (of its node), and removes its name at the end. */
+    private final boolean fileCreator;
 
-    WindowLifecycle(final WindowState state, final MappedFile file, final TargetMemory memory, final Epochs epochs,
-        final ActiveTarget active, final NotifiedAccess notified) {
+    WindowLifecycle(final WindowState state, final MappedFile file, final TargetMemory memory,
+        final WindowTransport transport, final Epochs epochs, final ActiveTarget active, final NotifiedAccess notified,
+        final boolean fileCreator) {
         this.state = state;
         this.job = state.job();
         this.file = file;
         this.memory = memory;
+        this.transport = transport;
+        this.fileCreator = fileCreator;
         this.epochs = epochs;
         this.active = active;
         this.notified = notified;
@@ -40,6 +46,7 @@ final class WindowLifecycle {
         state.context().collective(CollectiveCalls.Kind.FREE, state.number() + 1, active.barrierWait());
         state.markFreed();
         job.forget(window);
+        transport.free();
         unmap();
         if (callback != null) {
             throw new RmaException(callback.errorClass(),
@@ -88,18 +95,20 @@ final class WindowLifecycle {
     void release() {
         if (!state.isFreed()) {
             state.markFreed();
+            transport.release();
             unmap();
         }
     }
 
     /**
-     * Unmaps the window's memory and file; rank 0 removes the file's name (kept while the window lived
-     * when it holds the ranks' memory, see {@link SharedAllocator#expose}).
+     * Unmaps the window's memory and file; the file's creator (rank 0, or in a window across nodes the first
+     * rank of each node) removes its name (kept while the window lived when it holds the ranks' memory, see
+     * {@link SharedAllocator#expose}).
      */
     private void unmap() {
         job.allocator().withdraw(file.segment());
         memory.close();
-        if (state.rank() == 0) {
+        if (fileCreator) {
             file.unlink();
         }
         file.close();

@@ -236,7 +236,9 @@ final class CollectiveScenarios {
             expect(ErrorClass.OP, () -> comm.allreduce(new double[] {1}, Op.BAND));
             expect(ErrorClass.ARG, () -> comm.allreduce(new long[me + 1], Op.SUM));
             expect(ErrorClass.ARG, () -> comm.allreduce(me == 0 ? null : new long[1], Op.SUM));
-            expect(ErrorClass.COUNT, () -> comm.alltoall(new long[n + 1]));
+            // n + 1 bytes are n blocks of equal length for no n > 1 (n + 1 longs are, for n = 2, 4 or 8).
+            expect(ErrorClass.COUNT,
+                () -> comm.alltoall(MemorySegment.ofArray(new byte[n + 1]), MemorySegment.ofArray(new byte[n + 1])));
             final int[] ones = ints(n, r -> 1);
             expect(ErrorClass.COUNT, () -> comm.gatherv(MemorySegment.ofArray(new int[1]),
                 MemorySegment.ofArray(new int[n - 1]), ones, ints(n, r -> r), Datatype.INT, 0));

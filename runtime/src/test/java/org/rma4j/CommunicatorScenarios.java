@@ -88,7 +88,13 @@ final class CommunicatorScenarios {
         assertEquals(Comparison.SIMILAR, world.group().compare(reversed.group()));
         assertEquals(n - 1 - me, reversed.rank());
         final Communicator shared = world.splitShared(me);
-        assertEquals(Comparison.CONGRUENT, shared.compare(world), "one node: every rank shares memory");
+        if (Scenarios.acrossNodes()) {
+            // Two nodes of two ranks: the node's ranks, in job order.
+            assertArrayEquals(new int[] {me & ~1, me | 1}, shared.group().members());
+            assertEquals(Comparison.UNEQUAL, shared.compare(world));
+        } else {
+            assertEquals(Comparison.CONGRUENT, shared.compare(world), "one node: every rank shares memory");
+        }
         // The odd ranks, highest first; the even ones get the null communicator.
         final Group odd = world.group()
             .incl(java.util.stream.IntStream.range(0, n).map(i -> n - 1 - i).filter(r -> r % 2 == 1).toArray());
@@ -133,7 +139,7 @@ final class CommunicatorScenarios {
         final int r = comm.rank();
         final int right = (r + 1) % n;
         final int left = (r + n - 1) % n;
-        try (Window shared = comm.allocateShared(8L * n, 8);
+        try (Window shared = Scenarios.allocate(comm, 8L * n, 8, null);
             Window allocated = comm.allocate(8L * n, 8);
             Window dynamic = comm.createDynamic(null)) {
             final MemorySegment memory = job.allocMem(8L * n);
@@ -177,7 +183,7 @@ final class CommunicatorScenarios {
             job.freeMem(memory);
         }
         // Windows stay usable after their communicator is freed (MPI-3.1 section 6.4.3).
-        final Window after = comm.allocateShared(8, 8);
+        final Window after = Scenarios.allocate(comm, 8, 8, null);
         comm.free();
         after.fence(0);
         after.put(new long[] {r}, 0, 1, right, 0);
@@ -480,7 +486,7 @@ final class CommunicatorScenarios {
             comm.bcast(data, round % n);
             assertEquals(factor * round, data[0]);
             if (round % 50 == 0) {
-                final Window window = comm.allocateShared(8, 8);
+                final Window window = Scenarios.allocate(comm, 8, 8, null);
                 window.fence(0);
                 window.put(new long[] {factor + me}, 0, 1, (me + 1) % n, 0);
                 window.fence(0);

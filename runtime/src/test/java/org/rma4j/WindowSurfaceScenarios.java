@@ -33,7 +33,7 @@ final class WindowSurfaceScenarios {
     static void infoAndName(final RmaJob job) {
         final int right = (job.rank() + 1) % job.size();
         final Info created = Info.of(Info.ACCUMULATE_ORDERING, "rar").set("my_hint", "a");
-        try (Window window = job.allocateShared(64, 8, created)) {
+        try (Window window = Scenarios.allocate(job, 64, 8, created)) {
             assertEquals("rar", window.getInfo().get(Info.ACCUMULATE_ORDERING).orElseThrow());
             assertEquals("a", window.getInfo().get("my_hint").orElseThrow());
             window.setInfo(Info.of(Info.NO_LOCKS, "true").set(Info.ACCUMULATE_ORDERING, "none")

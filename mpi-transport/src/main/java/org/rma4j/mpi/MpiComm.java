@@ -214,16 +214,7 @@ public final class MpiComm {
         final MemorySegment receive, final int[] receiveCounts, final int[] displacements,
         final MpiDatatype receiveType) {
         Errors.checkBuffer(send, sendCount, sendType, "MPI_Allgatherv", "sendbuf");
-        long end = 0;
-        for (int i = 0; i < Math.min(receiveCounts.length, displacements.length); i++) {
-            end = Math.max(end, (long)displacements[i] + receiveCounts[i]);
-        }
-        Errors.checkBuffer(receive, end, receiveType, "MPI_Allgatherv", "recvbuf");
-        final int size = size();
-        if (receiveCounts.length != size || displacements.length != size) {
-            throw Errors.binding(MpiErrorClass.COUNT, "MPI_Allgatherv", "recvcounts has " + receiveCounts.length
-                + " and displs " + displacements.length + " entries for a communicator of " + size);
-        }
+        checkVector("MPI_Allgatherv", receive, receiveCounts, displacements, receiveType);
         try (Arena arena = Arena.ofConfined()) {
             check(
                 (int)MpiNative.ALLGATHERV.invokeExact(send, sendCount, sendType.handle(), receive,
@@ -233,6 +224,83 @@ public final class MpiComm {
                 "recvcounts=" + Arrays.toString(receiveCounts) + " displs=" + Arrays.toString(displacements));
         } catch (final Throwable t) {
             throw Errors.rethrow(t);
+        }
+    }
+
+    /**
+     * {@code MPI_Ibarrier} (MPI-3.1 section 5.12.1): the barrier as a request that completes once every member
+     * has started it.
+     */
+    public MpiRequest ibarrier() {
+        final Scratch scratch = Scratch.get();
+        try {
+            check((int)MpiNative.IBARRIER.invokeExact(handle, scratch.handle0), "MPI_Ibarrier", "");
+        } catch (final Throwable t) {
+            throw Errors.rethrow(t);
+        }
+        return new MpiRequest(scratch.handle0(), Predefined.type(MpiBasicType.BYTE), "MPI_Ibarrier");
+    }
+
+    /**
+     * {@code MPI_Iallgather} (section 5.12.5). The buffers must stay valid until the request completes.
+     */
+    public MpiRequest iallgather(final MemorySegment send, final int sendCount, final MpiDatatype sendType,
+        final MemorySegment receive, final int receiveCount, final MpiDatatype receiveType) {
+        Errors.checkBuffer(send, sendCount, sendType, "MPI_Iallgather", "sendbuf");
+        Errors.checkBuffer(receive, (long)receiveCount * size(), receiveType, "MPI_Iallgather", "recvbuf");
+        final Scratch scratch = Scratch.get();
+        try {
+            check(
+                (int)MpiNative.IALLGATHER.invokeExact(send, sendCount, sendType.handle(), receive, receiveCount,
+                    receiveType.handle(), handle, scratch.handle0),
+                "MPI_Iallgather", "sendcount=" + sendCount + " recvcount=" + receiveCount);
+        } catch (final Throwable t) {
+            throw Errors.rethrow(t);
+        }
+        return new MpiRequest(scratch.handle0(), receiveType, "MPI_Iallgather");
+    }
+
+    /**
+     * {@code MPI_Iallgatherv} (section 5.12.5): rank i's elements arrive at {@code displacements[i]} elements of
+     * {@code receive}. The buffers must stay valid until the request completes; the counts are copied.
+     */
+    public MpiRequest iallgatherv(final MemorySegment send, final int sendCount, final MpiDatatype sendType,
+        final MemorySegment receive, final int[] receiveCounts, final int[] displacements,
+        final MpiDatatype receiveType) {
+        Errors.checkBuffer(send, sendCount, sendType, "MPI_Iallgatherv", "sendbuf");
+        checkVector("MPI_Iallgatherv", receive, receiveCounts, displacements, receiveType);
+        final Scratch scratch = Scratch.get();
+        final Arena arguments = Arena.ofShared();
+        try {
+            check(
+                (int)MpiNative.IALLGATHERV.invokeExact(send, sendCount, sendType.handle(), receive,
+                    arguments.allocateFrom(ValueLayout.JAVA_INT, receiveCounts),
+                    arguments.allocateFrom(ValueLayout.JAVA_INT, displacements), receiveType.handle(), handle,
+                    scratch.handle0),
+                "MPI_Iallgatherv",
+                "recvcounts=" + Arrays.toString(receiveCounts) + " displs=" + Arrays.toString(displacements));
+        } catch (final Throwable t) {
+            arguments.close();
+            throw Errors.rethrow(t);
+        }
+        return new MpiRequest(scratch.handle0(), receiveType, "MPI_Iallgatherv", arguments);
+    }
+
+    /**
+     * Checks the receive side of a v-collective: one count and displacement per member, a buffer that holds
+     * every block.
+     */
+    private void checkVector(final String call, final MemorySegment receive, final int[] receiveCounts,
+        final int[] displacements, final MpiDatatype receiveType) {
+        long end = 0;
+        for (int i = 0; i < Math.min(receiveCounts.length, displacements.length); i++) {
+            end = Math.max(end, (long)displacements[i] + receiveCounts[i]);
+        }
+        Errors.checkBuffer(receive, end, receiveType, call, "recvbuf");
+        final int size = size();
+        if (receiveCounts.length != size || displacements.length != size) {
+            throw Errors.binding(MpiErrorClass.COUNT, call, "recvcounts has " + receiveCounts.length + " and displs "
+                + displacements.length + " entries for a communicator of " + size);
         }
     }
 

@@ -89,6 +89,9 @@ final class MpiNative {
     static final MethodHandle ALLREDUCE = fn("MPI_Allreduce", P, P, I, H, H, H);
     static final MethodHandle ALLGATHER = fn("MPI_Allgather", P, I, H, P, I, H, H);
     static final MethodHandle ALLGATHERV = fn("MPI_Allgatherv", P, I, H, P, P, P, H, H);
+    static final MethodHandle IBARRIER = fn("MPI_Ibarrier", H, P);
+    static final MethodHandle IALLGATHER = fn("MPI_Iallgather", P, I, H, P, I, H, H, P);
+    static final MethodHandle IALLGATHERV = fn("MPI_Iallgatherv", P, I, H, P, P, P, H, H, P);
     static final MethodHandle SEND = fn("MPI_Send", P, I, H, I, I, H);
     static final MethodHandle RECV = fn("MPI_Recv", P, I, H, I, I, H, P);
     static final MethodHandle ISEND = fn("MPI_Isend", P, I, H, I, I, H, P);

@@ -1,5 +1,7 @@
 package org.rma4j.mpi;
 
+import java.lang.foreign.Arena;
+
 /**
  * A nonblocking operation ({@code MPI_Request}) of point-to-point communication ({@link MpiComm#isend},
  * {@link MpiComm#irecv}) or a request-based one-sided call ({@link MpiWin#rput} and the others, MPI-3.1
@@ -12,11 +14,18 @@ public final class MpiRequest {
     private long handle;
     private final MpiDatatype countType;
     private final String call;
+    /** Native arguments the operation reads until it completes (the counts of a v-collective), or null. */
+    private Arena arguments;
 
     MpiRequest(final long handle, final MpiDatatype countType, final String call) {
+        this(handle, countType, call, null);
+    }
+
+    MpiRequest(final long handle, final MpiDatatype countType, final String call, final Arena arguments) {
         this.handle = handle;
         this.countType = countType;
         this.call = call;
+        this.arguments = arguments;
     }
 
     /**
@@ -46,6 +55,7 @@ public final class MpiRequest {
             throw Errors.rethrow(t);
         }
         handle = scratch.handle0();
+        releaseArguments();
         if (rc != 0) {
             throw Errors.of(rc, "MPI_Wait", "request of " + call);
         }
@@ -66,6 +76,7 @@ public final class MpiRequest {
             throw Errors.rethrow(t);
         }
         handle = scratch.handle0();
+        releaseArguments();
         if (rc != 0) {
             throw Errors.of(rc, "MPI_Wait", "request of " + call);
         }
@@ -87,10 +98,21 @@ public final class MpiRequest {
             throw Errors.rethrow(t);
         }
         handle = scratch.handle0();
+        if (isComplete()) {
+            releaseArguments();
+        }
         if (rc != 0) {
             throw Errors.of(rc, "MPI_Test", "request of " + call);
         }
         return scratch.int0() != 0;
+    }
+
+    /** Frees the native arguments once the operation no longer reads them. */
+    private void releaseArguments() {
+        if (arguments != null && isComplete()) {
+            arguments.close();
+            arguments = null;
+        }
     }
 
     @Override

@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.rma4j.mpi.cluster.JobOutcome;
-import org.rma4j.mpi.cluster.MpiCluster;
+import org.rma4j.test.cluster.JobOutcome;
+import org.rma4j.test.cluster.MpiCluster;
 
 /**
  * A rank that ends abnormally ends the whole 2-node Open MPI job (the others are blocked in a barrier):

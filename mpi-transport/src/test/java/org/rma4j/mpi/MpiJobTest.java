@@ -11,8 +11,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.rma4j.mpi.cluster.JobOutcome;
-import org.rma4j.mpi.cluster.MpiCluster;
+import org.rma4j.test.cluster.JobOutcome;
+import org.rma4j.test.cluster.MpiCluster;
 
 /**
  * The binding in a real Open MPI job of 2 nodes (network namespaces) x 2 ranks: one job runs every scenario
@@ -26,8 +26,8 @@ class MpiJobTest {
     @BeforeAll
     static void runJob() {
         cluster = MpiCluster.start();
-        job = cluster.runOpenMpi(RankLines.rankCommand("basics", "signals", "putget", "fetchop", "cas", "lock", "fence",
-            "pscw", "rput", "sendrecv", "shared", "dynamic", "errors"), List.of(), RankLines.JOB_TIMEOUT);
+        job = cluster.runOpenMpi(RankLines.rankCommand("basics", "nbc", "signals", "putget", "fetchop", "cas", "lock",
+            "fence", "pscw", "rput", "sendrecv", "shared", "dynamic", "errors"), List.of(), RankLines.JOB_TIMEOUT);
     }
 
     @AfterAll
@@ -79,6 +79,14 @@ class MpiJobTest {
         assertAll(basics, "bcast", "4242");
         assertAll(basics, "allgather", "[0,1,2,3]");
         assertAll(basics, "allgatherv", "[0,1,1,2,2,2,3,3,3,3]");
+    }
+
+    @Test
+    void shouldCompleteNonblockingCollectivesByTesting() {
+        final Map<Integer, Map<String, String>> nbc = scenario(job, "nbc");
+        assertAll(nbc, "iallgather", "[0,10,20,30]");
+        assertAll(nbc, "iallgatherv", "[0,10,11,20,21,22,30,31,32,33]");
+        assertAll(nbc, "tested", "true");
     }
 
     @Test

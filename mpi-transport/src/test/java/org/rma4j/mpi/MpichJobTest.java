@@ -10,8 +10,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.rma4j.mpi.cluster.JobOutcome;
-import org.rma4j.mpi.cluster.MpiCluster;
+import org.rma4j.test.cluster.JobOutcome;
+import org.rma4j.test.cluster.MpiCluster;
 
 /**
  * The same binding under MPICH (integer handles, other constants, another MPI_Status): a job of 2 nodes x 2

@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.rma4j.mpi.cluster.JobOutcome;
+import org.rma4j.test.cluster.JobOutcome;
 import org.rma4j.mpi.ranks.RankMain;
 import org.rma4j.test.TestProcesses;
 

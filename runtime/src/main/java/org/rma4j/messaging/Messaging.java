@@ -166,25 +166,27 @@ public final class Messaging implements AutoCloseable {
         Objects.requireNonNull(comm, "comm");
         final boolean valid = bounceBytesPerPeer >= 0 && bounceBytesPerPeer <= MessagingLayout.BOUNCE_BYTES_MAX;
         final MessagingLayout layout = new MessagingLayout(comm.size(), valid ? bounceBytesPerPeer : 0);
-        final Window window = comm.allocateShared(layout.partBytes(), 1, Info.of(Info.ALLOC_SHARED_NONCONTIG, "true")
+        // NOTE: allocate, not allocateShared: peers reach each other's parts by notified access only, which also
+        // works across nodes; the values to agree on travel by an allgather.
+        final Window window = comm.allocate(layout.partBytes(), 1, Info.of(Info.ALLOC_SHARED_NONCONTIG, "true")
             .set(RmaJob.NOTIFY_CAPACITY_INFO_KEY, Integer.toString(NOTIFY_CAPACITY)));
         layout.writeHeader(window.segment(), bounceBytesPerPeer);
-        comm.barrier();
         // Every rank checks every rank's value, so all throw or none does.
+        final long[] requested = comm.allgather(new long[] {bounceBytesPerPeer});
         RmaException problem = null;
-        final long first = MessagingLayout.requestedBounceBytes(window.sharedQuery(0).segment(), 0);
         for (int r = 0; r < comm.size() && problem == null; r++) {
-            final long theirs = MessagingLayout.requestedBounceBytes(window.sharedQuery(r).segment(), r);
+            final long theirs = requested[r];
             if (theirs < 0 || theirs > MessagingLayout.BOUNCE_BYTES_MAX) {
                 problem = new RmaException(ErrorClass.SIZE, "Messaging.create bounceBytesPerPeer=" + theirs
                     + " at rank " + r + " is outside 0.." + MessagingLayout.BOUNCE_BYTES_MAX);
-            } else if (theirs != first) {
+            } else if (theirs != requested[0]) {
                 problem = new RmaException(ErrorClass.ARG,
-                    "Messaging.create bounceBytesPerPeer differs between" + " ranks: " + first + " at rank 0, " + theirs
-                        + " at rank " + r + "; it must be the same at" + " every rank");
-            } else if (valid) {
-                problem = layout.checkHeader(window.sharedQuery(r).segment(), r);
+                    "Messaging.create bounceBytesPerPeer differs between" + " ranks: " + requested[0] + " at rank 0, "
+                        + theirs + " at rank " + r + "; it must be the same at" + " every rank");
             }
+        }
+        if (problem == null && valid) {
+            problem = layout.checkHeader(window.segment(), comm.rank());
         }
         if (problem != null) {
             window.free();

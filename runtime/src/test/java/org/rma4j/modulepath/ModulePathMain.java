@@ -21,6 +21,7 @@ public final class ModulePathMain {
         final Module runtime = RmaJob.class.getModule();
         final Module shm = ModuleLayer.boot().findModule("org.rma4j.shm").orElseThrow();
         final Module notify = ModuleLayer.boot().findModule("org.rma4j.notify").orElseThrow();
+        final Module mpi = ModuleLayer.boot().findModule("org.rma4j.mpi").orElseThrow();
         System.out.println("runtime module: " + runtime.getName());
         System.out.println("runtime exports: " + exported(runtime));
         System.out.println("runtime internal exported: " + runtime.isExported("org.rma4j.internal"));
@@ -29,6 +30,9 @@ public final class ModulePathMain {
         System.out.println("shm exported to runtime: " + shm.isExported("org.rma4j.shm", runtime));
         System.out.println("notify exported to everyone: " + notify.isExported("org.rma4j.notify"));
         System.out.println("notify exported to runtime: " + notify.isExported("org.rma4j.notify", runtime));
+        System.out.println("mpi exported to everyone: " + mpi.isExported("org.rma4j.mpi"));
+        System.out.println("mpi exported to runtime: " + mpi.isExported("org.rma4j.mpi", runtime));
+        System.out.println("internal.mpi exported: " + runtime.isExported("org.rma4j.internal.mpi"));
 
         final List<Long> seen = Rma.callThreads(2, job -> {
             try (Window window = job.allocate(Long.BYTES, Long.BYTES)) {

@@ -164,6 +164,20 @@ public final class ControlFile implements AutoCloseable {
     }
 
     /**
+     * Records that {@code rank} runs elsewhere (another node): its row stays {@link RankState#ELSEWHERE}, is
+     * never joined and counts as alive for every liveness check. Only on a row that was never joined.
+     *
+     * @throws IllegalStateException if the row is not empty.
+     */
+    public void markElsewhere(final int rank) {
+        checkRank(rank);
+        final long state = rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET;
+        if (!Words.compareAndSetInt(segment, state, RankState.EMPTY.code(), RankState.ELSEWHERE.code())) {
+            throw new IllegalStateException("rank " + rank + " cannot be marked as elsewhere: it is " + state(rank));
+        }
+    }
+
+    /**
      * Records that {@code rank} left the job normally.
      */
     public void markFinished(final int rank) {
@@ -345,6 +359,9 @@ public final class ControlFile implements AutoCloseable {
                 if (!isAlive(pid, started)) {
                     throw new PeerFailedException(fileRank(rank), "its process " + pid + " is gone");
                 }
+            }
+            case ELSEWHERE -> {
+                // Its own node's file follows it; its death ends the job through the job's launcher.
             }
             case EMPTY, JOINING -> {
                 // Not joined yet: the launcher declares it failed if its process ends before joining, unless the

@@ -334,6 +334,20 @@ class ControlFileTest {
     }
 
     @Test
+    void shouldCountARankElsewhereAsAliveAndRefuseToJoinIt() {
+        final ControlFile control = create();
+        control.join(0);
+        control.markElsewhere(2);
+
+        assertEquals(RankState.ELSEWHERE, control.state(2));
+        assertFalse(control.isDead(2));
+        assertDoesNotThrow(() -> control.liveness(0, true).check());
+        assertDoesNotThrow(() -> control.checkPeer(2, true));
+        assertThrows(IllegalStateException.class, () -> control.join(2));
+        assertThrows(IllegalStateException.class, () -> control.markElsewhere(0), "a joined row stays joined");
+    }
+
+    @Test
     void shouldReportFailedRankByName() {
         final ControlFile control = create();
         control.markFailed(2);

@@ -10,8 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.rma4j.mpi.cluster.JobOutcome;
-import org.rma4j.mpi.cluster.MpiCluster;
+import org.rma4j.test.cluster.JobOutcome;
+import org.rma4j.test.cluster.MpiCluster;
 import org.rma4j.test.TestProcesses;
 
 /**

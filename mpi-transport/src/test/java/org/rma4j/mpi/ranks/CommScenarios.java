@@ -79,6 +79,41 @@ final class CommScenarios {
     }
 
     /**
+     * The nonblocking collectives: an ibarrier, an iallgather and an iallgatherv, each completed by a loop of
+     * MPI_Test (as the runtime completes them, serving other work between tests).
+     */
+    static void nonblockingCollectives(final Mpi mpi, final Arena arena) {
+        final MpiComm world = mpi.world();
+        final int rank = world.rank();
+        final int size = world.size();
+        final MpiDatatype int64 = mpi.datatype(MpiBasicType.INT64_T);
+        int tests = testUntilComplete(world.ibarrier());
+        final MemorySegment mine = arena.allocate(ValueLayout.JAVA_LONG, rank + 1);
+        for (int i = 0; i <= rank; i++) {
+            mine.setAtIndex(ValueLayout.JAVA_LONG, i, 10L * rank + i);
+        }
+        final MemorySegment gathered = arena.allocate(ValueLayout.JAVA_LONG, size);
+        tests += testUntilComplete(world.iallgather(mine, 1, int64, gathered, 1, int64));
+        final int[] counts = IntStream.range(0, size).map(r -> r + 1).toArray();
+        final int[] displacements = IntStream.range(0, size).map(r -> r * (r + 1) / 2).toArray();
+        final MemorySegment gatheredV = arena.allocate(ValueLayout.JAVA_LONG, size * (size + 1) / 2);
+        tests += testUntilComplete(world.iallgatherv(mine, rank + 1, int64, gatheredV, counts, displacements, int64));
+        print(rank, "nbc", "iallgather=" + list(gathered.toArray(ValueLayout.JAVA_LONG)) + " iallgatherv="
+            + list(gatheredV.toArray(ValueLayout.JAVA_LONG)) + " tested=" + (tests > 0));
+    }
+
+    /** @return how many MPI_Test calls it took. */
+    private static int testUntilComplete(final MpiRequest request) {
+        int tests = 0;
+        while (!request.test()) {
+            tests++;
+            Thread.yield();
+        }
+        require(request.isComplete(), "a completed request is MPI_REQUEST_NULL");
+        return tests + 1;
+    }
+
+    /**
      * A ring of isend / recv from MPI_ANY_SOURCE with MPI_ANY_TAG, 1 MiB from rank 0 to rank 3 (other node)
      * through irecv, iprobe, and MPI_PROC_NULL.
      */

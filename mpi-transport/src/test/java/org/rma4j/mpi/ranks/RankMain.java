@@ -21,14 +21,14 @@ import org.rma4j.mpi.MpiComm;
 public final class RankMain {
     /** Scenario name -> body. */
     static final Map<String, BiConsumer<Mpi, Arena>> SCENARIOS = Map.ofEntries(
-        Map.entry("basics", CommScenarios::basics), Map.entry("sendrecv", CommScenarios::sendRecv),
-        Map.entry("signals", CommScenarios::signals), Map.entry("exit", CommScenarios::exitAbnormally),
-        Map.entry("abort", CommScenarios::abort), Map.entry("putget", RmaScenarios::putGet),
-        Map.entry("fetchop", RmaScenarios::fetchAndOp), Map.entry("cas", RmaScenarios::compareAndSwap),
-        Map.entry("lock", RmaScenarios::exclusiveLock), Map.entry("fence", RmaScenarios::fence),
-        Map.entry("pscw", RmaScenarios::pscw), Map.entry("rput", RmaScenarios::requests),
-        Map.entry("shared", RmaScenarios::shared), Map.entry("dynamic", RmaScenarios::dynamic),
-        Map.entry("errors", ErrorScenarios::errors));
+        Map.entry("basics", CommScenarios::basics), Map.entry("nbc", CommScenarios::nonblockingCollectives),
+        Map.entry("sendrecv", CommScenarios::sendRecv), Map.entry("signals", CommScenarios::signals),
+        Map.entry("exit", CommScenarios::exitAbnormally), Map.entry("abort", CommScenarios::abort),
+        Map.entry("putget", RmaScenarios::putGet), Map.entry("fetchop", RmaScenarios::fetchAndOp),
+        Map.entry("cas", RmaScenarios::compareAndSwap), Map.entry("lock", RmaScenarios::exclusiveLock),
+        Map.entry("fence", RmaScenarios::fence), Map.entry("pscw", RmaScenarios::pscw),
+        Map.entry("rput", RmaScenarios::requests), Map.entry("shared", RmaScenarios::shared),
+        Map.entry("dynamic", RmaScenarios::dynamic), Map.entry("errors", ErrorScenarios::errors));
 
     private RankMain() {
     }

@@ -1,4 +1,4 @@
-package org.rma4j.mpi.cluster;
+package org.rma4j.test.cluster;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package org.rma4j.mpi.cluster;
+package org.rma4j.test.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
