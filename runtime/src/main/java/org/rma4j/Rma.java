@@ -235,7 +235,7 @@ public final class Rma {
      *
      * @return a new array ({@code dims} is not changed), e.g. {@code [3, 2]} for 6 nodes and {@code [0, 0]}.
      * @throws RmaException DIMS for a negative entry or fixed entries that do not divide {@code nnodes};
-     *                      ARG for {@code nnodes} < 1.
+     *                      ARG for {@code nnodes < 1}.
      */
     public static int[] dimsCreate(final int nnodes, final int[] dims) {
         return CartTopology.dimsCreate(nnodes, dims);

@@ -12,7 +12,8 @@ import org.rma4j.internal.AtomicElements;
  * queries (11.2.3) and dynamic attach / detach (11.2.4) of the window's {@link TargetMemory}.
  *
  * <p>The epoch rules are checked by {@link Epochs}; when an operation completes, by its transport (see
- * {@link Window}, "Completion"). Javadoc of each call: {@link Window}.
+ * {@link Window}, "Completion"). Javadoc of each call: {@link WindowCommunication}. Each
+ * call hands its {@link RmaException} to the window's {@link WindowErrors} (MPI-3.1 section 8.3) before it leaves.
  */
 final class TargetAccess {
     private final WindowState state;
@@ -24,9 +25,11 @@ final class TargetAccess {
     private final int[] dispUnits;
     private final Epochs epochs;
     private final WindowTransport transport;
+    /** Every call below hands its {@link RmaException} to the window's error handler before it leaves. */
+    private final WindowErrors errors;
 
     TargetAccess(final WindowState state, final WindowFlavor flavor, final TargetMemory memory, final int[] dispUnits,
-        final Epochs epochs, final WindowTransport transport) {
+        final Epochs epochs, final WindowTransport transport, final WindowErrors errors) {
         this.state = state;
         this.job = state.job();
         this.rank = state.rank();
@@ -36,6 +39,7 @@ final class TargetAccess {
         this.dispUnits = dispUnits;
         this.epochs = epochs;
         this.transport = transport;
+        this.errors = errors;
     }
 
     WindowFlavor flavor() {
@@ -93,127 +97,197 @@ final class TargetAccess {
     }
 
     void put(final MemorySegment origin, final int target, final long targetDisp) {
-        Objects.requireNonNull(origin, "origin");
-        if (reaches("put", target, targetDisp, origin.byteSize())) {
-            transport.put("put", origin, target, targetDisp);
-            count("put", target, origin.byteSize());
+        try {
+            Objects.requireNonNull(origin, "origin");
+            if (reaches("put", target, targetDisp, origin.byteSize())) {
+                transport.put("put", origin, target, targetDisp);
+                count("put", target, origin.byteSize());
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("put", e);
         }
     }
 
     void get(final MemorySegment destination, final int target, final long targetDisp) {
-        Objects.requireNonNull(destination, "destination");
-        if (reaches("get", target, targetDisp, destination.byteSize())) {
-            transport.get("get", destination, target, targetDisp);
-            count("get", target, destination.byteSize());
+        try {
+            Objects.requireNonNull(destination, "destination");
+            if (reaches("get", target, targetDisp, destination.byteSize())) {
+                transport.get("get", destination, target, targetDisp);
+                count("get", target, destination.byteSize());
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("get", e);
+        }
+    }
+
+    /** Put of {@code length} elements of {@code elementBytes} each from {@code array} at {@code offset}. */
+    void putElements(final MemorySegment array, final int offset, final int length, final int elementBytes,
+        final int target, final long targetDisp) {
+        try {
+            put(Checks.slice(array, offset, length, elementBytes), target, targetDisp);
+        } catch (final RmaException e) {
+            throw errors.raise("put", e);
+        }
+    }
+
+    /** Get of {@code length} elements of {@code elementBytes} each into {@code array} at {@code offset}. */
+    void getElements(final MemorySegment array, final int offset, final int length, final int elementBytes,
+        final int target, final long targetDisp) {
+        try {
+            get(Checks.slice(array, offset, length, elementBytes), target, targetDisp);
+        } catch (final RmaException e) {
+            throw errors.raise("get", e);
         }
     }
 
     void put(final MemorySegment origin, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType) {
-        if (typedReaches("put", origin, originCount, originType, target, targetDisp, targetCount, targetType)) {
-            transport.put("put", origin, originCount, originType, target, targetDisp, targetCount, targetType);
-            count("put", target, targetType.span(targetCount));
+        try {
+            if (typedReaches("put", origin, originCount, originType, target, targetDisp, targetCount, targetType)) {
+                transport.put("put", origin, originCount, originType, target, targetDisp, targetCount, targetType);
+                count("put", target, targetType.span(targetCount));
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("put", e);
         }
     }
 
     void get(final MemorySegment destination, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType) {
-        if (typedReaches("get", destination, originCount, originType, target, targetDisp, targetCount, targetType)) {
-            transport.get("get", destination, originCount, originType, target, targetDisp, targetCount, targetType);
-            count("get", target, targetType.span(targetCount));
+        try {
+            if (typedReaches("get", destination, originCount, originType, target, targetDisp, targetCount,
+                targetType)) {
+                transport.get("get", destination, originCount, originType, target, targetDisp, targetCount, targetType);
+                count("get", target, targetType.span(targetCount));
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("get", e);
         }
     }
 
     void accumulate(final MemorySegment origin, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
-        Checks.checkOp("accumulate", op, targetType);
-        Checks.checkNotNoOp("accumulate", op);
-        if (typedAtomicReaches("accumulate", origin, originCount, originType, target, targetDisp, targetCount,
-            targetType)) {
-            transport.accumulate("accumulate", op, origin, originCount, originType, target, targetDisp, targetCount,
-                targetType);
-            count("accumulate", target, targetType.span(targetCount));
+        try {
+            Checks.checkOp("accumulate", op, targetType);
+            Checks.checkNotNoOp("accumulate", op);
+            if (typedAtomicReaches("accumulate", origin, originCount, originType, target, targetDisp, targetCount,
+                targetType)) {
+                transport.accumulate("accumulate", op, origin, originCount, originType, target, targetDisp, targetCount,
+                    targetType);
+                count("accumulate", target, targetType.span(targetCount));
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("accumulate", e);
         }
     }
 
     void getAccumulate(final MemorySegment origin, final long originCount, final Datatype originType,
         final MemorySegment result, final long resultCount, final Datatype resultType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
-        Checks.checkOp("getAccumulate", op, targetType);
-        Objects.requireNonNull(result, "result");
-        Checks.checkAccumulateTypes("getAccumulate", resultCount, resultType, targetCount, targetType);
-        Checks.checkBuffer("getAccumulate", "result", result, resultCount, resultType);
-        final boolean reaches = op == Op.NO_OP
-            ? reaches("getAccumulate", target, targetDisp, targetType.span(targetCount))
-            : typedAtomicReaches("getAccumulate", origin, originCount, originType, target, targetDisp, targetCount,
-                targetType);
-        if (reaches) {
-            transport.getAccumulate("getAccumulate", op, op == Op.NO_OP ? null : origin, originCount, originType,
-                result, resultCount, resultType, target, targetDisp, targetCount, targetType);
-            count("getAccumulate", target, targetType.span(targetCount));
+        try {
+            Checks.checkOp("getAccumulate", op, targetType);
+            Objects.requireNonNull(result, "result");
+            Checks.checkAccumulateTypes("getAccumulate", resultCount, resultType, targetCount, targetType);
+            Checks.checkBuffer("getAccumulate", "result", result, resultCount, resultType);
+            final boolean reaches = op == Op.NO_OP
+                ? reaches("getAccumulate", target, targetDisp, targetType.span(targetCount))
+                : typedAtomicReaches("getAccumulate", origin, originCount, originType, target, targetDisp, targetCount,
+                    targetType);
+            if (reaches) {
+                transport.getAccumulate("getAccumulate", op, op == Op.NO_OP ? null : origin, originCount, originType,
+                    result, resultCount, resultType, target, targetDisp, targetCount, targetType);
+                count("getAccumulate", target, targetType.span(targetCount));
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("getAccumulate", e);
         }
     }
 
     void fetchAndOp(final MemorySegment origin, final MemorySegment result, final Datatype type, final int target,
         final long targetDisp, final Op op) {
-        Checks.checkBasic("fetchAndOp", type);
-        Checks.checkOp("fetchAndOp", op, type);
-        Checks.checkBuffer("fetchAndOp", "result", result, 1, type);
-        if (op != Op.NO_OP) {
-            Checks.checkBuffer("fetchAndOp", "origin", origin, 1, type);
-        }
-        if (reaches("fetchAndOp", target, targetDisp, type.extent())) {
-            transport.fetchAndOp("fetchAndOp", op, type, op == Op.NO_OP ? null : origin, result, target, targetDisp);
-            count("fetchAndOp", target, type.extent());
+        try {
+            Checks.checkBasic("fetchAndOp", type);
+            Checks.checkOp("fetchAndOp", op, type);
+            Checks.checkBuffer("fetchAndOp", "result", result, 1, type);
+            if (op != Op.NO_OP) {
+                Checks.checkBuffer("fetchAndOp", "origin", origin, 1, type);
+            }
+            if (reaches("fetchAndOp", target, targetDisp, type.extent())) {
+                transport.fetchAndOp("fetchAndOp", op, type, op == Op.NO_OP ? null : origin, result, target,
+                    targetDisp);
+                count("fetchAndOp", target, type.extent());
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("fetchAndOp", e);
         }
     }
 
     void compareAndSwap(final MemorySegment origin, final MemorySegment compare, final MemorySegment result,
         final Datatype type, final int target, final long targetDisp) {
-        Checks.checkCompareAndSwapType(type);
-        Checks.checkBuffer("compareAndSwap", "origin", origin, 1, type);
-        Checks.checkBuffer("compareAndSwap", "compare", compare, 1, type);
-        Checks.checkBuffer("compareAndSwap", "result", result, 1, type);
-        if (reaches("compareAndSwap", target, targetDisp, type.size())) {
-            final Datatype.Basic basic = type.basic();
-            AtomicElements.write(basic, result, 0, transport.compareAndSwap("compareAndSwap", type,
-                AtomicElements.read(basic, compare, 0), AtomicElements.read(basic, origin, 0), target, targetDisp));
-            count("compareAndSwap", target, type.size());
+        try {
+            Checks.checkCompareAndSwapType(type);
+            Checks.checkBuffer("compareAndSwap", "origin", origin, 1, type);
+            Checks.checkBuffer("compareAndSwap", "compare", compare, 1, type);
+            Checks.checkBuffer("compareAndSwap", "result", result, 1, type);
+            if (reaches("compareAndSwap", target, targetDisp, type.size())) {
+                final Datatype.Basic basic = type.basic();
+                AtomicElements.write(basic, result, 0, transport.compareAndSwap("compareAndSwap", type,
+                    AtomicElements.read(basic, compare, 0), AtomicElements.read(basic, origin, 0), target, targetDisp));
+                count("compareAndSwap", target, type.size());
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("compareAndSwap", e);
         }
     }
 
     RmaRequest rput(final MemorySegment origin, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType) {
-        checkRequestEpoch("rput", target);
-        put(origin, originCount, originType, target, targetDisp, targetCount, targetType);
-        if (!transport.mapped(target)) {
-            // The request's completion is local completion (section 11.3.5): the origin buffer may be reused.
-            transport.flushLocal(target);
+        try {
+            checkRequestEpoch("rput", target);
+            put(origin, originCount, originType, target, targetDisp, targetCount, targetType);
+            if (!transport.mapped(target)) {
+                // The request's completion is local completion (section 11.3.5): the origin buffer may be reused.
+                transport.flushLocal(target);
+            }
+            return RmaRequest.completed("rput");
+        } catch (final RmaException e) {
+            throw errors.raise("rput", e);
         }
-        return RmaRequest.completed("rput");
     }
 
     RmaRequest rget(final MemorySegment destination, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType) {
-        checkRequestEpoch("rget", target);
-        get(destination, originCount, originType, target, targetDisp, targetCount, targetType);
-        return RmaRequest.completed("rget");
+        try {
+            checkRequestEpoch("rget", target);
+            get(destination, originCount, originType, target, targetDisp, targetCount, targetType);
+            return RmaRequest.completed("rget");
+        } catch (final RmaException e) {
+            throw errors.raise("rget", e);
+        }
     }
 
     RmaRequest raccumulate(final MemorySegment origin, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
-        checkRequestEpoch("raccumulate", target);
-        accumulate(origin, originCount, originType, target, targetDisp, targetCount, targetType, op);
-        return RmaRequest.completed("raccumulate");
+        try {
+            checkRequestEpoch("raccumulate", target);
+            accumulate(origin, originCount, originType, target, targetDisp, targetCount, targetType, op);
+            return RmaRequest.completed("raccumulate");
+        } catch (final RmaException e) {
+            throw errors.raise("raccumulate", e);
+        }
     }
 
     RmaRequest rgetAccumulate(final MemorySegment origin, final long originCount, final Datatype originType,
         final MemorySegment result, final long resultCount, final Datatype resultType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
-        checkRequestEpoch("rgetAccumulate", target);
-        getAccumulate(origin, originCount, originType, result, resultCount, resultType, target, targetDisp, targetCount,
-            targetType, op);
-        return RmaRequest.completed("rgetAccumulate");
+        try {
+            checkRequestEpoch("rgetAccumulate", target);
+            getAccumulate(origin, originCount, originType, result, resultCount, resultType, target, targetDisp,
+                targetCount, targetType, op);
+            return RmaRequest.completed("rgetAccumulate");
+        } catch (final RmaException e) {
+            throw errors.raise("rgetAccumulate", e);
+        }
     }
 
     /**
@@ -266,23 +340,31 @@ final class TargetAccess {
 
     long fetchAndOpBits(final String call, final Datatype type, final long operand, final int target,
         final long targetDisp, final Op op) {
-        Checks.checkOp(call, op, type);
-        if (!reaches(call, target, targetDisp, type.size())) {
-            return 0;
+        try {
+            Checks.checkOp(call, op, type);
+            if (!reaches(call, target, targetDisp, type.size())) {
+                return 0;
+            }
+            final long previous = transport.fetchAndOp(call, op, type, operand, target, targetDisp);
+            count(call, target, type.size());
+            return previous;
+        } catch (final RmaException e) {
+            throw errors.raise(call, e);
         }
-        final long previous = transport.fetchAndOp(call, op, type, operand, target, targetDisp);
-        count(call, target, type.size());
-        return previous;
     }
 
     long compareAndSwapBits(final Datatype type, final long compare, final long value, final int target,
         final long targetDisp) {
-        if (!reaches("compareAndSwap", target, targetDisp, type.size())) {
-            return 0;
+        try {
+            if (!reaches("compareAndSwap", target, targetDisp, type.size())) {
+                return 0;
+            }
+            final long previous = transport.compareAndSwap("compareAndSwap", type, compare, value, target, targetDisp);
+            count("compareAndSwap", target, type.size());
+            return previous;
+        } catch (final RmaException e) {
+            throw errors.raise("compareAndSwap", e);
         }
-        final long previous = transport.compareAndSwap("compareAndSwap", type, compare, value, target, targetDisp);
-        count("compareAndSwap", target, type.size());
-        return previous;
     }
 
     private void checkRequestEpoch(final String call, final int target) {

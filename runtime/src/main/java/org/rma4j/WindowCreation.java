@@ -395,7 +395,8 @@ final class WindowCreation {
         final WindowTransport transport = part == null
             ? shm
             : HybridWindows.transport(part, state, shm, memory, notifications, dispUnits, flavor, collective);
-        final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs, transport);
+        final WindowErrors errors = new WindowErrors(state);
+        final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs, transport, errors);
         final ActiveTarget active = new ActiveTarget(state, mapping, transport, epochs, blocked, fileCheck, collective);
         final PassiveTarget passive = new PassiveTarget(state, transport, epochs, blocked, fileCheck,
             info.flag(Info.NO_LOCKS));
@@ -406,7 +407,7 @@ final class WindowCreation {
             job.allocator().expose(file.path().getFileName().toString(), mapping,
                 WindowLayout.dataSectionOffset(sizes.length, notifyCapacity));
         }
-        return new Window(state, info, localSegment, access, passive, active, notified, lifecycle);
+        return new Window(state, info, localSegment, errors, access, passive, active, notified, lifecycle);
     }
 
     private static MappedFile createFile(final RmaJob job, final String name, final WindowFlavor flavor,

@@ -39,7 +39,7 @@ final class WindowLifecycle {
      * be used), then the collective free. A callback that throws does not stop the free: the peers wait for
      * this rank, so the window is freed and the callback's failure thrown afterwards.
      */
-    void free(final Window window, final WindowAttributes attributes) {
+    void free(final Window window, final AttributeCache attributes) {
         state.checkOpen("free");
         epochs.checkFree();
         final RmaException callback = attributes.deleteAll();
@@ -56,7 +56,7 @@ final class WindowLifecycle {
         }
     }
 
-    void close(final Window window, final WindowAttributes attributes) {
+    void close(final Window window, final AttributeCache attributes) {
         if (state.isFreed()) {
             return;
         }

@@ -9,7 +9,7 @@ import org.rma4j.shm.Words;
 /**
  * Layout of an attach chunk file: slots for the regions one rank attached to a dynamic window
  * (MPI_WIN_ATTACH, MPI-3.1 section 11.2.4). Chunk {@code c} of rank {@code r} of a window whose file is
- * {@code win-N} is the file {@code win-N-attach-r-c}; it holds {@link #slots(int) 64 << c} slots, so the
+ * {@code win-N} is the file {@code win-N-attach-r-c}; it holds {@link #slots(int) 64 &lt;&lt; c} slots, so the
  * chunks of a rank number its slots 0, 1, 2, ... without ever moving one ({@link #chunkOf}). Only rank r
  * writes its chunks; every origin maps them and reads. The window file's attach block of rank r counts the
  * chunks and logs the changes ({@link WindowLayout}).

@@ -161,7 +161,7 @@ public final class WaitStrategy {
     }
 
     /**
-     * @return how long a wait polls after its active phase before it sleeps (0: not at all, < 0: for ever).
+     * @return how long a wait polls after its active phase before it sleeps (0: not at all, negative: for ever).
      */
     public long pollingNs() {
         return pollingNs;

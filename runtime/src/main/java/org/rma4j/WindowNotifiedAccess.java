@@ -1,0 +1,80 @@
+package org.rma4j;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Notified access (Belli and Hoefler, "Notified Access: Extending Remote Memory Access Programming Models for
+ * Producer-Consumer Synchronization", IPDPS 2015, section III): a put, get or accumulate that also hands its
+ * target a notification with a tag, which the target's {@link NotifyRequest}s match by source and tag. A notified
+ * access is its own epoch: it needs no enclosing fence, lock or PSCW epoch.
+ *
+ * <p>Implemented by {@link Window} only; this interface holds the contract of these calls.
+ */
+public sealed interface WindowNotifiedAccess permits Window {
+    // ---------------------------------------------------------------- notified access (Belli and Hoefler, section III)
+
+    /**
+     * Notified put: {@link Window#put(MemorySegment, int, long) put} of {@code origin} that also hands
+     * {@code target} a notification with {@code tag}, matched by its {@link NotifyRequest}s. The data is
+     * copied into the target window at the call and the notification published after it (release), so it
+     * is in the window when a request of the target matches it, and it takes effect in program order with
+     * this origin's other operations to the same target (a later put, accumulate or notified access to the
+     * same place is never overwritten by it).
+     * Allowed in any epoch and outside all epochs (a notified access is its own epoch, section III); a
+     * zero-length put only notifies. Notified Access (Belli and Hoefler, IPDPS 2015) §III; not in MPI-3.1.
+     *
+     * @throws RmaException TAG for a negative tag, and WIN, RANK, DISP, RMA_RANGE as {@link Window#put}.
+     */
+    void putNotify(MemorySegment origin, int target, long targetDisp, int tag);
+
+    /** {@link #putNotify(MemorySegment, int, long, int)} of {@code length} longs of {@code origin} from {@code offset}. */
+    void putNotify(long[] origin, int offset, int length, int target, long targetDisp, int tag);
+
+    /** {@link #putNotify(MemorySegment, int, long, int)} of {@code length} doubles of {@code origin} from {@code offset}. */
+    void putNotify(double[] origin, int offset, int length, int target, long targetDisp, int tag);
+
+    /**
+     * Notified put with datatypes: {@link Window#put(MemorySegment, long, Datatype, int, long, long, Datatype)}
+     * followed by a notification with {@code tag} (never inline).
+     * Notified Access (Belli and Hoefler, IPDPS 2015) §III; not in MPI-3.1.
+     */
+    void putNotify(MemorySegment origin, long originCount, Datatype originType, int target, long targetDisp,
+        long targetCount, Datatype targetType, int tag);
+
+    /**
+     * Notified get: {@link Window#get(MemorySegment, int, long) get} into {@code destination}, then a
+     * notification with {@code tag} to {@code target}, which tells it that the data has been read.
+     * Notified Access (Belli and Hoefler) §III.
+     *
+     * @throws RmaException as {@link #putNotify(MemorySegment, int, long, int)}.
+     */
+    void getNotify(MemorySegment destination, int target, long targetDisp, int tag);
+
+    /**
+     * Notified accumulate: {@link Window#accumulate} of {@code count} elements of {@code type} (contiguous on
+     * both sides), then a notification with {@code tag}. Notified Access (Belli and Hoefler) §III.
+     *
+     * @throws RmaException as {@link Window#accumulate} and TAG.
+     */
+    void accumulateNotify(MemorySegment origin, long count, Datatype type, int target, long targetDisp, Op op, int tag);
+
+    /**
+     * Notified fetch-and-op on a long: {@link Window#fetchAndOp(long, int, long, Op)}, then a notification.
+     * Notified Access (Belli and Hoefler) §III.
+     *
+     * @return the target's previous value.
+     */
+    long fetchAndOpNotify(long operand, int target, long targetDisp, Op op, int tag);
+
+    /**
+     * MPI_NOTIFY_INIT: a persistent request that completes after {@code expectedCount} notified
+     * accesses to this rank's part of the window from {@code source} ({@link Rma#ANY_SOURCE}: any) with
+     * {@code tag} ({@link Rma#ANY_TAG}: any). Notified Access (Belli and Hoefler) §III.
+     *
+     * @throws RmaException RANK for a bad source, TAG for a bad tag, COUNT for a negative count.
+     */
+    NotifyRequest notifyInit(int source, int tag, int expectedCount);
+
+    /** @return notifications that arrived at this rank and wait for a matching request. */
+    int unexpectedNotifications();
+}
