@@ -17,7 +17,9 @@ final class AttachedCounters {
      *
      * @param own    this rank's block.
      * @param blocks by window rank: the blocks this process maps (this rank's included), null elsewhere.
-     * @param counts by window rank: the number of counters each attached.
+     * @param counts by window rank: the number of counters each attached; null while the attach that made
+     *               {@code own} has not learnt them yet (only increments of this rank's own counters, by
+     *               {@link TargetAgent} for origins that finished the attach first, reach it then).
      */
     record Blocks(CounterBlock own, CounterBlock[] blocks, int[] counts) {
     }
@@ -27,6 +29,21 @@ final class AttachedCounters {
     /** @return the counters of the attach in effect, or null. */
     Blocks blocks() {
         return blocks;
+    }
+
+    /**
+     * Publishes this rank's new block alone, before the ranks exchange their counts: an origin on another node
+     * that finishes the exchange first may increment it at once.
+     */
+    void attachOwn(final CounterBlock own, final int rank, final int ranks) {
+        final CounterBlock[] only = new CounterBlock[ranks];
+        only[rank] = own;
+        blocks = new Blocks(own, only, null);
+    }
+
+    /** Withdraws the block of {@link #attachOwn} after a failed attach (the caller unmaps it). */
+    void withdraw() {
+        blocks = null;
     }
 
     /** Makes {@code attached} the attach in effect. */

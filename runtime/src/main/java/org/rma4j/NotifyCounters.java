@@ -71,9 +71,12 @@ final class NotifyCounters {
                 error = new RmaException(ErrorClass.OTHER, "notifyAttach: " + e.getMessage(), e);
             }
         }
-        // NOTE: each rank creates and publishes its block before it contributes its count, so once the exchange
-        // returns every block exists and the mapped ones can be opened.
+        // NOTE: each rank creates and publishes its block (file and, for its node's agent, AttachedCounters) before
+        // it contributes its count, so once the exchange returns anywhere every block exists and may be incremented.
         final int[] counts = new int[ranks];
+        if (own != null) {
+            attached.attachOwn(own, rank, ranks);
+        }
         try {
             state.context().exchange().run(CollectiveCalls.Kind.ALLGATHER, "notifyAttach",
                 new MemorySegment[] {MemorySegment.ofArray(new int[] {count})}, -1, 0, error,
@@ -81,6 +84,7 @@ final class NotifyCounters {
                     (long)member * Integer.BYTES + offset, chunk.byteSize()));
         } catch (final RuntimeException e) {
             if (own != null) {
+                attached.withdraw();
                 own.unlink();
                 own.close();
             }
@@ -100,6 +104,7 @@ final class NotifyCounters {
                 }
             }
         } catch (final RuntimeException e) {
+            attached.withdraw();
             own.unlink();
             for (final CounterBlock block : blocks) {
                 if (block != null) {
@@ -259,7 +264,7 @@ final class NotifyCounters {
      */
     private static void checkIndex(final String call, final AttachedCounters.Blocks blocks, final int rank,
         final int index) {
-        if (blocks == null) {
+        if (blocks == null || blocks.counts() == null) {
             throw new RmaException(ErrorClass.RMA_NOTIF_RANGE,
                 call + " counter=" + index + ": no notification counters are attached to the window (notifyAttach)");
         }
