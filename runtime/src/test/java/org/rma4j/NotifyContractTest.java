@@ -27,6 +27,11 @@ abstract class NotifyContractTest {
     }
 
     @Test
+    void shouldNotifyGetAccumulateCompareAndSwapAndRequestBasedCallsWithoutAnEpoch() throws Exception {
+        run(4, "variants");
+    }
+
+    @Test
     void shouldRaiseErrorClassesOfNotifiedAccess() throws Exception {
         run(2, "errors");
     }

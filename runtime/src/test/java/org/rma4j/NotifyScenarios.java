@@ -231,6 +231,72 @@ final class NotifyScenarios {
         }
     }
 
+    /**
+     * Notified get-accumulate, compare-and-swap and the request-based notified calls, outside every epoch: each
+     * rank other than 0 makes one of each to rank 0, which counts them per tag and checks the data they carry.
+     * Words of rank 0's window: 0 the sum, 8 the compare-and-swap word, 16 + 8 (r - 1) rank r's rputNotify,
+     * 56 the word the gets read.
+     */
+    static void variants(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        try (Window window = Scenarios.allocate(job, 64 + 8L * n, 8)) {
+            final MemorySegment mine = window.segment();
+            mine.set(ValueLayout.JAVA_LONG, 56, 4242L + me);
+            final NotifyRequest[] byTag = new NotifyRequest[6];
+            for (int t = 0; t < byTag.length; t++) {
+                byTag[t] = window.notifyInit(Rma.ANY_SOURCE, t + 1, me == 0 ? n - 1 : 0);
+                byTag[t].start();
+            }
+            job.barrier();
+            if (me != 0) {
+                final MemorySegment result = MemorySegment.ofArray(new long[1]);
+                window.getAccumulateNotify(MemorySegment.ofArray(new long[] {1}), 1, Datatype.LONG, result, 1,
+                    Datatype.LONG, 0, 0, 1, Datatype.LONG, Op.SUM, 1);
+                final long was = window.compareAndSwapNotify(0, me, 0, 1, 2);
+                assertTrue(was == 0 || was > 0 && was < n, "compareAndSwapNotify returned " + was);
+                final RmaRequest put = window.rputNotify(MemorySegment.ofArray(new long[] {1000L + me}), 0, 2L + me - 1,
+                    3);
+                final MemorySegment read = MemorySegment.ofArray(new long[1]);
+                final RmaRequest get = window.rgetNotify(read, 0, 7, 4);
+                final RmaRequest accumulate = window.raccumulateNotify(MemorySegment.ofArray(new long[] {10}), 1,
+                    Datatype.LONG, 0, 0, Op.SUM, 5);
+                final MemorySegment before = MemorySegment.ofArray(new long[1]);
+                final RmaRequest getAccumulate = window.rgetAccumulateNotify(MemorySegment.ofArray(new long[] {100}), 1,
+                    Datatype.LONG, before, 1, Datatype.LONG, 0, 0, 1, Datatype.LONG, Op.SUM, 6);
+                RmaRequest.waitAll(put, get, accumulate, getAccumulate);
+                assertEquals(4242L, read.get(ValueLayout.JAVA_LONG, 0), "rgetNotify read rank 0's word");
+                assertTrue(before.get(ValueLayout.JAVA_LONG, 0) >= 11, "rgetAccumulateNotify saw the earlier sums");
+            } else {
+                for (int t = 0; t < byTag.length; t++) {
+                    final NotifyRequest.Status status = byTag[t].await();
+                    assertEquals(n - 1, status.count(), "tag " + (t + 1));
+                }
+                assertEquals(111L * (n - 1), mine.get(ValueLayout.JAVA_LONG, 0), "every notified sum applied");
+                final long swapped = mine.get(ValueLayout.JAVA_LONG, 8);
+                assertTrue(swapped > 0 && swapped < n, "one compareAndSwapNotify won: " + swapped);
+                for (int r = 1; r < n; r++) {
+                    assertEquals(1000L + r, mine.get(ValueLayout.JAVA_LONG, 16 + 8L * (r - 1)), "rputNotify of " + r);
+                }
+                assertEquals(0, window.unexpectedNotifications());
+            }
+            for (final NotifyRequest request : byTag) {
+                request.close();
+            }
+            final MemorySegment eight = MemorySegment.ofArray(new long[1]);
+            expect(ErrorClass.TAG, () -> window.compareAndSwapNotify(0, 1, 0, 0, -1));
+            expect(ErrorClass.TAG, () -> window.rputNotify(eight, 0, 0, -1));
+            expect(ErrorClass.RMA_RANGE, () -> window.compareAndSwapNotify(0, 1, 0, 8 + n, 1));
+            expect(ErrorClass.OP, () -> window.raccumulateNotify(eight, 1, Datatype.LONG, 0, 0, Op.NO_OP, 1));
+            expect(ErrorClass.TYPE, () -> window.getAccumulateNotify(eight, 1, Datatype.LONG, eight, 1, Datatype.INT, 0,
+                0, 1, Datatype.LONG, Op.SUM, 1));
+            assertEquals(0, window.compareAndSwapNotify(0, 1, Rma.PROC_NULL, 0, 1), "PROC_NULL: no operation");
+            job.barrier();
+            assertEquals(0, window.unexpectedNotifications(), "failed and PROC_NULL calls notify nobody");
+            job.barrier();
+        }
+    }
+
     /** Every misuse raises its error class. */
     static void errors(final RmaJob job) {
         try (Window window = Scenarios.allocate(job, 64, 8)) {
