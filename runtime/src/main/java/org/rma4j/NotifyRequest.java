@@ -18,7 +18,7 @@ import java.util.LinkedHashSet;
  * <p>Unlike the requests of {@link Window#rput} and friends, these are persistent: the standard's
  * rules for RMA request handles do not apply (see DESIGN.md, "Decisions").
  */
-public final class NotifyRequest implements AutoCloseable {
+public final class NotifyRequest implements Request, AutoCloseable {
     /** Lifecycle of a request. */
     public enum State {
         /** Made by notifyInit or completed: may be started. */
@@ -90,6 +90,7 @@ public final class NotifyRequest implements AutoCloseable {
      *
      * @throws RmaException REQUEST if the request is not active or freed, WIN if its window was freed.
      */
+    @Override
     public boolean test() {
         checkActive("test");
         if (!complete) {
@@ -122,6 +123,12 @@ public final class NotifyRequest implements AutoCloseable {
      */
     public Status status() {
         return status;
+    }
+
+    /** @return whether the request is started and not complete ({@link State#ACTIVE}). */
+    @Override
+    public boolean isActive() {
+        return state == State.ACTIVE;
     }
 
     /**

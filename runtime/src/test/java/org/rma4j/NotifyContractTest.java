@@ -32,6 +32,11 @@ abstract class NotifyContractTest {
     }
 
     @Test
+    void shouldWaitOverRmaNotificationAndMessageRequestsInOneCall() throws Exception {
+        run(4, "mixedWaits");
+    }
+
+    @Test
     void shouldRaiseErrorClassesOfNotifiedAccess() throws Exception {
         run(2, "errors");
     }

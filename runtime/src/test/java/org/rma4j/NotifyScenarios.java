@@ -297,6 +297,61 @@ final class NotifyScenarios {
         }
     }
 
+    /**
+     * One wait over an RMA request, a notification request and a message request ({@link RmaJob#waitAny},
+     * {@link RmaJob#testAny}, {@link RmaJob#waitAll}): rank 0 waits while rank 1 notifies it only after a barrier
+     * and rank 2 sends only after rank 0's go-ahead, so each wait can end only with the request named.
+     */
+    static void mixedWaits(final RmaJob job) {
+        final int me = job.rank();
+        final MemorySegment go = MemorySegment.ofArray(new long[] {1});
+        try (Window window = Scenarios.allocate(job, 64, 8);
+            org.rma4j.messaging.Messaging m = org.rma4j.messaging.Messaging.create(job, 256)) {
+            if (me == 0) {
+                final long[] in = new long[1];
+                final NotifyRequest notified = window.notifyInit(1, 7, 1);
+                notified.start();
+                final org.rma4j.messaging.MessageRequest received = m.irecv(MemorySegment.ofArray(in), 2, 3);
+                window.lockAll();
+                final RmaRequest put = window.rput(MemorySegment.ofArray(new long[] {5}), 1, Datatype.LONG, 1, 0, 1,
+                    Datatype.LONG);
+                final Request[] mix = {null, received, notified, put};
+                assertEquals(3, job.waitAny(mix), "the RMA request is complete at once");
+                assertEquals(-1, job.testAny(mix), "nothing sent or notified yet");
+                job.barrier();
+                assertEquals(2, job.waitAny(mix), "rank 1's notification");
+                assertEquals(9L, window.segment().get(ValueLayout.JAVA_LONG, 8));
+                m.send(go, 2, 4);
+                assertEquals(1, job.waitAny(mix), "rank 2's message");
+                assertEquals(42L, in[0]);
+                assertEquals(-1, job.waitAny(mix), "no request active");
+                notified.start();
+                job.barrier();
+                job.waitAll(notified,
+                    window.rput(MemorySegment.ofArray(new long[] {6}), 1, Datatype.LONG, 1, 0, 1, Datatype.LONG));
+                assertFalse(notified.isActive());
+                window.unlockAll();
+                notified.close();
+            } else if (me == 1) {
+                job.barrier();
+                window.putNotify(MemorySegment.ofArray(new long[] {9}), 0, 1, 7);
+                job.barrier();
+                window.putNotify(MemorySegment.ofArray(new long[] {10}), 0, 1, 7);
+            } else {
+                job.barrier();
+                if (me == 2) {
+                    m.recv(MemorySegment.ofArray(new long[1]), 0, 4);
+                    m.send(MemorySegment.ofArray(new long[] {42}), 0, 3);
+                }
+                job.barrier();
+            }
+            job.barrier();
+            if (me == 1) {
+                assertEquals(6L, window.segment().get(ValueLayout.JAVA_LONG, 0), "rank 0's second rput");
+            }
+        }
+    }
+
     /** Every misuse raises its error class. */
     static void errors(final RmaJob job) {
         try (Window window = Scenarios.allocate(job, 64, 8)) {
