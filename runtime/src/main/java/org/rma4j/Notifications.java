@@ -1,58 +1,65 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.IntStream;
 import org.rma4j.internal.WindowLayout;
+import org.rma4j.notify.LaneProducer;
 import org.rma4j.notify.Matcher;
 import org.rma4j.notify.Notification;
 import org.rma4j.notify.NotificationHandler;
-import org.rma4j.notify.NotifyRing;
-import org.rma4j.notify.ProducerLiveness;
+import org.rma4j.notify.NotifyLanes;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.WaitStrategy;
 
 /**
  * One rank's notification endpoint of one window (Notified Access, Belli and Hoefler, sections III and
- * IV): the ring it consumes, producer handles on the other ranks' rings, the unexpected queue and the
- * started requests.
+ * IV): the lanes it consumes (one single-producer lane per origin, {@link NotifyLanes}), its own lane at
+ * every other rank ({@link LaneProducer}), the unexpected queue and the started requests.
  *
- * <p>Arrival: {@link #progress()} drains the ring in arrival order. The data of a notified access is in
- * this rank's window before its notification is published (the origin writes it at the call); the
- * notification goes to the oldest started request that matches it, or to the unexpected queue. A request that starts takes matching notifications from the
- * unexpected queue first, oldest first, so matching order is arrival order throughout.
+ * <p>Arrival: {@link #progress()} drains the lanes in <em>delivery order</em>: each origin's notifications
+ * in the order it issued them (per origin FIFO), and notifications of different origins in the order the
+ * consumer finds them (the lane it served last while its turn lasts, then the next lanes with entries,
+ * cyclically). There is no order across origins, as in MPI, whose non-overtaking rule holds per sender and
+ * receiver only. The data of a notified access is in this rank's window before its notification is
+ * published (the origin writes it at the call); the notification goes to the oldest started request that
+ * matches it, or to the unexpected queue. A request that starts takes matching notifications from the
+ * unexpected queue first, oldest first, so matching order is delivery order throughout.
  *
- * <p>Sending: a full target ring is back-pressure, never deadlock: the sender keeps draining its own
- * ring into its unexpected queue while it waits for space, so two ranks filling each other's rings
- * both progress.
+ * <p>Sending: threads of this rank share its lane at a target, each send holding that lane's
+ * process-local lock (one uncontended CAS, taken before the data moves) from its data transfer to its
+ * publication. A full lane is back-pressure, never deadlock: the sender keeps draining its own lanes into
+ * its unexpected queue while it waits for room, so two ranks filling each other's lanes both progress.
+ * No other process takes the lock; a rank that dies holding it leaves nothing published.
  *
- * <p>Thread-safe: the monitor guards the ring's consumer side, the unexpected queue and the active
+ * <p>Thread-safe: the monitor guards the lanes' consumer side, the unexpected queue and the active
  * requests, and is held only for bounded work (a drain of one lap, a match), never across a sleep. A
- * thread that waits drains and checks completion in one hold of the monitor, then waits on the ring's
+ * thread that waits drains and checks completion in one hold of the monitor, then waits on the lanes'
  * signal word without it; a drain that completes a request while some thread waits signals that word.
  */
 final class Notifications {
-    /** Kinds of notified access, in the ring entry's user flags. */
+    /** Kinds of notified access, in the entry's user flags. */
     static final int KIND_PUT = 1;
     static final int KIND_GET = 2;
     static final int KIND_ACCUMULATE = 3;
     private final WindowState window;
     private final int rank;
-    private final int capacity;
+    /** Entries of one lap over every lane: what one {@link #progress()} drains at most. */
+    private final int lap;
     private final ControlFile control;
     private final WaitStrategy waitStrategy;
     private final Liveness liveness;
     final NotifyWaitPublication waits;
-    private final NotifyRing own;
-    private final NotifyRing[] outgoing;
+    private final NotifyLanes own;
+    private final Lane[] outgoing;
     private final Matcher unexpected = new Matcher();
     private final List<NotifyRequest> active = new ArrayList<>();
     private final NotificationHandler handler = this::arrived;
-    private long skippedSlots;
     /** Threads of this rank in a wait on this endpoint (guarded by the monitor). */
     private int waiters;
     /** Whether the current drain completed a request (guarded by the monitor). */
@@ -60,48 +67,117 @@ final class Notifications {
     /** Test hook: runs after a waiter's drain-and-check step, before it waits (never under the monitor). */
     private volatile Runnable beforeWait = () -> {
     };
-    /** Test hook: runs when a send first finds its target's ring full, before it waits for room. */
+    /** Test hook: runs when a send first finds its target's lane full, before it waits for room. */
     private volatile Runnable onFullRing = () -> {
     };
 
+    /**
+     * This rank's lane at one target, with the process-local lock that lets threads of the rank share it
+     * ({@link LaneProducer} has one producer thread at a time).
+     */
+    static final class Lane {
+        private static final VarHandle LOCKED;
+
+        static {
+            try {
+                LOCKED = MethodHandles.lookup().findVarHandle(Lane.class, "locked", int.class);
+            } catch (final ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final LaneProducer producer;
+        final int target;
+        /** 1 while a thread of this rank holds the lane (CAS to take, release store to give back). */
+        @SuppressWarnings("unused")
+        private volatile int locked;
+
+        Lane(final LaneProducer producer, final int target) {
+            this.producer = producer;
+            this.target = target;
+        }
+
+        boolean tryLock() {
+            return (int)LOCKED.getOpaque(this) == 0 && LOCKED.compareAndSet(this, 0, 1);
+        }
+
+        /**
+         * Gives the lane back: a release store, so the next holder's CAS sees this holder's producer state.
+         */
+        void unlock() {
+            LOCKED.setRelease(this, 0);
+        }
+    }
+
     Notifications(final WindowState window, final MemorySegment mapping, final int rank, final int ranks,
-        final int capacity, final ControlFile control, final WaitStrategy waitStrategy, final Liveness liveness) {
+        final int laneCapacity, final ControlFile control, final WaitStrategy waitStrategy, final Liveness liveness) {
         this.window = window;
         this.rank = rank;
-        this.capacity = capacity;
+        this.lap = ranks * laneCapacity;
         this.control = control;
         this.waitStrategy = waitStrategy;
         this.liveness = liveness;
         this.waits = new NotifyWaitPublication(control, rank, window);
-        this.own = new NotifyRing(mapping, WindowLayout.notifyRingOffset(ranks, capacity, rank), capacity, rank,
-            ProducerLiveness.of(control::isDead, () -> IntStream.range(0, ranks).anyMatch(control::isDead)),
-            (index, producer) -> skipped(producer), NotifyRing.STUCK_CHECK_INTERVAL_NS_DEFAULT);
-        this.outgoing = new NotifyRing[ranks];
+        this.own = new NotifyLanes(mapping, WindowLayout.notifyLanesOffset(ranks, laneCapacity, rank), ranks,
+            laneCapacity);
+        this.outgoing = new Lane[ranks];
         for (int target = 0; target < ranks; target++) {
-            outgoing[target] = new NotifyRing(mapping, WindowLayout.notifyRingOffset(ranks, capacity, target), capacity,
-                rank);
+            outgoing[target] = new Lane(new LaneProducer(mapping,
+                WindowLayout.notifyLanesOffset(ranks, laneCapacity, target), ranks, laneCapacity, rank), target);
         }
     }
 
     /**
-     * Sends one notification to {@code target}, waiting for ring space if needed. While the target's ring
-     * is full this rank keeps draining its own ring (the target may be waiting for room in it), and waits
-     * through the window's wait strategy: liveness of the target, the job's timeout, busy-spin honoured.
+     * Takes this rank's lane at {@code target} for one notified access: the caller moves the data, then
+     * {@link #publish}es, and {@link Lane#unlock}s in a {@code finally}. Taken before the data moves, so that
+     * the lock's atomic instruction does not wait behind the data's stores. Another thread of this rank holding
+     * the lane is waited for through the window's wait strategy (liveness of the target, the job's timeout).
      */
-    void notify(final String call, final int target, final int tag, final long displacement, final int length,
-        final int flags, final MemorySegment inline) {
-        final NotifyRing ring = outgoing[target];
-        if (ring.offer(rank, tag, displacement, length, flags, inline)) {
-            return;
+    Lane lock(final String call, final int target) {
+        final Lane lane = outgoing[target];
+        if (!lane.tryLock()) {
+            lockSlowly(call, lane);
         }
+        return lane;
+    }
+
+    private void lockSlowly(final String call, final Lane lane) {
+        final String what = call + ": this rank's notification lane at rank " + lane.target
+            + ", held by another thread of the rank";
+        try {
+            waitStrategy.awaitPolled(lane::tryLock, () -> {
+                window.checkOpen(call);
+                control.checkPeer(lane.target, true);
+            }, what);
+        } catch (final RuntimeException e) {
+            throw Failures.translate(e, rank, what);
+        }
+    }
+
+    /**
+     * Publishes one notification in {@code lane} (held by the caller), waiting for room if the lane is full.
+     * While it is full this rank keeps draining its own lanes (the target may be waiting for room in ours),
+     * and waits through the window's wait strategy: liveness of the target, the job's timeout, busy-spin
+     * honoured.
+     */
+    void publish(final String call, final Lane lane, final int tag, final long displacement, final int length,
+        final int flags) {
+        if (!lane.producer.offer(rank, tag, displacement, length, flags, null)) {
+            publishWhenRoom(call, lane, tag, displacement, length, flags);
+        }
+    }
+
+    private void publishWhenRoom(final String call, final Lane lane, final int tag, final long displacement,
+        final int length, final int flags) {
+        final int target = lane.target;
         final var fullRingEvent = WindowCounters.begin(WindowCounters.FULL_RING);
         onFullRing.run();
-        final String what = call + ": room in the full notification ring of rank " + target;
+        final String what = call + ": room in this rank's full notification lane at rank " + target;
         try {
             waitStrategy.awaitPolled(() -> {
-                // NOTE: drain our own ring while the target's is full: the target may be waiting for room in ours.
+                // NOTE: drain our own lanes while the target's is full: the target may be waiting for room in ours.
                 progress();
-                return ring.offer(rank, tag, displacement, length, flags, inline);
+                return lane.producer.offer(rank, tag, displacement, length, flags, null);
             }, () -> {
                 window.checkOpen(call);
                 control.checkPeer(target, true);
@@ -113,16 +189,16 @@ final class Notifications {
     }
 
     /**
-     * Drains the ring, one lap at most, and matches each arrival. One lap (every entry published when the
-     * call began) so that producers refilling the ring as fast as it drains cannot keep one call moving
-     * their notifications into the unbounded unexpected queue.
+     * Drains the lanes, one lap at most (one lane capacity per origin), and matches each arrival. One lap so
+     * that producers refilling their lanes as fast as they drain cannot keep one call moving their
+     * notifications into the unbounded unexpected queue.
      */
     synchronized void progress() {
         drain(null, null);
     }
 
     /**
-     * Drains the ring until {@code request} is complete, one lap at most (see {@link #progress()}).
+     * Drains the lanes until {@code request} is complete, one lap at most (see {@link #progress()}).
      */
     synchronized void progressFor(final NotifyRequest request) {
         drain(request, null);
@@ -130,17 +206,17 @@ final class Notifications {
 
     /**
      * Drains until {@code request} (if not null) is complete or one of {@code requests} (if not null) is,
-     * one lap at most. Stopping at the completion leaves later arrivals in the ring instead of moving them
-     * to the unexpected queue: the next request started takes them straight from the ring, without the
-     * queue's copy and look-ups, and a full ring holds producers back. Arrival order is kept either way
+     * one lap at most. Stopping at the completion leaves later arrivals in the lanes instead of moving them
+     * to the unexpected queue: the next request started takes them straight from the lanes, without the
+     * queue's copy and look-ups, and a full lane holds its producer back. Delivery order is kept either way
      * (see {@link #start}). Caller holds the monitor.
      */
     private void drain(final NotifyRequest request, final NotifyRequest[] requests) {
         completedInDrain = false;
         if (request == null && requests == null) {
-            own.drain(handler, capacity);
+            own.drain(handler, lap);
         } else {
-            for (int i = 0; i < capacity && !done(request, requests) && own.drain(handler, 1) == 1; i++) {
+            for (int i = 0; i < lap && !done(request, requests) && own.drain(handler, 1) == 1; i++) {
                 // one arrival at a time: the completion is checked between two
             }
         }
@@ -157,11 +233,11 @@ final class Notifications {
 
     /**
      * Matches waiting notifications to a starting request, then lists it as active if it is not done. Only
-     * the unexpected queue is searched; the ring is left to the next test or await. Arrival order is kept:
-     * everything queued arrived before anything still in the ring, no active request matches a queued
-     * notification, and the next drain offers the ring's entries to the active requests in start order,
+     * the unexpected queue is searched; the lanes are left to the next test or await. Delivery order is kept:
+     * everything queued was delivered before anything still in the lanes, no active request matches a queued
+     * notification, and the next drain offers the lanes' entries to the active requests in start order,
      * the matching a drain before the start would give. A consumer with a backlog thus leaves new
-     * notifications in the ring, whose being full holds the producers back.
+     * notifications in the lanes, whose being full holds the producers back.
      */
     synchronized void start(final NotifyRequest request) {
         takeUnexpected(request);
@@ -188,7 +264,7 @@ final class Notifications {
 
     /**
      * Drains and waits until {@code request} is complete. The drain and the completion check are one step
-     * under this endpoint's monitor; the wait holds no monitor, so other threads of the rank can drain and
+     * under this endpoint's monitor; the wait holds no monitor or lane, so other threads of the rank can drain and
      * send meanwhile, and a thread that completes the request for this one wakes it.
      */
     void awaitComplete(final NotifyRequest request) {
@@ -242,7 +318,7 @@ final class Notifications {
     }
 
     /**
-     * For waits over several endpoints: whether a notification waits in the ring, without draining it.
+     * For waits over several endpoints: whether a notification waits in the lanes, without draining it.
      */
     synchronized boolean headReady() {
         return own.isHeadReady();
@@ -265,7 +341,7 @@ final class Notifications {
     }
 
     /**
-     * Sets the hook a sending thread runs when it first finds its target's ring full (for tests that
+     * Sets the hook a sending thread runs when it first finds its lane at the target full (for tests that
      * let the target make room only once the sender waits for it).
      */
     void onFullRing(final Runnable hook) {
@@ -285,18 +361,11 @@ final class Notifications {
     }
 
     /**
-     * @return notifications waiting in the unexpected queue (after draining the ring).
+     * @return notifications waiting in the unexpected queue (after draining the lanes).
      */
     synchronized int unexpectedCount() {
         progress();
         return unexpected.size();
-    }
-
-    /**
-     * @return ring slots given up because their producer died before publishing them.
-     */
-    synchronized long skippedSlots() {
-        return skippedSlots;
     }
 
     void checkOpen(final String call) {
@@ -319,18 +388,12 @@ final class Notifications {
         unexpected.add(notification);
     }
 
-    private void skipped(final int producer) {
-        skippedSlots++;
-        System.err.println("rma4j: rank " + rank + " skipped a notification slot claimed by rank " + producer
-            + ", which died before publishing it");
-    }
-
     /**
-     * @return this rank's producer handle on {@code target}'s ring (for fault-injection tests, which
-     *         claim a slot and stop before publishing it).
+     * @return this rank's producer of its lane at {@code target} (for fault-injection tests, which write an
+     *         entry and stop before publishing it).
      */
-    NotifyRing outgoingRing(final int target) {
-        return outgoing[target];
+    LaneProducer outgoingLane(final int target) {
+        return outgoing[target].producer;
     }
 
     private static int matcherSource(final int source) {

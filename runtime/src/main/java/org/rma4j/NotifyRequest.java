@@ -7,8 +7,15 @@ import java.util.LinkedHashSet;
  * A persistent notification request (Notified Access, Belli and Hoefler, IPDPS 2015, section III):
  * made by {@link Window#notifyInit}, it completes after {@code expectedCount} notified accesses to
  * this rank's part of the window that match its source and tag ({@link Rma#ANY_SOURCE} and
- * {@link Rma#ANY_TAG} match any). Matching is in arrival order; notifications that arrive while no
+ * {@link Rma#ANY_TAG} match any). Matching is in delivery order; notifications that arrive while no
  * started request matches them wait in the window's unexpected queue for a later request.
+ *
+ * <p>Delivery order: the notifications of one origin are delivered in the order it issued them (each
+ * origin has its own lane at this rank), so a request for one source sees that source's notified accesses
+ * in program order. Notifications of different origins are delivered in the order this rank finds them,
+ * not in the order they were sent, even when the sends were ordered by some other communication: as in
+ * MPI, ordering holds per origin and target only. A request for {@link Rma#ANY_SOURCE} takes the oldest
+ * delivered.
  *
  * <p>Lifecycle ({@link State}): {@link #start()} activates it (and matches waiting notifications
  * first); {@link #test()} / {@link #await()} complete it, after which it may be started again;
@@ -99,7 +106,7 @@ public final class NotifyRequest implements AutoCloseable {
     }
 
     /**
-     * MPI_WAIT: blocks until the request completes (sleeping on the window's notification ring when
+     * MPI_WAIT: blocks until the request completes (sleeping on the window's notification lanes when
      * idle) and returns its status; the request becomes inactive.
      *
      * @throws RmaException REQUEST if the request is not active or freed, WIN if its window was freed.

@@ -9,7 +9,8 @@ import java.util.Locale;
 import java.util.Set;
 import org.rma4j.internal.CreationRecordLayout;
 import org.rma4j.internal.WindowLayout;
-import org.rma4j.notify.NotifyRing;
+import org.rma4j.notify.NotifyLanes;
+import org.rma4j.notify.NotifyLanesLayout;
 import org.rma4j.shm.FileHeader;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappedFile;
@@ -45,8 +46,8 @@ final class WindowCreation {
     /** Test hook: the rank whose mapping of the next window fails, or -1. */
     static volatile int failOpenAtRank = -1;
 
-    /** Entries of each notification ring when the info gives none. */
-    static final int NOTIFY_CAPACITY_DEFAULT = 256;
+    /** Entries of each notification lane (per origin and target) when the info gives none. */
+    static final int NOTIFY_CAPACITY_DEFAULT = NotifyLanesLayout.LANE_CAPACITY_DEFAULT;
 
     private static final Set<String> ORDERINGS = Set.of("rar", "raw", "war", "waw");
 
@@ -456,7 +457,7 @@ final class WindowCreation {
     }
 
     /**
-     * Writes the header, the rank table and the empty notification rings of a window file (everything but
+     * Writes the header, the rank table and the empty notification lanes of a window file (everything but
      * the file header, which publishes it), as {@link WindowLayout#checkHeader} expects them.
      */
     static void writeHeader(final MemorySegment segment, final WindowFlavor flavor, final long[] sizes,
@@ -472,9 +473,11 @@ final class WindowCreation {
         Words.putLong(segment, WindowLayout.SYNC_SECTION_OFFSET, WindowLayout.syncTableOffset(ranks));
         Words.putLong(segment, WindowLayout.DATA_SECTION_OFFSET, WindowLayout.dataSectionOffset(ranks, notifyCapacity));
         Words.putInt(segment, WindowLayout.NOTIFY_CAPACITY_OFFSET, notifyCapacity);
-        Words.putLong(segment, WindowLayout.NOTIFY_SECTION_OFFSET, WindowLayout.notifyRingsOffset(ranks));
+        Words.putLong(segment, WindowLayout.NOTIFY_SECTION_OFFSET, WindowLayout.notifyLanesOffset(ranks));
         for (int r = 0; r < ranks; r++) {
-            NotifyRing.format(segment, WindowLayout.notifyRingOffset(ranks, notifyCapacity, r), notifyCapacity);
+            // NOTE: the fence mode (membarrier or not) is recorded in each region, so every rank uses the creator's.
+            NotifyLanes.format(segment, WindowLayout.notifyLanesOffset(ranks, notifyCapacity, r), ranks,
+                notifyCapacity);
         }
         Words.putLong(segment, WindowLayout.POST_SECTION_OFFSET, WindowLayout.postMatrixOffset(ranks));
         Words.putLong(segment, WindowLayout.COMPLETE_SECTION_OFFSET, WindowLayout.completeMatrixOffset(ranks));
@@ -522,9 +525,12 @@ final class WindowCreation {
             throw new RmaException(ErrorClass.INFO_VALUE,
                 "info " + RmaJob.NOTIFY_CAPACITY_INFO_KEY + "=" + capacityValue + " is not a number");
         }
-        if (capacity < 2 || capacity > 1 << 20 || Integer.bitCount(capacity) != 1) {
-            throw new RmaException(ErrorClass.INFO_VALUE, "info " + RmaJob.NOTIFY_CAPACITY_INFO_KEY + "="
-                + capacityValue + " is not a power of two in 2..1048576");
+        if (capacity < NotifyLanesLayout.MIN_LANE_CAPACITY || capacity > NotifyLanesLayout.MAX_LANE_CAPACITY
+            || Integer.bitCount(capacity) != 1) {
+            throw new RmaException(ErrorClass.INFO_VALUE,
+                "info " + RmaJob.NOTIFY_CAPACITY_INFO_KEY + "=" + capacityValue + " is not a power of two in "
+                    + NotifyLanesLayout.MIN_LANE_CAPACITY + ".." + NotifyLanesLayout.MAX_LANE_CAPACITY
+                    + " (notifications per origin)");
         }
         effective.set(RmaJob.NOTIFY_CAPACITY_INFO_KEY, Integer.toString(capacity));
         final String ops = effective.get(Info.ACCUMULATE_OPS).orElseThrow();

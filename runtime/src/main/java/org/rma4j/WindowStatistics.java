@@ -44,7 +44,7 @@ public final class WindowStatistics {
         WAIT,
         /** NotifyRequest await, and waitAny / waitAll over requests of this window only. */
         NOTIFICATION,
-        /** A notified access that found its target's notification ring full and waited for room. */
+        /** A notified access that found this rank's notification lane at its target full and waited for room. */
         FULL_RING
     }
 

@@ -24,7 +24,7 @@ public final class Waits {
     public static final int WAIT = 4;
     /** NotifyRequest await, waitAny, waitAll. */
     public static final int NOTIFY_WAIT = 5;
-    /** A notified access waiting for room in the target's ring. */
+    /** A notified access waiting for room in its lane at the target. */
     public static final int FULL_RING = 6;
     /** barrier (MPI_BARRIER). */
     public static final int BARRIER = 7;

@@ -42,19 +42,18 @@ import org.rma4j.internal.RuntimeAccess;
  * {@link #create} allocates one shared window ({@link MessagingLayout}: per rank a bounce ring for each
  * sender, a staging pair for each receiver, a credit and a rendezvous word per peer). Every message and
  * every control signal is a notified access on it ({@link Window#putNotify}, {@link Window#getNotify}),
- * so it travels through the receiver's notification ring, in the order the sender issued it; the
- * receiver drains its ring through one persistent {@link org.rma4j.NotifyRequest} that matches anything, and
+ * so it travels through the sender's notification lane at the receiver, in the order the sender issued it;
+ * the receiver drains its lanes through one persistent {@link org.rma4j.NotifyRequest} that matches anything, and
  * tells the kinds apart by the displacement that {@link org.rma4j.NotifyRequest.Status} reports (Notified
  * Access, section IV: the notification names the target region it announces). No other shared-memory
  * protocol is added below the runtime.
  * <ul>
  *   <li><b>Eager</b> (length &lt;= bounceBytesPerPeer): the sender reserves the next free bytes of its
  *   ring at the receiver (64-byte aligned, skipping to the start when the payload does not fit before
- *   the end) and does a notified put of the payload there with the message's tag. Up to 32 bytes travel
- *   inside the notification and land in the ring when the receiver drains it; larger ones are copied at
- *   the call. The notification's displacement and length locate the payload. On arrival the receiver
+ *   the end) and does a notified put of the payload there with the message's tag (the data is copied at
+ *   the call). The notification's displacement and length locate the payload. On arrival the receiver
  *   copies it into the oldest matching posted receive, or into a private buffer as an unexpected
- *   message, so ring bytes are always freed in arrival order.</li>
+ *   message, so ring bytes are always freed in the order the sender wrote them (its lane is FIFO).</li>
  *   <li><b>Credit</b>: the sender may have at most one ring's worth of bytes unconsumed at a receiver.
  *   After each round of progress the receiver reports, per sender whose payloads it consumed, the total
  *   consumed so far with an 8-byte inline notified put into the sender's credit word; the sender's
@@ -84,7 +83,7 @@ import org.rma4j.internal.RuntimeAccess;
  * rendezvous chunks, refilling staging halves, sending queued messages as credit returns) and then
  * returns the credit it owes, so a rank never blocks while a peer waits on it. A blocked call (a send
  * waiting for credit or a receive waiting for a message) keeps doing this and otherwise sleeps in
- * {@link org.rma4j.NotifyRequest#await} on its notification ring, where everything it can wait for arrives;
+ * {@link org.rma4j.NotifyRequest#await} on its notification lanes, where everything it can wait for arrives;
  * two ranks that send large messages to each other before receiving both finish. A rank that computes
  * without calling its Messaging object makes no progress (as in MPI without an asynchronous progress
  * thread): its senders wait for it once its ring is full.
@@ -106,8 +105,8 @@ public final class Messaging implements AutoCloseable {
     public static final String BOUNCE_BYTES_PER_PEER_PROP_NAME = "rma4j.messaging.bounceBytesPerPeer";
     /** Default bounceBytesPerPeer: messages up to 64 KiB go eagerly. */
     public static final long BOUNCE_BYTES_PER_PEER_DEFAULT = 64 * 1024;
-    /** Notification ring entries per rank of the window (a power of two). */
-    static final int NOTIFY_CAPACITY = 1024;
+    /** Notifications one rank may have unconsumed at another: the window's lane capacity (the largest). */
+    static final int NOTIFY_CAPACITY = 64;
 
     private final RmaJob job;
     private final Window window;
