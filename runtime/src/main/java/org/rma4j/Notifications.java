@@ -240,6 +240,7 @@ final class Notifications {
      * notifications in the lanes, whose being full holds the producers back.
      */
     synchronized void start(final NotifyRequest request) {
+        request.reset();
         takeUnexpected(request);
         if (!request.isComplete()) {
             active.add(request);
@@ -263,23 +264,44 @@ final class Notifications {
     }
 
     /**
+     * @return the status of an active request's matches so far, read under the monitor (drains may run in
+     *         other threads).
+     */
+    synchronized NotifyRequest.Status statusOf(final NotifyRequest request) {
+        return request.snapshot();
+    }
+
+    /**
      * Drains and waits until {@code request} is complete. The drain and the completion check are one step
-     * under this endpoint's monitor; the wait holds no monitor or lane, so other threads of the rank can drain and
-     * send meanwhile, and a thread that completes the request for this one wakes it.
+     * under this endpoint's monitor, and so is every poll of the wait: while it spins, a waiting thread drains
+     * (a poll that finds the notification has also matched it). The wait holds no monitor or lane between
+     * polls, so other threads of the rank can drain and send meanwhile, and a thread that completes the
+     * request for this one wakes it.
      */
     void awaitComplete(final NotifyRequest request) {
-        while (true) {
-            synchronized (this) {
-                drain(request, null);
-                if (request.isComplete()) {
-                    return;
-                }
-                waiters++;
+        synchronized (this) {
+            drain(request, null);
+            if (request.isComplete()) {
+                return;
             }
-            try {
-                beforeWait.run();
-                own.await(waitStrategy, () -> request.isComplete() || headReady(), waits.liveness(liveness));
-            } finally {
+            waiters++;
+        }
+        boolean left = false;
+        try {
+            beforeWait.run();
+            own.await(waitStrategy, () -> {
+                synchronized (this) {
+                    drain(request, null);
+                    if (!request.isComplete()) {
+                        return false;
+                    }
+                    waiters--;
+                    return true;
+                }
+            }, waits.liveness(liveness));
+            left = true;
+        } finally {
+            if (!left) {
                 leaveWait();
             }
         }
@@ -291,23 +313,36 @@ final class Notifications {
      * {@link #awaitComplete} does when none is complete.
      */
     int awaitAny(final NotifyRequest[] requests) {
-        while (true) {
-            synchronized (this) {
-                drain(null, requests);
-                final int done = NotifyRequest.firstComplete(requests);
-                if (done != NotifyRequest.NONE_COMPLETE) {
-                    return done;
-                }
-                waiters++;
+        synchronized (this) {
+            drain(null, requests);
+            final int done = NotifyRequest.firstComplete(requests);
+            if (done != NotifyRequest.NONE_COMPLETE) {
+                return done;
             }
-            try {
-                beforeWait.run();
-                own.await(waitStrategy, () -> NotifyRequest.anyComplete(requests) || headReady(),
-                    waits.liveness(liveness));
-            } finally {
+            waiters++;
+        }
+        final int[] done = {NotifyRequest.NONE_COMPLETE};
+        boolean left = false;
+        try {
+            beforeWait.run();
+            own.await(waitStrategy, () -> {
+                synchronized (this) {
+                    drain(null, requests);
+                    done[0] = NotifyRequest.firstComplete(requests);
+                    if (done[0] == NotifyRequest.NONE_COMPLETE) {
+                        return false;
+                    }
+                    waiters--;
+                    return true;
+                }
+            }, waits.liveness(liveness));
+            left = true;
+        } finally {
+            if (!left) {
                 leaveWait();
             }
         }
+        return done[0];
     }
 
     /**
@@ -315,13 +350,6 @@ final class Notifications {
      */
     synchronized void drainForWait() {
         progress();
-    }
-
-    /**
-     * For waits over several endpoints: whether a notification waits in the lanes, without draining it.
-     */
-    synchronized boolean headReady() {
-        return own.isHeadReady();
     }
 
     /**

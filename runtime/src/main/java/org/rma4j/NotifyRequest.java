@@ -1,5 +1,7 @@
 package org.rma4j;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.LinkedHashSet;
 
@@ -51,17 +53,39 @@ public final class NotifyRequest implements AutoCloseable {
     /** Returned by {@link #firstComplete} when no active request is complete. */
     static final int NONE_COMPLETE = -2;
 
+    private static final VarHandle COMPLETE;
+    private static final VarHandle STATUS;
+
+    static {
+        try {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            COMPLETE = lookup.findVarHandle(NotifyRequest.class, "complete", boolean.class);
+            STATUS = lookup.findVarHandle(NotifyRequest.class, "status", Status.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private State state = State.INACTIVE;
-    /** Matches since the last start (guarded by the endpoint's monitor while active). */
+    /*
+     * The last match's fields and the matches since the last start: written by whichever thread of the rank
+     * drains, under the endpoint's monitor; read under it (status() of an incomplete request) or through the
+     * Status record published at completion.
+     */
     private int matched;
+    private int lastSource = -1;
+    private int lastTag = -1;
+    private long lastDisplacement = -1;
+    private int lastLength = -1;
     /**
-     * The last match's status, published with a volatile store so that a thread reading it while another
-     * drains sees one match's fields, never a mix.
+     * The status at the last completion, published with a release store before {@link #complete}, so that a
+     * thread that sees the completion (acquire) sees one match's fields, never a mix.
      */
     private volatile Status status = new Status(-1, -1, 0, -1, -1);
     /**
-     * Written by whichever thread of the rank drains (under the endpoint's monitor), read without it by
-     * the request's owner and by waiting threads: volatile.
+     * Written by whichever thread of the rank drains (under the endpoint's monitor, release store), read without
+     * it by the request's owner and by waiting threads (acquire loads). A drain that completes a request another
+     * thread waits for signals the lanes after this store (a full fence there), so a release store suffices.
      */
     private volatile boolean complete;
 
@@ -84,10 +108,6 @@ public final class NotifyRequest implements AutoCloseable {
             throw new RmaException(ErrorClass.REQUEST, "start of an active notification request " + this);
         }
         state = State.ACTIVE;
-        matched = 0;
-        final Status last = status;
-        status = new Status(last.source(), last.tag(), 0, last.displacement(), last.length());
-        complete = expectedCount == 0;
         endpoint.start(this);
     }
 
@@ -99,7 +119,7 @@ public final class NotifyRequest implements AutoCloseable {
      */
     public boolean test() {
         checkActive("test");
-        if (!complete) {
+        if (!isComplete()) {
             endpoint.progressFor(this); // NOTE: not when complete: it would only move arrivals to the unexpected queue
         }
         return finishIfComplete();
@@ -125,10 +145,11 @@ public final class NotifyRequest implements AutoCloseable {
     }
 
     /**
-     * @return the source, tag, count, displacement and length of the last match (-1 before any).
+     * @return the source, tag, count, displacement and length of the last match (-1 before any); the count is
+     *         the matches since the last start.
      */
     public Status status() {
-        return status;
+        return isComplete() || state != State.ACTIVE ? status : endpoint.statusOf(this);
     }
 
     /**
@@ -233,18 +254,45 @@ public final class NotifyRequest implements AutoCloseable {
     }
 
     /**
-     * Counts one matching notification.
+     * Begins a round of matching (under the endpoint's monitor, from {@link Notifications#start}): no match yet;
+     * a request that expects none is complete at once.
+     */
+    void reset() {
+        matched = 0;
+        if (expectedCount == 0) {
+            STATUS.setRelease(this, snapshot());
+            COMPLETE.setRelease(this, true);
+        } else {
+            COMPLETE.setRelease(this, false);
+        }
+    }
+
+    /**
+     * Counts one matching notification (under the endpoint's monitor).
      *
      * @return whether the request is complete now.
      */
     boolean matched(final int notificationSource, final int notificationTag, final long displacement,
         final int length) {
         matched++;
-        status = new Status(notificationSource, notificationTag, matched, displacement, length);
-        final boolean done = matched >= expectedCount;
-        // NOTE: complete last: a thread that sees it (volatile) sees the status of the completing match.
-        complete = done;
-        return done;
+        lastSource = notificationSource;
+        lastTag = notificationTag;
+        lastDisplacement = displacement;
+        lastLength = length;
+        if (matched < expectedCount) {
+            return false;
+        }
+        // NOTE: complete last: a thread that sees it (acquire) sees the status of the completing match.
+        STATUS.setRelease(this, snapshot());
+        COMPLETE.setRelease(this, true);
+        return true;
+    }
+
+    /**
+     * @return the status of the matches so far (under the endpoint's monitor).
+     */
+    Status snapshot() {
+        return new Status(lastSource, lastTag, matched, lastDisplacement, lastLength);
     }
 
     int source() {
@@ -256,11 +304,11 @@ public final class NotifyRequest implements AutoCloseable {
     }
 
     boolean isComplete() {
-        return complete;
+        return (boolean)COMPLETE.getAcquire(this);
     }
 
     private boolean finishIfComplete() {
-        if (!complete) {
+        if (!isComplete()) {
             return false;
         }
         state = State.INACTIVE;
@@ -291,7 +339,7 @@ public final class NotifyRequest implements AutoCloseable {
         for (int i = 0; i < requests.length; i++) {
             final NotifyRequest request = requests[i];
             if (request != null && request.state == State.ACTIVE) {
-                if (request.complete) {
+                if (request.isComplete()) {
                     return i;
                 }
                 anyActive = true;

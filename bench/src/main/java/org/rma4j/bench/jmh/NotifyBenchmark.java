@@ -35,6 +35,9 @@ import org.rma4j.Window;
  *   notifications from rank 0 itself, {@code putNotify} of 8 bytes to rank 0's own window (the bytes
  *   are written into the window at the call, then the ring entry is published), and the {@code test()}
  *   that drains the entry, matches it and returns true. No cache line leaves the core.</li>
+ *   <li>{@code startPutNotifyAwaitHit8}: the same cycle ended by {@code await()} instead of {@code test()}
+ *   (the consumer's call of Listing 1): its drain finds the entry at once, so this is the software cost of
+ *   a wait that does not wait.</li>
  * </ul>
  *
  * <p>The request of {@code testMiss} (source 1) stays active for the whole trial, so every drain in
@@ -113,5 +116,12 @@ public class NotifyBenchmark {
         self.start();
         window.putNotify(value, TwoRankJob.ORIGIN, 0, SELF_TAG);
         return self.test();
+    }
+
+    @Benchmark
+    public NotifyRequest.Status startPutNotifyAwaitHit8() {
+        self.start();
+        window.putNotify(value, TwoRankJob.ORIGIN, 0, SELF_TAG);
+        return self.await();
     }
 }
