@@ -369,4 +369,55 @@ public final class NotifiedAccess {
             r.r1 = Local.getLong(targetMemory, base + DATA);
         }
     }
+
+    /**
+     * Two threads of one rank share its lane at a target (a process-local lock per target, taken before the
+     * data moves): each thread's notification arrives once, after its own data. Each thread has its own tag, so
+     * that the k-th match of a tag is state k's notification of that thread even when the threads drift apart.
+     */
+    @JCStressTest
+    @Description("Two threads of rank 0 share its lane at rank 1: each putNotify(8 bytes = 1) into its own word "
+        + "of the state's slot (DATA with TAG, DATA + 64 with TAG + 1). Rank 1 waits for one notification of each "
+        + "tag, then loads both words (r1, r2); r3 = 1 if the matches named this state's two words.")
+    @Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "Both notifications delivered, each after its data.")
+    @Outcome(expect = FORBIDDEN, desc = "A notification lost, duplicated or mixed with the other thread's, or "
+        + "matched before its data.")
+    @State
+    public static class TwoThreadsOneLane extends Slot {
+        private static final class Job {
+            static final RankPair PAIR = start("NotifiedAccess.TwoThreadsOneLane");
+            static final NotifyRequest FIRST = PAIR.window(0, 1).notifyInit(0, TAG, 1);
+            static final NotifyRequest SECOND = PAIR.window(0, 1).notifyInit(0, TAG + 1, 1);
+        }
+
+        private static final long SECOND_WORD = DATA + 64;
+
+        public TwoThreadsOneLane() {
+            super(Job.PAIR);
+        }
+
+        @Actor
+        public void rank0first() {
+            origin.putNotify(MemorySegment.ofArray(ONE), 1, base + DATA, TAG);
+        }
+
+        @Actor
+        public void rank0second() {
+            origin.putNotify(MemorySegment.ofArray(ONE), 1, base + SECOND_WORD, TAG + 1);
+        }
+
+        @Actor
+        public void rank1(final JJJ_Result r) {
+            final boolean first = displacement(Job.FIRST) == base + DATA;
+            final boolean second = displacement(Job.SECOND) == base + SECOND_WORD;
+            r.r3 = first && second ? 1 : 0;
+            r.r1 = Local.getLong(targetMemory, base + DATA);
+            r.r2 = Local.getLong(targetMemory, base + SECOND_WORD);
+        }
+
+        private static long displacement(final NotifyRequest request) {
+            request.start();
+            return request.await().displacement();
+        }
+    }
 }

@@ -93,14 +93,14 @@ public final class LaneProducer {
      * @param tag           the sender's tag (>= 0).
      * @param displacement  where the notified access went in the target's memory.
      * @param length        bytes of the notified access (>= 0).
-     * @param flags         the caller's flags, bits of {@link NotifyRingLayout#USER_FLAGS_MASK}.
-     * @param inlinePayload up to {@link NotifyRingLayout#INLINE_CAPACITY} bytes carried in the entry, or null.
+     * @param flags         the caller's flags, bits of {@link NotifyLanesLayout#USER_FLAGS_MASK}.
+     * @param inlinePayload up to {@link NotifyLanesLayout#INLINE_CAPACITY} bytes carried in the entry, or null.
      * @return true if the notification was published; false if the lane was full (nothing was written).
      * @throws IllegalArgumentException naming an invalid argument.
      */
     public boolean offer(final int source, final int tag, final long displacement, final int length, final int flags,
         final MemorySegment inlinePayload) {
-        NotifyRingLayout.checkEntry(source, tag, length, flags, inlinePayload == null ? 0 : inlinePayload.byteSize());
+        NotifyLanesLayout.checkEntry(source, tag, length, flags, inlinePayload == null ? 0 : inlinePayload.byteSize());
         final long index = tail;
         if (index >= limit) {
             limit = Words.getLongAcquire(segment, headOffset) + capacity;
@@ -112,7 +112,7 @@ public final class LaneProducer {
         Notification.writeFields(segment, entry, source, tag, displacement, length, flags, inlinePayload);
         // NOTE: release: the fields must be visible before the stamp, on their own line: a consumer polling this
         // lane sees the entry after one line transfer, not after the summary line's as well.
-        Words.putLongRelease(segment, entry + NotifyRingLayout.SEQUENCE_OFFSET, NotifyRingLayout.publishedValue(index));
+        Words.putLongRelease(segment, entry + NotifyLanesLayout.STAMP_OFFSET, NotifyLanesLayout.stamp(index));
         // NOTE: release, and before the sleeper check: the doorbell is what a sleeping consumer re-checks.
         BYTE.setRelease(segment, doorbellOffset, NotifyLanesLayout.doorbell(index + 1));
         tail = index + 1;
@@ -152,7 +152,7 @@ public final class LaneProducer {
         long stamp = 0;
         for (int slot = 0; slot < capacity; slot++) {
             stamp = Math.max(stamp, Words.getLongAcquire(segment,
-                laneOffset + NotifyLanesLayout.entryOffset(slot, capacity) + NotifyRingLayout.SEQUENCE_OFFSET));
+                laneOffset + NotifyLanesLayout.entryOffset(slot, capacity) + NotifyLanesLayout.STAMP_OFFSET));
         }
         return stamp;
     }

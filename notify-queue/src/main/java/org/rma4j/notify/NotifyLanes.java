@@ -23,9 +23,9 @@ import org.rma4j.shm.Words;
 
 /**
  * The consumer side of one party's notification lanes ({@link NotifyLanesLayout}): one single-producer lane per
- * origin ({@link LaneProducer}), a summary line of doorbells, a signal word to sleep on. Same consumer methods
- * as {@link NotifyRing}: {@link #poll}, {@link #drain}, {@link #awaitNotEmpty}, {@link #await},
- * {@link #isHeadReady}, {@link #wakeWaiters}, {@link #size}, {@link #isEmpty}.
+ * origin ({@link LaneProducer}), a summary line of doorbells, a signal word to sleep on. Consumer methods:
+ * {@link #poll}, {@link #drain}, {@link #awaitNotEmpty}, {@link #await}, {@link #isHeadReady},
+ * {@link #wakeWaiters}, {@link #size}, {@link #isEmpty}.
  *
  * <p>Consumer side, one thread at a time (the caller's lock), not from a handler. A poll reads the next entry of
  * the lane it served last (in a two-party exchange the only line it touches) and the summary words (one line
@@ -310,8 +310,8 @@ public final class NotifyLanes {
         if (turn < capacity) {
             final long index = heads[cursor];
             final long stamp = Words.getLongAcquire(segment,
-                laneOffset(cursor) + NotifyLanesLayout.entryOffset(index, capacity) + NotifyRingLayout.SEQUENCE_OFFSET);
-            if (stamp == NotifyRingLayout.publishedValue(index)) {
+                laneOffset(cursor) + NotifyLanesLayout.entryOffset(index, capacity) + NotifyLanesLayout.STAMP_OFFSET);
+            if (stamp == NotifyLanesLayout.stamp(index)) {
                 cursorKnown = 1;
                 return true;
             }

@@ -30,10 +30,22 @@ import org.rma4j.shm.WaitWords;
  *   +---------------------------------------------------------------------------+ lengthFor(lanes, capacity)
  * </pre>
  *
- * Entry: the 64-byte entry of {@link NotifyRingLayout} (sequence, source, tag, displacement, length, flags,
- * 32 bytes inline), whose sequence word here is a <em>stamp</em> {@code i + 1} written after publication.
- * Words written by different parties sit in different 128-byte regions except the summary line, whose
- * bytes the producers share on purpose: it is the one line the consumer polls.
+ * Entry (one cache line, index {@code i} of a lane in slot {@code i & (capacity - 1)}):
+ *
+ * <pre>
+ *   0               8       12      16              24      28      32                              64
+ *   +---------------+-------+-------+---------------+-------+-------+-------------------------------+
+ *   | stamp         |source | tag   | displacement  |length | flags | inline payload (32 B)         |
+ *   | (long)        |(int)  |(int)  | (long)        |(int)  |(int)  | INLINE_CAPACITY bytes         |
+ *   +---------------+-------+-------+---------------+-------+-------+-------------------------------+
+ *   flags: bits 0..23 the caller's flags, bits 24..31 the number of inline payload bytes (0..32)
+ * </pre>
+ *
+ * The stamp is {@link #stamp stamp(i)} {@code = i + 1} once entry {@code i} is published; every value of an
+ * earlier lap is smaller, so a slot of the previous lap is never taken for the current one. {@code length} is
+ * the size of the notified access (it may exceed the inline payload, whose data then went to the target's
+ * memory before the notification). Words written by different parties sit in different 128-byte regions
+ * except the summary line, whose bytes the producers share on purpose: it is the one line the consumer polls.
  *
  * <p><b>Publication rule</b> (producer of lane {@code k}, one thread at a time, index {@code i} = its count
  * of published entries): if {@code i - head < capacity} (head read with an acquire load, cached until the
@@ -109,8 +121,28 @@ public final class NotifyLanesLayout {
     /** Offset, in a lane, of its first entry. */
     public static final int LANE_ENTRIES_OFFSET = HEAD_OFFSET + Align.PAD;
 
-    /** Bytes of one entry: one cache line, laid out as {@link NotifyRingLayout}'s entry. */
-    public static final int ENTRY_LENGTH = NotifyRingLayout.ENTRY_LENGTH;
+    /** Bytes of one entry: one cache line. */
+    public static final int ENTRY_LENGTH = Align.CACHE_LINE;
+    /** Offset, in an entry, of its stamp (long): {@link #stamp} of its index once published. */
+    public static final int STAMP_OFFSET = 0;
+    /** Offset, in an entry, of the source (int). */
+    public static final int SOURCE_OFFSET = 8;
+    /** Offset, in an entry, of the tag (int). */
+    public static final int TAG_OFFSET = 12;
+    /** Offset, in an entry, of the displacement (long). */
+    public static final int DISPLACEMENT_OFFSET = 16;
+    /** Offset, in an entry, of the length of the notified access (int). */
+    public static final int LENGTH_OFFSET = 24;
+    /** Offset, in an entry, of the flags (int): the caller's, and the inline payload's length. */
+    public static final int FLAGS_OFFSET = 28;
+    /** Offset, in an entry, of the inline payload. */
+    public static final int INLINE_OFFSET = 32;
+    /** Bytes of payload an entry carries inline. */
+    public static final int INLINE_CAPACITY = ENTRY_LENGTH - INLINE_OFFSET;
+    /** Flag bits the caller may use; the rest of the flags word holds the inline payload length. */
+    public static final int USER_FLAGS_MASK = 0x00FF_FFFF;
+    /** Position of the inline payload length in the flags word. */
+    public static final int INLINE_LENGTH_SHIFT = 24;
 
     /** Fence mode: producers and a sleeping consumer each put a full fence between their store and load. */
     public static final int FENCE_SYMMETRIC = 1;
@@ -174,6 +206,39 @@ public final class NotifyLanesLayout {
      */
     public static long entryOffset(final long index, final int laneCapacity) {
         return LANE_ENTRIES_OFFSET + (index & (laneCapacity - 1)) * ENTRY_LENGTH;
+    }
+
+    /**
+     * @return the stamp that publishes entry {@code index} of a lane.
+     */
+    public static long stamp(final long index) {
+        return index + 1;
+    }
+
+    /**
+     * Checks the fields of one notification.
+     *
+     * @throws IllegalArgumentException naming the offending value.
+     */
+    public static void checkEntry(final int source, final int tag, final int length, final int flags,
+        final long inlineLength) {
+        if (source < 0) {
+            throw new IllegalArgumentException("source " + source + " is negative");
+        }
+        if (tag < 0) {
+            throw new IllegalArgumentException("tag " + tag + " is negative");
+        }
+        if (length < 0) {
+            throw new IllegalArgumentException("length " + length + " is negative");
+        }
+        if ((flags & ~USER_FLAGS_MASK) != 0) {
+            throw new IllegalArgumentException("flags 0x" + Integer.toHexString(flags) + " use bits outside 0x"
+                + Integer.toHexString(USER_FLAGS_MASK));
+        }
+        if (inlineLength > INLINE_CAPACITY) {
+            throw new IllegalArgumentException(
+                "inline payload of " + inlineLength + " bytes exceeds " + INLINE_CAPACITY);
+        }
     }
 
     /**

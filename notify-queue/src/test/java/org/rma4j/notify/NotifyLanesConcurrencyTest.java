@@ -33,11 +33,11 @@ class NotifyLanesConcurrencyTest {
     static final int LANE_CAPACITY = 16;
     private static final long OFFERS_PER_PRODUCER = 50_000;
 
-    private RingFiles files;
+    private LaneFiles files;
 
     @BeforeEach
     void setUp() throws Exception {
-        files = new RingFiles();
+        files = new LaneFiles();
     }
 
     @AfterEach
@@ -49,10 +49,10 @@ class NotifyLanesConcurrencyTest {
     @ValueSource(ints = {1, 3, 7})
     void shouldDeliverEveryOfferOnceAndInProducerOrder(final int producers) throws Exception {
         final NotifyLanes consumer = new NotifyLanes(files.createLanes("lanes", producers, LANE_CAPACITY),
-            RingFiles.RING_OFFSET, producers, LANE_CAPACITY);
+            LaneFiles.LANES_OFFSET, producers, LANE_CAPACITY);
         final List<Future<Boolean>> running = new ArrayList<>();
         for (int p = 0; p < producers; p++) {
-            final LaneProducer lane = new LaneProducer(files.open("lanes"), RingFiles.RING_OFFSET, producers,
+            final LaneProducer lane = new LaneProducer(files.open("lanes"), LaneFiles.LANES_OFFSET, producers,
                 LANE_CAPACITY, p);
             final int producer = p;
             running.add(files.submit(() -> Traffic.produce(lane, producer, OFFERS_PER_PRODUCER, () -> true)));
@@ -106,8 +106,8 @@ class NotifyLanesConcurrencyTest {
             assertTrue(Membarrier.isGlobalExpeditedSupported(), "membarrier is supported on this machine");
         }
         final MemorySegment segment = files.createLanes("lanes", 4, 4, fenceMode);
-        final NotifyLanes consumer = new NotifyLanes(segment, RingFiles.RING_OFFSET, 4, 4);
-        final LaneProducer producer = new LaneProducer(files.open("lanes"), RingFiles.RING_OFFSET, 4, 4, 2);
+        final NotifyLanes consumer = new NotifyLanes(segment, LaneFiles.LANES_OFFSET, 4, 4);
+        final LaneProducer producer = new LaneProducer(files.open("lanes"), LaneFiles.LANES_OFFSET, 4, 4, 2);
         final long signal = consumer.signalOffset();
         final WaitStrategy sleepAtOnce = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
         final int rounds = 3;
@@ -136,11 +136,11 @@ class NotifyLanesConcurrencyTest {
         // Every wait goes to sleep at once, so many waits race an offer between the announcement and the sleep.
         final int producers = 2;
         final long offers = 5_000;
-        final NotifyLanes consumer = new NotifyLanes(files.createLanes("lanes", producers, 2), RingFiles.RING_OFFSET,
+        final NotifyLanes consumer = new NotifyLanes(files.createLanes("lanes", producers, 2), LaneFiles.LANES_OFFSET,
             producers, 2);
         final List<Future<Boolean>> running = new ArrayList<>();
         for (int p = 0; p < producers; p++) {
-            final LaneProducer lane = new LaneProducer(files.open("lanes"), RingFiles.RING_OFFSET, producers, 2, p);
+            final LaneProducer lane = new LaneProducer(files.open("lanes"), LaneFiles.LANES_OFFSET, producers, 2, p);
             final int producer = p;
             running.add(files.submit(() -> Traffic.produce(lane, producer, offers, () -> true)));
         }

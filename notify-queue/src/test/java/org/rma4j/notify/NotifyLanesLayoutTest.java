@@ -1,6 +1,8 @@
 package org.rma4j.notify;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,6 +22,48 @@ class NotifyLanesLayoutTest {
         assertTrue(WaitWords.LENGTH <= Align.PAD);
         assertEquals(Align.PAD, NotifyLanesLayout.LANE_ENTRIES_OFFSET, "a lane's head has its own region");
         assertEquals(Align.CACHE_LINE, NotifyLanesLayout.ENTRY_LENGTH);
+    }
+
+    @Test
+    void shouldPackTheEntryFieldsNaturallyAlignedIntoOneCacheLine() {
+        assertEquals(0, NotifyLanesLayout.STAMP_OFFSET);
+        assertEquals(0, NotifyLanesLayout.DISPLACEMENT_OFFSET % Long.BYTES);
+        assertEquals(NotifyLanesLayout.STAMP_OFFSET + Long.BYTES, NotifyLanesLayout.SOURCE_OFFSET);
+        assertEquals(NotifyLanesLayout.SOURCE_OFFSET + Integer.BYTES, NotifyLanesLayout.TAG_OFFSET);
+        assertEquals(NotifyLanesLayout.TAG_OFFSET + Integer.BYTES, NotifyLanesLayout.DISPLACEMENT_OFFSET);
+        assertEquals(NotifyLanesLayout.DISPLACEMENT_OFFSET + Long.BYTES, NotifyLanesLayout.LENGTH_OFFSET);
+        assertEquals(NotifyLanesLayout.LENGTH_OFFSET + Integer.BYTES, NotifyLanesLayout.FLAGS_OFFSET);
+        assertEquals(NotifyLanesLayout.FLAGS_OFFSET + Integer.BYTES, NotifyLanesLayout.INLINE_OFFSET);
+        assertEquals(32, NotifyLanesLayout.INLINE_CAPACITY);
+        assertEquals(NotifyLanesLayout.ENTRY_LENGTH,
+            NotifyLanesLayout.INLINE_OFFSET + NotifyLanesLayout.INLINE_CAPACITY);
+    }
+
+    @Test
+    void shouldKeepTheInlineLengthOutOfTheCallersFlagBits() {
+        assertEquals(0, NotifyLanesLayout.USER_FLAGS_MASK >>> NotifyLanesLayout.INLINE_LENGTH_SHIFT);
+        final int shifted = NotifyLanesLayout.INLINE_CAPACITY << NotifyLanesLayout.INLINE_LENGTH_SHIFT;
+        assertEquals(NotifyLanesLayout.INLINE_CAPACITY, shifted >>> NotifyLanesLayout.INLINE_LENGTH_SHIFT);
+        assertEquals(0, shifted & NotifyLanesLayout.USER_FLAGS_MASK);
+    }
+
+    @Test
+    void shouldStampEachLapWithItsOwnValue() {
+        assertEquals(1, NotifyLanesLayout.stamp(0));
+        assertNotEquals(NotifyLanesLayout.stamp(3), NotifyLanesLayout.stamp(3 + 64), "a later lap's stamp");
+        assertNotEquals(0, NotifyLanesLayout.stamp(0), "a never used slot holds 0");
+    }
+
+    @Test
+    void shouldRejectInvalidEntryFieldsNamingTheValue() {
+        assertDoesNotThrow(() -> NotifyLanesLayout.checkEntry(0, 0, 0, NotifyLanesLayout.USER_FLAGS_MASK, 32));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkEntry(-3, 0, 0, 0, 0))
+            .getMessage().contains("-3"));
+        assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkEntry(0, -1, 0, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkEntry(0, 0, -1, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkEntry(0, 0, 0, 1 << 24, 0));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkEntry(0, 0, 0, 0, 33))
+            .getMessage().contains("33"));
     }
 
     @Test
