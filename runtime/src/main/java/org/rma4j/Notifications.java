@@ -1,8 +1,6 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -13,9 +11,12 @@ import org.rma4j.notify.Matcher;
 import org.rma4j.notify.Notification;
 import org.rma4j.notify.NotificationHandler;
 import org.rma4j.notify.NotifyLanes;
+import org.rma4j.notify.NotifyLanesLayout;
+import org.rma4j.shm.BiasedLock;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.WaitStrategy;
+import org.rma4j.shm.WaitWords;
 
 /**
  * One rank's notification endpoint of one window (Notified Access, Belli and Hoefler, sections III and
@@ -32,8 +33,8 @@ import org.rma4j.shm.WaitStrategy;
  * unexpected queue first, oldest first, so matching order is delivery order throughout.
  *
  * <p>Sending: threads of this rank share its lane at a target, each send holding that lane's
- * process-local lock (one uncontended CAS, taken before the data moves) from its data transfer to its
- * publication. A full lane is back-pressure, never deadlock: the sender keeps draining its own lanes into
+ * process-local lock (biased to the first sending thread: no atomic instruction while one thread sends;
+ * taken before the data moves) from its data transfer to its publication. A full lane is back-pressure, never deadlock: the sender keeps draining its own lanes into
  * its unexpected queue while it waits for room, so two ranks filling each other's lanes both progress.
  * No other process takes the lock; a rank that dies holding it leaves nothing published.
  *
@@ -73,24 +74,16 @@ final class Notifications {
 
     /**
      * This rank's lane at one target, with the process-local lock that lets threads of the rank share it
-     * ({@link LaneProducer} has one producer thread at a time).
+     * ({@link LaneProducer} has one producer thread at a time). The lock is biased to the first thread that
+     * sends ({@link BiasedLock}): a rank that sends from one thread takes it with a plain store and releases it
+     * with a release store, no atomic instruction behind its earlier notifications' stores.
      */
     static final class Lane {
-        private static final VarHandle LOCKED;
-
-        static {
-            try {
-                LOCKED = MethodHandles.lookup().findVarHandle(Lane.class, "locked", int.class);
-            } catch (final ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
         final LaneProducer producer;
         final int target;
-        /** 1 while a thread of this rank holds the lane (CAS to take, release store to give back). */
-        @SuppressWarnings("unused")
-        private volatile int locked;
+        private final BiasedLock lock = new BiasedLock();
+        /** How the holder took the lock (written and read by the holder only). */
+        private int taken;
 
         Lane(final LaneProducer producer, final int target) {
             this.producer = producer;
@@ -98,14 +91,16 @@ final class Notifications {
         }
 
         boolean tryLock() {
-            return (int)LOCKED.getOpaque(this) == 0 && LOCKED.compareAndSet(this, 0, 1);
+            final int how = lock.tryLock();
+            if (how == BiasedLock.NOT_TAKEN) {
+                return false;
+            }
+            taken = how;
+            return true;
         }
 
-        /**
-         * Gives the lane back: a release store, so the next holder's CAS sees this holder's producer state.
-         */
         void unlock() {
-            LOCKED.setRelease(this, 0);
+            lock.unlock(taken);
         }
     }
 
@@ -120,6 +115,9 @@ final class Notifications {
         this.waits = new NotifyWaitPublication(control, rank, window);
         this.own = new NotifyLanes(mapping, WindowLayout.notifyLanesOffset(ranks, laneCapacity, rank), ranks,
             laneCapacity);
+        // A producer of ours waiting for room in its full lane sleeps on its own signal word: wake it there.
+        own.onRoom(origin -> WaitWords.signal(mapping,
+            WindowLayout.notifyLanesOffset(ranks, laneCapacity, origin) + NotifyLanesLayout.SIGNAL_OFFSET));
         this.outgoing = new Lane[ranks];
         for (int target = 0; target < ranks; target++) {
             outgoing[target] = new Lane(new LaneProducer(mapping,
@@ -130,7 +128,7 @@ final class Notifications {
     /**
      * Takes this rank's lane at {@code target} for one notified access: the caller moves the data, then
      * {@link #publish}es, and {@link Lane#unlock}s in a {@code finally}. Taken before the data moves, so that
-     * the lock's atomic instruction does not wait behind the data's stores. Another thread of this rank holding
+     * a CAS (once a second thread shared the lane) does not wait behind the data's stores. Another thread of this rank holding
      * the lane is waited for through the window's wait strategy (liveness of the target, the job's timeout).
      */
     Lane lock(final String call, final int target) {
@@ -173,17 +171,22 @@ final class Notifications {
         final var fullRingEvent = WindowCounters.begin(WindowCounters.FULL_RING);
         onFullRing.run();
         final String what = call + ": room in this rank's full notification lane at rank " + target;
+        // NOTE: the target's drain signals our own signal word when it frees room in our lane while this flag is
+        // set (NotifyLanesLayout, "Room"); notifications for us signal it too, and we must drain them meanwhile:
+        // the target may be waiting for room in our lanes.
+        lane.producer.waitForRoom(true);
         try {
-            waitStrategy.awaitPolled(() -> {
-                // NOTE: drain our own lanes while the target's is full: the target may be waiting for room in ours.
+            own.await(waitStrategy, () -> {
                 progress();
                 return lane.producer.offer(rank, tag, displacement, length, flags, null);
             }, () -> {
                 window.checkOpen(call);
                 control.checkPeer(target, true);
-            }, what);
+            });
         } catch (final RuntimeException e) {
             throw Failures.translate(e, rank, what);
+        } finally {
+            lane.producer.waitForRoom(false);
         }
         window.counters().end(fullRingEvent, target, tag, call);
     }

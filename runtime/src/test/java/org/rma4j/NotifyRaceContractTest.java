@@ -57,4 +57,10 @@ abstract class NotifyRaceContractTest {
     void shouldShareALaneBetweenThreadsOfOneRankKeepingEachThreadsOrder(final int ranks) throws Exception {
         run(ranks, "threadsOfOneRankShareALane");
     }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void shouldWakeASenderAsleepOnAFullLaneAtEveryDrain(final int ranks) throws Exception {
+        run(ranks, "senderAsleepOnAFullLane");
+    }
 }

@@ -302,6 +302,35 @@ final class NotifyRaceScenarios {
         }
     }
 
+    /**
+     * A sender whose one-entry lane is full waits for room and sleeps; its partner drains one notification at
+     * a time with pauses, and each drain must wake the sleeping sender (the room-wait flag and the signal of the
+     * sender's own word). The job runs with lost wake-ups failing the wait ({@code rma4j.wait.lostWakeUpFails})
+     * where the caller sets it; each send is followed by the next at once, so the sender sleeps again and again.
+     */
+    static void senderAsleepOnAFullLane(final RmaJob job) {
+        final int partner = partner(job);
+        final int sends = rounds() / 10;
+        try (Window window = job.allocateShared(64, 1, Info.of(RmaJob.NOTIFY_CAPACITY_INFO_KEY, "1"))) {
+            if (partner >= 0 && job.rank() % 2 == 1) {
+                for (int i = 0; i < sends; i++) {
+                    window.putNotify(EMPTY, partner, i % 64, 4);
+                }
+            } else if (partner >= 0) {
+                try (NotifyRequest request = window.notifyInit(partner, 4, 1)) {
+                    for (int i = 0; i < sends; i++) {
+                        if (i % 16 == 0) {
+                            Thread.yield();
+                        }
+                        request.start();
+                        assertEquals(i % 64, request.await().displacement());
+                    }
+                }
+            }
+            job.barrier();
+        }
+    }
+
     private static void joinQuietly(final Thread thread) {
         if (thread.getState() == Thread.State.NEW) {
             return;

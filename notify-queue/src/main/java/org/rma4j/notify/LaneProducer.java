@@ -125,6 +125,15 @@ public final class LaneProducer {
     }
 
     /**
+     * Sets or clears the lane's room-wait flag: set it before waiting for room in a full lane (then announce
+     * yourself on the word the consumer's room listener signals, issue the membarrier, re-check with
+     * {@link #offer} and only then sleep; {@link NotifyLanesLayout}, "Room"), clear it once done.
+     */
+    public void waitForRoom(final boolean waiting) {
+        Words.putIntVolatile(segment, laneOffset + NotifyLanesLayout.ROOM_WAIT_OFFSET, waiting ? 1 : 0);
+    }
+
+    /**
      * Test hook: writes the fields of the next entry as {@link #offer} does and stops before publishing it, as
      * a producer killed between writing and publishing would (the reliability suite's fault (d)).
      *

@@ -67,6 +67,9 @@ public final class NotifyLanes {
     private final long[] heads;
     private final long[] expected;
     private final Notification view = Notification.view();
+    /** Whether a release needs a full fence before it reads the room-wait flag (no membarrier registration). */
+    private final boolean roomFence;
+    private RoomListener roomListener;
     private final BooleanSupplier headReady = this::headReady;
     private int cursor;
     private int cursorKnown;
@@ -86,6 +89,8 @@ public final class NotifyLanes {
         this.lanes = lanes;
         this.capacity = laneCapacity;
         this.asymmetric = mode == NotifyLanesLayout.FENCE_ASYMMETRIC;
+        // NOTE: a producer waiting for room issues the membarrier; this process's release stores are the fast side.
+        this.roomFence = !asymmetric || !Membarrier.registerGlobalExpedited();
         this.signalOffset = offset + SIGNAL_OFFSET;
         this.summaryOffset = offset + SUMMARY_OFFSET;
         this.firstLaneOffset = offset + NotifyLanesLayout.lanesOffset(lanes);
@@ -157,6 +162,24 @@ public final class NotifyLanes {
 
     public int lanes() {
         return lanes;
+    }
+
+    /**
+     * Tells the consumer who to call when it frees room in a lane whose producer waits for room (the producer
+     * set the lane's room-wait flag, {@link LaneProducer#waitForRoom}). The listener runs on the consumer's
+     * thread, inside {@link #drain}; it should only signal (a wait word the producer sleeps on).
+     */
+    public void onRoom(final RoomListener listener) {
+        this.roomListener = listener;
+    }
+
+    /** Told that a waiting producer's lane has room now. */
+    @FunctionalInterface
+    public interface RoomListener {
+        /**
+         * @param lane the lane whose head just moved.
+         */
+        void room(int lane);
     }
 
     public int laneCapacity() {
@@ -381,7 +404,18 @@ public final class NotifyLanes {
         heads[lane] = head;
         setExpected(lane, head);
         // NOTE: release: the handler's reads of the entry precede the producer's reuse of its slot.
-        Words.putLongRelease(segment, laneOffset(lane) + HEAD_OFFSET, head);
+        final long laneOffset = laneOffset(lane);
+        Words.putLongRelease(segment, laneOffset + HEAD_OFFSET, head);
+        if (roomListener != null) {
+            if (roomFence) {
+                VarHandle.fullFence();
+            }
+            // NOTE: after the head store, no fence in the asymmetric mode: a waiting producer's membarrier
+            // orders the two (NotifyLanesLayout, "Room").
+            if (Words.getIntVolatile(segment, laneOffset + NotifyLanesLayout.ROOM_WAIT_OFFSET) != 0) {
+                roomListener.room(lane);
+            }
+        }
     }
 
     private void setExpected(final int lane, final long head) {

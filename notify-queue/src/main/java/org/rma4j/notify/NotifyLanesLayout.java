@@ -23,7 +23,7 @@ import org.rma4j.shm.WaitWords;
  *   | doorbell byte of lane 0 | lane 1 | ... | lane 63     (one 64 B line)     | SUMMARY_OFFSET; byte k: lane k's
  *   | lanes 64..127 | ...   (ceil(lanes / 64) lines, padded to a multiple of 128) |   producer, plain/release store
  *   +---------------------------------------------------------------------------+ lanesOffset(lanes)
- *   | lane 0: head (long, consumer)  | padding (120 B)                          |
+ *   | lane 0: head (long, consumer) | room wait (int, producer) | padding      |
  *   |         entry 0 | entry 1 | ... | entry capacity-1  (64 B each)           | laneLength(capacity) bytes
  *   +---------------------------------------------------------------------------+
  *   | lane 1 ... lane lanes-1                                                    |
@@ -93,6 +93,17 @@ import org.rma4j.shm.WaitWords;
  *   <li>after the wake: nothing is left to do.</li>
  * </ul>
  *
+ * <p><b>Room</b> (a producer waiting for room in its full lane, in the asymmetric mode): the producer sets the
+ * lane's room-wait flag, then waits on a wait word of its own choosing (the runtime: the signal word of its own
+ * lanes, so that notifications for it wake it too): it announces itself there, issues the membarrier and
+ * re-checks the lane's head before it sleeps. The consumer, after each release store of a lane's head, loads
+ * the flag (no fence) and, if it is set, calls the room listener, which signals that word. Either the head
+ * store precedes the membarrier's point in the consumer's thread (the re-check sees the room), or the flag
+ * load follows it (it sees the flag, and the signal sees the announced sleeper): the same argument as the
+ * wake-up's, with the roles of producer and consumer swapped. The consumer's process registers for
+ * membarrier; in the symmetric mode (or where it cannot register) it puts a full fence between the head store
+ * and the flag load.
+ *
  * <p><b>Order</b>: each lane is FIFO, so one origin's notifications arrive in the order it offered them.
  * Across lanes the consumer takes them in the order it finds them: the lane it last served while that lane
  * has entries and its turn (at most {@code capacity} entries) lasts, then the next lane with entries after
@@ -118,6 +129,11 @@ public final class NotifyLanesLayout {
 
     /** Offset, in a lane, of the consumer's head (long): entries of the lane consumed so far. */
     public static final int HEAD_OFFSET = 0;
+    /**
+     * Offset, in a lane, of its producer's room-wait flag (int): 1 while the producer waits for room in the full
+     * lane, so that the consumer, which frees room, tells it ({@link NotifyLanes#onRoom}).
+     */
+    public static final int ROOM_WAIT_OFFSET = HEAD_OFFSET + Long.BYTES;
     /** Offset, in a lane, of its first entry. */
     public static final int LANE_ENTRIES_OFFSET = HEAD_OFFSET + Align.PAD;
 

@@ -176,7 +176,7 @@ public final class WaitStrategy {
             final int value = Words.getIntVolatile(segment, offset);
             accepted[0] = value;
             return done.test(value);
-        }, liveness);
+        }, liveness, false, false);
         return accepted[0];
     }
 
@@ -210,6 +210,16 @@ public final class WaitStrategy {
      */
     public void awaitCondition(final MemorySegment segment, final long signalOffset, final BooleanSupplier done,
         final Liveness liveness, final boolean asymmetric) {
+        awaitCondition(segment, signalOffset, done, liveness, asymmetric, true);
+    }
+
+    /**
+     * @param signalApart whether the signal word is apart from the condition (a writer bumps it only to wake a
+     *                    sleeper it saw), so that a bump seen after a timed-out sleep proves a late wake, not a
+     *                    lost one; false where the word is the condition itself ({@link #awaitInt}).
+     */
+    private void awaitCondition(final MemorySegment segment, final long signalOffset, final BooleanSupplier done,
+        final Liveness liveness, final boolean asymmetric, final boolean signalApart) {
         if (done.getAsBoolean()) {
             return;
         }
@@ -225,7 +235,7 @@ public final class WaitStrategy {
             if (!sleeping && !backOff(iteration, adaptive)) {
                 sleeping = true;
             }
-            if (sleeping && sleepOnSignal(segment, signalOffset, done, asymmetric)) {
+            if (sleeping && sleepOnSignal(segment, signalOffset, done, asymmetric, signalApart)) {
                 return;
             }
             if (done.getAsBoolean()) {
@@ -260,7 +270,7 @@ public final class WaitStrategy {
      * @return whether {@code done} held (the wait is over).
      */
     private boolean sleepOnSignal(final MemorySegment segment, final long signalOffset, final BooleanSupplier done,
-        final boolean asymmetric) {
+        final boolean asymmetric, final boolean signalApart) {
         final int signal = Words.getIntVolatile(segment, signalOffset);
         final boolean woken;
         WaitWords.addSleeper(segment, signalOffset);
@@ -284,7 +294,11 @@ public final class WaitStrategy {
             WaitWords.removeSleeper(segment, signalOffset);
         }
         if (!woken && done.getAsBoolean()) {
-            recheckWake(signalOffset);
+            // NOTE: a writer that saw this sleeper bumped the value before waking it; one that did so just after the
+            // sleep timed out was late, not lost.
+            if (!signalApart || Words.getIntVolatile(segment, signalOffset) == signal) {
+                recheckWake(signalOffset);
+            }
             return true;
         }
         return false;

@@ -249,6 +249,10 @@ public final class Harness implements Callable<Integer> {
                     log.accept(e.getMessage());
                 }
             }
+            if (!toRun.isEmpty()) {
+                notes.addAll(FanInSweep.runInto(out.resolve(base + "-fanin.md"), work, shmBase, log,
+                    detection.openMpi(), profile.id().equals("quick") ? 200_000 : 1_000_000));
+            }
             progress.finish();
         } finally {
             Processes.deleteTree(work);
