@@ -2,9 +2,9 @@ package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import org.rma4j.internal.ArrivalBatch;
 import org.rma4j.internal.WindowLayout;
 import org.rma4j.notify.LaneProducer;
 import org.rma4j.notify.Matcher;
@@ -65,6 +65,10 @@ final class Notifications {
     private int waiters;
     /** Whether the current drain completed a request (guarded by the monitor). */
     private boolean completedInDrain;
+    /** Where {@link #drainTo} puts the arrivals no request matches, or null (guarded by the monitor). */
+    private ArrivalBatch batch;
+    /** Arrivals in {@link #batch} so far (guarded by the monitor). */
+    private int batched;
     /** Test hook: runs after a waiter's drain-and-check step, before it waits (never under the monitor). */
     private volatile Runnable beforeWait = () -> {
     };
@@ -349,6 +353,59 @@ final class Notifications {
     }
 
     /**
+     * The two-sided layer's receive path (see {@code RuntimeAccess#drainArrivals}): takes queued arrivals, then
+     * drains the lanes, giving each arrival to a matching started request as {@link #progress()} does and
+     * putting the others into {@code into} instead of the unexpected queue, until {@code into} is full.
+     *
+     * @return arrivals put into {@code into}.
+     */
+    synchronized int drainTo(final ArrivalBatch into) {
+        int taken = 0;
+        while (taken < into.capacity() && !unexpected.isEmpty()) {
+            final Notification n = unexpected.takeOldest(Matcher.ANY_SOURCE, Matcher.ANY_TAG).orElseThrow();
+            into.set(taken++, n.source(), n.tag(), n.displacement(), n.length());
+        }
+        if (taken == into.capacity()) {
+            return taken;
+        }
+        batch = into;
+        batched = taken;
+        completedInDrain = false;
+        try {
+            own.drain(handler, into.capacity() - taken);
+        } finally {
+            taken = batched;
+            batch = null;
+        }
+        if (completedInDrain && waiters > 0) {
+            own.wakeWaiters();
+        }
+        return taken;
+    }
+
+    /**
+     * Waits until an arrival waits for {@link #drainTo} (queued, or in the lanes), taking nothing; as
+     * {@link #awaitComplete} waits.
+     */
+    void awaitArrival() {
+        synchronized (this) {
+            if (!unexpected.isEmpty() || own.isHeadReady()) {
+                return;
+            }
+            waiters++;
+        }
+        try {
+            own.await(waitStrategy, () -> {
+                synchronized (this) {
+                    return !unexpected.isEmpty() || own.isHeadReady();
+                }
+            }, waits.liveness(liveness));
+        } finally {
+            leaveWait();
+        }
+    }
+
+    /**
      * For waits over several endpoints: drains once (under the monitor).
      */
     synchronized void drainForWait() {
@@ -404,19 +461,24 @@ final class Notifications {
     }
 
     private void arrived(final Notification notification) {
-        final Iterator<NotifyRequest> requests = active.iterator();
-        while (requests.hasNext()) {
-            final NotifyRequest request = requests.next();
-            if (request.matches(notification.source(), notification.tag())) {
-                if (request.matched(notification.source(), notification.tag(), notification.displacement(),
-                    notification.length())) {
-                    requests.remove();
+        final int source = notification.source();
+        final int tag = notification.tag();
+        for (int i = 0, n = active.size(); i < n; i++) {
+            final NotifyRequest request = active.get(i);
+            if (request.matches(source, tag)) {
+                if (request.matched(source, tag, notification.displacement(), notification.length())) {
+                    active.remove(i);
                     completedInDrain = true;
                 }
                 return;
             }
         }
-        unexpected.add(notification);
+        if (batch != null) {
+            batch.set(batched++, notification.source(), notification.tag(), notification.displacement(),
+                notification.length());
+        } else {
+            unexpected.add(notification);
+        }
     }
 
     /**

@@ -158,6 +158,56 @@ final class MessagingScenarios {
     }
 
     /**
+     * Fan-in of small messages over many laps of the bounce rings, the credit coming back in batches: every
+     * other rank sends 20,000 8-byte messages to rank 0, which takes them from any source and checks each
+     * source's order. Then rank 1 sends 3,000 more while rank 0 receives each by polling {@code test()} (never a
+     * blocking call of Messaging): a test that finds its receive incomplete returns all the credit it owes, so
+     * rank 1, out of credit after a few laps, is never left waiting for credit that a polling receiver keeps.
+     */
+    static void fanInAndPollingReceiver(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        final int perSender = 20_000;
+        final int polled = 3_000;
+        try (Messaging m = Messaging.create(job, 4096)) {
+            final MemorySegment word = MemorySegment.ofArray(new long[1]);
+            if (me == 0) {
+                final long[] next = new long[n];
+                for (int i = 0; i < (n - 1) * perSender; i++) {
+                    final MessageStatus status = m.recv(word, Rma.ANY_SOURCE, 5);
+                    final int source = status.source();
+                    assertEquals(source * 1_000_000L + next[source], word.get(ValueLayout.JAVA_LONG, 0),
+                        "order of rank " + source);
+                    next[source]++;
+                }
+                for (int source = 1; source < n; source++) {
+                    assertEquals(perSender, next[source]);
+                }
+            } else {
+                for (int i = 0; i < perSender; i++) {
+                    word.set(ValueLayout.JAVA_LONG, 0, me * 1_000_000L + i);
+                    m.send(word, 0, 5);
+                }
+            }
+            if (n > 1 && me == 0) {
+                for (int i = 0; i < polled; i++) {
+                    final MessageRequest request = m.irecv(word, 1, 6);
+                    while (!request.test()) {
+                        Thread.onSpinWait();
+                    }
+                    assertEquals(i, word.get(ValueLayout.JAVA_LONG, 0));
+                }
+            } else if (me == 1) {
+                for (int i = 0; i < polled; i++) {
+                    word.set(ValueLayout.JAVA_LONG, 0, i);
+                    m.send(word, 0, 6);
+                }
+            }
+            m.barrier();
+        }
+    }
+
+    /**
      * Messages sent before their receives are posted (eager, inline, rendezvous of one and many chunks)
      * wait as unexpected messages and are received in any order by exact (source, tag).
      */
