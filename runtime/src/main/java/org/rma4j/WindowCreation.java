@@ -46,8 +46,16 @@ final class WindowCreation {
     /** Test hook: the rank whose mapping of the next window fails, or -1. */
     static volatile int failOpenAtRank = -1;
 
-    /** Entries of each notification lane (per origin and target) when the info gives none. */
-    static final int NOTIFY_CAPACITY_DEFAULT = NotifyLanesLayout.LANE_CAPACITY_DEFAULT;
+    /**
+     * Entries of each rank's notification lanes together that the default lane capacity aims at (2,048 entries,
+     * 128 KiB): the capacity is this divided by the ranks, a power of two between {@link #NOTIFY_CAPACITY_MIN}
+     * and {@link #NOTIFY_CAPACITY_MAX}.
+     */
+    static final int NOTIFY_ENTRIES_PER_RANK = 2048;
+    /** Smallest default lane capacity. */
+    static final int NOTIFY_CAPACITY_MIN = 64;
+    /** Largest default lane capacity: 64 KiB of entries per origin. */
+    static final int NOTIFY_CAPACITY_MAX = 1024;
 
     private static final Set<String> ORDERINGS = Set.of("rar", "raw", "war", "waw");
 
@@ -129,7 +137,7 @@ final class WindowCreation {
         /** Phase 1: checks this rank's arguments and writes its record. */
         void propose(final long sizeBytes, final int dispUnit, final Info info, final MemorySegment base) {
             try {
-                effective = validate(call, sizeBytes, dispUnit, info == null ? Info.create() : info);
+                effective = validate(call, sizeBytes, dispUnit, info == null ? Info.create() : info, ranks);
                 MappingBudget.check(call, flavor == WindowFlavor.CREATE ? ranks : 1);
                 if (flavor == WindowFlavor.CREATE && sizeBytes > 0) {
                     location = job.allocator().locate(base);
@@ -147,7 +155,7 @@ final class WindowCreation {
             Words.putLong(own, CreationRecordLayout.MEMORY_OFFSET_OFFSET, location == null ? 0 : location.fileOffset());
             Words.putInt(own, CreationRecordLayout.NOTIFY_CAPACITY_OFFSET,
                 effective == null
-                    ? NOTIFY_CAPACITY_DEFAULT
+                    ? notifyCapacityDefault(ranks)
                     : Integer.parseInt(effective.get(RmaJob.NOTIFY_CAPACITY_INFO_KEY).orElseThrow()));
             Words.putLong(own, CreationRecordLayout.SIZE_OFFSET, sizeBytes);
             Words.putInt(own, CreationRecordLayout.DISP_UNIT_OFFSET, dispUnit);
@@ -490,10 +498,21 @@ final class WindowCreation {
     }
 
     /**
+     * @return the lane capacity of a window of {@code ranks} whose info does not set it: deep lanes for few ranks
+     *         (a stream of small notifications keeps flowing while its consumer is descheduled), about 128 KiB of
+     *         lanes per rank as the ranks grow, never below {@link #NOTIFY_CAPACITY_MIN}.
+     */
+    static int notifyCapacityDefault(final int ranks) {
+        final int share = Integer.highestOneBit(Math.max(1, NOTIFY_ENTRIES_PER_RANK / Math.max(1, ranks)));
+        return Math.max(NOTIFY_CAPACITY_MIN, Math.min(NOTIFY_CAPACITY_MAX, share));
+    }
+
+    /**
      * Validates this rank's arguments and returns the hints in effect: the predefined keys with their
      * values or defaults, then the caller's other keys.
      */
-    static Info validate(final String call, final long sizeBytes, final int dispUnit, final Info info) {
+    static Info validate(final String call, final long sizeBytes, final int dispUnit, final Info info,
+        final int ranks) {
         if (sizeBytes < 0) {
             throw new RmaException(ErrorClass.SIZE, call + " size=" + sizeBytes + " is negative");
         }
@@ -517,7 +536,7 @@ final class WindowCreation {
             effective.flag(key);
         }
         final String capacityValue = info.get(RmaJob.NOTIFY_CAPACITY_INFO_KEY)
-            .orElse(Integer.toString(NOTIFY_CAPACITY_DEFAULT)).trim();
+            .orElse(Integer.toString(notifyCapacityDefault(ranks))).trim();
         final int capacity;
         try {
             capacity = Integer.parseInt(capacityValue);

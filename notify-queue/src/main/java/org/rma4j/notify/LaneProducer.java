@@ -2,11 +2,11 @@ package org.rma4j.notify;
 
 import static org.rma4j.notify.NotifyLanesLayout.HEAD_OFFSET;
 import static org.rma4j.notify.NotifyLanesLayout.SIGNAL_OFFSET;
-import static org.rma4j.notify.NotifyLanesLayout.SUMMARY_OFFSET;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 import org.rma4j.shm.Membarrier;
 import org.rma4j.shm.WaitWords;
@@ -27,11 +27,12 @@ import org.rma4j.shm.Words;
  * previous instance's offers have returned.
  */
 public final class LaneProducer {
-    private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
+    /** Doorbells are stored little-endian (NotifyLanesLayout, "Mixed sizes"). */
+    private static final VarHandle DOORBELL = ValueLayout.JAVA_SHORT.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
 
     /*
      * Invariants: head <= tail <= head + capacity; entry i's fields are written only while i == tail and
-     * i < head + capacity; doorbell == tail & 0xFF once offer returned.
+     * i < head + capacity; doorbell == tail & 0xFFFF once offer returned.
      * Non-invariant: limit may lag head + capacity (an underestimate of the room).
      */
     private final MemorySegment segment;
@@ -63,7 +64,7 @@ public final class LaneProducer {
         this.capacity = laneCapacity;
         this.laneOffset = offset + NotifyLanesLayout.laneOffset(lanes, laneCapacity, lane);
         this.headOffset = laneOffset + HEAD_OFFSET;
-        this.doorbellOffset = offset + SUMMARY_OFFSET + lane;
+        this.doorbellOffset = offset + NotifyLanesLayout.doorbellOffset(lane);
         this.signalOffset = offset + SIGNAL_OFFSET;
         this.fence = mode != NotifyLanesLayout.FENCE_ASYMMETRIC || !Membarrier.registerGlobalExpedited();
         this.tail = resumeIndex();
@@ -114,7 +115,7 @@ public final class LaneProducer {
         // lane sees the entry after one line transfer, not after the summary line's as well.
         Words.putLongRelease(segment, entry + NotifyLanesLayout.STAMP_OFFSET, NotifyLanesLayout.stamp(index));
         // NOTE: release, and before the sleeper check: the doorbell is what a sleeping consumer re-checks.
-        BYTE.setRelease(segment, doorbellOffset, NotifyLanesLayout.doorbell(index + 1));
+        DOORBELL.setRelease(segment, doorbellOffset, NotifyLanesLayout.doorbell(index + 1));
         tail = index + 1;
         if (fence) {
             WaitWords.signal(segment, signalOffset);

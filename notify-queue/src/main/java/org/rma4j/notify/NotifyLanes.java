@@ -29,7 +29,7 @@ import org.rma4j.shm.Words;
  *
  * <p>Consumer side, one thread at a time (the caller's lock), not from a handler. A poll reads the next entry of
  * the lane it served last (in a two-party exchange the only line it touches) and the summary words (one line
- * per 64 lanes); an entry is read only after an acquire load saw it published. Happens-before: everything a
+ * per 32 lanes); an entry is read only after an acquire load saw it published. Happens-before: everything a
  * producer stored before its {@code offer} returned true is visible to the handler that receives the entry;
  * the handler's reads of an entry happen before its producer reuses the slot.
  *
@@ -41,18 +41,21 @@ import org.rma4j.shm.Words;
  * visible, and no other lane waits for it.
  */
 public final class NotifyLanes {
-    /** Summary words read little-endian, so that byte {@code k} of a word is the doorbell of lane {@code 8w + k}. */
+    /** Summary words read little-endian, so that doorbell {@code j} of word {@code w} is lane {@code 4w + j}'s. */
     private static final VarHandle SUMMARY_WORD = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
-    private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
+    private static final VarHandle DOORBELL = ValueLayout.JAVA_SHORT.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
+    /** Doorbells per summary word. */
+    private static final int PER_WORD = Long.BYTES / NotifyLanesLayout.DOORBELL_BYTES;
+    private static final long DOORBELL_MASK = 0xFFFFL;
     private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     /*
      * Invariants (consumer thread):
      * - heads[k] is lane k's shared head, which only this consumer writes (release store after each entry).
-     * - expected[w] byte j == heads[8w + j] & 0xFF: a summary word equal to it has no pending lane.
+     * - expected[w] doorbell j == heads[4w + j] & 0xFFFF: a summary word equal to it has no pending lane.
      * - cursorKnown <= entries published and unconsumed in lane cursor.
-     * - (doorbell(k) - heads[k]) & 0xFF is the pending count if <= capacity, else the doorbell's lag behind
-     *   entries taken through their stamps (capacity <= 64, so the two ranges never meet).
+     * - (doorbell(k) - heads[k]) & 0xFFFF is the pending count if <= capacity, else the doorbell's lag behind
+     *   entries taken through their stamps (capacity <= 16384, so the two ranges never meet).
      * Non-invariants: cursorKnown may be 0 while the cursor lane has entries (found at the next poll).
      */
     private final MemorySegment segment;
@@ -95,7 +98,7 @@ public final class NotifyLanes {
         this.summaryOffset = offset + SUMMARY_OFFSET;
         this.firstLaneOffset = offset + NotifyLanesLayout.lanesOffset(lanes);
         this.laneLength = NotifyLanesLayout.laneLength(laneCapacity);
-        this.summaryWords = (lanes + Long.BYTES - 1) / Long.BYTES;
+        this.summaryWords = (lanes + PER_WORD - 1) / PER_WORD;
         this.heads = new long[lanes];
         this.expected = new long[summaryWords];
         for (int lane = 0; lane < lanes; lane++) {
@@ -293,7 +296,8 @@ public final class NotifyLanes {
     public int size() {
         int size = 0;
         for (int lane = 0; lane < lanes; lane++) {
-            final int doorbell = Byte.toUnsignedInt((byte)BYTE.getAcquire(segment, summaryOffset + lane));
+            final int doorbell = Short.toUnsignedInt(
+                (short)DOORBELL.getAcquire(segment, summaryOffset + (long)lane * NotifyLanesLayout.DOORBELL_BYTES));
             size += NotifyLanesLayout.pending(doorbell, Words.getLongAcquire(segment, laneOffset(lane) + HEAD_OFFSET));
         }
         return size;
@@ -340,9 +344,9 @@ public final class NotifyLanes {
             }
         }
         final int start = cursor + 1 == lanes ? 0 : cursor + 1;
-        final int startWord = start >>> 3;
+        final int startWord = start / PER_WORD;
         // The start word's lanes from start on, the other words in order, then the start word's lanes below start.
-        final long startMask = -1L << ((start & 7) << 3);
+        final long startMask = -1L << ((start % PER_WORD) << 4);
         if (summaryWords == 1) {
             return findInOneWord(startMask);
         }
@@ -356,9 +360,9 @@ public final class NotifyLanes {
                 diff &= ~startMask;
             }
             while (diff != 0) {
-                final int shift = Long.numberOfTrailingZeros(diff) & ~7;
-                final int lane = (word << 3) + (shift >>> 3);
-                final int pending = NotifyLanesLayout.pending((int)(value >>> shift) & 0xFF, heads[lane]);
+                final int shift = Long.numberOfTrailingZeros(diff) & ~15;
+                final int lane = word * PER_WORD + (shift >>> 4);
+                final int pending = NotifyLanesLayout.pending((int)((value >>> shift) & DOORBELL_MASK), heads[lane]);
                 if (pending <= capacity) {
                     cursor = lane;
                     cursorKnown = pending;
@@ -366,7 +370,7 @@ public final class NotifyLanes {
                     return true;
                 }
                 // The doorbell lags entries taken by their stamps (NotifyLanesLayout, "Doorbell lag").
-                diff &= ~(0xFFL << shift);
+                diff &= ~(DOORBELL_MASK << shift);
             }
             word = word + 1 == summaryWords ? 0 : word + 1;
         }
@@ -374,23 +378,23 @@ public final class NotifyLanes {
     }
 
     /**
-     * {@link #findEntries()}'s summary scan for up to 8 lanes: one load, lanes from the start mask's on first.
+     * {@link #findEntries()}'s summary scan for up to 4 lanes: one load, lanes from the start mask's on first.
      */
     private boolean findInOneWord(final long startMask) {
         final long value = summaryWord(0);
         long diff = value ^ expected[0];
         while (diff != 0) {
             final long fromStart = diff & startMask;
-            final int shift = Long.numberOfTrailingZeros(fromStart != 0 ? fromStart : diff) & ~7;
-            final int lane = shift >>> 3;
-            final int pending = NotifyLanesLayout.pending((int)(value >>> shift) & 0xFF, heads[lane]);
+            final int shift = Long.numberOfTrailingZeros(fromStart != 0 ? fromStart : diff) & ~15;
+            final int lane = shift >>> 4;
+            final int pending = NotifyLanesLayout.pending((int)((value >>> shift) & DOORBELL_MASK), heads[lane]);
             if (pending <= capacity) {
                 cursor = lane;
                 cursorKnown = pending;
                 turn = 0;
                 return true;
             }
-            diff &= ~(0xFFL << shift);
+            diff &= ~(DOORBELL_MASK << shift);
         }
         return false;
     }
@@ -419,9 +423,9 @@ public final class NotifyLanes {
     }
 
     private void setExpected(final int lane, final long head) {
-        final int shift = (lane & 7) << 3;
-        final int word = lane >>> 3;
-        expected[word] = (expected[word] & ~(0xFFL << shift)) | ((head & 0xFFL) << shift);
+        final int shift = (lane % PER_WORD) << 4;
+        final int word = lane / PER_WORD;
+        expected[word] = (expected[word] & ~(DOORBELL_MASK << shift)) | ((head & DOORBELL_MASK) << shift);
     }
 
     private long laneOffset(final int lane) {

@@ -8,10 +8,10 @@ import org.rma4j.shm.WaitWords;
 
 /**
  * Layout of one consumer's notification lanes: one single-producer lane of 64-byte notifications per origin,
- * a summary line of one doorbell byte per lane, and the consumer's signal word, placed at a
+ * a summary line of one 16-bit doorbell per lane, and the consumer's signal word, placed at a
  * {@link Align#PAD}-aligned offset of a shared mapping. Each origin publishes with one release store and
  * no read-modify-write (per-peer FIFOs as MPI libraries keep them, or Aeron's log per publication); the
- * consumer polls one summary line per 64 lanes, however many origins there are.
+ * consumer polls one summary line per 32 lanes, however many origins there are.
  *
  * <pre>
  *   0                                                                           128
@@ -20,8 +20,8 @@ import org.rma4j.shm.WaitWords;
  *   +---------------------------------------------------------------------------+ 128   SIGNAL_OFFSET
  *   | signal wait word: value (int), sleepers (int)        |  padding (120 B)  | sleepers: consumer; value:
  *   +---------------------------------------------------------------------------+ 256   producers, only if a sleeper
- *   | doorbell byte of lane 0 | lane 1 | ... | lane 63     (one 64 B line)     | SUMMARY_OFFSET; byte k: lane k's
- *   | lanes 64..127 | ...   (ceil(lanes / 64) lines, padded to a multiple of 128) |   producer, plain/release store
+ *   | doorbell (16 bits, LE) of lane 0 | lane 1 | ... | lane 31  (one 64 B line) | SUMMARY_OFFSET; bytes 2k, 2k+1:
+ *   | lanes 32..63 | ...   (ceil(lanes / 32) lines, padded to a multiple of 128) |   lane k's producer, release store
  *   +---------------------------------------------------------------------------+ lanesOffset(lanes)
  *   | lane 0: head (long, consumer) | room wait (int, producer) | padding      |
  *   |         entry 0 | entry 1 | ... | entry capacity-1  (64 B each)           | laneLength(capacity) bytes
@@ -51,23 +51,25 @@ import org.rma4j.shm.WaitWords;
  * of published entries): if {@code i - head < capacity} (head read with an acquire load, cached until the
  * lane looks full), write the fields of entry {@code i & (capacity - 1)} with plain stores, then
  * <em>publish</em> with a release store of the entry's stamp {@code i + 1}, then <em>ring</em> with a release
- * store of the byte {@code (i + 1) & 0xFF} to doorbell {@code k}. The consumer treats entry {@code i} as published
- * when the entry's stamp (acquire) is {@code i + 1}, or when doorbell {@code k} (acquire load of the summary word
- * holding it) shows {@code (doorbell - head) & 0xFF} in {@code 1..capacity}; it reads the entry only after one
+ * store of the 16-bit value {@code (i + 1) & 0xFFFF} to doorbell {@code k}. The consumer treats entry {@code i} as
+ * published when the entry's stamp (acquire) is {@code i + 1}, or when doorbell {@code k} (acquire load of the
+ * summary word holding it) shows {@code (doorbell - head) & 0xFFFF} in {@code 1..capacity}; it reads the entry only after one
  * of these acquire loads, and releases it with a release store of the lane's head. The consumer reads the stamp
  * of the next entry of the lane it served last (one line: in a two-party exchange the entry is seen one line
  * transfer after the producer's stores) and the summary for every other lane.
  *
  * <ul>
- *   <li><b>Counting modulo 256</b>: a lane never holds more than {@code capacity <= 64} unconsumed entries.</li>
+ *   <li><b>Counting modulo 65536</b>: a lane never holds more than {@code capacity <= 16384} unconsumed
+ *       entries.</li>
  *   <li><b>Doorbell lag</b>: a consumer may take entries through their stamps before their doorbell store is
  *       visible; the doorbell is then behind the head by at most {@code capacity}, and
- *       {@code (doorbell - head) & 0xFF} is in {@code 256 - capacity .. 255}, never in {@code 1..capacity} (hence
- *       the limit of 64): such a lane counts as having nothing pending.</li>
- *   <li><b>Mixed sizes</b>: producers store single bytes, the consumer loads the 8-byte words that contain
- *       them. Aligned byte stores and 8-byte loads are single-copy atomic per byte on x86-64 and AArch64;
- *       each byte of a loaded word is some store's value, and the consumer's use of it is the release /
- *       acquire pairing of that byte.</li>
+ *       {@code (doorbell - head) & 0xFFFF} is in {@code 65536 - capacity .. 65535}, never in {@code 1..capacity}
+ *       (hence the limit of 16384, below half the modulus): such a lane counts as having nothing pending.</li>
+ *   <li><b>Mixed sizes</b>: producers store aligned 16-bit doorbells (little-endian, so that doorbell {@code j}
+ *       of a summary word read little-endian is its bits {@code 16j..16j+15}), the consumer loads the 8-byte
+ *       words that contain them. Aligned 2-byte stores and 8-byte loads are single-copy atomic per doorbell on
+ *       x86-64 and AArch64; each doorbell of a loaded word is some store's value, and the consumer's use of it
+ *       is the release / acquire pairing of that doorbell.</li>
  *   <li><b>A dead producer</b> simply never publishes: before its stamp store nothing of its entry is visible
  *       as published. Between the stamp and the doorbell the entry is visible only to a consumer polling that
  *       lane's stamp; as for any offer that never returned, its delivery is not promised. No claim exists, so
@@ -121,11 +123,13 @@ public final class NotifyLanesLayout {
     public static final int FENCE_MODE_OFFSET = LANE_CAPACITY_OFFSET + Integer.BYTES;
     /** The consumer's signal {@link WaitWords wait word}, in its own region. */
     public static final int SIGNAL_OFFSET = CONFIG_OFFSET + Align.PAD;
-    /** The summary: doorbell byte of lane {@code k} at {@code SUMMARY_OFFSET + k}. */
+    /** The summary: the 16-bit doorbell of lane {@code k} at {@code SUMMARY_OFFSET + 2k} ({@link #doorbellOffset}). */
     public static final int SUMMARY_OFFSET = SIGNAL_OFFSET + Align.PAD;
 
+    /** Bytes of one lane's doorbell in the summary. */
+    public static final int DOORBELL_BYTES = Short.BYTES;
     /** Lanes whose doorbells share one cache line of the summary. */
-    public static final int LANES_PER_SUMMARY_LINE = Align.CACHE_LINE;
+    public static final int LANES_PER_SUMMARY_LINE = Align.CACHE_LINE / DOORBELL_BYTES;
 
     /** Offset, in a lane, of the consumer's head (long): entries of the lane consumed so far. */
     public static final int HEAD_OFFSET = 0;
@@ -168,10 +172,10 @@ public final class NotifyLanesLayout {
     /** Smallest lane capacity. */
     public static final int MIN_LANE_CAPACITY = 1;
     /**
-     * Largest lane capacity: doorbells count modulo 256 and may lag the head by up to a capacity, so pending counts
-     * (0..capacity) and lags (256-capacity..255) stay apart only up to 64 entries (a power of two).
+     * Largest lane capacity: doorbells count modulo 65536 and may lag the head by up to a capacity, so pending
+     * counts (0..capacity) and lags (65536-capacity..65535) stay apart below half the modulus (a power of two).
      */
-    public static final int MAX_LANE_CAPACITY = 64;
+    public static final int MAX_LANE_CAPACITY = 1 << 14;
     /** Default lane capacity: 2 KiB of entries per origin. */
     public static final int LANE_CAPACITY_DEFAULT = 32;
     /** Most lanes. */
@@ -181,11 +185,18 @@ public final class NotifyLanesLayout {
     }
 
     /**
-     * @return bytes of the summary for {@code lanes} lanes: one line per 64, padded to a multiple of {@link Align#PAD}.
+     * @return bytes of the summary for {@code lanes} lanes: one line per 32, padded to a multiple of {@link Align#PAD}.
      */
     public static int summaryLength(final int lanes) {
         checkLanes(lanes);
-        return (int)Align.up(Align.up(lanes, LANES_PER_SUMMARY_LINE), Align.PAD);
+        return (int)Align.up(Align.up(lanes, LANES_PER_SUMMARY_LINE) * DOORBELL_BYTES, Align.PAD);
+    }
+
+    /**
+     * @return offset, from the structure's start, of lane {@code lane}'s doorbell.
+     */
+    public static long doorbellOffset(final int lane) {
+        return SUMMARY_OFFSET + (long)lane * DOORBELL_BYTES;
     }
 
     /**
@@ -258,17 +269,18 @@ public final class NotifyLanesLayout {
     }
 
     /**
-     * @return the doorbell byte after {@code published} entries of a lane were published.
+     * @return the doorbell after {@code published} entries of a lane were published.
      */
-    public static byte doorbell(final long published) {
-        return (byte)published;
+    public static short doorbell(final long published) {
+        return (short)published;
     }
 
     /**
-     * @return entries published and not consumed, given a lane's doorbell byte and its consumer head.
+     * @return entries published and not consumed, given a lane's doorbell (as an unsigned 16-bit value) and its
+     *         consumer head; a value above the capacity is a doorbell lagging the head.
      */
     public static int pending(final int doorbell, final long head) {
-        return (doorbell - (int)head) & 0xFF;
+        return (doorbell - (int)head) & 0xFFFF;
     }
 
     /**

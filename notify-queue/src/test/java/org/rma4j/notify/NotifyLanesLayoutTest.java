@@ -67,12 +67,14 @@ class NotifyLanesLayoutTest {
     }
 
     @Test
-    void shouldPutSixtyFourDoorbellsInOneSummaryLine() {
+    void shouldPutThirtyTwoDoorbellsInOneSummaryLine() {
+        assertEquals(32, NotifyLanesLayout.LANES_PER_SUMMARY_LINE);
         assertEquals(Align.PAD, NotifyLanesLayout.summaryLength(1));
-        assertEquals(Align.PAD, NotifyLanesLayout.summaryLength(64));
-        assertEquals(Align.PAD, NotifyLanesLayout.summaryLength(65), "two lines, still one 128-byte region");
-        assertEquals(2 * Align.PAD, NotifyLanesLayout.summaryLength(129));
+        assertEquals(Align.PAD, NotifyLanesLayout.summaryLength(32));
+        assertEquals(Align.PAD, NotifyLanesLayout.summaryLength(64), "two lines, still one 128-byte region");
+        assertEquals(2 * Align.PAD, NotifyLanesLayout.summaryLength(65));
         assertEquals(NotifyLanesLayout.SUMMARY_OFFSET + Align.PAD, NotifyLanesLayout.lanesOffset(64));
+        assertEquals(NotifyLanesLayout.SUMMARY_OFFSET + 2 * 31, NotifyLanesLayout.doorbellOffset(31));
     }
 
     @Test
@@ -90,10 +92,10 @@ class NotifyLanesLayoutTest {
     }
 
     @Test
-    void shouldCountPendingEntriesModulo256AcrossTheWrap() {
-        for (long head = 0; head < 600; head += 7) {
-            for (int published = 0; published <= NotifyLanesLayout.MAX_LANE_CAPACITY; published++) {
-                final int doorbell = Byte.toUnsignedInt(NotifyLanesLayout.doorbell(head + published));
+    void shouldCountPendingEntriesModulo65536AcrossTheWrap() {
+        for (long head = 65_536 - 20_000; head < 65_536 + 20_000; head += 997) {
+            for (int published = 0; published <= NotifyLanesLayout.MAX_LANE_CAPACITY; published += 7) {
+                final int doorbell = Short.toUnsignedInt(NotifyLanesLayout.doorbell(head + published));
                 assertEquals(published, NotifyLanesLayout.pending(doorbell, head), "head " + head);
             }
         }
@@ -102,9 +104,9 @@ class NotifyLanesLayoutTest {
     @Test
     void shouldKeepPendingCountsApartFromDoorbellLags() {
         final int capacity = NotifyLanesLayout.MAX_LANE_CAPACITY;
-        for (long head = 0; head < 600; head += 5) {
-            for (int lag = 1; lag <= capacity; lag++) {
-                final int doorbell = Byte.toUnsignedInt(NotifyLanesLayout.doorbell(head - lag));
+        for (long head = 0; head < 70_000; head += 1999) {
+            for (int lag = 1; lag <= capacity; lag += 3) {
+                final int doorbell = Short.toUnsignedInt(NotifyLanesLayout.doorbell(head - lag));
                 assertTrue(NotifyLanesLayout.pending(doorbell, head) > capacity, "lag " + lag + " at head " + head);
             }
         }
@@ -112,11 +114,12 @@ class NotifyLanesLayoutTest {
 
     @Test
     void shouldRejectBadDimensions() {
-        for (final int capacity : new int[] {0, 3, 128, 256, -1}) {
+        for (final int capacity : new int[] {0, 3, 1 << 15, 100, -1}) {
             final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> NotifyLanesLayout.checkLaneCapacity(capacity));
             assertTrue(e.getMessage().contains("lane capacity " + capacity), e.getMessage());
         }
+        NotifyLanesLayout.checkLaneCapacity(1 << 14);
         NotifyLanesLayout.checkLaneCapacity(64);
         NotifyLanesLayout.checkLaneCapacity(1);
         assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkLanes(0));

@@ -145,9 +145,43 @@ class NotifyLanesTest {
         assertEquals(List.of(4, 5, 6), drainTags(consumer, 100));
     }
 
+    /**
+     * Lanes of 1,024 entries past the 16-bit doorbells' wrap: 140,000 offers into two lanes, drained in bursts
+     * that leave the lanes nearly full and nearly empty, each lane in its offer order.
+     */
+    @Test
+    void shouldWrapTheDoorbellsOfLargeLanesInOrder() {
+        final int capacity = 1024;
+        final NotifyLanes consumer = lanes(2, capacity);
+        final LaneProducer[] producers = {producer(2, capacity, 0), producer(2, capacity, 1)};
+        final long[] next = new long[2];
+        final long[] taken = new long[2];
+        final int total = 70_000;
+        while (next[0] < total || next[1] < total) {
+            for (int lane = 0; lane < 2; lane++) {
+                while (next[lane] < total && producers[lane].offer(lane, 0, next[lane], 0, 0, null)) {
+                    next[lane]++;
+                }
+            }
+            consumer.drain(n -> {
+                assertEquals(taken[n.source()], n.displacement(), "order of lane " + n.source());
+                taken[n.source()]++;
+            }, (int)(next[0] % 3 == 0 ? 2 * capacity - 1 : capacity / 2 + 1));
+        }
+        while (consumer.drain(n -> {
+            assertEquals(taken[n.source()], n.displacement(), "order of lane " + n.source());
+            taken[n.source()]++;
+        }, 100) > 0) {
+            // the rest
+        }
+        assertEquals(total, taken[0]);
+        assertEquals(total, taken[1]);
+        assertTrue(consumer.isEmpty());
+    }
+
     @Test
     void shouldFindEveryLaneOfAManyLineSummary() {
-        final int count = 130;
+        final int count = 130; // five summary lines
         final NotifyLanes consumer = lanes(count, 1);
         final List<Integer> expected = new ArrayList<>();
         for (int lane = count - 1; lane >= 0; lane -= 3) {
@@ -278,13 +312,14 @@ class NotifyLanesTest {
         cursorLane.offer(0, 1, 0, 0, 0, null);
         cursorLane.offer(0, 2, 0, 0, 0, null);
         otherLane.offer(1, 11, 0, 0, 0, null);
-        segment.set(ValueLayout.JAVA_BYTE, doorbell0, (byte)0); // as if lane 0's doorbell stores were not visible yet
-        segment.set(ValueLayout.JAVA_BYTE, doorbell0 + 1, (byte)0);
+        final ValueLayout.OfShort doorbell = ValueLayout.JAVA_SHORT.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+        segment.set(doorbell, doorbell0, (short)0); // as if lane 0's doorbell stores were not visible yet
+        segment.set(doorbell, doorbell0 + NotifyLanesLayout.DOORBELL_BYTES, (short)0);
 
         assertEquals(List.of(1, 2), drainTags(consumer, 10), "the cursor lane's entries, by their stamps");
         assertFalse(consumer.isHeadReady(), "a lagging doorbell shows nothing pending; lane 1 not rung yet");
-        segment.set(ValueLayout.JAVA_BYTE, doorbell0, (byte)2);
-        segment.set(ValueLayout.JAVA_BYTE, doorbell0 + 1, (byte)1);
+        segment.set(doorbell, doorbell0, (short)2);
+        segment.set(doorbell, doorbell0 + NotifyLanesLayout.DOORBELL_BYTES, (short)1);
         assertEquals(List.of(11), drainTags(consumer, 10));
         assertTrue(consumer.isEmpty());
     }

@@ -107,8 +107,11 @@ public final class Messaging implements AutoCloseable {
     public static final String BOUNCE_BYTES_PER_PEER_PROP_NAME = "rma4j.messaging.bounceBytesPerPeer";
     /** Default bounceBytesPerPeer: messages up to 64 KiB go eagerly. */
     public static final long BOUNCE_BYTES_PER_PEER_DEFAULT = 64 * 1024;
-    /** Notifications one rank may have unconsumed at another: the window's lane capacity (the largest). */
-    static final int NOTIFY_CAPACITY = 64;
+    /**
+     * Notifications one rank may have unconsumed at another: the window's lane capacity, as many as 8-byte
+     * messages fill a default bounce ring (64 KiB of 64-byte records).
+     */
+    static final int NOTIFY_CAPACITY = 1024;
 
     private final RmaJob job;
     private final Window window;
