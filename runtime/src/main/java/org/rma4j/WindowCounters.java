@@ -185,6 +185,9 @@ final class WindowCounters {
         if (call == "get") {
             return GET;
         }
+        if (call == "putNotify") {
+            return NOTIFIED;
+        }
         return switch (call) {
             case "put" -> PUT;
             case "get" -> GET;

@@ -10,7 +10,6 @@ import java.nio.ByteOrder;
 
 import org.rma4j.shm.Membarrier;
 import org.rma4j.shm.WaitWords;
-import org.rma4j.shm.Words;
 
 /**
  * The producer of one lane of a consumer's {@link NotifyLanes}: the origin that owns the lane offers with
@@ -27,6 +26,10 @@ import org.rma4j.shm.Words;
  * previous instance's offers have returned.
  */
 public final class LaneProducer {
+    // NOTE: var handles of this class, not the shared Words accessors: each call site here keeps its own
+    // profile of the segment type, so the JIT inlines the accesses (a shared accessor sees every segment type).
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     /** Doorbells are stored little-endian (NotifyLanesLayout, "Mixed sizes"). */
     private static final VarHandle DOORBELL = ValueLayout.JAVA_SHORT.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
 
@@ -68,7 +71,7 @@ public final class LaneProducer {
         this.signalOffset = offset + SIGNAL_OFFSET;
         this.fence = mode != NotifyLanesLayout.FENCE_ASYMMETRIC || !Membarrier.registerGlobalExpedited();
         this.tail = resumeIndex();
-        this.limit = Words.getLongAcquire(segment, headOffset) + capacity;
+        this.limit = (long)LONG.getAcquire(segment, headOffset) + capacity;
     }
 
     public int lane() {
@@ -104,7 +107,7 @@ public final class LaneProducer {
         NotifyLanesLayout.checkEntry(source, tag, length, flags, inlinePayload == null ? 0 : inlinePayload.byteSize());
         final long index = tail;
         if (index >= limit) {
-            limit = Words.getLongAcquire(segment, headOffset) + capacity;
+            limit = (long)LONG.getAcquire(segment, headOffset) + capacity;
             if (index >= limit) {
                 return false;
             }
@@ -113,7 +116,7 @@ public final class LaneProducer {
         Notification.writeFields(segment, entry, source, tag, displacement, length, flags, inlinePayload);
         // NOTE: release: the fields must be visible before the stamp, on their own line: a consumer polling this
         // lane sees the entry after one line transfer, not after the summary line's as well.
-        Words.putLongRelease(segment, entry + NotifyLanesLayout.STAMP_OFFSET, NotifyLanesLayout.stamp(index));
+        LONG.setRelease(segment, entry + NotifyLanesLayout.STAMP_OFFSET, NotifyLanesLayout.stamp(index));
         // NOTE: release, and before the sleeper check: the doorbell is what a sleeping consumer re-checks.
         DOORBELL.setRelease(segment, doorbellOffset, NotifyLanesLayout.doorbell(index + 1));
         tail = index + 1;
@@ -131,7 +134,7 @@ public final class LaneProducer {
      * {@link #offer} and only then sleep; {@link NotifyLanesLayout}, "Room"), clear it once done.
      */
     public void waitForRoom(final boolean waiting) {
-        Words.putIntVolatile(segment, laneOffset + NotifyLanesLayout.ROOM_WAIT_OFFSET, waiting ? 1 : 0);
+        INT.setVolatile(segment, laneOffset + NotifyLanesLayout.ROOM_WAIT_OFFSET, waiting ? 1 : 0);
     }
 
     /**
@@ -143,7 +146,7 @@ public final class LaneProducer {
     long writeWithoutPublishing(final int source, final int tag, final long displacement, final int length,
         final int flags) {
         final long index = tail;
-        if (index >= Words.getLongAcquire(segment, headOffset) + capacity) {
+        if (index >= (long)LONG.getAcquire(segment, headOffset) + capacity) {
             return -1;
         }
         Notification.writeFields(segment, laneOffset + NotifyLanesLayout.entryOffset(index, capacity), source, tag,
@@ -161,7 +164,7 @@ public final class LaneProducer {
     private long resumeIndex() {
         long stamp = 0;
         for (int slot = 0; slot < capacity; slot++) {
-            stamp = Math.max(stamp, Words.getLongAcquire(segment,
+            stamp = Math.max(stamp, (long)LONG.getAcquire(segment,
                 laneOffset + NotifyLanesLayout.entryOffset(slot, capacity) + NotifyLanesLayout.STAMP_OFFSET));
         }
         return stamp;

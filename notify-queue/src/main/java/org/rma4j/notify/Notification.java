@@ -11,8 +11,8 @@ import static org.rma4j.notify.NotifyLanesLayout.TAG_OFFSET;
 import static org.rma4j.notify.NotifyLanesLayout.USER_FLAGS_MASK;
 
 import java.lang.foreign.MemorySegment;
-
-import org.rma4j.shm.Words;
+import java.lang.invoke.VarHandle;
+import java.lang.foreign.ValueLayout;
 
 /**
  * One notification: source, tag, target displacement, length, the caller's flags and up to
@@ -25,6 +25,10 @@ import org.rma4j.shm.Words;
  * and is immutable; keep only detached notifications beyond a handler call.
  */
 public final class Notification {
+    // NOTE: var handles of this class, not the shared Words accessors: each call site here keeps its own
+    // profile of the segment type, so the JIT inlines the accesses (a shared accessor sees every segment type).
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private MemorySegment segment;
     private long offset;
     private final boolean detached;
@@ -72,50 +76,50 @@ public final class Notification {
     static void writeFields(final MemorySegment segment, final long entryOffset, final int source, final int tag,
         final long displacement, final int length, final int flags, final MemorySegment inlinePayload) {
         final int inlineLength = inlinePayload == null ? 0 : (int)inlinePayload.byteSize();
-        Words.putInt(segment, entryOffset + SOURCE_OFFSET, source);
-        Words.putInt(segment, entryOffset + TAG_OFFSET, tag);
-        Words.putLong(segment, entryOffset + DISPLACEMENT_OFFSET, displacement);
-        Words.putInt(segment, entryOffset + LENGTH_OFFSET, length);
-        Words.putInt(segment, entryOffset + FLAGS_OFFSET, flags | inlineLength << INLINE_LENGTH_SHIFT);
+        INT.set(segment, entryOffset + SOURCE_OFFSET, source);
+        INT.set(segment, entryOffset + TAG_OFFSET, tag);
+        LONG.set(segment, entryOffset + DISPLACEMENT_OFFSET, displacement);
+        INT.set(segment, entryOffset + LENGTH_OFFSET, length);
+        INT.set(segment, entryOffset + FLAGS_OFFSET, flags | inlineLength << INLINE_LENGTH_SHIFT);
         if (inlineLength > 0) {
             MemorySegment.copy(inlinePayload, 0, segment, entryOffset + INLINE_OFFSET, inlineLength);
         }
     }
 
     public int source() {
-        return Words.getInt(segment, offset + SOURCE_OFFSET);
+        return (int)INT.get(segment, offset + SOURCE_OFFSET);
     }
 
     public int tag() {
-        return Words.getInt(segment, offset + TAG_OFFSET);
+        return (int)INT.get(segment, offset + TAG_OFFSET);
     }
 
     /**
      * @return where the notified access went in the target's memory, as the producer described it.
      */
     public long displacement() {
-        return Words.getLong(segment, offset + DISPLACEMENT_OFFSET);
+        return (long)LONG.get(segment, offset + DISPLACEMENT_OFFSET);
     }
 
     /**
      * @return bytes of the notified access (which may exceed the inline payload).
      */
     public int length() {
-        return Words.getInt(segment, offset + LENGTH_OFFSET);
+        return (int)INT.get(segment, offset + LENGTH_OFFSET);
     }
 
     /**
      * @return the caller's flags (bits of {@link NotifyLanesLayout#USER_FLAGS_MASK}).
      */
     public int flags() {
-        return Words.getInt(segment, offset + FLAGS_OFFSET) & USER_FLAGS_MASK;
+        return (int)INT.get(segment, offset + FLAGS_OFFSET) & USER_FLAGS_MASK;
     }
 
     /**
      * @return bytes of inline payload, 0..{@link NotifyLanesLayout#INLINE_CAPACITY}.
      */
     public int inlineLength() {
-        return Words.getInt(segment, offset + FLAGS_OFFSET) >>> INLINE_LENGTH_SHIFT;
+        return (int)INT.get(segment, offset + FLAGS_OFFSET) >>> INLINE_LENGTH_SHIFT;
     }
 
     /**

@@ -19,7 +19,6 @@ import org.rma4j.shm.Membarrier;
 import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.WaitStrategy;
 import org.rma4j.shm.WaitWords;
-import org.rma4j.shm.Words;
 
 /**
  * The consumer side of one party's notification lanes ({@link NotifyLanesLayout}): one single-producer lane per
@@ -41,6 +40,10 @@ import org.rma4j.shm.Words;
  * visible, and no other lane waits for it.
  */
 public final class NotifyLanes {
+    // NOTE: var handles of this class, not the shared Words accessors: each call site here keeps its own
+    // profile of the segment type, so the JIT inlines the accesses (a shared accessor sees every segment type).
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     /** Summary words read little-endian, so that doorbell {@code j} of word {@code w} is lane {@code 4w + j}'s. */
     private static final VarHandle SUMMARY_WORD = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
     private static final VarHandle DOORBELL = ValueLayout.JAVA_SHORT.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
@@ -102,7 +105,7 @@ public final class NotifyLanes {
         this.heads = new long[lanes];
         this.expected = new long[summaryWords];
         for (int lane = 0; lane < lanes; lane++) {
-            heads[lane] = Words.getLongAcquire(segment, laneOffset(lane) + HEAD_OFFSET);
+            heads[lane] = (long)LONG.getAcquire(segment, laneOffset(lane) + HEAD_OFFSET);
             setExpected(lane, heads[lane]);
         }
     }
@@ -139,9 +142,9 @@ public final class NotifyLanes {
             throw new IllegalArgumentException("fence mode " + fenceMode + " needs membarrier, which is not supported");
         }
         segment.asSlice(offset, NotifyLanesLayout.lengthFor(lanes, laneCapacity)).fill((byte)0);
-        Words.putInt(segment, offset + LANE_CAPACITY_OFFSET, laneCapacity);
-        Words.putInt(segment, offset + FENCE_MODE_OFFSET, fenceMode);
-        Words.putIntRelease(segment, offset + LANES_OFFSET, lanes);
+        INT.set(segment, offset + LANE_CAPACITY_OFFSET, laneCapacity);
+        INT.set(segment, offset + FENCE_MODE_OFFSET, fenceMode);
+        INT.setRelease(segment, offset + LANES_OFFSET, lanes);
     }
 
     /**
@@ -151,16 +154,16 @@ public final class NotifyLanes {
      */
     static int checkFormatted(final MemorySegment segment, final long offset, final int lanes, final int laneCapacity) {
         NotifyLanesLayout.checkPlacement(segment, offset, lanes, laneCapacity);
-        final int formatted = Words.getIntAcquire(segment, offset + LANES_OFFSET);
+        final int formatted = (int)INT.getAcquire(segment, offset + LANES_OFFSET);
         if (formatted == 0) {
             throw new IllegalStateException("no notification lanes were formatted at offset " + offset);
         }
-        final int formattedCapacity = Words.getInt(segment, offset + LANE_CAPACITY_OFFSET);
+        final int formattedCapacity = (int)INT.get(segment, offset + LANE_CAPACITY_OFFSET);
         if (formatted != lanes || formattedCapacity != laneCapacity) {
             throw new IllegalArgumentException("lanes at offset " + offset + " are " + formatted + " of "
                 + formattedCapacity + " entries, not " + lanes + " of " + laneCapacity);
         }
-        return Words.getInt(segment, offset + FENCE_MODE_OFFSET);
+        return (int)INT.get(segment, offset + FENCE_MODE_OFFSET);
     }
 
     public int lanes() {
@@ -298,7 +301,7 @@ public final class NotifyLanes {
         for (int lane = 0; lane < lanes; lane++) {
             final int doorbell = Short.toUnsignedInt(
                 (short)DOORBELL.getAcquire(segment, summaryOffset + (long)lane * NotifyLanesLayout.DOORBELL_BYTES));
-            size += NotifyLanesLayout.pending(doorbell, Words.getLongAcquire(segment, laneOffset(lane) + HEAD_OFFSET));
+            size += NotifyLanesLayout.pending(doorbell, (long)LONG.getAcquire(segment, laneOffset(lane) + HEAD_OFFSET));
         }
         return size;
     }
@@ -336,7 +339,7 @@ public final class NotifyLanes {
     private boolean findEntries() {
         if (turn < capacity) {
             final long index = heads[cursor];
-            final long stamp = Words.getLongAcquire(segment,
+            final long stamp = (long)LONG.getAcquire(segment,
                 laneOffset(cursor) + NotifyLanesLayout.entryOffset(index, capacity) + NotifyLanesLayout.STAMP_OFFSET);
             if (stamp == NotifyLanesLayout.stamp(index)) {
                 cursorKnown = 1;
@@ -401,7 +404,7 @@ public final class NotifyLanes {
 
     private long summaryWord(final int word) {
         final long offset = summaryOffset + (long)word * Long.BYTES;
-        return LITTLE_ENDIAN ? Words.getLongAcquire(segment, offset) : (long)SUMMARY_WORD.getAcquire(segment, offset);
+        return LITTLE_ENDIAN ? (long)LONG.getAcquire(segment, offset) : (long)SUMMARY_WORD.getAcquire(segment, offset);
     }
 
     private void release(final int lane, final long head) {
@@ -409,14 +412,14 @@ public final class NotifyLanes {
         setExpected(lane, head);
         // NOTE: release: the handler's reads of the entry precede the producer's reuse of its slot.
         final long laneOffset = laneOffset(lane);
-        Words.putLongRelease(segment, laneOffset + HEAD_OFFSET, head);
+        LONG.setRelease(segment, laneOffset + HEAD_OFFSET, head);
         if (roomListener != null) {
             if (roomFence) {
                 VarHandle.fullFence();
             }
             // NOTE: after the head store, no fence in the asymmetric mode: a waiting producer's membarrier
             // orders the two (NotifyLanesLayout, "Room").
-            if (Words.getIntVolatile(segment, laneOffset + NotifyLanesLayout.ROOM_WAIT_OFFSET) != 0) {
+            if ((int)INT.getVolatile(segment, laneOffset + NotifyLanesLayout.ROOM_WAIT_OFFSET) != 0) {
                 roomListener.room(lane);
             }
         }

@@ -2,6 +2,7 @@ package org.rma4j.shm;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -38,6 +39,9 @@ import java.lang.invoke.VarHandle;
  * never blocks: a caller that gets {@link #NOT_TAKEN} waits its own way (spin, park, with liveness checks).
  */
 public final class BiasedLock {
+    // NOTE: var handles of this class, not the shared Words accessors: each call site here keeps its own
+    // profile of the segment type, so the JIT inlines the accesses (a shared accessor sees every segment type).
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     /** {@link #tryLock}: not taken (another thread holds it, or a revocation is under way). */
     public static final int NOT_TAKEN = 0;
     /** {@link #tryLock}: taken by the owner on its fast path; pass to {@link #unlock}. */
@@ -45,9 +49,9 @@ public final class BiasedLock {
     /** {@link #tryLock}: taken by CAS; pass to {@link #unlock}. */
     public static final int TAKEN_CAS = 2;
 
-    static final int INSIDE_OFFSET = 0;
-    static final int STATE_OFFSET = 4;
-    static final int LOCKED_OFFSET = Align.CACHE_LINE;
+    static final long INSIDE_OFFSET = 0;
+    static final long STATE_OFFSET = 4;
+    static final long LOCKED_OFFSET = Align.CACHE_LINE;
     static final int BIASED = 0;
     static final int REVOKING = 1;
     static final int REVOKED = 2;
@@ -78,7 +82,7 @@ public final class BiasedLock {
      * @param biasable false for a lock that every thread takes by CAS (tests, comparisons).
      */
     public BiasedLock(final boolean biasable) {
-        Words.putIntRelease(words, STATE_OFFSET, biasable ? BIASED : REVOKED);
+        INT.setRelease(words, STATE_OFFSET, biasable ? BIASED : REVOKED);
     }
 
     /**
@@ -88,32 +92,37 @@ public final class BiasedLock {
      *         {@link #unlock}.
      */
     public int tryLock() {
-        final int state = Words.getIntVolatile(words, STATE_OFFSET);
+        // NOTE: the owner's fast path is a method of its own, small enough for the JIT to inline at every call.
+        if (owner == Thread.currentThread()) {
+            INT.set(words, INSIDE_OFFSET, 1);
+            // NOTE: no fence between this store and the load below: a revoker's membarrier orders them (class
+            // comment); off-heap accesses keep their program order through the compiler.
+            if ((int)INT.getVolatile(words, STATE_OFFSET) == BIASED) {
+                return TAKEN_BIASED;
+            }
+            INT.setRelease(words, INSIDE_OFFSET, 0);
+        }
+        return tryLockSlowly();
+    }
+
+    private int tryLockSlowly() {
+        final int state = (int)INT.getVolatile(words, STATE_OFFSET);
         if (state != REVOKED) {
             final Thread me = Thread.currentThread();
-            Thread biased = owner;
-            if (biased == null && state == BIASED && OWNER.compareAndSet(this, null, me)) {
-                biased = me;
+            if (owner == null && state == BIASED && OWNER.compareAndSet(this, null, me)) {
+                return tryLock(); // the first taker: now the owner
             }
-            if (biased == me) {
-                Words.putInt(words, INSIDE_OFFSET, 1);
-                // NOTE: no fence between this store and the load below: a revoker's membarrier orders them
-                // (class comment); off-heap accesses keep their program order through the compiler.
-                if (Words.getIntVolatile(words, STATE_OFFSET) == BIASED) {
-                    return TAKEN_BIASED;
-                }
-                Words.putIntRelease(words, INSIDE_OFFSET, 0);
-            } else if (state == BIASED) {
+            if (owner != me && state == BIASED) {
                 revoke();
             }
-            if (Words.getIntVolatile(words, STATE_OFFSET) != REVOKED) {
+            if ((int)INT.getVolatile(words, STATE_OFFSET) != REVOKED) {
                 return NOT_TAKEN; // another thread is revoking: its membarrier is not over yet
             }
         }
-        if (Words.getIntVolatile(words, INSIDE_OFFSET) != 0) {
+        if ((int)INT.getVolatile(words, INSIDE_OFFSET) != 0) {
             return NOT_TAKEN; // the owner is still inside on its fast path
         }
-        return Words.compareAndSetInt(words, LOCKED_OFFSET, 0, 1) ? TAKEN_CAS : NOT_TAKEN;
+        return (boolean)INT.compareAndSet(words, LOCKED_OFFSET, 0, 1) ? TAKEN_CAS : NOT_TAKEN;
     }
 
     /**
@@ -123,9 +132,9 @@ public final class BiasedLock {
      */
     public void unlock(final int taken) {
         if (taken == TAKEN_BIASED) {
-            Words.putIntRelease(words, INSIDE_OFFSET, 0);
+            INT.setRelease(words, INSIDE_OFFSET, 0);
         } else {
-            Words.putIntRelease(words, LOCKED_OFFSET, 0);
+            INT.setRelease(words, LOCKED_OFFSET, 0);
         }
     }
 
@@ -133,21 +142,21 @@ public final class BiasedLock {
      * @return whether the lock is still biased to its owner (or to its first taker).
      */
     public boolean isBiased() {
-        return Words.getIntVolatile(words, STATE_OFFSET) == BIASED;
+        return (int)INT.getVolatile(words, STATE_OFFSET) == BIASED;
     }
 
     private void revoke() {
-        if (Words.compareAndSetInt(words, STATE_OFFSET, BIASED, REVOKING)) {
+        if ((boolean)INT.compareAndSet(words, STATE_OFFSET, BIASED, REVOKING)) {
             Membarrier.globalExpedited();
-            Words.putIntVolatile(words, STATE_OFFSET, REVOKED);
+            INT.setVolatile(words, STATE_OFFSET, REVOKED);
         }
     }
 
     @Override
     public String toString() {
-        final int state = Words.getIntVolatile(words, STATE_OFFSET);
+        final int state = (int)INT.getVolatile(words, STATE_OFFSET);
         return "BiasedLock{" + (state == BIASED ? "biased to " + owner : state == REVOKING ? "revoking" : "revoked")
-            + ", inside=" + Words.getIntVolatile(words, INSIDE_OFFSET) + ", locked="
-            + Words.getIntVolatile(words, LOCKED_OFFSET) + '}';
+            + ", inside=" + (int)INT.getVolatile(words, INSIDE_OFFSET) + ", locked="
+            + (int)INT.getVolatile(words, LOCKED_OFFSET) + '}';
     }
 }

@@ -1,6 +1,7 @@
 package org.rma4j.shm;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -48,6 +49,9 @@ import java.lang.invoke.VarHandle;
  * supported, issues a full fence between W1 and W2 ({@link #signal}), which pairs with R2 as with a fence.
  */
 public final class WaitWords {
+    // NOTE: var handles of this class, not the shared Words accessors: each call site here keeps its own
+    // profile of the segment type, so the JIT inlines the accesses (a shared accessor sees every segment type).
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     /** Offset of the value (int) in a wait word: the word's offset itself, the futex's address. */
     public static final int VALUE_OFFSET = 0;
     /** Offset of the sleeper count (int) from the value. */
@@ -65,7 +69,7 @@ public final class WaitWords {
      * @param offset  offset of the word's value.
      */
     public static void wakeAll(final MemorySegment segment, final long offset) {
-        if (Words.getIntVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
+        if ((int)INT.getVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
             Futex.wake(segment, offset, Integer.MAX_VALUE);
         }
     }
@@ -78,7 +82,7 @@ public final class WaitWords {
      * @param value   the new value.
      */
     public static void putIntVolatileAndWake(final MemorySegment segment, final long offset, final int value) {
-        Words.putIntVolatile(segment, offset, value);
+        INT.setVolatile(segment, offset, value);
         wakeAll(segment, offset);
     }
 
@@ -91,7 +95,7 @@ public final class WaitWords {
      * @return the previous value.
      */
     public static int getAndAddIntAndWake(final MemorySegment segment, final long offset, final int delta) {
-        final int previous = Words.getAndAddInt(segment, offset, delta);
+        final int previous = (int)INT.getAndAdd(segment, offset, delta);
         wakeAll(segment, offset);
         return previous;
     }
@@ -108,8 +112,8 @@ public final class WaitWords {
         // NOTE: the store that made the condition true may be a release store, which a later load can
         // pass; the fence keeps the sleeper-count read after it, so no announced sleeper is missed.
         VarHandle.fullFence();
-        if (Words.getIntVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
-            Words.getAndAddInt(segment, offset, 1);
+        if ((int)INT.getVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
+            INT.getAndAdd(segment, offset, 1);
             Futex.wake(segment, offset, Integer.MAX_VALUE);
         }
     }
@@ -126,8 +130,8 @@ public final class WaitWords {
     public static void signalAsymmetric(final MemorySegment segment, final long offset) {
         // NOTE: no fence: the waiter's membarrier orders this load after the caller's release store (W1, W2
         // in the class comment); the compiler keeps the two ordered accesses in program order.
-        if (Words.getIntVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
-            Words.getAndAddInt(segment, offset, 1);
+        if ((int)INT.getVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
+            INT.getAndAdd(segment, offset, 1);
             Futex.wake(segment, offset, Integer.MAX_VALUE);
         }
     }
@@ -136,10 +140,10 @@ public final class WaitWords {
      * Announces a sleeper; pair with {@link #removeSleeper}.
      */
     static void addSleeper(final MemorySegment segment, final long offset) {
-        Words.getAndAddInt(segment, offset + SLEEPERS_OFFSET, 1);
+        INT.getAndAdd(segment, offset + SLEEPERS_OFFSET, 1);
     }
 
     static void removeSleeper(final MemorySegment segment, final long offset) {
-        Words.getAndAddInt(segment, offset + SLEEPERS_OFFSET, -1);
+        INT.getAndAdd(segment, offset + SLEEPERS_OFFSET, -1);
     }
 }
