@@ -38,9 +38,10 @@ import org.rma4j.shm.WaitWords;
  * its unexpected queue while it waits for room, so two ranks filling each other's lanes both progress.
  * No other process takes the lock; a rank that dies holding it leaves nothing published.
  *
- * <p>Thread-safe: the monitor guards the lanes' consumer side, the unexpected queue and the active
+ * <p>Thread-safe: a guard (a {@link BiasedLock}, free of atomic instructions while one thread of the rank
+ * uses the endpoint) protects the lanes' consumer side, the unexpected queue and the active
  * requests, and is held only for bounded work (a drain of one lap, a match), never across a sleep. A
- * thread that waits drains and checks completion in one hold of the monitor, then waits on the lanes'
+ * thread that waits drains and checks completion in one hold of the guard, then waits on the lanes'
  * signal word without it; a drain that completes a request while some thread waits signals that word.
  */
 final class Notifications {
@@ -61,15 +62,22 @@ final class Notifications {
     private final Matcher unexpected = new Matcher();
     private final List<NotifyRequest> active = new ArrayList<>();
     private final NotificationHandler handler = this::arrived;
-    /** Threads of this rank in a wait on this endpoint (guarded by the monitor). */
+    /**
+     * Guards the lanes' consumer side, the unexpected queue, the active requests and the fields marked so, for
+     * bounded work only (a drain of one lap, a match), never across a sleep: biased to the rank's first thread
+     * that takes it ({@link BiasedLock}), so a rank that sends, drains and waits from one thread takes it
+     * without atomic instructions.
+     */
+    private final BiasedLock guard = new BiasedLock();
+    /** Threads of this rank in a wait on this endpoint (guarded by the guard). */
     private int waiters;
-    /** Whether the current drain completed a request (guarded by the monitor). */
+    /** Whether the current drain completed a request (guarded by the guard). */
     private boolean completedInDrain;
-    /** Where {@link #drainTo} puts the arrivals no request matches, or null (guarded by the monitor). */
+    /** Where {@link #drainTo} puts the arrivals no request matches, or null (guarded by the guard). */
     private ArrivalBatch batch;
-    /** Arrivals in {@link #batch} so far (guarded by the monitor). */
+    /** Arrivals in {@link #batch} so far (guarded by the guard). */
     private int batched;
-    /** Test hook: runs after a waiter's drain-and-check step, before it waits (never under the monitor). */
+    /** Test hook: runs after a waiter's drain-and-check step, before it waits (never under the guard). */
     private volatile Runnable beforeWait = () -> {
     };
     /** Test hook: runs when a send first finds its target's lane full, before it waits for room. */
@@ -130,6 +138,25 @@ final class Notifications {
     }
 
     /**
+     * Takes the guard, spinning, then yielding while another thread of the rank holds it (it holds it for
+     * bounded work only).
+     *
+     * @return the token for {@link BiasedLock#unlock}.
+     */
+    private int enter() {
+        int held = guard.tryLock();
+        for (int attempt = 0; held == BiasedLock.NOT_TAKEN; attempt++) {
+            if (attempt < 64) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+            held = guard.tryLock();
+        }
+        return held;
+    }
+
+    /**
      * Takes this rank's lane at {@code target} for one notified access: the caller moves the data, then
      * {@link #publish}es, and {@link Lane#unlock}s in a {@code finally}. Taken before the data moves, so that
      * a CAS (once a second thread shared the lane) does not wait behind the data's stores. Another thread of this rank holding
@@ -158,19 +185,21 @@ final class Notifications {
 
     /**
      * Publishes one notification in {@code lane} (held by the caller), waiting for room if the lane is full.
+     * {@code inline} (null, or up to {@link NotifyLanesLayout#INLINE_CAPACITY} bytes) travels in the entry: a
+     * copy of a short put's data, which the target's request hands out without reading the window.
      * While it is full this rank keeps draining its own lanes (the target may be waiting for room in ours),
      * and waits through the window's wait strategy: liveness of the target, the job's timeout, busy-spin
      * honoured.
      */
     void publish(final String call, final Lane lane, final int tag, final long displacement, final int length,
-        final int flags) {
-        if (!lane.producer.offer(rank, tag, displacement, length, flags, null)) {
-            publishWhenRoom(call, lane, tag, displacement, length, flags);
+        final int flags, final MemorySegment inline) {
+        if (!lane.producer.offer(rank, tag, displacement, length, flags, inline)) {
+            publishWhenRoom(call, lane, tag, displacement, length, flags, inline);
         }
     }
 
     private void publishWhenRoom(final String call, final Lane lane, final int tag, final long displacement,
-        final int length, final int flags) {
+        final int length, final int flags, final MemorySegment inline) {
         final int target = lane.target;
         final var fullRingEvent = WindowCounters.begin(WindowCounters.FULL_RING);
         onFullRing.run();
@@ -182,7 +211,7 @@ final class Notifications {
         try {
             own.await(waitStrategy, () -> {
                 progress();
-                return lane.producer.offer(rank, tag, displacement, length, flags, null);
+                return lane.producer.offer(rank, tag, displacement, length, flags, inline);
             }, () -> {
                 window.checkOpen(call);
                 control.checkPeer(target, true);
@@ -200,15 +229,25 @@ final class Notifications {
      * that producers refilling their lanes as fast as they drain cannot keep one call moving their
      * notifications into the unbounded unexpected queue.
      */
-    synchronized void progress() {
-        drain(null, null);
+    void progress() {
+        final int held = enter();
+        try {
+            drain(null, null);
+        } finally {
+            guard.unlock(held);
+        }
     }
 
     /**
      * Drains the lanes until {@code request} is complete, one lap at most (see {@link #progress()}).
      */
-    synchronized void progressFor(final NotifyRequest request) {
-        drain(request, null);
+    void progressFor(final NotifyRequest request) {
+        final int held = enter();
+        try {
+            drain(request, null);
+        } finally {
+            guard.unlock(held);
+        }
     }
 
     /**
@@ -216,7 +255,7 @@ final class Notifications {
      * one lap at most. Stopping at the completion leaves later arrivals in the lanes instead of moving them
      * to the unexpected queue: the next request started takes them straight from the lanes, without the
      * queue's copy and look-ups, and a full lane holds its producer back. Delivery order is kept either way
-     * (see {@link #start}). Caller holds the monitor.
+     * (see {@link #start}). Caller holds the guard.
      */
     private void drain(final NotifyRequest request, final NotifyRequest[] requests) {
         completedInDrain = false;
@@ -246,11 +285,16 @@ final class Notifications {
      * the matching a drain before the start would give. A consumer with a backlog thus leaves new
      * notifications in the lanes, whose being full holds the producers back.
      */
-    synchronized void start(final NotifyRequest request) {
-        request.reset();
-        takeUnexpected(request);
-        if (!request.isComplete()) {
-            active.add(request);
+    void start(final NotifyRequest request) {
+        final int held = enter();
+        try {
+            request.reset();
+            takeUnexpected(request);
+            if (!request.isComplete()) {
+                active.add(request);
+            }
+        } finally {
+            guard.unlock(held);
         }
     }
 
@@ -261,51 +305,47 @@ final class Notifications {
             if (waiting.isEmpty()) {
                 break;
             }
-            final Notification n = waiting.get();
-            request.matched(n.source(), n.tag(), n.displacement(), n.length());
+            request.matched(waiting.get());
         }
     }
 
-    synchronized void cancel(final NotifyRequest request) {
-        active.remove(request);
+    void cancel(final NotifyRequest request) {
+        final int held = enter();
+        try {
+            active.remove(request);
+        } finally {
+            guard.unlock(held);
+        }
     }
 
     /**
-     * @return the status of an active request's matches so far, read under the monitor (drains may run in
+     * @return the status of an active request's matches so far, read under the guard (drains may run in
      *         other threads).
      */
-    synchronized NotifyRequest.Status statusOf(final NotifyRequest request) {
-        return request.snapshot();
+    NotifyRequest.Status statusOf(final NotifyRequest request) {
+        final int held = enter();
+        try {
+            return request.snapshot();
+        } finally {
+            guard.unlock(held);
+        }
     }
 
     /**
      * Drains and waits until {@code request} is complete. The drain and the completion check are one step
-     * under this endpoint's monitor, and so is every poll of the wait: while it spins, a waiting thread drains
-     * (a poll that finds the notification has also matched it). The wait holds no monitor or lane between
+     * under this endpoint's guard, and so is every poll of the wait: while it spins, a waiting thread drains
+     * (a poll that finds the notification has also matched it). The wait holds no guard or lane between
      * polls, so other threads of the rank can drain and send meanwhile, and a thread that completes the
      * request for this one wakes it.
      */
     void awaitComplete(final NotifyRequest request) {
-        synchronized (this) {
-            drain(request, null);
-            if (request.isComplete()) {
-                return;
-            }
-            waiters++;
+        if (drainedComplete(request, false)) {
+            return;
         }
         boolean left = false;
         try {
             beforeWait.run();
-            own.await(waitStrategy, () -> {
-                synchronized (this) {
-                    drain(request, null);
-                    if (!request.isComplete()) {
-                        return false;
-                    }
-                    waiters--;
-                    return true;
-                }
-            }, waits.liveness(liveness));
+            own.await(waitStrategy, () -> drainedComplete(request, true), waits.liveness(liveness));
             left = true;
         } finally {
             if (!left) {
@@ -315,34 +355,38 @@ final class Notifications {
     }
 
     /**
+     * One step of {@link #awaitComplete} under the guard: drains until {@code request} is complete and says
+     * whether it is. On the way in ({@code waiting} false) an incomplete request makes this thread a waiter; a
+     * waiter that sees the completion stops being one.
+     */
+    private boolean drainedComplete(final NotifyRequest request, final boolean waiting) {
+        final int held = enter();
+        try {
+            drain(request, null);
+            final boolean complete = request.isComplete();
+            if (complete == waiting) {
+                waiters += waiting ? -1 : 1;
+            }
+            return complete;
+        } finally {
+            guard.unlock(held);
+        }
+    }
+
+    /**
      * MPI_WAITANY over requests of this endpoint: drains, then returns the index of the first complete
-     * active request (-1 if none is active), in one step under the monitor; waits as
-     * {@link #awaitComplete} does when none is complete.
+     * active request (-1 if none is active), in one step under the guard; waits as {@link #awaitComplete}
+     * does when none is complete.
      */
     int awaitAny(final NotifyRequest[] requests) {
-        synchronized (this) {
-            drain(null, requests);
-            final int done = NotifyRequest.firstComplete(requests);
-            if (done != NotifyRequest.NONE_COMPLETE) {
-                return done;
-            }
-            waiters++;
-        }
         final int[] done = {NotifyRequest.NONE_COMPLETE};
+        if (drainedAny(requests, done, false)) {
+            return done[0];
+        }
         boolean left = false;
         try {
             beforeWait.run();
-            own.await(waitStrategy, () -> {
-                synchronized (this) {
-                    drain(null, requests);
-                    done[0] = NotifyRequest.firstComplete(requests);
-                    if (done[0] == NotifyRequest.NONE_COMPLETE) {
-                        return false;
-                    }
-                    waiters--;
-                    return true;
-                }
-            }, waits.liveness(liveness));
+            own.await(waitStrategy, () -> drainedAny(requests, done, true), waits.liveness(liveness));
             left = true;
         } finally {
             if (!left) {
@@ -353,34 +397,56 @@ final class Notifications {
     }
 
     /**
+     * {@link #drainedComplete} for {@link #awaitAny}: {@code done[0]} receives the index found.
+     */
+    private boolean drainedAny(final NotifyRequest[] requests, final int[] done, final boolean waiting) {
+        final int held = enter();
+        try {
+            drain(null, requests);
+            done[0] = NotifyRequest.firstComplete(requests);
+            final boolean any = done[0] != NotifyRequest.NONE_COMPLETE;
+            if (any == waiting) {
+                waiters += waiting ? -1 : 1;
+            }
+            return any;
+        } finally {
+            guard.unlock(held);
+        }
+    }
+
+    /**
      * The two-sided layer's receive path (see {@code RuntimeAccess#drainArrivals}): takes queued arrivals, then
      * drains the lanes, giving each arrival to a matching started request as {@link #progress()} does and
      * putting the others into {@code into} instead of the unexpected queue, until {@code into} is full.
      *
      * @return arrivals put into {@code into}.
      */
-    synchronized int drainTo(final ArrivalBatch into) {
-        int taken = 0;
-        while (taken < into.capacity() && !unexpected.isEmpty()) {
-            final Notification n = unexpected.takeOldest(Matcher.ANY_SOURCE, Matcher.ANY_TAG).orElseThrow();
-            into.set(taken++, n.source(), n.tag(), n.displacement(), n.length());
-        }
-        if (taken == into.capacity()) {
-            return taken;
-        }
-        batch = into;
-        batched = taken;
-        completedInDrain = false;
+    int drainTo(final ArrivalBatch into) {
+        final int held = enter();
         try {
-            own.drain(handler, into.capacity() - taken);
+            int taken = 0;
+            while (taken < into.capacity() && !unexpected.isEmpty()) {
+                into.set(taken++, unexpected.takeOldest(Matcher.ANY_SOURCE, Matcher.ANY_TAG).orElseThrow());
+            }
+            if (taken == into.capacity()) {
+                return taken;
+            }
+            batch = into;
+            batched = taken;
+            completedInDrain = false;
+            try {
+                own.drain(handler, into.capacity() - taken);
+            } finally {
+                taken = batched;
+                batch = null;
+            }
+            if (completedInDrain && waiters > 0) {
+                own.wakeWaiters();
+            }
+            return taken;
         } finally {
-            taken = batched;
-            batch = null;
+            guard.unlock(held);
         }
-        if (completedInDrain && waiters > 0) {
-            own.wakeWaiters();
-        }
-        return taken;
     }
 
     /**
@@ -388,27 +454,37 @@ final class Notifications {
      * {@link #awaitComplete} waits.
      */
     void awaitArrival() {
-        synchronized (this) {
-            if (!unexpected.isEmpty() || own.isHeadReady()) {
-                return;
-            }
-            waiters++;
+        if (arrivalWaits(false)) {
+            return;
         }
         try {
-            own.await(waitStrategy, () -> {
-                synchronized (this) {
-                    return !unexpected.isEmpty() || own.isHeadReady();
-                }
-            }, waits.liveness(liveness));
+            own.await(waitStrategy, () -> arrivalWaits(true), waits.liveness(liveness));
         } finally {
             leaveWait();
         }
     }
 
     /**
-     * For waits over several endpoints: drains once (under the monitor).
+     * Under the guard: whether an arrival waits for {@link #drainTo}; on the way in ({@code waiting} false),
+     * none makes this thread a waiter.
      */
-    synchronized void drainForWait() {
+    private boolean arrivalWaits(final boolean waiting) {
+        final int held = enter();
+        try {
+            final boolean ready = !unexpected.isEmpty() || own.isHeadReady();
+            if (!ready && !waiting) {
+                waiters++;
+            }
+            return ready;
+        } finally {
+            guard.unlock(held);
+        }
+    }
+
+    /**
+     * For waits over several endpoints: drains once (under the guard).
+     */
+    void drainForWait() {
         progress();
     }
 
@@ -444,16 +520,26 @@ final class Notifications {
         return waitStrategy;
     }
 
-    private synchronized void leaveWait() {
-        waiters--;
+    private void leaveWait() {
+        final int held = enter();
+        try {
+            waiters--;
+        } finally {
+            guard.unlock(held);
+        }
     }
 
     /**
      * @return notifications waiting in the unexpected queue (after draining the lanes).
      */
-    synchronized int unexpectedCount() {
-        progress();
-        return unexpected.size();
+    int unexpectedCount() {
+        final int held = enter();
+        try {
+            drain(null, null);
+            return unexpected.size();
+        } finally {
+            guard.unlock(held);
+        }
     }
 
     void checkOpen(final String call) {
@@ -466,7 +552,7 @@ final class Notifications {
         for (int i = 0, n = active.size(); i < n; i++) {
             final NotifyRequest request = active.get(i);
             if (request.matches(source, tag)) {
-                if (request.matched(source, tag, notification.displacement(), notification.length())) {
+                if (request.matched(notification)) {
                     active.remove(i);
                     completedInDrain = true;
                 }
@@ -474,8 +560,7 @@ final class Notifications {
             }
         }
         if (batch != null) {
-            batch.set(batched++, notification.source(), notification.tag(), notification.displacement(),
-                notification.length());
+            batch.set(batched++, notification);
         } else {
             unexpected.add(notification);
         }

@@ -54,7 +54,10 @@ final class NotifiedAccess {
             // NOTE: the data goes into the target window at the call, before the notification is published
             // (release), so it takes effect in program order with this origin's other operations to the target.
             MemorySegment.copy(origin, 0, destination.mapping(), destination.offset(), length);
-            notifications.publish("putNotify", lane, tag, targetDisp, (int)length, Notifications.KIND_PUT);
+            // NOTE: a short put's data travels in the notification too, so the target can take it from there
+            // (NotifyRequest.inlineData); the window's copy above is the one that takes effect.
+            notifications.publish("putNotify", lane, tag, targetDisp, (int)length, Notifications.KIND_PUT,
+                length <= NotifyRequest.INLINE_BYTES ? origin : null);
         } finally {
             lane.unlock();
         }
@@ -77,7 +80,7 @@ final class NotifiedAccess {
                 (originOffset, targetOffset, elements) -> MemorySegment.copy(origin, originOffset, destination,
                     targetOffset, elements * bytes));
             notifications.publish("putNotify", lane, tag, targetDisp,
-                (int)Math.min(targetCount * targetType.size(), Integer.MAX_VALUE), Notifications.KIND_PUT);
+                (int)Math.min(targetCount * targetType.size(), Integer.MAX_VALUE), Notifications.KIND_PUT, null);
         } finally {
             lane.unlock();
         }
@@ -95,7 +98,7 @@ final class NotifiedAccess {
         try {
             MemorySegment.copy(source, 0, destination, 0, length);
             notifications.publish("getNotify", lane, tag, targetDisp, (int)Math.min(length, Integer.MAX_VALUE),
-                Notifications.KIND_GET);
+                Notifications.KIND_GET, null);
         } finally {
             lane.unlock();
         }
@@ -122,7 +125,7 @@ final class NotifiedAccess {
                 (originOffset, targetOffset, elements) -> AtomicElements.accumulate(op, basic, origin, originOffset,
                     mapping, targetOffset, elements));
             notifications.publish("accumulateNotify", lane, tag, targetDisp,
-                (int)Math.min(count * type.size(), Integer.MAX_VALUE), Notifications.KIND_ACCUMULATE);
+                (int)Math.min(count * type.size(), Integer.MAX_VALUE), Notifications.KIND_ACCUMULATE, null);
         } finally {
             lane.unlock();
         }
@@ -140,7 +143,8 @@ final class NotifiedAccess {
         try {
             final long previous = AtomicElements.getAndApply(op, Datatype.Basic.LONG, place.mapping(), place.offset(),
                 operand);
-            notifications.publish("fetchAndOpNotify", lane, tag, targetDisp, Long.BYTES, Notifications.KIND_ACCUMULATE);
+            notifications.publish("fetchAndOpNotify", lane, tag, targetDisp, Long.BYTES, Notifications.KIND_ACCUMULATE,
+                null);
             return previous;
         } finally {
             lane.unlock();

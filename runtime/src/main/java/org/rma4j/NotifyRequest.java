@@ -1,9 +1,12 @@
 package org.rma4j;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.LinkedHashSet;
+import org.rma4j.notify.Notification;
+import org.rma4j.notify.NotifyLanesLayout;
 
 /**
  * A persistent notification request (Notified Access, Belli and Hoefler, IPDPS 2015, section III):
@@ -53,6 +56,8 @@ public final class NotifyRequest implements AutoCloseable {
     /** Returned by {@link #firstComplete} when no active request is complete. */
     static final int NONE_COMPLETE = -2;
 
+    /** The status before any match. */
+    private static final Status NO_MATCH = new Status(-1, -1, 0, -1, -1);
     private static final VarHandle COMPLETE;
     private static final VarHandle STATUS;
 
@@ -69,7 +74,7 @@ public final class NotifyRequest implements AutoCloseable {
     private State state = State.INACTIVE;
     /*
      * The last match's fields and the matches since the last start: written by whichever thread of the rank
-     * drains, under the endpoint's monitor; read under it (status() of an incomplete request) or through the
+     * drains, under the endpoint's guard; read under it (status() of an incomplete request) or through the
      * Status record published at completion.
      */
     private int matched;
@@ -77,13 +82,16 @@ public final class NotifyRequest implements AutoCloseable {
     private int lastTag = -1;
     private long lastDisplacement = -1;
     private int lastLength = -1;
+    /** The inline data of the completing match (see {@link #inlineData}), and its length. */
+    private final MemorySegment inline = MemorySegment.ofArray(new long[NotifyLanesLayout.INLINE_CAPACITY / 8]);
+    private int inlineLength;
     /**
      * The status at the last completion, published with a release store before {@link #complete}, so that a
      * thread that sees the completion (acquire) sees one match's fields, never a mix.
      */
-    private volatile Status status = new Status(-1, -1, 0, -1, -1);
+    private volatile Status status;
     /**
-     * Written by whichever thread of the rank drains (under the endpoint's monitor, release store), read without
+     * Written by whichever thread of the rank drains (under the endpoint's guard, release store), read without
      * it by the request's owner and by waiting threads (acquire loads). A drain that completes a request another
      * thread waits for signals the lanes after this store (a full fence there), so a release store suffices.
      */
@@ -94,6 +102,9 @@ public final class NotifyRequest implements AutoCloseable {
         this.source = source;
         this.tag = tag;
         this.expectedCount = expectedCount;
+        // NOTE: a plain store, not a volatile field initializer's fence: the request reaches other threads only
+        // through the endpoint's guard.
+        STATUS.set(this, NO_MATCH);
     }
 
     /**
@@ -151,6 +162,39 @@ public final class NotifyRequest implements AutoCloseable {
     public Status status() {
         return isComplete() || state != State.ACTIVE ? status : endpoint.statusOf(this);
     }
+
+    /**
+     * The data the last match carried in its notification: a notified put of up to {@value #INLINE_BYTES} bytes
+     * ({@link Window#putNotify(MemorySegment, int, long, int)}, contiguous) sends a copy of its data inside the
+     * notification as well as into the window, so the target can read it from the notification, which it has
+     * in its cache already, instead of from the window's line, which the origin's store took away: one cache line
+     * moves instead of two. The copy is the data as the origin wrote it at the call; the window holds the same
+     * bytes unless a later operation changed them (operations take effect in program order). A notification
+     * of a longer put, of a get or an accumulate carries none (0 bytes), nor does a request that never matched.
+     * For an inactive or completed request: the last completion's data.
+     *
+     * @param into where the bytes go (at least as long as the last match's {@link Status#length()}, up to
+     *             {@value #INLINE_BYTES}).
+     * @return bytes copied: the last match's length if its data travelled inline, else 0.
+     * @throws RmaException REQUEST if the request is active and not complete, or freed; COUNT if {@code into}
+     *                      is too short.
+     */
+    public int inlineData(final MemorySegment into) {
+        Objects.requireNonNull(into, "into");
+        if (state == State.FREED || state == State.ACTIVE && !isComplete()) {
+            throw new RmaException(ErrorClass.REQUEST, "inlineData of a request that has not completed: " + this);
+        }
+        final int length = inlineLength;
+        if (into.byteSize() < length) {
+            throw new RmaException(ErrorClass.COUNT,
+                "inlineData into " + into.byteSize() + " bytes, but the last " + "match carried " + length);
+        }
+        MemorySegment.copy(inline, 0, into, 0, length);
+        return length;
+    }
+
+    /** Most bytes a notification carries inline ({@link #inlineData}). */
+    public static final int INLINE_BYTES = NotifyLanesLayout.INLINE_CAPACITY;
 
     /**
      * @return the lifecycle state.
@@ -254,11 +298,12 @@ public final class NotifyRequest implements AutoCloseable {
     }
 
     /**
-     * Begins a round of matching (under the endpoint's monitor, from {@link Notifications#start}): no match yet;
+     * Begins a round of matching (under the endpoint's guard, from {@link Notifications#start}): no match yet;
      * a request that expects none is complete at once.
      */
     void reset() {
         matched = 0;
+        inlineLength = 0;
         if (expectedCount == 0) {
             STATUS.setRelease(this, snapshot());
             COMPLETE.setRelease(this, true);
@@ -268,20 +313,21 @@ public final class NotifyRequest implements AutoCloseable {
     }
 
     /**
-     * Counts one matching notification (under the endpoint's monitor).
+     * Counts one matching notification (under the endpoint's guard).
      *
      * @return whether the request is complete now.
      */
-    boolean matched(final int notificationSource, final int notificationTag, final long displacement,
-        final int length) {
+    boolean matched(final Notification notification) {
         matched++;
-        lastSource = notificationSource;
-        lastTag = notificationTag;
-        lastDisplacement = displacement;
-        lastLength = length;
+        lastSource = notification.source();
+        lastTag = notification.tag();
+        lastDisplacement = notification.displacement();
+        lastLength = notification.length();
         if (matched < expectedCount) {
             return false;
         }
+        // NOTE: only the completing match's inline data is kept: it is the last match's.
+        inlineLength = notification.copyInlinePayloadTo(inline, 0);
         // NOTE: complete last: a thread that sees it (acquire) sees the status of the completing match.
         STATUS.setRelease(this, snapshot());
         COMPLETE.setRelease(this, true);
@@ -289,7 +335,7 @@ public final class NotifyRequest implements AutoCloseable {
     }
 
     /**
-     * @return the status of the matches so far (under the endpoint's monitor).
+     * @return the status of the matches so far (under the endpoint's guard).
      */
     Status snapshot() {
         return new Status(lastSource, lastTag, matched, lastDisplacement, lastLength);

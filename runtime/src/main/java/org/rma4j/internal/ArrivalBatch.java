@@ -1,5 +1,9 @@
 package org.rma4j.internal;
 
+import java.lang.foreign.MemorySegment;
+import org.rma4j.notify.Notification;
+import org.rma4j.notify.NotifyLanesLayout;
+
 /**
  * Notifications taken from a window's notification endpoint in one step ({@link RuntimeAccess#drainArrivals}),
  * as parallel arrays, for the two-sided layer: it handles them after the endpoint's monitor is released (its
@@ -14,6 +18,10 @@ public final class ArrivalBatch {
     public final long[] displacement;
     /** The byte length of each arrival's notified access. */
     public final int[] length;
+    /** Bytes of each arrival's data that travelled in its notification (0 if none). */
+    public final int[] inlineLength;
+    /** The data that travelled inline: arrival {@code i}'s at offset {@code i * INLINE_CAPACITY}. */
+    public final MemorySegment inline;
 
     /**
      * @param capacity arrivals one drain takes at most.
@@ -23,6 +31,8 @@ public final class ArrivalBatch {
         tag = new int[capacity];
         displacement = new long[capacity];
         length = new int[capacity];
+        inlineLength = new int[capacity];
+        inline = MemorySegment.ofArray(new long[capacity * NotifyLanesLayout.INLINE_CAPACITY / Long.BYTES]);
     }
 
     /**
@@ -33,12 +43,13 @@ public final class ArrivalBatch {
     }
 
     /**
-     * Records arrival {@code index}; for the endpoint's drain.
+     * Records {@code notification} as arrival {@code index}; for the endpoint's drain.
      */
-    public void set(final int index, final int source, final int tag, final long displacement, final int length) {
-        this.source[index] = source;
-        this.tag[index] = tag;
-        this.displacement[index] = displacement;
-        this.length[index] = length;
+    public void set(final int index, final Notification notification) {
+        source[index] = notification.source();
+        tag[index] = notification.tag();
+        displacement[index] = notification.displacement();
+        length[index] = notification.length();
+        inlineLength[index] = notification.copyInlinePayloadTo(inline, (long)index * NotifyLanesLayout.INLINE_CAPACITY);
     }
 }

@@ -71,7 +71,7 @@ public interface RuntimeAccess {
      * Takes the notifications that have arrived at this rank's endpoint of {@code window} and that no started
      * request matches (those a wait for room in a full lane moved to the unexpected queue first), in delivery
      * order, at most {@code batch.capacity()}, into {@code batch}: the two-sided layer's receive path, one hold
-     * of the endpoint's monitor per batch instead of a request's start and test per notification.
+     * of the endpoint's guard per batch instead of a request's start and test per notification.
      *
      * @return how many were taken.
      */

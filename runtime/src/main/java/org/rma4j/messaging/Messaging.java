@@ -44,7 +44,7 @@ import org.rma4j.internal.RuntimeAccess;
  * every control signal is a notified access on it ({@link Window#putNotify}, {@link Window#getNotify}),
  * so it travels through the sender's notification lane at the receiver, in the order the sender issued it;
  * the receiver takes them from its lanes in batches (the window's notification endpoint, as a request that
- * matches anything would, with one hold of the endpoint's monitor per batch instead of a request's start and
+ * matches anything would, with one hold of the endpoint's guard per batch instead of a request's start and
  * test per notification), and tells the kinds apart by the displacement each notification names (Notified
  * Access, section IV: the notification names the target region it announces). No other shared-memory
  * protocol is added below the runtime.
@@ -52,7 +52,8 @@ import org.rma4j.internal.RuntimeAccess;
  *   <li><b>Eager</b> (length &lt;= bounceBytesPerPeer): the sender reserves the next free bytes of its
  *   ring at the receiver (64-byte aligned, skipping to the start when the payload does not fit before
  *   the end) and does a notified put of the payload there with the message's tag (the data is copied at
- *   the call). The notification's displacement and length locate the payload. On arrival the receiver
+ *   the call; up to 32 bytes also travel inside the notification, from which the receiver copies them). The
+ *   notification's displacement and length locate the payload. On arrival the receiver
  *   copies it into the oldest matching posted receive, or into a private buffer as an unexpected
  *   message, so ring bytes are always freed in the order the sender wrote them (its lane is FIFO).</li>
  *   <li><b>Credit</b>: the sender may have at most one ring's worth of bytes unconsumed at a receiver.

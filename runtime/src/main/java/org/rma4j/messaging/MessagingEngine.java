@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import org.rma4j.ErrorClass;
+import org.rma4j.NotifyRequest;
 import org.rma4j.RankFailedException;
 import org.rma4j.Rma;
 import org.rma4j.RmaException;
@@ -159,14 +160,14 @@ final class MessagingEngine {
 
     /**
      * Takes every notification that has arrived, one batch at a time, and handles each outside the endpoint's
-     * monitor (handling makes notified accesses).
+     * guard (handling makes notified accesses).
      */
     private void handleArrivals() {
         int taken;
         do {
             taken = ACCESS.drainArrivals(window, batch);
             for (int i = 0; i < taken; i++) {
-                dispatch(batch.source[i], batch.tag[i], batch.displacement[i], batch.length[i]);
+                dispatch(batch.source[i], batch.tag[i], batch.displacement[i], batch.length[i], i);
             }
         } while (taken == batch.capacity());
     }
@@ -422,14 +423,14 @@ final class MessagingEngine {
 
     // ---------------------------------------------------------------- receiving
 
-    private void dispatch(final int source, final int wireTag, final long disp, final int length) {
+    private void dispatch(final int source, final int wireTag, final long disp, final int length, final int arrival) {
         final MessagingLayout.Region region = layout.regionOf(disp);
         if (region != MessagingLayout.Region.CHUNK_SIGNAL && layout.ownerOf(region, disp) != source) {
             throw new IllegalStateException("rank " + rank + " got a notification from rank " + source + " in the "
                 + region + " slot of rank " + layout.ownerOf(region, disp) + " at displacement " + disp);
         }
         switch (region) {
-            case BOUNCE -> onEager(source, wireTag, disp, length);
+            case BOUNCE -> onEager(source, wireTag, disp, length, arrival);
             case RENDEZVOUS -> onRendezvous(source, wireTag);
             case CHUNK_SIGNAL -> pull(inboundFrom(source));
             case STAGING -> onAcknowledgement(source);
@@ -441,7 +442,7 @@ final class MessagingEngine {
      * An eager message from {@code source}: copies it out of the ring (into the matching receive or
      * into an unexpected copy), which frees its ring bytes.
      */
-    private void onEager(final int source, final int wireTag, final long disp, final int length) {
+    private void onEager(final int source, final int wireTag, final long disp, final int length, final int arrival) {
         final long size = MessagingLayout.recordBytes(length);
         if (size > 0) {
             credit.consume(source, disp - layout.ringOffset(source), size);
@@ -449,16 +450,20 @@ final class MessagingEngine {
         if ((wireTag & COLLECTIVE_CONTEXT) != 0 && MessagingCollectives.isClose(wireTag)) {
             onClosing(source);
         }
-        final MemorySegment payload = local.asSlice(disp, length);
+        // NOTE: a short message travelled inside its notification too: copying it from there reads the line this
+        // rank has already, not the ring's line, which the sender's store took away.
+        final boolean inline = batch.inlineLength[arrival] == length;
+        final MemorySegment from = inline ? batch.inline : local;
+        final long fromOffset = inline ? (long)arrival * NotifyRequest.INLINE_BYTES : disp;
         final MessageRequest request = queues.takePosted(source, wireTag);
         if (request != null) {
             if (MatchQueues.fits(request, source, wireTag, length)) {
-                MemorySegment.copy(payload, 0, request.buffer(), 0, length);
+                MemorySegment.copy(from, fromOffset, request.buffer(), 0, length);
                 request.complete(MatchQueues.status(source, wireTag, length));
             }
         } else {
             final MemorySegment copy = MemorySegment.ofArray(new byte[length]);
-            MemorySegment.copy(payload, 0, copy, 0, length);
+            MemorySegment.copy(from, fromOffset, copy, 0, length);
             queues.park(new Unexpected(source, wireTag, length, copy, null));
         }
     }
