@@ -128,8 +128,11 @@ final class Notifications {
         this.own = new NotifyLanes(mapping, WindowLayout.notifyLanesOffset(ranks, laneCapacity, rank), ranks,
             laneCapacity);
         // A producer of ours waiting for room in its full lane sleeps on its own signal word: wake it there.
-        own.onRoom(origin -> WaitWords.signal(mapping,
-            WindowLayout.notifyLanesOffset(ranks, laneCapacity, origin) + NotifyLanesLayout.SIGNAL_OFFSET));
+        own.onRoom(origin -> {
+            final long lanes = WindowLayout.notifyLanesOffset(ranks, laneCapacity, origin);
+            WaitWords.signalOnce(mapping, lanes + NotifyLanesLayout.SIGNAL_OFFSET,
+                lanes + NotifyLanesLayout.SLEEP_EPOCH_OFFSET, true);
+        });
         this.outgoing = new Lane[ranks];
         for (int target = 0; target < ranks; target++) {
             outgoing[target] = new Lane(new LaneProducer(mapping,

@@ -207,9 +207,14 @@ public final class NotifyLanesHandshake {
             producer.offer(0, 1, 0, 0, 0, null);
         }
 
-        /** Consumer: announce a sleeper, then whatever the rung puts between, then re-check the lanes. */
+        /**
+         * Consumer: announce a sleeper and record the value it would sleep on (the sleep epoch), then whatever the
+         * rung puts between, then re-check the lanes.
+         */
         int announceAndRecheck() {
+            final int value = Words.getIntVolatile(lanes, signal);
             Words.getAndAddInt(lanes, signal + WaitWords.SLEEPERS_OFFSET, 1);
+            Words.putIntRelease(lanes, NotifyLanesLayout.SLEEP_EPOCH_OFFSET, value);
             barrier();
             return consumer.isHeadReady() ? 1 : 0;
         }

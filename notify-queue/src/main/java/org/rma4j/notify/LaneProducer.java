@@ -44,6 +44,7 @@ public final class LaneProducer {
     private final long headOffset;
     private final long doorbellOffset;
     private final long signalOffset;
+    private final long epochOffset;
     private final long laneOffset;
     private final boolean fence;
     private long tail;
@@ -69,6 +70,7 @@ public final class LaneProducer {
         this.headOffset = laneOffset + HEAD_OFFSET;
         this.doorbellOffset = offset + NotifyLanesLayout.doorbellOffset(lane);
         this.signalOffset = offset + SIGNAL_OFFSET;
+        this.epochOffset = offset + NotifyLanesLayout.SLEEP_EPOCH_OFFSET;
         this.fence = mode != NotifyLanesLayout.FENCE_ASYMMETRIC || !Membarrier.registerGlobalExpedited();
         this.tail = resumeIndex();
         this.limit = (long)LONG.getAcquire(segment, headOffset) + capacity;
@@ -120,11 +122,7 @@ public final class LaneProducer {
         // NOTE: release, and before the sleeper check: the doorbell is what a sleeping consumer re-checks.
         DOORBELL.setRelease(segment, doorbellOffset, NotifyLanesLayout.doorbell(index + 1));
         tail = index + 1;
-        if (fence) {
-            WaitWords.signal(segment, signalOffset);
-        } else {
-            WaitWords.signalAsymmetric(segment, signalOffset);
-        }
+        WaitWords.signalOnce(segment, signalOffset, epochOffset, fence);
         return true;
     }
 

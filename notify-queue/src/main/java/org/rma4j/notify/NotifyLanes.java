@@ -66,6 +66,7 @@ public final class NotifyLanes {
     private final int capacity;
     private final boolean asymmetric;
     private final long signalOffset;
+    private final long epochOffset;
     private final long summaryOffset;
     private final long firstLaneOffset;
     private final long laneLength;
@@ -98,6 +99,7 @@ public final class NotifyLanes {
         // NOTE: a producer waiting for room issues the membarrier; this process's release stores are the fast side.
         this.roomFence = !asymmetric || !Membarrier.registerGlobalExpedited();
         this.signalOffset = offset + SIGNAL_OFFSET;
+        this.epochOffset = offset + NotifyLanesLayout.SLEEP_EPOCH_OFFSET;
         this.summaryOffset = offset + SUMMARY_OFFSET;
         this.firstLaneOffset = offset + NotifyLanesLayout.lanesOffset(lanes);
         this.laneLength = NotifyLanesLayout.laneLength(laneCapacity);
@@ -251,7 +253,7 @@ public final class NotifyLanes {
     public void awaitNotEmpty(final WaitStrategy strategy, final Liveness peers) {
         enterConsumer();
         try {
-            strategy.awaitCondition(segment, signalOffset, headReady, peers, asymmetric);
+            strategy.awaitCondition(segment, signalOffset, headReady, peers, asymmetric, epochOffset);
         } finally {
             consuming = false;
         }
@@ -268,7 +270,7 @@ public final class NotifyLanes {
      * @throws PeerFailedException from {@code peers}.
      */
     public void await(final WaitStrategy strategy, final BooleanSupplier ready, final Liveness peers) {
-        strategy.awaitCondition(segment, signalOffset, ready, peers, asymmetric);
+        strategy.awaitCondition(segment, signalOffset, ready, peers, asymmetric, epochOffset);
     }
 
     /**

@@ -18,7 +18,7 @@ import org.rma4j.shm.WaitWords;
  *   +---------------------------------------------------------------------------+
  *   | lanes (int) | lane capacity (int) | fence mode (int) |  padding          | CONFIG, written once by format
  *   +---------------------------------------------------------------------------+ 128   SIGNAL_OFFSET
- *   | signal wait word: value (int), sleepers (int)        |  padding (120 B)  | sleepers: consumer; value:
+ *   | signal wait word: value, sleepers | sleep epoch (int) | padding (116 B)  | sleepers, epoch: consumer; value:
  *   +---------------------------------------------------------------------------+ 256   producers, only if a sleeper
  *   | doorbell (16 bits, LE) of lane 0 | lane 1 | ... | lane 31  (one 64 B line) | SUMMARY_OFFSET; bytes 2k, 2k+1:
  *   | lanes 32..63 | ...   (ceil(lanes / 32) lines, padded to a multiple of 128) |   lane k's producer, release store
@@ -77,6 +77,20 @@ import org.rma4j.shm.WaitWords;
  *       never wait for it.</li>
  * </ul>
  *
+ * <p><b>Cache lines per notification.</b> A producer's offer writes the entry's line (fields, then the stamp) and
+ * the summary line (its doorbell), and reads the lane's head line only when the lane looks full (once per lap
+ * at most) and the signal line's sleeper count (shared, unchanged while nobody sleeps). The consumer reads the
+ * entry's line (the stamp, polled: in a two-party exchange the only line polled, the summary being read only
+ * when the cursor lane has nothing) and writes the head line, which stays in its cache. The data of the
+ * notified access is the runtime's business: a notified put writes it into the target window <em>at the
+ * call</em>, before the entry (program order with the origin's other operations: a copy taken in at the
+ * target's drain would land after them), so a target that reads it from the window fetches a second line.
+ * For a short put (up to {@link #INLINE_CAPACITY} bytes) the runtime also puts a copy of the data into the
+ * entry's inline payload: the notification and its data travel in one line, and a target that takes the
+ * value from the notification (the runtime's {@code NotifyRequest.inlineData}) reads only that line. The
+ * window still receives the data at the call, so program order holds for everyone who reads the window;
+ * the inline copy is the data as the put wrote it, which a later operation may have changed in the window.
+ *
  * <p><b>Wake-up</b> (fence mode {@link #FENCE_ASYMMETRIC}): after publishing, the producer loads the signal
  * word's sleeper count (volatile load, no fence) and, only if it is non-zero, bumps the value and wakes;
  * a consumer going to sleep announces itself in the sleeper count, issues
@@ -123,6 +137,11 @@ public final class NotifyLanesLayout {
     public static final int FENCE_MODE_OFFSET = LANE_CAPACITY_OFFSET + Integer.BYTES;
     /** The consumer's signal {@link WaitWords wait word}, in its own region. */
     public static final int SIGNAL_OFFSET = CONFIG_OFFSET + Align.PAD;
+    /**
+     * The consumer's sleep epoch (int), beside its signal word: the signal value its sleepers sleep on, so that
+     * of many producers publishing while it is being woken only one wakes it ({@link WaitWords#signalOnce}).
+     */
+    public static final int SLEEP_EPOCH_OFFSET = SIGNAL_OFFSET + WaitWords.LENGTH;
     /** The summary: the 16-bit doorbell of lane {@code k} at {@code SUMMARY_OFFSET + 2k} ({@link #doorbellOffset}). */
     public static final int SUMMARY_OFFSET = SIGNAL_OFFSET + Align.PAD;
 

@@ -58,7 +58,7 @@ import org.rma4j.internal.RuntimeAccess;
  *   message, so ring bytes are always freed in the order the sender wrote them (its lane is FIFO).</li>
  *   <li><b>Credit</b>: the sender may have at most one ring's worth of bytes unconsumed at a receiver.
  *   The receiver reports, per sender whose payloads it consumed, the total consumed so far with an 8-byte
- *   notified put into the sender's credit word: while it has work, once half that sender's ring is owed;
+ *   notified put into the sender's credit word: while it has work, once a quarter of that sender's ring is owed;
  *   before it sleeps, and at the end of every test, everything it owes. The sender reads its credit word
  *   before each eager send and resumes its queued sends to that receiver when credit returns.</li>
  *   <li><b>Rendezvous</b> (longer messages): the sender copies the first two chunks (chunk size: the
@@ -89,7 +89,8 @@ import org.rma4j.internal.RuntimeAccess;
  * receive waiting for a message) keeps doing this and otherwise sleeps on its notification lanes, where
  * everything it can wait for arrives; two ranks that send large messages to each other before receiving
  * both finish. A rank that computes without calling its Messaging object makes no progress (as in MPI
- * without an asynchronous progress thread): its senders wait for it once half its ring is full.
+ * without an asynchronous progress thread): its senders wait for it once three quarters of its ring are
+ * full.
  *
  * <h2>Threads and lifecycle</h2>
  * A Messaging object and its requests are used by one thread of their rank. {@link #create} and

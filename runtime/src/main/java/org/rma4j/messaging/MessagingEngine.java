@@ -38,6 +38,11 @@ final class MessagingEngine {
     private static final int CONTROL_TAG = 0;
     /** Arrivals taken from the endpoint per step. */
     private static final int ARRIVAL_BATCH = 256;
+    /**
+     * While it has work, a receiver returns a sender's credit once this fraction of the sender's ring is owed:
+     * often enough that a streaming sender rarely runs out and sleeps, rarely enough that credit costs little.
+     */
+    private static final long CREDIT_PARTS = 4;
 
     /** Test hook: the engine whose next notified access throws (once), or null. */
     static volatile MessagingEngine failNextTransfer;
@@ -47,7 +52,7 @@ final class MessagingEngine {
      * - consumed[s] is the end (in bytes since creation, wrap padding included) of the last payload of
      *   s's ring that this rank has copied out; reported[s] == consumed[s] after progress() returns and
      *   before waitUntil sleeps, so a rank never blocks while owing credit; when waitUntil returns,
-     *   consumed[s] - reported[s] < ring / 2.
+     *   consumed[s] - reported[s] < ring / 4.
      * - This rank never writes a payload over ring bytes at d whose earlier payload d has not copied
      *   out: the credit word d covers every payload written one lap before the new one's bytes (wrap
      *   padding holds no payload and needs no credit).
@@ -175,14 +180,15 @@ final class MessagingEngine {
     /**
      * Makes progress until {@code done}, sleeping on this rank's notification lanes whenever nothing is left to
      * do: everything this rank waits for (credit, acknowledgements, messages) arrives there. Credit is returned
-     * in batches while there is work ({@link RingCredit#returnOwed}), and all of it before sleeping.
+     * in batches while there is work (once a quarter of a sender's ring is owed, {@link RingCredit#returnOwed}), and
+     * all of it before sleeping.
      */
     void waitUntil(final BooleanSupplier done) {
         try {
             while (true) {
                 handleArrivals();
                 if (done.getAsBoolean()) {
-                    returnCredit(layout.ringBytes() / 2);
+                    returnCredit(layout.ringBytes() / CREDIT_PARTS);
                     return;
                 }
                 // NOTE: never block owing credit: the senders may be waiting for it. Returning it may itself wait

@@ -5,8 +5,8 @@ package org.rma4j.messaging;
  * consumed each sender's bounce ring (in bytes since creation, wrap padding included) and how far it
  * has told each sender, through the sender's credit word. After {@link MessagingEngine#progress()}
  * returns the two are equal, and a wait reports everything before it sleeps, so a rank never blocks while
- * owing credit; while it has work it reports a sender only once half that sender's ring is owed, so a
- * stream of small messages costs one credit notification per half ring rather than one per message.
+ * owing credit; while it has work it reports a sender only once a quarter of that sender's ring is owed, so a
+ * stream of small messages costs one credit notification per quarter ring rather than one per message.
  */
 final class RingCredit {
     /** Publishes the consumed total of one sender's ring into that sender's credit word. */

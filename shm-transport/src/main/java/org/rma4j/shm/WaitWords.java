@@ -137,6 +137,43 @@ public final class WaitWords {
     }
 
     /**
+     * The light side of the asymmetric protocol for a signal word with a sleep epoch (its waiters record the value
+     * they sleep on, {@link WaitStrategy#awaitCondition(MemorySegment, long, java.util.function.BooleanSupplier,
+     * Liveness, boolean, long)}): as {@link #signalAsymmetric}, but only the writer that moves the value on from
+     * the sleepers' epoch wakes them; a writer that finds the value moved on already (its sleepers were woken and
+     * have not yet withdrawn) issues no system call. Without it, a stream of publications into a consumer that
+     * is slow to run after its wake (a loaded machine) makes one futex wake per publication.
+     *
+     * @param segment     the mapping holding the signal word.
+     * @param offset      offset of the signal word's value.
+     * @param epochOffset offset of the word's sleep epoch.
+     * @param fence       whether to put a full fence first (the symmetric protocol, {@link #signal}).
+     */
+    public static void signalOnce(final MemorySegment segment, final long offset, final long epochOffset,
+        final boolean fence) {
+        if (fence) {
+            VarHandle.fullFence();
+        }
+        // NOTE: a sleeper's announcement and epoch both precede its fence or membarrier: a writer that sees the
+        // announcement sees the epoch. If the value is past it, a bump since woke (or will wake) the sleepers;
+        // the sleeper's futex wait on the epoch returns at once.
+        if ((int)INT.getVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
+            final int value = (int)INT.getVolatile(segment, offset);
+            if (value == (int)INT.getVolatile(segment, epochOffset)
+                && INT.compareAndSet(segment, offset, value, value + 1)) {
+                Futex.wake(segment, offset, Integer.MAX_VALUE);
+            }
+        }
+    }
+
+    /**
+     * Records the value a sleeper will sleep on, for {@link #signalOnce}.
+     */
+    static void recordEpoch(final MemorySegment segment, final long epochOffset, final int value) {
+        INT.setRelease(segment, epochOffset, value);
+    }
+
+    /**
      * Announces a sleeper; pair with {@link #removeSleeper}.
      */
     static void addSleeper(final MemorySegment segment, final long offset) {

@@ -118,6 +118,32 @@ class WaitWordsTest {
         assertEquals(1, Words.getIntVolatile(segment, WORD + WaitWords.SLEEPERS_OFFSET), "the count is the waiter's");
     }
 
+    /**
+     * signalOnce: of several writers that signal while the announced sleeper has not withdrawn, only the first
+     * bumps the value and wakes it; after the sleeper sleeps again on the new value, the next writer wakes it.
+     */
+    @Test
+    void shouldWakeEachSleepOnceOnSignalOnce() throws Exception {
+        final long epoch = WORD + 64;
+        WaitWords.addSleeper(segment, WORD);
+        WaitWords.recordEpoch(segment, epoch, 0);
+        final Future<Boolean> sleeper = shm.submit(() -> Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS));
+        FutexSleepers.await(segment, WORD, 1);
+
+        WaitWords.signalOnce(segment, WORD, epoch, false);
+        WaitWords.signalOnce(segment, WORD, epoch, true);
+        WaitWords.signalOnce(segment, WORD, epoch, false);
+
+        assertTrue(sleeper.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
+        assertEquals(1, Words.getIntVolatile(segment, WORD), "one bump for the three signals");
+        WaitWords.recordEpoch(segment, epoch, 1); // the sleeper sleeps again, on the value it sees now
+        WaitWords.signalOnce(segment, WORD, epoch, false);
+        assertEquals(2, Words.getIntVolatile(segment, WORD));
+        WaitWords.removeSleeper(segment, WORD);
+        WaitWords.signalOnce(segment, WORD, epoch, false);
+        assertEquals(2, Words.getIntVolatile(segment, WORD), "no sleeper, no bump");
+    }
+
     @Test
     void shouldNeitherBumpNorWakeOnSignalWithoutAnnouncedSleeper() throws Exception {
         // An unannounced sleeper: neither call may wake it. A futex wake makes its sleeper runnable before
