@@ -119,6 +119,9 @@ final class MessagingScenarios {
                 m.send(new long[] {1234}, 0, 1, 0, 77);
                 assertEquals(new MessageStatus(0, 77, 8), m.recv(new long[1], 0, 1, 0, 77));
             }
+            // NOTE: the others send only once rank 0 took rank 1's message: MPI orders messages per sender, so a
+            // wildcard receive may take another sender's later message first (different lanes; MPI-3.1 §3.5).
+            m.barrier();
 
             if (me != 0) {
                 final List<MessageRequest> pending = new ArrayList<>();
