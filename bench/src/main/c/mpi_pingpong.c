@@ -20,7 +20,8 @@
  * MPICH (built with -DRMA4J_PROGRESS_POLL) needs the target inside MPI for its one-sided calls: its
  * put-flush-flag numbers include the receiver's MPI_Iprobe polling and are a reference only.
  *
- * usage: mpi_pingpong OUT_FILE SIZES_CSV ITERATIONS WARMUP BW_SAMPLES
+ * usage: mpi_pingpong OUT_FILE SIZES_CSV ITERATIONS WARMUP BW_SAMPLES [ROWS_CSV]
+ * ROWS_CSV picks rows (e.g. "send-recv" for the harness's loaded ping-pong); default: every row.
  */
 #include "bench_common.h"
 
@@ -35,6 +36,21 @@ static char *local;
 static double *samples;
 static FILE *out;
 static int64_t seq;
+static const char *rows_wanted;
+
+/* Whether ROWS_CSV (if given) names row. */
+static int wanted(const char *row) {
+    if (rows_wanted == NULL) {
+        return 1;
+    }
+    const size_t length = strlen(row);
+    for (const char *at = strstr(rows_wanted, row); at != NULL; at = strstr(at + 1, row)) {
+        if ((at == rows_wanted || at[-1] == ',') && (at[length] == ',' || at[length] == '\0')) {
+            return 1;
+        }
+    }
+    return 0;
+}
 
 /*
  * Polls this rank's flag word. With RMA4J_PROGRESS_POLL (the harness sets it for MPICH) each round also
@@ -183,6 +199,9 @@ static void one_op(const enum op op) {
 
 /* Rank 0 times batches of one operation; rank 1 waits in MPI_Barrier (inside MPI) except for BARRIER. */
 static void single_op(const char *row, const enum op op, const int warmup, const int count) {
+    if (!wanted(row)) {
+        return;
+    }
     if (rank == 0 || op == BARRIER) {
         for (int i = 0; i < warmup * OP_BATCH; i++) {
             one_op(op);
@@ -202,6 +221,9 @@ static void single_op(const char *row, const enum op op, const int warmup, const
 }
 
 static void bandwidth(const long size, const int count) {
+    if (!wanted("put-bw")) {
+        return;
+    }
     const long batch = bw_batch(size);
     if (rank == 0) {
         for (int w = 0; w < BW_WARMUP_BATCHES; w++) {
@@ -227,6 +249,9 @@ typedef void (*pingpong_fn)(long size, int count);
 
 static void pingpong(const char *row, pingpong_fn fn, const long *sizes, const int nsizes, const int iters,
     const int warmup) {
+    if (!wanted(row)) {
+        return;
+    }
     for (int s = 0; s < nsizes; s++) {
         MPI_Barrier(MPI_COMM_WORLD);
         fn(sizes[s], warmup_for(warmup, sizes[s]));
@@ -248,14 +273,16 @@ int main(int argc, char **argv) {
     int ranks;
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (argc != 6 || ranks != 2) {
+    if ((argc != 6 && argc != 7) || ranks != 2) {
         if (rank == 0) {
-            fprintf(stderr, "usage: mpirun -np 2 %s OUT_FILE SIZES_CSV ITERATIONS WARMUP BW_SAMPLES\n", argv[0]);
+            fprintf(stderr, "usage: mpirun -np 2 %s OUT_FILE SIZES_CSV ITERATIONS WARMUP BW_SAMPLES [ROWS_CSV]\n",
+                argv[0]);
         }
         MPI_Finalize();
         return 2;
     }
     partner = 1 - rank;
+    rows_wanted = argc == 7 ? argv[6] : NULL;
     long sizes[MAX_SIZES];
     const int nsizes = parse_sizes(argv[2], sizes);
     const int iters = atoi(argv[3]);

@@ -3,17 +3,17 @@ package org.rma4j;
 import java.lang.foreign.MemorySegment;
 import org.rma4j.internal.LockWord;
 import org.rma4j.internal.WindowLayout;
-import org.rma4j.shm.DisseminationBarrier;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappingLiveness;
 import org.rma4j.shm.WaitState;
 import org.rma4j.shm.Words;
 
 /**
- * Active-target synchronization of one window (MPI-3.1 sections 11.5.1 and 11.5.2): fence (a
- * dissemination barrier in the window file between full fences) and general active target (post,
- * start, complete, wait, test over the signal words of {@link Pscw}), and the rule that a window may
- * not be locked and exposed at once (11.5.3), both of its sides. Epoch states: {@link Epochs}. Javadoc
+ * Active-target synchronization of one window (MPI-3.1 sections 11.5.1 and 11.5.2): fence (the barrier of
+ * the window's {@link WindowTransport}: in shared memory a dissemination barrier in the window file between
+ * full fences) and general active target (post, start, complete, wait, test over the signal words of
+ * {@link Pscw}), and the post side of the rule that a window may not be locked and exposed at once (11.5.3;
+ * the lock side is {@link PassiveTarget}'s). Epoch states: {@link Epochs}. Javadoc
  * of each call: {@link Window}.
  */
 final class ActiveTarget {
@@ -35,8 +35,9 @@ final class ActiveTarget {
     private boolean pscwPosts;
     private String pscwWait = "";
 
-    ActiveTarget(final WindowState state, final MemorySegment mapping, final Epochs epochs,
-        final WaitPublication blocked, final MappingLiveness fileCheck, final Liveness collective) {
+    ActiveTarget(final WindowState state, final MemorySegment mapping, final WindowTransport transport,
+        final Epochs epochs, final WaitPublication blocked, final MappingLiveness fileCheck,
+        final Liveness collective) {
         this.state = state;
         this.job = state.job();
         this.rank = state.rank();
@@ -48,16 +49,8 @@ final class ActiveTarget {
         this.blocked = blocked;
         this.fileCheck = fileCheck;
         this.pscwPeers = collective;
-        final DisseminationBarrier fenceBarrier = new DisseminationBarrier(mapping, WindowLayout.barrierOffset(ranks),
-            ranks, rank, job.waitStrategy(), job.calls().whileWaiting(collective));
-        this.fenceWait = () -> {
-            try {
-                fenceBarrier.await();
-            } catch (final InternalError e) {
-                throw fileCheck.explain(e);
-            }
-        };
-        this.pscw = new Pscw(mapping, rank, ranks, job.waitStrategy(), this::checkPscwPeers);
+        this.fenceWait = transport.fenceWait();
+        this.pscw = new Pscw(mapping, transport, rank, ranks, job.waitStrategy(), this::checkPscwPeers);
     }
 
     /**
@@ -77,15 +70,15 @@ final class ActiveTarget {
             Rma.MODE_NOSTORE | Rma.MODE_NOPUT | Rma.MODE_NOPRECEDE | Rma.MODE_NOSUCCEED);
         epochs.beforeFence(assertions);
         final var fenceEvent = WindowCounters.begin(WindowCounters.FENCE);
-        job.collective(CollectiveCalls.Kind.FENCE, number + 1, fenceWait);
+        state.context().collective(CollectiveCalls.Kind.FENCE, number + 1, fenceWait);
         state.counters().end(fenceEvent, -1, -1, "fence");
         epochs.afterFence(assertions);
     }
 
-    void post(final Group group, final int assertions) {
+    void post(final Group processes, final int assertions) {
         checkOpen("post");
         Checks.checkAssertions("post", assertions, Rma.MODE_NOCHECK | Rma.MODE_NOSTORE | Rma.MODE_NOPUT);
-        state.checkGroup("post", group);
+        final Group group = state.windowRanks("post", processes);
         epochs.checkPost();
         checkNotLocked();
         pscw.setExposed(true);
@@ -95,10 +88,10 @@ final class ActiveTarget {
         epochs.posted(group);
     }
 
-    void start(final Group group, final int assertions) {
+    void start(final Group processes, final int assertions) {
         checkOpen("start");
         Checks.checkAssertions("start", assertions, Rma.MODE_NOCHECK);
-        state.checkGroup("start", group);
+        final Group group = state.windowRanks("start", processes);
         epochs.checkStart();
         if ((assertions & Rma.MODE_NOCHECK) == 0) {
             pscwWaitedOn = group.members();
@@ -110,7 +103,7 @@ final class ActiveTarget {
             } catch (final InternalError e) {
                 throw fileCheck.explain(e);
             } catch (final RuntimeException e) {
-                throw job.recordFailure(
+                throw state.context().recordFailure(
                     Failures.translate(e, rank, "start on window " + number + " for the posts of " + group));
             } finally {
                 blocked.end();
@@ -138,7 +131,7 @@ final class ActiveTarget {
         } catch (final InternalError e) {
             throw fileCheck.explain(e);
         } catch (final RuntimeException e) {
-            throw job.recordFailure(
+            throw state.context().recordFailure(
                 Failures.translate(e, rank, "wait on window " + number + " for the completes of " + group));
         } finally {
             blocked.end();
@@ -165,7 +158,8 @@ final class ActiveTarget {
     private void checkPscwPeers() {
         pscwPeers.check();
         final int[] pending = pscw.pending(pscwPosts, pscwWaitedOn);
-        job.calls().checkNotAwaitedBy(pending, peer -> pscw.pending(pscwPosts, new int[] {peer}).length == 1, pscwWait);
+        state.context().calls().checkNotAwaitedBy(pending,
+            peer -> pscw.pending(pscwPosts, new int[] {peer}).length == 1, pscwWait);
         if (pending.length > 0) {
             blocked.publish(pending[0]);
         }
@@ -184,18 +178,6 @@ final class ActiveTarget {
         if (lockWord != 0) {
             throw new RmaException(ErrorClass.RMA_CONFLICT, "post while this rank's window is locked ("
                 + LockWord.describe(lockWord) + "); a window may not be locked and exposed concurrently (11.5.3)");
-        }
-    }
-
-    /**
-     * The lock side, after acquisition: if {@code target} exposes its window in a post epoch, runs
-     * {@code release} (gives the lock back) and throws RMA_CONFLICT.
-     */
-    void checkNotExposed(final String call, final int target, final Runnable release) {
-        if (pscw.isExposed(target)) {
-            release.run();
-            throw new RmaException(ErrorClass.RMA_CONFLICT, call + " of rank " + target + " while it exposes its"
-                + " window in a post epoch; a window may not be locked and exposed concurrently (11.5.3)");
         }
     }
 }

@@ -10,8 +10,82 @@ final class Checks {
     private Checks() {
     }
 
+    /**
+     * Checks that the (count, datatype) pairs of a put or get match: the same type signature (MPI-3.1
+     * section 11.3), compared in O(1) for types of one basic type and element by element otherwise.
+     *
+     * @throws RmaException TYPE for a null type or different signatures, COUNT for a negative count.
+     */
     static void checkTypes(final String call, final long originCount, final Datatype originType, final long targetCount,
         final Datatype targetType) {
+        final long originElements = checkCounts(call, originCount, originType, targetCount, targetType);
+        final long targetElements = targetCount * targetType.elements();
+        final boolean match;
+        if (originElements != targetElements) {
+            match = false;
+        } else if (originElements == 0) {
+            match = true;
+        } else if (originType.isSingleBasic() && targetType.isSingleBasic()) {
+            match = originType.basic() == targetType.basic();
+        } else {
+            match = TypeCursor.sameSignature(new TypeCursor(0, originCount, originType),
+                new TypeCursor(0, targetCount, targetType));
+        }
+        if (!match) {
+            throw new RmaException(ErrorClass.TYPE,
+                call + " type signatures differ: origin " + originCount + " x " + originType + " = " + originElements
+                    + " " + basicsOf(originType) + ", target " + targetCount + " x " + targetType + " = "
+                    + targetElements + " " + basicsOf(targetType));
+        }
+    }
+
+    /**
+     * @return the basic type of a type's elements, or the list of its basic types if it has several.
+     */
+    private static String basicsOf(final Datatype type) {
+        return type.isSingleBasic() ? type.basic().name() : type.basics().toString();
+    }
+
+    /**
+     * Checks that the (count, datatype) pairs of an accumulate match (MPI-3.1 section 11.3.4): each type's
+     * elements are of one predefined type, one basic type or whole copies of one pair type, the same on
+     * both sides, and the element counts are equal.
+     *
+     * @throws RmaException TYPE for a null type, a type that mixes basic types (a struct of several),
+     *                      different predefined types or element counts; COUNT for a negative count.
+     */
+    static void checkAccumulateTypes(final String call, final long originCount, final Datatype originType,
+        final long targetCount, final Datatype targetType) {
+        final long originElements = checkCounts(call, originCount, originType, targetCount, targetType);
+        final long targetElements = targetCount * targetType.elements();
+        checkAccumulateUnit(call, originType);
+        checkAccumulateUnit(call, targetType);
+        if (originElements != targetElements
+            || originElements > 0 && !originType.unitName().equals(targetType.unitName())) {
+            throw new RmaException(ErrorClass.TYPE,
+                call + " type signatures differ: origin " + originCount + " x " + originType + " = " + originElements
+                    + " " + originType.unitName() + " elements, target " + targetCount + " x " + targetType + " = "
+                    + targetElements + " " + targetType.unitName() + " elements");
+        }
+    }
+
+    /**
+     * @throws RmaException TYPE if {@code type} mixes basic types without being made of one pair type.
+     */
+    static void checkAccumulateUnit(final String call, final Datatype type) {
+        if (type != null && type.unitName() == null) {
+            throw new RmaException(ErrorClass.TYPE,
+                call + " datatype " + type + " mixes the basic types " + type.basics()
+                    + "; the accumulate family needs one predefined type: every element of one basic"
+                    + " type, or whole copies of one pair type (MPI-3.1 section 11.3.4)");
+        }
+    }
+
+    /**
+     * @return the origin's element count.
+     */
+    private static long checkCounts(final String call, final long originCount, final Datatype originType,
+        final long targetCount, final Datatype targetType) {
         if (originType == null || targetType == null) {
             throw new RmaException(ErrorClass.TYPE,
                 call + " datatype is null (origin " + originType + ", target " + targetType + ")");
@@ -20,21 +94,12 @@ final class Checks {
             throw new RmaException(ErrorClass.COUNT,
                 call + " origin_count=" + originCount + " target_count=" + targetCount + ": counts must be >= 0");
         }
-        final long originElements;
-        final long targetElements;
         try {
-            originElements = Math.multiplyExact(originCount, originType.elements());
-            targetElements = Math.multiplyExact(targetCount, targetType.elements());
+            Math.multiplyExact(targetCount, targetType.elements());
+            return Math.multiplyExact(originCount, originType.elements());
         } catch (final ArithmeticException e) {
             throw new RmaException(ErrorClass.COUNT,
                 call + " origin_count=" + originCount + " target_count=" + targetCount + " overflow the element count");
-        }
-        if (originElements > 0 && targetElements > 0 && originType.basic() != targetType.basic()
-            || originElements != targetElements) {
-            throw new RmaException(ErrorClass.TYPE,
-                call + " type signatures differ: origin " + originCount + " x " + originType + " = " + originElements
-                    + " " + originType.basic() + ", target " + targetCount + " x " + targetType + " = " + targetElements
-                    + " " + targetType.basic());
         }
     }
 
@@ -47,24 +112,39 @@ final class Checks {
         }
     }
 
+    /**
+     * @throws RmaException OP for a null op or one the type's elements do not accept ({@link Op#accepts});
+     *                      TYPE for a type the accumulate family cannot combine (a struct of several basic
+     *                      types), which is reported before the op.
+     */
     static void checkOp(final String call, final Op op, final Datatype type) {
         if (op == null) {
             throw new RmaException(ErrorClass.OP, call + " op is null");
         }
-        if (type != null && !op.accepts(type.basic())) {
-            throw new RmaException(ErrorClass.OP, call + " op " + op.mpiName() + " is not defined for type "
-                + type.basic() + " (logical and bitwise ops take integer types only)");
+        checkAccumulateUnit(call, type);
+        if (type != null && !op.accepts(type)) {
+            throw new RmaException(ErrorClass.OP,
+                call + " op " + op.mpiName() + " is not defined for type " + type.unitName()
+                    + " (logical and bitwise ops take integer types only; MINLOC and MAXLOC take"
+                    + " pair types only, which take only MINLOC, MAXLOC, REPLACE and NO_OP)");
         }
     }
 
+    /**
+     * @throws RmaException TYPE unless {@code type} is a predefined type: basic, or a pair type (which
+     *                      MPI_FETCH_AND_OP takes, MPI-3.1 section 11.3.4).
+     */
     static void checkBasic(final String call, final Datatype type) {
-        if (type == null || !type.isBasic()) {
+        if (type == null || !type.isBasic() && !type.isPairType()) {
             throw new RmaException(ErrorClass.TYPE, call + " datatype " + type + " must be a predefined basic type");
         }
     }
 
     static void checkCompareAndSwapType(final Datatype type) {
-        checkBasic("compareAndSwap", type);
+        if (type == null || !type.isBasic()) {
+            throw new RmaException(ErrorClass.TYPE,
+                "compareAndSwap datatype " + type + " must be a predefined basic" + " type");
+        }
         if (!type.basic().isInteger()) {
             throw new RmaException(ErrorClass.TYPE, "compareAndSwap datatype " + type
                 + " is not an integer type (section 11.3.4: C integer, logical or byte types only)");
@@ -75,6 +155,17 @@ final class Checks {
         if (address % basic.bytes() != 0) {
             throw new RmaException(ErrorClass.DISP, call + " target element at address 0x" + Long.toHexString(address)
                 + " of rank " + target + " is not aligned to its size " + basic.bytes() + " (" + basic + ")");
+        }
+    }
+
+    /**
+     * @throws RmaException DISP if the pair at {@code address} is not aligned to its pair type's alignment.
+     */
+    static void checkAligned(final String call, final int target, final long address, final Datatype.Pair pair) {
+        if (address % pair.alignment() != 0) {
+            throw new RmaException(ErrorClass.DISP,
+                call + " target element at address 0x" + Long.toHexString(address) + " of rank " + target
+                    + " is not aligned to the alignment " + pair.alignment() + " of its pair type " + pair.mpiName());
         }
     }
 

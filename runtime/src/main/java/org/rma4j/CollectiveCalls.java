@@ -40,7 +40,12 @@ final class CollectiveCalls {
     /** What a collective call is. */
     enum Kind {
         BARRIER(1, WaitState.Call.BARRIER), CREATE(2, WaitState.Call.CREATE), CLOSE(3, WaitState.Call.CLOSE), FENCE(4,
-            WaitState.Call.FENCE), FREE(5, WaitState.Call.FREE);
+            WaitState.Call.FENCE), FREE(5, WaitState.Call.FREE), COMM_CREATE(6, WaitState.Call.COMM_CREATE), COMM_FREE(
+                7, WaitState.Call.COMM_FREE), BCAST(8, WaitState.Call.BCAST), GATHER(9, WaitState.Call.GATHER), SCATTER(
+                    10, WaitState.Call.SCATTER), ALLGATHER(11, WaitState.Call.ALLGATHER), ALLTOALL(12,
+                        WaitState.Call.ALLTOALL), REDUCE(13, WaitState.Call.REDUCE), ALLREDUCE(14,
+                            WaitState.Call.ALLREDUCE), REDUCE_SCATTER(15, WaitState.Call.REDUCE_SCATTER), SCAN(16,
+                                WaitState.Call.SCAN), EXSCAN(17, WaitState.Call.EXSCAN);
 
         /** The kind's code in a call word (bits 31..24): explicit, never the ordinal. */
         private final int code;
@@ -68,19 +73,62 @@ final class CollectiveCalls {
         }
     }
 
+    /**
+     * Where the members' call words live: the control file's rows for the world, the slots of a
+     * communicator file otherwise.
+     */
+    interface CallWords {
+        /**
+         * @return the call {@code member} last published in the word of {@code parity} (0: none yet).
+         */
+        long call(int member, int parity);
+
+        /**
+         * Publishes (volatile) the call {@code member} enters in the word of {@code parity}.
+         */
+        void publishCall(int member, int parity, long call);
+    }
+
     private static final Kind[] KINDS = Kind.values();
     private static final int OBJECT_MASK = (1 << 23) - 1;
     private static final long MISMATCH_BIT = 1L << 23;
 
     private final ControlFile control;
+    private final CallWords words;
+    private final String scope;
     private final int rank;
     private final int ranks;
     private int sequence;
     private long current;
     private boolean waitPublished;
 
+    /**
+     * The calls of the job's ranks (MPI_COMM_WORLD), with call words in the control file's rows.
+     */
     CollectiveCalls(final ControlFile control, final int rank) {
+        this(control, rank, new CallWords() {
+            @Override
+            public long call(final int member, final int parity) {
+                return control.call(member, parity);
+            }
+
+            @Override
+            public void publishCall(final int member, final int parity, final long call) {
+                control.publishCall(member, parity, call);
+            }
+        }, "the job");
+    }
+
+    /**
+     * @param control the rows of the members (a {@link ControlFile#subset}), numbered as the members.
+     * @param rank    this rank's number among the members.
+     * @param words   the members' call words.
+     * @param scope   what the sequence numbers count in, e.g. "the job" or "communicator c0-1".
+     */
+    CollectiveCalls(final ControlFile control, final int rank, final CallWords words, final String scope) {
         this.control = control;
+        this.words = words;
+        this.scope = scope;
         this.rank = rank;
         this.ranks = control.ranks();
     }
@@ -94,7 +142,7 @@ final class CollectiveCalls {
     long begin(final Kind kind, final int object) {
         sequence++;
         final long call = encode(sequence, kind, object);
-        control.publishCall(rank, sequence & 1, call);
+        words.publishCall(rank, sequence & 1, call);
         current = call;
         return call;
     }
@@ -168,7 +216,7 @@ final class CollectiveCalls {
         final int number = sequenceOf(mine);
         for (int peer = 0; peer < ranks; peer++) {
             if (peer != rank) {
-                final long theirs = control.call(peer, number & 1);
+                final long theirs = words.call(peer, number & 1);
                 if ((theirs & ~MISMATCH_BIT) != mine && sequenceOf(theirs) == number && comparable(peer, theirs)) {
                     throw mismatch(mine, peer, theirs);
                 }
@@ -186,7 +234,7 @@ final class CollectiveCalls {
         final int number = sequenceOf(call);
         for (int peer = 0; peer < ranks; peer++) {
             if (peer != rank) {
-                final long theirs = control.call(peer, number & 1);
+                final long theirs = words.call(peer, number & 1);
                 if ((theirs & ~MISMATCH_BIT) != call && comparable(peer, theirs)) {
                     throw mismatch(call, peer, theirs);
                 }
@@ -223,8 +271,8 @@ final class CollectiveCalls {
     }
 
     private long latest(final int peer) {
-        final long even = control.call(peer, 0);
-        final long odd = control.call(peer, 1);
+        final long even = words.call(peer, 0);
+        final long odd = words.call(peer, 1);
         return sequenceOf(even) - sequenceOf(odd) > 0 ? even : odd;
     }
 
@@ -238,16 +286,32 @@ final class CollectiveCalls {
 
     private RmaException mismatch(final long mine, final int peer, final long theirs) {
         // NOTE: marked before this rank throws and abandons the job, so that peers still compare with it.
-        control.publishCall(rank, sequenceOf(mine) & 1, mine | MISMATCH_BIT);
+        words.publishCall(rank, sequenceOf(mine) & 1, mine | MISMATCH_BIT);
         return new RmaException(ErrorClass.OTHER,
-            "collective calls do not match: rank " + rank + " called " + describe(mine) + ", rank " + peer + " called "
+            "collective calls do not match: " + who(rank) + " called " + describe(mine) + ", " + who(peer) + " called "
                 + describe(theirs) + "; every rank must make the" + " same collective calls in the same order");
+    }
+
+    /**
+     * @return "rank M", and its job rank where that differs, e.g. "rank 1 (job rank 4)".
+     */
+    private String who(final int member) {
+        final int jobRank = control.fileRank(member);
+        return "rank " + member + (jobRank == member ? "" : " (job rank " + jobRank + ")");
     }
 
     /**
      * @return e.g. {@code "fence on window 0 (collective call #5 of the job)"}.
      */
-    static String describe(final long call) {
+    String describe(final long call) {
+        return describe(call, scope);
+    }
+
+    /**
+     * @param scope what the sequence numbers count in, e.g. "the job".
+     * @return e.g. {@code "fence on window 0 (collective call #5 of the job)"}.
+     */
+    static String describe(final long call, final String scope) {
         if (call == 0) {
             return "no collective call yet";
         }
@@ -256,7 +320,7 @@ final class CollectiveCalls {
         final Kind known = Kind.ofCode(kindCode);
         final String kind = known != null ? known.callName() : "an unknown call (" + kindCode + ")";
         return kind + (object == 0 ? "" : " on window " + (object - 1)) + " (collective call #" + sequenceOf(call)
-            + " of the job)";
+            + " of " + scope + ")";
     }
 
     static long encode(final int sequence, final Kind kind, final int object) {

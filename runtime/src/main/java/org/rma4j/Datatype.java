@@ -1,27 +1,45 @@
 package org.rma4j;
 
+import static org.rma4j.TypeArguments.checkBlocks;
+import static org.rma4j.TypeArguments.checkCount;
+import static org.rma4j.TypeArguments.checkDisplacement;
+import static org.rma4j.TypeArguments.checkOld;
+import static org.rma4j.TypeArguments.describe;
+import static org.rma4j.TypeArguments.filled;
+import static org.rma4j.TypeArguments.saturatedProduct;
+import static org.rma4j.TypeArguments.tooManyBlocks;
+
 import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
 
 /**
- * An MPI datatype: a basic element type and a layout of elements (MPI-3.1 chapter 4, as used by the
- * one-sided calls of section 11.3). Immutable and thread-safe.
+ * An MPI datatype: a layout of basic elements (MPI-3.1 chapter 4, as used by the one-sided calls of
+ * section 11.3). Immutable and thread-safe.
  *
  * <p>The basic types are {@link #BYTE}, {@link #SHORT}, {@link #CHAR}, {@link #INT}, {@link #LONG},
- * {@link #FLOAT} and {@link #DOUBLE}; derived types are built from one basic type with
- * {@link #contiguous}, {@link #vector} (strided), {@link #hvector} (byte stride), {@link #indexedBlock},
- * {@link #indexed}, {@link #hindexed} (byte displacements) and {@link #subarray}. Every
- * derived type has lower bound 0 (displacements are non-negative) and its extent is the end of its
- * last element, as in MPI for such types (a subarray's extent is its whole array's, as in MPI); {@code count} instances follow each other at
- * {@link #extent()} bytes.
+ * {@link #FLOAT} and {@link #DOUBLE}; the pair types of MINLOC and MAXLOC are {@link #LONG_INT},
+ * {@link #INT2}, {@link #DOUBLE_INT}, {@link #FLOAT_INT} and {@link #SHORT_INT} (section 5.9.4).
+ * Derived types are built with {@link #contiguous}, {@link #vector} (strided), {@link #hvector} (byte
+ * stride), {@link #indexedBlock}, {@link #indexed}, {@link #hindexed} (byte displacements),
+ * {@link #subarray} and {@link #struct} (several old types, byte displacements). Every derived type has
+ * lower bound 0 (displacements are non-negative) and its extent is its upper bound, as in MPI (section
+ * 4.1): the end of its last block, where a block of n copies of an old type ends n old extents after its
+ * start, so an old type's trailing padding (a pair type's, a subarray's rest of the array) counts; a
+ * subarray's extent is its whole array's, and a struct's end is rounded up to the alignment of its
+ * largest basic element, as in MPI and C. {@code count} instances follow each other at {@link #extent()}
+ * bytes.
  *
- * <p>Two (count, datatype) pairs match when they have the same basic type and the same number of
- * elements: the type-signature rule of section 11.3 for types built from one basic type.
+ * <p>Two (count, datatype) pairs match in put and get when their type signatures are the same: the
+ * same sequence of basic types (section 11.3; for types of one basic type, the same basic type and
+ * number of elements). The accumulate family needs every element of both to be of one predefined type
+ * (section 11.3.4): one basic type, or whole copies of one pair type ({@link #unitName()}).
  *
- * <p>A datatype holds the list of its blocks (runs of adjacent elements, merged where they touch), so
- * its memory grows with the number of blocks, not with its data: {@code contiguous(n, INT)} and
- * {@code vector(n, b, b, INT)} are one block whatever {@code n}. A constructor whose result could have
- * more than {@link #MAX_BLOCKS} blocks throws {@link ErrorClass#NO_MEM} before allocating anything, in
- * time independent of the counts.
+ * <p>A datatype holds the list of its blocks (runs of adjacent elements of one basic type, merged where
+ * they touch), so its memory grows with the number of blocks, not with its data: {@code contiguous(n,
+ * INT)} and {@code vector(n, b, b, INT)} are one block whatever {@code n}. A constructor whose result
+ * could have more than {@link #MAX_BLOCKS} blocks throws {@link ErrorClass#NO_MEM} before allocating
+ * anything, in time independent of the counts.
  */
 public final class Datatype {
     /** Basic element types, with their size in bytes. */
@@ -49,6 +67,70 @@ public final class Datatype {
         }
     }
 
+    /**
+     * The value-index pair types of MPI_MINLOC and MPI_MAXLOC (MPI-3.1 section 5.9.4), laid out as the C
+     * {@code struct { value; int index; }}: the value at 0, the index at the next multiple of 4 after it,
+     * and the extent rounded up to the alignment of the larger component (MPI_LONG_INT and
+     * MPI_DOUBLE_INT: index at 8, extent 16; MPI_2INT, MPI_FLOAT_INT: index at 4, extent 8; MPI_SHORT_INT:
+     * index at 4 after 2 bytes of padding, extent 8).
+     */
+    public enum Pair {
+        /** MPI_LONG_INT: {@code struct { long value; int index; }} (C {@code long} of 64 bits). */
+        LONG_INT(Basic.LONG, "MPI_LONG_INT"),
+        /** MPI_2INT: {@code struct { int value; int index; }}. */
+        INT2(Basic.INT, "MPI_2INT"),
+        /** MPI_DOUBLE_INT: {@code struct { double value; int index; }}. */
+        DOUBLE_INT(Basic.DOUBLE, "MPI_DOUBLE_INT"),
+        /** MPI_FLOAT_INT: {@code struct { float value; int index; }}. */
+        FLOAT_INT(Basic.FLOAT, "MPI_FLOAT_INT"),
+        /** MPI_SHORT_INT: {@code struct { short value; int index; }}. */
+        SHORT_INT(Basic.SHORT, "MPI_SHORT_INT");
+
+        private final Basic valueType;
+        private final String mpiName;
+
+        Pair(final Basic valueType, final String mpiName) {
+            this.valueType = valueType;
+            this.mpiName = mpiName;
+        }
+
+        /**
+         * @return the basic type of the value.
+         */
+        public Basic valueType() {
+            return valueType;
+        }
+
+        /**
+         * @return the byte offset of the int index from the value.
+         */
+        public int indexOffset() {
+            return Math.max(valueType.bytes(), Integer.BYTES);
+        }
+
+        /**
+         * @return the alignment of the pair: that of its larger component.
+         */
+        public int alignment() {
+            return Math.max(valueType.bytes(), Integer.BYTES);
+        }
+
+        /**
+         * @return bytes from one pair to the next, padding included.
+         */
+        public int extent() {
+            final int end = indexOffset() + Integer.BYTES;
+            return (end + alignment() - 1) / alignment() * alignment();
+        }
+
+        /**
+         * @return the standard's name, e.g. {@code MPI_DOUBLE_INT}.
+         */
+        public String mpiName() {
+            return mpiName;
+        }
+    }
+
     /** MPI_BYTE. */
     public static final Datatype BYTE = basic(Basic.BYTE);
     /** MPI_SHORT. */
@@ -63,6 +145,16 @@ public final class Datatype {
     public static final Datatype FLOAT = basic(Basic.FLOAT);
     /** MPI_DOUBLE. */
     public static final Datatype DOUBLE = basic(Basic.DOUBLE);
+    /** MPI_LONG_INT: a long value and an int index, 16 bytes apart ({@link Pair#LONG_INT}). */
+    public static final Datatype LONG_INT = pair(Pair.LONG_INT);
+    /** MPI_2INT: an int value and an int index ({@link Pair#INT2}). */
+    public static final Datatype INT2 = pair(Pair.INT2);
+    /** MPI_DOUBLE_INT: a double value and an int index, 16 bytes apart ({@link Pair#DOUBLE_INT}). */
+    public static final Datatype DOUBLE_INT = pair(Pair.DOUBLE_INT);
+    /** MPI_FLOAT_INT: a float value and an int index ({@link Pair#FLOAT_INT}). */
+    public static final Datatype FLOAT_INT = pair(Pair.FLOAT_INT);
+    /** MPI_SHORT_INT: a short value, 2 bytes of padding, an int index ({@link Pair#SHORT_INT}). */
+    public static final Datatype SHORT_INT = pair(Pair.SHORT_INT);
 
     /** System property: the most blocks one datatype may hold. */
     public static final String MAX_BLOCKS_PROP_NAME = "rma4j.datatype.max.blocks";
@@ -71,30 +163,56 @@ public final class Datatype {
     /** The most blocks one datatype may hold ({@link #MAX_BLOCKS_PROP_NAME}). */
     public static final int MAX_BLOCKS = Math.max(1, Integer.getInteger(MAX_BLOCKS_PROP_NAME, MAX_BLOCKS_DEFAULT));
 
-    /** Array entries a description shows before it abbreviates. */
-    private static final int DESCRIBED_ENTRIES = 8;
-
+    /** The basic type of every element, or null for a type that mixes basic types. */
     private final Basic basic;
-    /** Byte offset of each block within one instance, ascending is not required. */
+    /** Byte offset of each block within one instance, in type-map order (ascending is not required). */
     private final long[] blockOffsets;
     /** Elements in each block. */
     private final long[] blockElements;
+    /** Basic type of each block's elements. */
+    private final Basic[] blockBasics;
     private final long elements;
+    private final long size;
     private final long extent;
+    /** Non-null if every element belongs to a whole copy of this pair type (the accumulate unit). */
+    private final Pair pair;
     private final String description;
 
-    private Datatype(final Basic basic, final long[] blockOffsets, final long[] blockElements, final long extent,
+    /**
+     * @param empty the basic type of a type without blocks (that of the type it was built from), or null.
+     */
+    private Datatype(final TypeBlocks blocks, final Basic empty, final long extent, final Pair pair,
         final String description) {
-        this.basic = basic;
-        this.blockOffsets = blockOffsets;
-        this.blockElements = blockElements;
-        this.elements = Arrays.stream(blockElements).sum();
+        this.blockOffsets = blocks.offsets();
+        this.blockElements = blocks.counts();
+        this.blockBasics = blocks.basics();
+        Basic common = blockBasics.length == 0 ? empty : blockBasics[0];
+        long elementCount = 0;
+        long bytes = 0;
+        for (int b = 0; b < blockBasics.length; b++) {
+            common = blockBasics[b] == common ? common : null;
+            elementCount += blockElements[b];
+            bytes += blockElements[b] * blockBasics[b].bytes();
+        }
+        this.basic = common;
+        this.elements = elementCount;
+        this.size = bytes;
         this.extent = extent;
+        this.pair = pair;
         this.description = description;
     }
 
     private static Datatype basic(final Basic basic) {
-        return new Datatype(basic, new long[] {0}, new long[] {1}, basic.bytes(), basic.name());
+        final TypeBlocks blocks = new TypeBlocks();
+        blocks.add(0, 1, basic);
+        return new Datatype(blocks, basic, basic.bytes(), null, basic.name());
+    }
+
+    private static Datatype pair(final Pair pair) {
+        final TypeBlocks blocks = new TypeBlocks();
+        blocks.add(0, 1, pair.valueType());
+        blocks.add(pair.indexOffset(), 1, Basic.INT);
+        return new Datatype(blocks, null, pair.extent(), pair, pair.name());
     }
 
     /**
@@ -260,49 +378,70 @@ public final class Datatype {
         checkOld(old, "subarray");
         final String description = "subarray(" + describe(sizes) + ", " + describe(subsizes) + ", " + describe(starts)
             + ", " + order + ", " + old + ")";
-        final int dims = sizes.length;
-        if (dims == 0 || subsizes.length != dims || starts.length != dims || order == null) {
-            throw new RmaException(ErrorClass.ARG, description + ": sizes, subsizes and starts need the same"
-                + " number (>= 1) of dimensions and an order");
+        if (order == null) {
+            throw new RmaException(ErrorClass.ARG, description + ": the order is null (C or FORTRAN)");
         }
-        // Dimension d of the C-ordered view is dimension view[d] of the arguments.
-        final int[] view = new int[dims];
-        for (int d = 0; d < dims; d++) {
-            view[d] = order == Order.C ? d : dims - 1 - d;
-            final int size = sizes[d];
-            final int subsize = subsizes[d];
-            if (size < 1 || subsize < 1 || subsize > size || starts[d] < 0 || starts[d] > size - subsize) {
-                throw new RmaException(ErrorClass.ARG,
-                    description + ": dimension " + d + " has size " + size + ", subsize " + subsize + " and start "
-                        + starts[d] + "; MPI needs 1 <= subsize <= size" + " and 0 <= start <= size - subsize");
-            }
-        }
-        long rows = 1;
-        long arrayElements = 1;
-        for (int d = 0; d < dims; d++) {
-            rows = d < dims - 1 ? saturatedProduct(rows, subsizes[view[d]]) : rows;
-            arrayElements = saturatedProduct(arrayElements, sizes[d]);
-        }
-        final int run = subsizes[view[dims - 1]];
-        checkBlocks(description, rows, run, old);
-        // One block per row of the fastest dimension: its displacement in old extents, C order.
-        final long[] displacements = new long[(int)rows];
-        final int[] index = new int[dims];
-        for (int row = 0; row < rows; row++) {
-            long displacement = 0;
-            for (int d = 0; d < dims; d++) {
-                final int arg = view[d];
-                displacement = displacement * sizes[arg] + starts[arg] + index[d];
-            }
-            displacements[row] = displacement;
-            for (int d = dims - 2; d >= 0 && ++index[d] == subsizes[view[d]]; d--) {
-                index[d] = 0;
-            }
-        }
-        final Datatype blocks = replicate(old, displacements, filled((int)rows, run), description);
+        final TypeArguments.SubarrayRows rows = TypeArguments.subarrayRows(description, sizes, subsizes, starts,
+            order == Order.C, old);
+        final TypeBlocks blocks = replicateBlocks(old, rows.displacements(), old.extent,
+            filled(rows.displacements().length, rows.run()), description);
         try {
-            final long extent = Math.multiplyExact(arrayElements, old.extent);
-            return new Datatype(old.basic, blocks.blockOffsets, blocks.blockElements, extent, description);
+            final long extent = Math.multiplyExact(rows.arrayElements(), old.extent);
+            return new Datatype(blocks, old.basic, extent, old.pair, description);
+        } catch (final ArithmeticException e) {
+            throw new RmaException(ErrorClass.COUNT, description + " spans more than " + Long.MAX_VALUE + " bytes");
+        }
+    }
+
+    /**
+     * MPI_TYPE_CREATE_STRUCT (MPI-3.1 section 4.1.2): blocks of {@code blocklengths[i]} copies of
+     * {@code types[i]} at {@code byteDisplacements[i]} bytes, the types free to differ (a record of an int
+     * and a double, say). The extent is the end of the last block (a block of n copies ends n extents of
+     * its type after its displacement) rounded up to the alignment of the largest basic element, as MPI's
+     * epsilon and a C compiler's padding do (section 4.1.6): {@code count} instances describe an array of
+     * count such records. A struct moves with put and get; the accumulate family takes it only when all
+     * its elements are of one basic type or whole copies of one pair type (section 11.3.4).
+     *
+     * @throws RmaException ARG for a null array, COUNT if the arrays differ in length or a length is
+     *                      negative, TYPE for a null type or a negative displacement.
+     */
+    public static Datatype struct(final int[] blocklengths, final long[] byteDisplacements, final Datatype[] types) {
+        if (blocklengths == null || byteDisplacements == null || types == null) {
+            throw new RmaException(ErrorClass.ARG, "struct blocklengths, displacements and types must not be null");
+        }
+        final String description = "struct(" + describe(blocklengths) + ", " + describe(byteDisplacements) + ", "
+            + describe(types) + ")";
+        if (blocklengths.length != byteDisplacements.length || blocklengths.length != types.length) {
+            throw new RmaException(ErrorClass.COUNT, description + " has " + blocklengths.length + " blocklengths, "
+                + byteDisplacements.length + " displacements and " + types.length + " types");
+        }
+        long blocks = 0;
+        for (int i = 0; i < types.length; i++) {
+            checkOld(types[i], "struct types[" + i + "]");
+            checkCount(blocklengths[i], "struct blocklengths[" + i + "]");
+            checkDisplacement(description, byteDisplacements[i]);
+            // NOTE: each term is below 2^51 and the sum stops growing past MAX_BLOCKS: no overflow.
+            blocks += types[i].isContiguous() ? 1 : saturatedProduct(blocklengths[i], types[i].blocks());
+            if (blocks > MAX_BLOCKS) {
+                throw tooManyBlocks(description, blocks);
+            }
+        }
+        final TypeBlocks built = new TypeBlocks();
+        Pair common = null;
+        boolean any = false;
+        try {
+            for (int i = 0; i < types.length; i++) {
+                if (blocklengths[i] == 0 || types[i].elements == 0) {
+                    continue;
+                }
+                built.addCopies(types[i], byteDisplacements[i], blocklengths[i]);
+                common = !any || common == types[i].pair ? types[i].pair : null;
+                any = true;
+            }
+            final int alignment = built.alignment();
+            final long extent = Math.multiplyExact(Math.addExact(built.upperBound(), alignment - 1) / alignment,
+                alignment);
+            return new Datatype(built, types.length == 0 ? Basic.BYTE : types[0].basic, extent, common, description);
         } catch (final ArithmeticException e) {
             throw new RmaException(ErrorClass.COUNT, description + " spans more than " + Long.MAX_VALUE + " bytes");
         }
@@ -320,93 +459,75 @@ public final class Datatype {
      */
     private static Datatype replicate(final Datatype old, final long[] displacements, final long unit,
         final long[] lengths, final String description) {
-        final Blocks blocks = new Blocks(old.basic.bytes());
-        long end = 0;
+        final TypeBlocks blocks = replicateBlocks(old, displacements, unit, lengths, description);
+        return new Datatype(blocks, old.basic, blocks.upperBound(), old.pair, description);
+    }
+
+    private static TypeBlocks replicateBlocks(final Datatype old, final long[] displacements, final long unit,
+        final long[] lengths, final String description) {
+        final TypeBlocks blocks = new TypeBlocks();
         for (int i = 0; i < displacements.length; i++) {
-            if (displacements[i] < 0) {
-                throw new RmaException(ErrorClass.TYPE, description + ": displacement " + displacements[i]
-                    + " is negative; rma4j datatypes have lower bound 0");
-            }
-            if (lengths[i] == 0) {
-                continue;
-            }
+            checkDisplacement(description, displacements[i]);
             try {
-                final long start = Math.multiplyExact(displacements[i], unit);
-                if (old.isContiguous()) {
-                    // One run of lengths[i] copies: no loop over the copies, so huge counts cost nothing.
-                    final long elements = Math.multiplyExact(lengths[i], old.elements);
-                    blocks.add(start, elements);
-                    end = Math.max(end, Math.addExact(start, Math.multiplyExact(elements, old.basic.bytes())));
-                    continue;
-                }
-                for (long copy = 0; copy < lengths[i]; copy++) {
-                    final long base = Math.addExact(start, Math.multiplyExact(copy, old.extent));
-                    for (int k = 0; k < old.blockOffsets.length; k++) {
-                        final long offset = base + old.blockOffsets[k];
-                        blocks.add(offset, old.blockElements[k]);
-                        end = Math.max(end, offset + old.blockElements[k] * old.basic.bytes());
-                    }
-                }
+                blocks.addCopies(old, Math.multiplyExact(displacements[i], unit), lengths[i]);
             } catch (final ArithmeticException e) {
                 throw new RmaException(ErrorClass.COUNT, description + " spans more than " + Long.MAX_VALUE + " bytes");
             }
         }
-        return new Datatype(old.basic, blocks.offsets(), blocks.counts(), end, description);
-    }
-
-    /** A growing list of blocks that merges a block into the previous one when it continues it. */
-    private static final class Blocks {
-        private final int elementBytes;
-        private long[] offsets = new long[8];
-        private long[] counts = new long[8];
-        private int size;
-
-        Blocks(final int elementBytes) {
-            this.elementBytes = elementBytes;
-        }
-
-        void add(final long offset, final long elements) {
-            if (size > 0 && offsets[size - 1] + counts[size - 1] * elementBytes == offset) {
-                counts[size - 1] += elements;
-                return;
-            }
-            if (size == offsets.length) {
-                offsets = Arrays.copyOf(offsets, size * 2);
-                counts = Arrays.copyOf(counts, size * 2);
-            }
-            offsets[size] = offset;
-            counts[size] = elements;
-            size++;
-        }
-
-        long[] offsets() {
-            return Arrays.copyOf(offsets, size);
-        }
-
-        long[] counts() {
-            return Arrays.copyOf(counts, size);
-        }
+        return blocks;
     }
 
     /**
-     * @return the basic element type.
+     * @return the basic type of every element (that of the value and the index of {@link #INT2}).
+     * @throws RmaException TYPE for a type that mixes basic types (a struct of several, a pair type other
+     *                      than INT2); {@link #basics()} lists them.
      */
     public Basic basic() {
+        if (basic == null) {
+            throw new RmaException(ErrorClass.TYPE, description + " mixes the basic types " + basics());
+        }
         return basic;
     }
 
     /**
-     * @return basic elements in one instance.
+     * @return the basic types of this type's elements, each once, in type-map order.
+     */
+    public List<Basic> basics() {
+        return Arrays.stream(blockBasics).distinct().toList();
+    }
+
+    /**
+     * @return the pair type every element belongs to a whole copy of (a pair type, or a type built only
+     *         from one pair type), if any: the types MINLOC and MAXLOC accept (MPI-3.1 section 5.9.4).
+     */
+    public Optional<Pair> pair() {
+        return Optional.ofNullable(pair);
+    }
+
+    /**
+     * @return the predefined type the accumulate family combines this type's elements as (section 11.3.4):
+     *         the pair type's MPI name if {@link #pair()} is present, else the one basic type's name, or
+     *         null for a type that mixes basic types without being made of one pair type.
+     */
+    public String unitName() {
+        if (pair != null) {
+            return pair.mpiName();
+        }
+        return basic == null ? null : basic.name();
+    }
+
+    /**
+     * @return basic elements in one instance (a pair counts its value and its index).
      */
     public long elements() {
         return elements;
     }
 
     /**
-     * @return bytes of data in one instance (MPI_TYPE_SIZE).
+     * @return bytes of data in one instance (MPI_TYPE_SIZE), padding excluded.
      */
     public long size() {
-        return elements * basic.bytes();
+        return size;
     }
 
     /**
@@ -421,7 +542,7 @@ public final class Datatype {
      *         instances are one contiguous run).
      */
     public boolean isContiguous() {
-        return blockOffsets.length <= 1 && (blockOffsets.length == 0 || blockOffsets[0] == 0) && extent == size();
+        return blockOffsets.length <= 1 && (blockOffsets.length == 0 || blockOffsets[0] == 0) && extent == size;
     }
 
     /**
@@ -430,6 +551,28 @@ public final class Datatype {
     public boolean isBasic() {
         return this == BYTE || this == SHORT || this == CHAR || this == INT || this == LONG || this == FLOAT
             || this == DOUBLE;
+    }
+
+    /**
+     * @return whether this is one of the predefined pair types ({@link #LONG_INT}, {@link #INT2},
+     *         {@link #DOUBLE_INT}, {@link #FLOAT_INT}, {@link #SHORT_INT}).
+     */
+    public boolean isPairType() {
+        return this == LONG_INT || this == INT2 || this == DOUBLE_INT || this == FLOAT_INT || this == SHORT_INT;
+    }
+
+    /**
+     * @return the pair type, or null (see {@link #pair()}).
+     */
+    Pair pairOrNull() {
+        return pair;
+    }
+
+    /**
+     * @return whether every element has the same basic type.
+     */
+    boolean isSingleBasic() {
+        return basic != null;
     }
 
     int blocks() {
@@ -444,6 +587,10 @@ public final class Datatype {
         return blockElements[block];
     }
 
+    Basic blockBasic(final int block) {
+        return blockBasics[block];
+    }
+
     /**
      * @return bytes spanned by {@code count} instances (0 for count 0).
      */
@@ -454,71 +601,6 @@ public final class Datatype {
             throw new RmaException(ErrorClass.COUNT,
                 count + " x " + description + " spans more than " + Long.MAX_VALUE + " bytes");
         }
-    }
-
-    /**
-     * Checks, before anything is allocated, that {@code entries} blocks of {@code blocklength} old types
-     * cannot make more than {@link #MAX_BLOCKS} blocks: one block per entry when the old type is
-     * contiguous (its copies touch), else one per block of each copy.
-     *
-     * @throws RmaException NO_MEM if they could.
-     */
-    private static void checkBlocks(final String description, final long entries, final long blocklength,
-        final Datatype old) {
-        final long perEntry = old.isContiguous() ? 1 : saturatedProduct(blocklength, old.blocks());
-        final long bound = saturatedProduct(entries, perEntry);
-        if (entries > 0 && blocklength > 0 && bound > MAX_BLOCKS) {
-            throw tooManyBlocks(description, bound);
-        }
-    }
-
-    private static long saturatedProduct(final long a, final long b) {
-        final long high = Math.multiplyHigh(a, b);
-        return high != 0 || a * b < 0 ? Long.MAX_VALUE : a * b;
-    }
-
-    private static RmaException tooManyBlocks(final String description, final long blocks) {
-        return new RmaException(ErrorClass.NO_MEM, description + " would hold up to " + blocks + " blocks; a datatype"
-            + " holds at most " + MAX_BLOCKS + " (-D" + MAX_BLOCKS_PROP_NAME + "=N)");
-    }
-
-    /**
-     * @return the array as {@link Arrays#toString(int[])} shows it, abbreviated after a few entries.
-     */
-    private static String describe(final int[] array) {
-        return describe(Arrays.stream(array).asLongStream().toArray());
-    }
-
-    /**
-     * @return the array as {@link Arrays#toString(long[])} shows it, abbreviated after a few entries.
-     */
-    private static String describe(final long[] array) {
-        if (array.length <= DESCRIBED_ENTRIES) {
-            return Arrays.toString(array);
-        }
-        final StringBuilder text = new StringBuilder("[");
-        for (int i = 0; i < DESCRIBED_ENTRIES; i++) {
-            text.append(array[i]).append(", ");
-        }
-        return text.append("... (").append(array.length).append(" entries)]").toString();
-    }
-
-    private static void checkOld(final Datatype old, final String call) {
-        if (old == null) {
-            throw new RmaException(ErrorClass.TYPE, call + " old type is null");
-        }
-    }
-
-    private static void checkCount(final int count, final String what) {
-        if (count < 0) {
-            throw new RmaException(ErrorClass.COUNT, what + "=" + count + " is negative");
-        }
-    }
-
-    private static long[] filled(final int length, final long value) {
-        final long[] array = new long[length];
-        Arrays.fill(array, value);
-        return array;
     }
 
     @Override

@@ -1,83 +1,58 @@
 package org.rma4j;
 
-import static org.rma4j.internal.WindowLayout.ATTACH_SLOTS;
-import static org.rma4j.internal.WindowLayout.ENTRY_ADDRESS_OFFSET;
-import static org.rma4j.internal.WindowLayout.ENTRY_FILE_OFFSET_OFFSET;
-import static org.rma4j.internal.WindowLayout.ENTRY_LENGTH_OFFSET;
-import static org.rma4j.internal.WindowLayout.ENTRY_SEQUENCE_OFFSET;
-import static org.rma4j.internal.WindowLayout.ENTRY_STATE_OFFSET;
 import static org.rma4j.internal.WindowLayout.attachBlockOffset;
-import static org.rma4j.internal.WindowLayout.attachEntryOffset;
 import static org.rma4j.internal.WindowLayout.attachTableOffset;
 
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.ConcurrentHashMap;
+import org.rma4j.internal.SharedNames;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.MappedFile;
 import org.rma4j.shm.ShmFormatException;
-import org.rma4j.shm.Words;
 
 /**
  * Target memory of a dynamic window (MPI_WIN_CREATE_DYNAMIC, MPI-3.1 section 11.2.4): each rank
- * publishes the regions it attaches in its block of the window file's attach table, and an origin
- * resolves a displacement among the target's attached regions.
+ * publishes the regions it attaches in its part of the window's attach table ({@link AttachedRegions}),
+ * and an origin resolves a displacement among the target's attached regions ({@link AttachView}).
  *
  * <p>Addressing: as in MPI, the target displacement of a dynamic window is an address in the
  * target's process ({@link Rma#address(MemorySegment)}, the analogue of MPI_GET_ADDRESS, applied by
- * the target to the memory it attached) with a displacement unit of 1. The origin maps the target's
- * allocation file once and reaches the same bytes at its own address.
+ * the target to the memory it attached) with a displacement unit of 1. The origin maps the file that
+ * holds the region (an {@code allocMem} file, or the file of the window whose memory was attached) once
+ * and reaches the same bytes at its own address.
  *
- * <p>An entry is published with a release store of its state after its fields, and read with an
- * acquire load of the state. Thread-safe.
+ * <p>Cost: attach and detach O(log n), a lookup O(log n) in the n regions the target has attached (see
+ * {@link AttachView} for catching up with changes). Thread-safe.
  */
 final class DynamicMemory extends TargetMemory {
-    private static final int FREE = 0;
-    private static final int ATTACHED = 1;
-
     private final JobDirectory directory;
-    private final MemorySegment table;
-    private final long attachTable;
+    private final AttachedRegions own;
+    private final AttachView[] views;
     private final ConcurrentHashMap<String, MappedFile> mapped = new ConcurrentHashMap<>();
 
-    DynamicMemory(final JobDirectory directory, final MemorySegment windowFile, final int ranks) {
+    /**
+     * @param windowName the name of the window file, which names the attach chunk files.
+     */
+    DynamicMemory(final JobDirectory directory, final MemorySegment windowFile, final String windowName,
+        final int ranks, final int rank) {
         this.directory = directory;
-        this.table = windowFile;
-        this.attachTable = attachTableOffset(ranks);
+        final long table = attachTableOffset(ranks);
+        this.own = new AttachedRegions(directory, windowFile, attachBlockOffset(table, rank), windowName, rank);
+        this.views = new AttachView[ranks];
+        for (int target = 0; target < ranks; target++) {
+            views[target] = new AttachView(directory, windowFile, attachBlockOffset(table, target), windowName, target);
+        }
         MappingBudget.add(1); // the window file, checked by the creation
     }
 
     /**
-     * Publishes {@code segment}, found at {@code location} of this rank's allocations, as attached.
+     * Publishes {@code segment}, found at {@code location} of this rank's shared memory, as attached.
      *
-     * @throws RmaException RMA_ATTACH if it overlaps an attached region or every slot is taken.
+     * @throws RmaException RMA_ATTACH if it overlaps an attached region.
      */
-    void attach(final int rank, final MemorySegment segment, final SharedAllocator.Location location) {
-        final long block = attachBlockOffset(attachTable, rank);
-        int free = -1;
-        for (int slot = 0; slot < ATTACH_SLOTS; slot++) {
-            final long entry = attachEntryOffset(block, slot);
-            if (Words.getIntAcquire(table, entry + ENTRY_STATE_OFFSET) == ATTACHED) {
-                final long address = Words.getLong(table, entry + ENTRY_ADDRESS_OFFSET);
-                final long length = Words.getLong(table, entry + ENTRY_LENGTH_OFFSET);
-                if (segment.address() < address + length && address < segment.address() + segment.byteSize()) {
-                    throw new RmaException(ErrorClass.RMA_ATTACH, "attach of " + describe(segment)
-                        + " overlaps the attached region " + describe(address, length));
-                }
-            } else if (free < 0) {
-                free = slot;
-            }
-        }
-        if (free < 0) {
-            throw new RmaException(ErrorClass.RMA_ATTACH, "attach of " + describe(segment) + ": all " + ATTACH_SLOTS
-                + " attach slots of rank " + rank + " are in use (detach a region first)");
-        }
-        final long entry = attachEntryOffset(block, free);
-        Words.putLong(table, entry + ENTRY_ADDRESS_OFFSET, segment.address());
-        Words.putLong(table, entry + ENTRY_LENGTH_OFFSET, segment.byteSize());
-        Words.putLong(table, entry + ENTRY_FILE_OFFSET_OFFSET, location.fileOffset());
-        Words.putInt(table, entry + ENTRY_SEQUENCE_OFFSET, location.sequence());
-        Words.putIntRelease(table, entry + ENTRY_STATE_OFFSET, ATTACHED);
+    void attach(final MemorySegment segment, final SharedAllocator.Location location) {
+        own.attach(segment, location);
     }
 
     /**
@@ -85,18 +60,15 @@ final class DynamicMemory extends TargetMemory {
      *
      * @throws RmaException RMA_ATTACH if no region starts there.
      */
-    void detach(final int rank, final MemorySegment segment) {
-        final long block = attachBlockOffset(attachTable, rank);
-        for (int slot = 0; slot < ATTACH_SLOTS; slot++) {
-            final long entry = attachEntryOffset(block, slot);
-            if (Words.getIntAcquire(table, entry + ENTRY_STATE_OFFSET) == ATTACHED
-                && Words.getLong(table, entry + ENTRY_ADDRESS_OFFSET) == segment.address()) {
-                Words.putIntRelease(table, entry + ENTRY_STATE_OFFSET, FREE);
-                return;
-            }
-        }
-        throw new RmaException(ErrorClass.RMA_ATTACH,
-            "detach of " + describe(segment) + ": no region attached by rank " + rank + " starts at that address");
+    void detach(final MemorySegment segment) {
+        own.detach(segment);
+    }
+
+    /**
+     * @return the regions this rank has attached now.
+     */
+    int attached() {
+        return own.size();
     }
 
     @Override
@@ -110,38 +82,34 @@ final class DynamicMemory extends TargetMemory {
         if (lengthBytes < 0) {
             throw new RmaException(ErrorClass.COUNT, call + " length=" + lengthBytes + " is negative");
         }
-        final long block = attachBlockOffset(attachTable, target);
-        for (int slot = 0; slot < ATTACH_SLOTS; slot++) {
-            final long entry = attachEntryOffset(block, slot);
-            if (Words.getIntAcquire(table, entry + ENTRY_STATE_OFFSET) != ATTACHED) {
-                continue;
-            }
-            final long address = Words.getLong(table, entry + ENTRY_ADDRESS_OFFSET);
-            final long length = Words.getLong(table, entry + ENTRY_LENGTH_OFFSET);
-            if (targetDisp >= address && lengthBytes <= length && targetDisp - address <= length - lengthBytes) {
-                final int sequence = Words.getInt(table, entry + ENTRY_SEQUENCE_OFFSET);
-                final long fileOffset = Words.getLong(table, entry + ENTRY_FILE_OFFSET_OFFSET);
-                final MemorySegment region = regionFile(call, target, sequence);
-                if (fileOffset < 0 || fileOffset > region.byteSize() - length) {
-                    throw new RmaException(ErrorClass.RMA_SHARED,
-                        call + ": the region " + describe(address, length) + " attached by rank " + target
-                            + " at offset " + fileOffset + " of " + SharedAllocator.fileName(target, sequence)
-                            + " does not fit in its " + region.byteSize() + " bytes");
-                }
-                return new Place(region, fileOffset + (targetDisp - address));
-            }
+        final AttachView.Region region = views[target].find(call, targetDisp);
+        if (region == null || lengthBytes > region.length()
+            || targetDisp - region.address() > region.length() - lengthBytes) {
+            throw new RmaException(ErrorClass.RMA_RANGE,
+                call + " target_disp=0x" + Long.toHexString(targetDisp) + " + length=" + lengthBytes
+                    + " is not inside a region attached by rank " + target + " to the dynamic window");
         }
-        throw new RmaException(ErrorClass.RMA_RANGE,
-            call + " target_disp=0x" + Long.toHexString(targetDisp) + " + length=" + lengthBytes
-                + " is not inside a region attached by rank " + target + " to the dynamic window");
+        final MemorySegment file = regionFile(call, target, region.fileName());
+        final long length = region.length();
+        if (region.fileOffset() < 0 || region.fileOffset() > file.byteSize() - length) {
+            throw new RmaException(ErrorClass.RMA_SHARED,
+                call + ": the region " + AttachedRegions.describe(region.address(), length) + " attached by rank "
+                    + target + " at offset " + region.fileOffset() + " of " + region.fileName()
+                    + " does not fit in its " + file.byteSize() + " bytes");
+        }
+        return new Place(file, region.fileOffset() + (targetDisp - region.address()));
     }
 
     /**
-     * @return this process's mapping of allocation {@code sequence} of {@code target}, mapped at first use.
+     * @return this process's mapping of the job file {@code name} that holds a region of {@code target},
+     *         mapped at first use.
      * @throws RmaException RMA_SHARED if the file cannot be mapped.
      */
-    private MemorySegment regionFile(final String call, final int target, final int sequence) {
-        final String name = SharedAllocator.fileName(target, sequence);
+    private MemorySegment regionFile(final String call, final int target, final String name) {
+        if (!SharedNames.isJobFileName(name)) {
+            throw new RmaException(ErrorClass.RMA_SHARED,
+                call + ": the attach table of rank " + target + " names '" + name + "', not a file of the job");
+        }
         try {
             return mapped.computeIfAbsent(name, n -> {
                 MappingBudget.acquire(call, 1);
@@ -160,17 +128,13 @@ final class DynamicMemory extends TargetMemory {
 
     @Override
     void close() {
+        own.close();
+        for (final AttachView view : views) {
+            view.close();
+        }
         mapped.values().forEach(MappedFile::close);
-        // the window file and every region mapped here
+        // the window file and every region file mapped here
         MappingBudget.release(1 + mapped.size());
         mapped.clear();
-    }
-
-    private static String describe(final MemorySegment segment) {
-        return describe(segment.address(), segment.byteSize());
-    }
-
-    private static String describe(final long address, final long length) {
-        return "[0x" + Long.toHexString(address) + ", +" + length + ")";
     }
 }

@@ -60,8 +60,18 @@ public enum ErrorClass {
      * proposal, ULFM): thrown as {@link RankFailedException}.
      */
     PROC_FAILED("MPI_ERR_PROC_FAILED", "a process involved in the operation has failed", 24),
+    /** Invalid communicator (a freed one, or MPI_COMM_WORLD where it cannot be used). */
+    COMM("MPI_ERR_COMM", "invalid communicator", 40),
+    /** Invalid root of a rooted collective. */
+    ROOT("MPI_ERR_ROOT", "invalid root", 41),
+    /** Invalid topology, or a topology call on a communicator without one. */
+    TOPOLOGY("MPI_ERR_TOPOLOGY", "invalid topology", 42),
+    /** Invalid dimension argument of a topology call. */
+    DIMS("MPI_ERR_DIMS", "invalid dimension argument", 43),
     /** The job or an operation on it failed in a way no other class describes. */
-    OTHER("MPI_ERR_OTHER", "known error not in this list", 25);
+    OTHER("MPI_ERR_OTHER", "known error not in this list", 25),
+    /** Invalid attribute key: freed, predefined where a user key is needed (MPI-3.1 section 6.7). */
+    KEYVAL("MPI_ERR_KEYVAL", "invalid keyval has been passed", 26);
 
     private final String mpiName;
     private final String description;

@@ -9,8 +9,10 @@ import org.rma4j.shm.ControlLayout;
 
 /**
  * An ordered set of job ranks (MPI_Group, MPI-3.1 chapter 6), as passed to the general active
- * target synchronization calls {@link Window#post}, {@link Window#start}. A member's position is
- * its rank in the group; the member itself is a rank of the job. Immutable and thread-safe.
+ * target synchronization calls {@link Window#post}, {@link Window#start} and to
+ * {@link Communicator#create(Group)}. A member's position is its rank in the group; the member itself is a
+ * rank of the job, which names the process whatever communicator it is seen through: the group of a
+ * communicator's first two ranks is {@code comm.group().incl(0, 1)}. Immutable and thread-safe.
  *
  * <p>Members are ranks a job can have, 0..{@link #MAX_RANK}, so a group never holds more than
  * {@code MAX_RANK + 1} members; a larger group is refused with {@link ErrorClass#RANK} before anything
@@ -173,6 +175,20 @@ public final class Group {
             translated[i] = other.indexOf(member(positions[i]));
         }
         return translated;
+    }
+
+    /**
+     * MPI_GROUP_COMPARE (MPI-3.1 section 6.3.1).
+     *
+     * @return {@link Comparison#IDENT} for the same members in the same order, {@link Comparison#SIMILAR}
+     *         for the same members in another order, else {@link Comparison#UNEQUAL}.
+     * @throws RmaException GROUP for a null group.
+     */
+    public Comparison compare(final Group other) {
+        if (other == null) {
+            throw new RmaException(ErrorClass.GROUP, "compare with a null group (use Group.EMPTY)");
+        }
+        return Comparison.ofMembers(members, other.members);
     }
 
     private int[] filter(final java.util.function.IntPredicate keep) {

@@ -59,6 +59,14 @@ final class Notifications {
     final NotifyWaitPublication waits;
     private final NotifyLanes own;
     private final Lane[] outgoing;
+    /**
+     * Producers of this rank's lanes of origins on other nodes, made at their first notification; used by this
+     * rank's {@link TargetAgent} only ({@link #deliver}).
+     */
+    private final LaneProducer[] inbound;
+    private final MemorySegment mapping;
+    private final int ranks;
+    private final int laneCapacity;
     private final Matcher unexpected = new Matcher();
     private final List<NotifyRequest> active = new ArrayList<>();
     private final NotificationHandler handler = this::arrived;
@@ -81,7 +89,7 @@ final class Notifications {
     private volatile Runnable beforeWait = () -> {
     };
     /** Test hook: runs when a send first finds its target's lane full, before it waits for room. */
-    private volatile Runnable onFullRing = () -> {
+    private volatile Runnable onFullLane = () -> {
     };
 
     /**
@@ -121,6 +129,10 @@ final class Notifications {
         this.window = window;
         this.rank = rank;
         this.lap = ranks * laneCapacity;
+        this.mapping = mapping;
+        this.ranks = ranks;
+        this.laneCapacity = laneCapacity;
+        this.inbound = new LaneProducer[ranks];
         this.control = control;
         this.waitStrategy = waitStrategy;
         this.liveness = liveness;
@@ -204,8 +216,8 @@ final class Notifications {
     private void publishWhenRoom(final String call, final Lane lane, final int tag, final long displacement,
         final int length, final int flags, final MemorySegment inline) {
         final int target = lane.target;
-        final var fullRingEvent = WindowCounters.begin(WindowCounters.FULL_RING);
-        onFullRing.run();
+        final var fullLaneEvent = WindowCounters.begin(WindowCounters.FULL_LANE);
+        onFullLane.run();
         final String what = call + ": room in this rank's full notification lane at rank " + target;
         // NOTE: the target's drain signals our own signal word when it frees room in our lane while this flag is
         // set (NotifyLanesLayout, "Room"); notifications for us signal it too, and we must drain them meanwhile:
@@ -224,7 +236,27 @@ final class Notifications {
         } finally {
             lane.producer.waitForRoom(false);
         }
-        window.counters().end(fullRingEvent, target, tag, call);
+        window.counters().end(fullLaneEvent, target, tag, call);
+    }
+
+    /**
+     * Publishes, in this rank's lane of {@code origin}, a notification of {@code origin}, a rank on another node
+     * whose notified access already took effect here (its request, applied by this rank's {@link TargetAgent}
+     * after every earlier request of that origin, MPI's non-overtaking order on the link). The lane's one
+     * producer is then this rank's agent: the origin's process does not map this rank's lanes, and the agent
+     * runs on one thread at a time (the thread that polls the link, under the link's lock), so the lane keeps
+     * one producer and the origin's notifications their order.
+     *
+     * @return false if the lane is full (nothing published; the agent offers it again at its next poll).
+     */
+    boolean deliver(final int origin, final int tag, final long displacement, final int length, final int flags) {
+        LaneProducer producer = inbound[origin];
+        if (producer == null) {
+            producer = new LaneProducer(mapping, WindowLayout.notifyLanesOffset(ranks, laneCapacity, rank), ranks,
+                laneCapacity, origin);
+            inbound[origin] = producer;
+        }
+        return producer.offer(origin, tag, displacement, length, flags, null);
     }
 
     /**
@@ -511,8 +543,8 @@ final class Notifications {
      * Sets the hook a sending thread runs when it first finds its lane at the target full (for tests that
      * let the target make room only once the sender waits for it).
      */
-    void onFullRing(final Runnable hook) {
-        onFullRing = hook;
+    void onFullLane(final Runnable hook) {
+        onFullLane = hook;
     }
 
     int rank() {

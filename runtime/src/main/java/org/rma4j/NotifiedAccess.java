@@ -22,11 +22,15 @@ final class NotifiedAccess {
     private final TargetMemory memory;
     private final Notifications notifications;
     private final List<NotifyRequest> requests = new ArrayList<>();
+    /** Notified access to targets on another node. */
+    private final RemoteNotified remote;
 
-    NotifiedAccess(final WindowState state, final TargetMemory memory, final Notifications notifications) {
+    NotifiedAccess(final WindowState state, final TargetMemory memory, final Notifications notifications,
+        final WindowTransport transport) {
         this.state = state;
         this.memory = memory;
         this.notifications = notifications;
+        this.remote = new RemoteNotified(state, transport);
     }
 
     /**
@@ -44,6 +48,10 @@ final class NotifiedAccess {
     void putNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
         Objects.requireNonNull(origin, "origin");
         checkTag("putNotify", tag);
+        if (remote.reaches(target)) {
+            remote.putNotify(origin, target, targetDisp, tag);
+            return;
+        }
         final long length = origin.byteSize();
         final TargetMemory.Place destination = notifiedPlace("putNotify", target, targetDisp, length);
         if (destination == null) {
@@ -69,16 +77,18 @@ final class NotifiedAccess {
         Objects.requireNonNull(origin, "origin");
         Checks.checkTypes("putNotify", originCount, originType, targetCount, targetType);
         Checks.checkBuffer("putNotify", "origin", origin, originCount, originType);
+        if (remote.reaches(target)) {
+            remote.putNotify(origin, originCount, originType, target, targetDisp, targetCount, targetType, tag);
+            return;
+        }
         final MemorySegment destination = notifiedSlice("putNotify", target, targetDisp, targetType.span(targetCount));
         if (destination == null) {
             return;
         }
-        final int bytes = originType.basic().bytes();
         final Notifications.Lane lane = notifications.lock("putNotify", target);
         try {
-            TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, targetCount, targetType),
-                (originOffset, targetOffset, elements) -> MemorySegment.copy(origin, originOffset, destination,
-                    targetOffset, elements * bytes));
+            TypeCursor.copy(origin, new TypeCursor(0, originCount, originType), destination,
+                new TypeCursor(0, targetCount, targetType));
             notifications.publish("putNotify", lane, tag, targetDisp,
                 (int)Math.min(targetCount * targetType.size(), Integer.MAX_VALUE), Notifications.KIND_PUT, null);
         } finally {
@@ -89,6 +99,10 @@ final class NotifiedAccess {
     void getNotify(final MemorySegment destination, final int target, final long targetDisp, final int tag) {
         Objects.requireNonNull(destination, "destination");
         checkTag("getNotify", tag);
+        if (remote.reaches(target)) {
+            remote.getNotify(destination, target, targetDisp, tag);
+            return;
+        }
         final long length = destination.byteSize();
         final MemorySegment source = notifiedSlice("getNotify", target, targetDisp, length);
         if (source == null) {
@@ -111,7 +125,15 @@ final class NotifiedAccess {
         Checks.checkNotNoOp("accumulateNotify", op);
         Objects.requireNonNull(origin, "origin");
         Checks.checkTypes("accumulateNotify", count, type, count, type);
+        if (type.pairOrNull() != null) {
+            throw new RmaException(ErrorClass.TYPE, "accumulateNotify datatype " + type + " is a pair type; notified"
+                + " accumulates take basic types (use accumulate with MINLOC or MAXLOC, then a notification)");
+        }
         Checks.checkBuffer("accumulateNotify", "origin", origin, count, type);
+        if (remote.reaches(target)) {
+            remote.accumulateNotify(origin, count, type, target, targetDisp, op, tag);
+            return;
+        }
         final TargetMemory.Place place = notifiedPlace("accumulateNotify", target, targetDisp, type.span(count));
         if (place == null) {
             return;
@@ -134,6 +156,9 @@ final class NotifiedAccess {
     long fetchAndOpNotify(final long operand, final int target, final long targetDisp, final Op op, final int tag) {
         checkTag("fetchAndOpNotify", tag);
         Checks.checkOp("fetchAndOpNotify", op, Datatype.LONG);
+        if (remote.reaches(target)) {
+            return remote.fetchAndOpNotify(operand, target, targetDisp, op, tag);
+        }
         final TargetMemory.Place place = notifiedPlace("fetchAndOpNotify", target, targetDisp, Long.BYTES);
         if (place == null) {
             return 0;

@@ -1,52 +1,43 @@
 package org.rma4j;
 
-import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
-import org.rma4j.internal.LockWord;
-import org.rma4j.internal.WindowLayout;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappingLiveness;
 import org.rma4j.shm.WaitState;
-import org.rma4j.shm.Words;
 
 /**
  * Passive-target synchronization of one window (MPI-3.1 sections 11.5.3 and 11.5.4): lock, lock_all,
- * unlock, unlock_all on the window's lock table (one {@link LockWord} per rank, in the window file),
- * and flush / sync, which are full fences because every operation completes at its call. Epoch
- * states: {@link Epochs}; the lock-versus-post rule: {@link ActiveTarget}. Javadoc of each call:
- * {@link Window}.
+ * unlock, unlock_all on the targets' lock words, and flush / sync, through the window's
+ * {@link WindowTransport} (in shared memory a lock word per rank in the window file,
+ * {@link org.rma4j.internal.LockWord}; flush and sync are full fences there). Epoch states: {@link Epochs}; the
+ * lock-versus-post rule: {@link ActiveTarget}. Javadoc of each call: {@link Window}.
  */
 final class PassiveTarget {
     private final WindowState state;
-    private final RmaJob job;
     private final int rank;
     private final int number;
     private final long[] sizes;
-    private final MemorySegment mapping;
-    private final long lockTable;
     private final Epochs epochs;
-    private final ActiveTarget active;
+    private final WindowTransport transport;
     /** The lock or PSCW wait in progress, published as this rank's wait state on its slow path. */
     private final WaitPublication blocked;
     private final MappingLiveness fileCheck;
     private final Liveness lockLiveness;
-    private final boolean noLocks;
+    /** Info no_locks: lock calls raise RMA_SYNC; MPI_WIN_SET_INFO may change it ({@link #applyInfo}). */
+    private volatile boolean noLocks;
 
-    PassiveTarget(final WindowState state, final MemorySegment mapping, final Epochs epochs, final ActiveTarget active,
+    PassiveTarget(final WindowState state, final WindowTransport transport, final Epochs epochs,
         final WaitPublication blocked, final MappingLiveness fileCheck, final boolean noLocks) {
         this.state = state;
-        this.job = state.job();
         this.rank = state.rank();
         this.number = state.number();
         this.sizes = state.sizes();
-        this.mapping = mapping;
-        this.lockTable = WindowLayout.lockTableOffset(sizes.length);
+        this.transport = transport;
         this.epochs = epochs;
-        this.active = active;
         this.blocked = blocked;
         this.fileCheck = fileCheck;
         this.noLocks = noLocks;
-        final Liveness lockPeers = fileCheck.and(job.control().liveness(rank, false));
+        final Liveness lockPeers = fileCheck.and(state.context().control().liveness(rank, false));
         this.lockLiveness = () -> {
             blocked.publish();
             lockPeers.check();
@@ -66,23 +57,12 @@ final class PassiveTarget {
         checkLocksAllowed("lock");
         epochs.checkLock(target);
         epochs.beforePassive("lock");
-        final long word = WindowLayout.lockWordOffset(lockTable, target);
         final boolean nocheck = (assertions & Rma.MODE_NOCHECK) != 0;
-        if (lockType == LockType.EXCLUSIVE) {
-            if (!nocheck) {
-                acquire(() -> LockWord.acquireExclusive(mapping, word, rank, job.waitStrategy(), lockLiveness),
-                    LockType.EXCLUSIVE, target, word);
-                active.checkNotExposed("lock", target, () -> LockWord.releaseExclusive(mapping, word, rank));
-            }
-            epochs.locked(target, Epochs.EXCLUSIVE | (nocheck ? Epochs.NOCHECK : 0));
-        } else {
-            if (!nocheck) {
-                acquire(() -> LockWord.acquireShared(mapping, word, job.waitStrategy(), lockLiveness), LockType.SHARED,
-                    target, word);
-                active.checkNotExposed("lock", target, () -> LockWord.releaseShared(mapping, word));
-            }
-            epochs.locked(target, Epochs.SHARED | (nocheck ? Epochs.NOCHECK : 0));
+        if (!nocheck) {
+            acquire(lockType, target, "lock");
         }
+        epochs.locked(target,
+            (lockType == LockType.EXCLUSIVE ? Epochs.EXCLUSIVE : Epochs.SHARED) | (nocheck ? Epochs.NOCHECK : 0));
         if (nocheck) {
             // NOTE: only without an acquisition: the acquiring CAS is itself a two-way barrier (volatile
             // read and write), so no access of the epoch moves before it.
@@ -110,24 +90,14 @@ final class PassiveTarget {
         final boolean nocheck = (assertions & Rma.MODE_NOCHECK) != 0;
         if (!nocheck) {
             for (int target = 0; target < sizes.length; target++) {
-                final long word = WindowLayout.lockWordOffset(lockTable, target);
-                final int acquired = target;
                 try {
-                    acquire(() -> LockWord.acquireShared(mapping, word, job.waitStrategy(), lockLiveness), null, target,
-                        word);
-                } catch (final RmaTimeoutException e) {
-                    for (int held = 0; held < acquired; held++) {
-                        LockWord.releaseShared(mapping, WindowLayout.lockWordOffset(lockTable, held));
+                    acquire(LockType.SHARED, target, null);
+                } catch (final RuntimeException e) {
+                    for (int held = 0; held < target; held++) {
+                        transport.unlock(LockType.SHARED, held);
                     }
                     throw e;
                 }
-            }
-            for (int target = 0; target < sizes.length; target++) {
-                active.checkNotExposed("lockAll", target, () -> {
-                    for (int held = 0; held < sizes.length; held++) {
-                        LockWord.releaseShared(mapping, WindowLayout.lockWordOffset(lockTable, held));
-                    }
-                });
             }
         }
         epochs.lockedAll(Epochs.SHARED | (nocheck ? Epochs.NOCHECK : 0));
@@ -146,52 +116,57 @@ final class PassiveTarget {
     }
 
     void flush(final int target) {
-        checkFlush("flush", target);
-        VarHandle.fullFence();
+        if (checkFlush("flush", target)) {
+            transport.flush(target);
+        }
     }
 
     void flushAll() {
         checkOpen("flushAll");
         epochs.checkAnyPassive("flushAll");
-        VarHandle.fullFence();
+        transport.flushAll();
     }
 
     void flushLocal(final int target) {
-        checkFlush("flushLocal", target);
-        VarHandle.fullFence();
+        if (checkFlush("flushLocal", target)) {
+            transport.flushLocal(target);
+        }
     }
 
     void flushLocalAll() {
         checkOpen("flushLocalAll");
         epochs.checkAnyPassive("flushLocalAll");
-        VarHandle.fullFence();
+        transport.flushLocalAll();
     }
 
     void sync() {
         checkOpen("sync");
-        VarHandle.fullFence();
+        transport.sync();
     }
 
     private void release(final int target, final int mode) {
         if ((mode & Epochs.NOCHECK) != 0) {
-            VarHandle.fullFence();
+            transport.flush(target);
             return;
         }
-        final long word = WindowLayout.lockWordOffset(lockTable, target);
-        if ((mode & Epochs.EXCLUSIVE) != 0) {
-            LockWord.releaseExclusive(mapping, word, rank);
-        } else {
-            LockWord.releaseShared(mapping, word);
-        }
+        transport.unlock((mode & Epochs.EXCLUSIVE) != 0 ? LockType.EXCLUSIVE : LockType.SHARED, target);
     }
 
-    private void checkFlush(final String call, final int target) {
+    /**
+     * @return false for PROC_NULL (nothing to flush).
+     */
+    private boolean checkFlush(final String call, final int target) {
         checkOpen(call);
         if (target == Rma.PROC_NULL) {
-            return;
+            return false;
         }
         checkRank(target, call);
         epochs.checkPassive(target, call);
+        return true;
+    }
+
+    void applyInfo(final Info info) {
+        noLocks = info.flag(Info.NO_LOCKS);
     }
 
     private void checkLocksAllowed(final String call) {
@@ -201,27 +176,37 @@ final class PassiveTarget {
     }
 
     /**
-     * Runs a lock acquisition; a timeout names the call, the target and the lock word's state.
+     * Takes target's lock word; a timeout names the call, the target and the lock word's state. A window may
+     * not be locked and exposed in a post epoch concurrently (11.5.3): if the target exposes its window, the
+     * hold is given back and RMA_CONFLICT thrown (best effort: a post and a lock that race are not always
+     * seen).
      *
-     * @param type the lock call's type, or null for lockAll.
+     * @param call "lock", or null for lockAll.
      */
-    private void acquire(final Runnable acquisition, final LockType type, final int target, final long word) {
-        blocked.begin(type == null ? WaitState.Call.LOCK_ALL : WaitState.Call.LOCK, target);
+    private void acquire(final LockType type, final int target, final String call) {
+        blocked.begin(call == null ? WaitState.Call.LOCK_ALL : WaitState.Call.LOCK, target);
+        final boolean exposed;
         try {
-            acquisition.run();
+            exposed = transport.lock(type, target, lockLiveness);
         } catch (final InternalError e) {
             throw fileCheck.explain(e);
         } catch (final RuntimeException e) {
             // NOTE: the description is built here, not by the caller: a string concatenation per lock call
             // showed up in profiles of the uncontended lock + unlock.
-            final String what = type == null
+            final String what = call == null
                 ? "lockAll: the lock of rank " + target
                 : "lock(" + type + ", " + target + ")";
-            final RuntimeException translated = Failures.translate(e, rank, what + " on window " + number
-                + " (lock word " + LockWord.describe(Words.getIntVolatile(mapping, word)) + ")");
-            throw translated instanceof RankFailedException ? job.recordFailure(translated) : translated;
+            final RuntimeException translated = Failures.translate(e, rank,
+                what + " on window " + number + " (lock word " + transport.describeLock(target) + ")");
+            throw translated instanceof RankFailedException ? state.context().recordFailure(translated) : translated;
         } finally {
             blocked.end();
+        }
+        if (exposed) {
+            transport.unlock(type, target);
+            throw new RmaException(ErrorClass.RMA_CONFLICT, (call == null ? "lockAll" : call) + " of rank " + target
+                + " while it exposes its window in a post epoch; a window may not be locked and exposed concurrently"
+                + " (11.5.3)");
         }
     }
 

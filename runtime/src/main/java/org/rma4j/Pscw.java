@@ -16,7 +16,8 @@ import org.rma4j.shm.Words;
  *
  * <p>The standard defines matching through messages: post sends one to each origin, start receives
  * one from each target, complete sends one to each target, wait receives one from each origin. Here
- * a message is an increment of the (receiver, sender) counter followed by a signal of the receiver;
+ * a message is an increment of the (receiver, sender) counter followed by a signal of the receiver, made by
+ * the window's {@link WindowTransport} (for a receiver on another node, by its node's agent);
  * a receiver has received from a sender when the counter exceeds what it consumed before. Counters
  * only grow, so an early post for a later epoch is never mistaken for another target's post.
  *
@@ -24,6 +25,8 @@ import org.rma4j.shm.Words;
  */
 final class Pscw {
     private final MemorySegment mapping;
+    /** Sends the posts and completes (the counters of other nodes' ranks are in their nodes' files). */
+    private final WindowTransport transport;
     private final int rank;
     private final int ranks;
     private final long syncTable;
@@ -34,9 +37,10 @@ final class Pscw {
     private final int[] postsConsumed;
     private final int[] completesConsumed;
 
-    Pscw(final MemorySegment mapping, final int rank, final int ranks, final WaitStrategy waitStrategy,
-        final Liveness liveness) {
+    Pscw(final MemorySegment mapping, final WindowTransport transport, final int rank, final int ranks,
+        final WaitStrategy waitStrategy, final Liveness liveness) {
         this.mapping = mapping;
+        this.transport = transport;
         this.rank = rank;
         this.ranks = ranks;
         this.syncTable = WindowLayout.syncTableOffset(ranks);
@@ -57,22 +61,12 @@ final class Pscw {
     }
 
     /**
-     * @return whether {@code target} has a post epoch open.
-     */
-    boolean isExposed(final int target) {
-        return Words.getIntVolatile(mapping,
-            WindowLayout.syncLinesOffset(syncTable, target) + WindowLayout.EXPOSED_OFFSET) != 0;
-    }
-
-    /**
      * Sends a post to every origin of the group.
      */
     void post(final Group origins) {
         VarHandle.fullFence();
         for (final int origin : origins.members()) {
-            Words.getAndAddInt(mapping, WindowLayout.counterOffset(postMatrix, ranks, origin, rank), 1);
-            WaitWords.signal(mapping,
-                WindowLayout.syncLinesOffset(syncTable, origin) + WindowLayout.POST_SIGNAL_OFFSET);
+            transport.post(origin);
         }
     }
 
@@ -94,9 +88,7 @@ final class Pscw {
     void complete(final Group targets) {
         VarHandle.fullFence();
         for (final int target : targets.members()) {
-            Words.getAndAddInt(mapping, WindowLayout.counterOffset(completeMatrix, ranks, target, rank), 1);
-            WaitWords.signal(mapping,
-                WindowLayout.syncLinesOffset(syncTable, target) + WindowLayout.COMPLETE_SIGNAL_OFFSET);
+            transport.complete(target);
         }
     }
 

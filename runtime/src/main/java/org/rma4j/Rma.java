@@ -38,6 +38,12 @@ public final class Rma {
     /** MPI_ANY_TAG: a notification request that matches every tag. */
     public static final int ANY_TAG = -1;
 
+    /**
+     * MPI_UNDEFINED: as the color of {@link Communicator#split}, joins no new communicator; returned by
+     * {@link Group#translateRanks} for a process that is not in the other group.
+     */
+    public static final int UNDEFINED = Group.UNDEFINED;
+
     /** MPI_MODE_NOCHECK (lock, lock_all, post, start). */
     public static final int MODE_NOCHECK = 1;
     /** MPI_MODE_NOSTORE (fence, post): the local window was not updated by stores since the last sync. */
@@ -60,6 +66,13 @@ public final class Rma {
      * MPI_INIT: joins the job this process belongs to ({@code RMA4J_RANK}, {@code RMA4J_SIZE},
      * {@code RMA4J_JOB_DIR} from the launcher), or starts a job of one rank if there is none.
      * Collective over the job's ranks.
+     *
+     * <p>Under an MPI launcher ({@code mpirun}: the environment has {@code OMPI_COMM_WORLD_RANK},
+     * {@code PMI_RANK} or {@code PMIX_RANK}, and no {@code rmarun} job) the process joins through MPI, which it
+     * initializes at {@code MPI_THREAD_SERIALIZED}: ranks on one node share memory as under {@code rmarun}, ranks
+     * on other nodes are reached through MPI. The system property {@code rma4j.transport=shm|mpi} overrides the
+     * detection. The job then uses MPI until {@link RmaJob#close()}, which finalizes it; the program makes no MPI
+     * calls of its own.
      *
      * @throws RmaException OTHER if this process already joined a job that is not closed.
      */
@@ -107,7 +120,9 @@ public final class Rma {
         }
         final String dir = System.getenv(JobEnvironment.JOB_DIR);
         final RmaJob job;
-        if (dir == null) {
+        if (MpiLaunch.selected(dir)) {
+            job = MpiLaunch.join();
+        } else if (dir == null) {
             job = singleton(WaitStrategy.defaultStrategy());
         } else {
             final int rank = parse(JobEnvironment.RANK, System.getenv(JobEnvironment.RANK));
@@ -210,6 +225,20 @@ public final class Rma {
      */
     public static long address(final MemorySegment location) {
         return location.address();
+    }
+
+    /**
+     * MPI_DIMS_CREATE (MPI-3.1 section 7.5.2): a balanced grid of {@code nnodes} cells for
+     * {@link Communicator#cartCreate}. The zero entries of {@code dims} are filled so that the product of
+     * all entries is {@code nnodes}, with extents as close to each other as possible and in non-increasing
+     * order; the non-zero entries are kept.
+     *
+     * @return a new array ({@code dims} is not changed), e.g. {@code [3, 2]} for 6 nodes and {@code [0, 0]}.
+     * @throws RmaException DIMS for a negative entry or fixed entries that do not divide {@code nnodes};
+     *                      ARG for {@code nnodes} < 1.
+     */
+    public static int[] dimsCreate(final int nnodes, final int[] dims) {
+        return CartTopology.dimsCreate(nnodes, dims);
     }
 
     private static RmaJob singleton(final WaitStrategy waitStrategy) {

@@ -12,6 +12,8 @@ public class RmaException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final ErrorClass errorClass;
+    /** Whether a window's error handler has seen it (a nested call does not handle it twice). */
+    private transient boolean handled;
 
     public RmaException(final ErrorClass errorClass, final String message) {
         super(errorClass.mpiName() + ": " + message);
@@ -28,5 +30,16 @@ public class RmaException extends RuntimeException {
      */
     public ErrorClass errorClass() {
         return errorClass;
+    }
+
+    /**
+     * Marks this exception as seen by a window's error handler.
+     *
+     * @return whether it was seen before.
+     */
+    boolean markHandled() {
+        final boolean before = handled;
+        handled = true;
+        return before;
     }
 }

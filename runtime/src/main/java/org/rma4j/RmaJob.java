@@ -4,25 +4,27 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import org.rma4j.internal.mpi.MpiLink;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.RankState;
-import org.rma4j.shm.ShmBarrier;
 import org.rma4j.shm.ShmFormatException;
 import org.rma4j.shm.WaitStrategy;
-import org.rma4j.shm.WaitTimeoutException;
 
 /**
  * One rank's membership in a job: its rank, the job size, the job's collective calls and the
  * windows it creates. Obtained from {@link Rma#init()} in a process started by {@code rmarun}, or
  * from {@link Rma#runThreads} in thread mode; both map the job's files the same way.
  *
- * <p>Collective calls ({@link #barrier()}, window creation, {@link Window#fence}, {@link Window#free()},
- * {@link #close()}) must be made by every rank in the same order. Each carries its kind and a job-wide
- * sequence number that peers compare: calls that do not match (one rank in fence while another frees
+ * <p>The job's collective calls ({@link #barrier()}, window creation, {@link Window#fence} and
+ * {@link Window#free()} of its windows, {@link #close()}) are those of its world communicator
+ * ({@link #world()}; other communicators have their own, see {@link Communicator}) and must be made by
+ * every rank in the same order. Each carries its kind and a sequence number of the communicator that
+ * peers compare: calls that do not match (one rank in fence while another frees
  * the window, or calls the job barrier) end with an {@link RmaException} naming both calls and ranks,
  * at every rank involved, instead of matching each other or waiting forever. A job handle belongs to
- * its rank: its collective calls must not run concurrently in two threads.
+ * its rank: the collective calls of one communicator must not run concurrently in two threads (those of
+ * different communicators may, see {@link Communicator}).
  *
  * <h2>Failures</h2>
  * A collective or blocking call that fails after it communicated (a peer failed, a wait timed out,
@@ -70,31 +72,42 @@ public final class RmaJob implements AutoCloseable {
     private final JobDirectory directory;
     private final ControlFile control;
     private WaitStrategy waitStrategy;
-    private final ShmBarrier barrier;
-    private final Runnable barrierWait;
     private final boolean ownsDirectory;
+    /** The windows open at this rank (guarded by itself: communicators may create them in several threads). */
     private final List<Window> windows = new ArrayList<>();
+    /** The contexts of the communicators this rank made, to unmap when the job closes (guarded by itself). */
+    private final List<CommContext> contexts = new ArrayList<>();
     private final SharedAllocator allocator;
-    private final CollectiveCalls calls;
+    private final CommContext worldContext;
+    private final Communicator world;
     private final boolean processMode;
-    private int windowSequence;
+    /** The number this rank gives the next communicator file it may create ({@link CommFile#name}). */
+    private final java.util.concurrent.atomic.AtomicInteger commNumber = new java.util.concurrent.atomic.AtomicInteger();
     private State state = State.OPEN;
     private final long[] pids;
     private Throwable failure;
-    private Thread abortWatcher;
-    private volatile boolean watching;
+    /** Process mode: ends this process when another rank aborts the job, or null. */
+    private AbortWatcher abortWatcher;
+    /** The rank's connection to MPI in a job launched by an MPI launcher, or null. */
+    private final MpiLink link;
+    /** Key of the messages by which a failing rank tells every rank of a job across nodes that it failed. */
+    private static final long FAILURE_KEY = 1L << 61;
+    /** How long a failing rank gives its failure notices to leave before it goes on ending. */
+    private static final long FAILURE_NOTICE_NS = 1_000_000_000L;
 
     private RmaJob(final int rank, final JobDirectory directory, final ControlFile control,
-        final WaitStrategy waitStrategy, final boolean ownsDirectory, final boolean processMode) {
+        final WaitStrategy waitStrategy, final boolean ownsDirectory, final boolean processMode, final MpiLink link) {
         this.rank = rank;
         this.size = control.ranks();
         this.directory = directory;
         this.control = control;
         this.waitStrategy = waitStrategy;
-        this.calls = new CollectiveCalls(control, rank);
         this.pids = new long[size];
-        this.barrier = control.barrier(waitStrategy, calls.whileWaiting(control.liveness(rank, true)));
-        this.barrierWait = barrier::await;
+        this.link = link;
+        this.worldContext = link != null && link.nodes() > 1
+            ? CommContext.acrossNodes(this, "world", allRanks(size), rank, MpiCollective.key(-1, 0), true)
+            : CommContext.world(this, control, rank);
+        this.world = new Communicator(worldContext);
         this.ownsDirectory = ownsDirectory;
         this.processMode = processMode;
         this.allocator = new SharedAllocator(directory, rank);
@@ -118,6 +131,17 @@ public final class RmaJob implements AutoCloseable {
      */
     static RmaJob join(final JobDirectory directory, final int rank, final WaitStrategy waitStrategy,
         final boolean ownsDirectory, final boolean processMode) {
+        return join(directory, rank, waitStrategy, ownsDirectory, processMode, null);
+    }
+
+    /**
+     * Like {@link #join(JobDirectory, int, WaitStrategy, boolean, boolean)} for a job launched by an MPI
+     * launcher ({@code link} non-null): {@code directory} is this node's, its control file has a row per rank
+     * of the job (those of other nodes {@link org.rma4j.shm.RankState#ELSEWHERE}), and the world communicator
+     * goes through MPI when the job spans several nodes.
+     */
+    static RmaJob join(final JobDirectory directory, final int rank, final WaitStrategy waitStrategy,
+        final boolean ownsDirectory, final boolean processMode, final MpiLink link) {
         final ControlFile control;
         try {
             control = ControlFile.open(directory.controlFile());
@@ -130,15 +154,22 @@ public final class RmaJob implements AutoCloseable {
                     "rank " + rank + " is outside the job's 0.." + (control.ranks() - 1));
             }
             control.join(rank);
-            final RmaJob job = new RmaJob(rank, directory, control, waitStrategy, ownsDirectory, processMode);
+            final RmaJob job = new RmaJob(rank, directory, control, waitStrategy, ownsDirectory, processMode, link);
             job.barrier();
             for (int r = 0; r < job.size; r++) {
                 job.pids[r] = control.pid(r);
             }
             if (processMode) {
-                job.startAbortWatcher();
+                job.abortWatcher = AbortWatcher.start(control, rank);
             }
-            if (rank == 0) {
+            if (link != null && link.nodes() > 1) {
+                // A rank of another node that fails tells this one; its row of this node's file then says so.
+                link.register(FAILURE_KEY, notice -> {
+                    control.markFailed(notice.source());
+                    return true;
+                });
+            }
+            if (rank == job.nodeLeader()) {
                 // Every rank has mapped the control file: its name can go, so a job killed later leaves less.
                 control.unlink();
             }
@@ -147,6 +178,23 @@ public final class RmaJob implements AutoCloseable {
             control.close();
             throw e;
         }
+    }
+
+    private static int[] allRanks(final int size) {
+        final int[] all = new int[size];
+        for (int r = 0; r < size; r++) {
+            all[r] = r;
+        }
+        return all;
+    }
+
+    /**
+     * MPI_COMM_WORLD: the communicator of every rank of the job, in job rank order. The job's collective
+     * calls ({@link #barrier()}, {@link #allocate}, ...) are shorthands for calls on it. Always the same
+     * object; it cannot be freed.
+     */
+    public Communicator world() {
+        return world;
     }
 
     /**
@@ -182,37 +230,7 @@ public final class RmaJob implements AutoCloseable {
      * @throws RankFailedException if a rank dies or leaves while others wait.
      */
     public void barrier() {
-        checkOpen("barrier");
-        final var barrierEvent = WindowCounters.begin(WindowCounters.BARRIER);
-        collective(CollectiveCalls.Kind.BARRIER, 0, barrierWait);
-        WindowCounters.endOnJob(barrierEvent, rank, "barrier");
-    }
-
-    /**
-     * Runs the wait of a collective call: checks that this rank has not failed, publishes the call for
-     * the peers' comparison, waits, and compares the peers' calls. A failure of the wait is recorded
-     * (the rank is out of step with its peers) and rethrown naming the call.
-     *
-     * @param object 0 for the job, 1 + window number for a window.
-     */
-    void collective(final CollectiveCalls.Kind kind, final int object, final Runnable wait) {
-        checkNotFailed(kind.callName());
-        final long call = calls.begin(kind, object);
-        try {
-            wait.run();
-        } catch (final RuntimeException e) {
-            if (e instanceof WaitTimeoutException) {
-                calls.timedOut();
-            }
-            throw recordFailure(Failures.translate(e, rank, CollectiveCalls.describe(call)));
-        } finally {
-            calls.end();
-        }
-        try {
-            calls.checkCompleted(call);
-        } catch (final RmaException e) {
-            throw recordFailure(e);
-        }
+        world.barrier();
     }
 
     /**
@@ -228,8 +246,7 @@ public final class RmaJob implements AutoCloseable {
      *                      if the job's shared memory file system has too little free space for the window.
      */
     public Window allocateShared(final long sizeBytes, final int dispUnit, final Info info) {
-        checkOpen("allocateShared");
-        return WindowCreation.allocateShared(this, sizeBytes, dispUnit, info);
+        return world.allocateShared(sizeBytes, dispUnit, info);
     }
 
     /**
@@ -241,23 +258,21 @@ public final class RmaJob implements AutoCloseable {
      *                      if the job's shared memory file system has too little free space for the window.
      */
     public Window allocate(final long sizeBytes, final int dispUnit, final Info info) {
-        checkOpen("allocate");
-        return WindowCreation.create(this, WindowFlavor.ALLOCATE, "allocate", sizeBytes, dispUnit, info, null);
+        return world.allocate(sizeBytes, dispUnit, info);
     }
 
     /**
      * MPI_WIN_CREATE (MPI-3.1 section 11.2.1): collective; exposes {@code base} ({@code base.byteSize()}
-     * bytes, 0 allowed) at every rank. The memory must come from {@link #allocMem}: memory outside a
-     * shared mapping (a Java array, a private arena) cannot be reached by other processes.
+     * bytes, 0 allowed) at every rank. The memory may be any memory in a shared mapping of the job:
+     * {@link #allocMem} memory or a slice of it, or the memory of an allocate or allocateShared window;
+     * memory outside a shared mapping (a Java array, a private arena) cannot be reached by other processes.
      *
-     * @throws RmaException BASE for memory not from allocMem, DISP / INFO_VALUE for bad arguments at
+     * @throws RmaException BASE for memory outside a shared mapping, DISP / INFO_VALUE for bad arguments at
      *                      any rank; NO_MEM at every rank if the window file does not fit in the job's
      *                      shared memory file system.
      */
     public Window create(final MemorySegment base, final int dispUnit, final Info info) {
-        checkOpen("create");
-        final MemorySegment memory = base == null ? MemorySegment.NULL : base;
-        return WindowCreation.create(this, WindowFlavor.CREATE, "create", memory.byteSize(), dispUnit, info, memory);
+        return world.create(base, dispUnit, info);
     }
 
     /**
@@ -269,8 +284,7 @@ public final class RmaJob implements AutoCloseable {
      *                      file does not fit in the job's shared memory file system.
      */
     public Window createDynamic(final Info info) {
-        checkOpen("createDynamic");
-        return WindowCreation.create(this, WindowFlavor.DYNAMIC, "createDynamic", 0, 1, info, null);
+        return world.createDynamic(info);
     }
 
     /**
@@ -329,7 +343,7 @@ public final class RmaJob implements AutoCloseable {
             return;
         }
         try {
-            collective(CollectiveCalls.Kind.CLOSE, 0, barrierWait);
+            worldContext.collective(CollectiveCalls.Kind.CLOSE, 0, worldContext.barrierWait());
         } catch (final RuntimeException e) {
             abandon(e);
             throw e;
@@ -340,6 +354,9 @@ public final class RmaJob implements AutoCloseable {
         if (ownsDirectory) {
             directory.delete();
         }
+        if (link != null) {
+            link.close(waitStrategy);
+        }
     }
 
     /**
@@ -348,11 +365,35 @@ public final class RmaJob implements AutoCloseable {
      */
     private void releaseLocally() {
         state = State.CLOSED;
-        stopAbortWatcher();
-        for (final Window window : List.copyOf(windows)) {
+        if (link != null) {
+            // NOTE: under the link's lock: a notice being applied finishes before the control file goes.
+            link.lock();
+            try {
+                link.unregister(FAILURE_KEY);
+            } finally {
+                link.unlock();
+            }
+        }
+        if (abortWatcher != null) {
+            abortWatcher.stop();
+        }
+        final List<Window> open;
+        synchronized (windows) {
+            open = List.copyOf(windows);
+            windows.clear();
+        }
+        for (final Window window : open) {
             window.release();
         }
-        windows.clear();
+        final List<CommContext> made;
+        synchronized (contexts) {
+            made = List.copyOf(contexts);
+            contexts.clear();
+        }
+        for (final CommContext context : made) {
+            context.unmap();
+        }
+        worldContext.unmap();
         allocator.close();
     }
 
@@ -371,11 +412,33 @@ public final class RmaJob implements AutoCloseable {
             control.markAborted(rank);
         } else {
             control.markFailed(rank);
+            announceFailure();
         }
         control.close();
-        if (ownsDirectory) {
+        // NOTE: in a job across nodes the node's other ranks may still use the directory; the shutdown hooks of
+        // the node's ranks remove it when the launcher ends the job.
+        if (ownsDirectory && link == null) {
             directory.delete();
         }
+    }
+
+    /**
+     * A job across nodes: tells every other rank that this one failed, so that their waits throw
+     * {@link RankFailedException} naming it (their rows of this rank are in other files) without waiting for
+     * the launcher to end the job; gives the notices a second to leave.
+     */
+    private void announceFailure() {
+        if (link == null || link.nodes() == 1) {
+            return;
+        }
+        for (int r = 0; r < size; r++) {
+            if (r != rank) {
+                final org.rma4j.internal.mpi.NativeBuffers.Buffer notice = link.request(0);
+                org.rma4j.internal.mpi.AmLayout.writeHeader(notice.segment(), 1, FAILURE_KEY, r, rank, 0, 0, 0, 0, 0);
+                link.send(r, notice);
+            }
+        }
+        link.drainSends(FAILURE_NOTICE_NS);
     }
 
     /**
@@ -401,6 +464,16 @@ public final class RmaJob implements AutoCloseable {
         }
         final int code = control.abort(status);
         final JobAbortedException aborted = new JobAbortedException(rank, code);
+        if (link != null) {
+            System.out.flush();
+            System.err.println("rma4j: rank " + rank + " aborted the job with status " + code + " (MPI_Abort)");
+            System.err.flush();
+            abandon(aborted);
+            // NOTE: MPI_Abort ends this node's other ranks without their shutdown hooks: the node's directory
+            // goes now (the other nodes' ranks are stopped with SIGTERM and remove theirs).
+            directory.delete();
+            link.abort(code);
+        }
         if (processMode) {
             System.out.flush();
             System.err.println("rma4j: rank " + rank + " aborted the job with status " + code);
@@ -418,59 +491,12 @@ public final class RmaJob implements AutoCloseable {
     }
 
     /**
-     * Process mode: a daemon thread that ends this process with the job's abort status once any rank
-     * aborts the job. It polls the abort word (a plain load every 20 ms, no futex, so that closing the
-     * job can unmap the control file under it once it stopped).
-     */
-    private void startAbortWatcher() {
-        watching = true;
-        abortWatcher = Thread.ofPlatform().daemon().name("rma4j-abort-watcher-" + rank).start(() -> {
-            while (watching) {
-                final int status;
-                try {
-                    status = control.abortStatus();
-                } catch (final IllegalStateException closed) {
-                    return;
-                }
-                if (status >= 0 && watching) {
-                    System.out.flush();
-                    System.err.println("rma4j: rank " + rank + " ends: the job was aborted with status " + status);
-                    System.err.flush();
-                    Runtime.getRuntime().halt(status);
-                }
-                LockSupport.parkNanos(20_000_000L);
-            }
-        });
-    }
-
-    private void stopAbortWatcher() {
-        final Thread watcher = abortWatcher;
-        if (watcher == null || watcher == Thread.currentThread()) {
-            return;
-        }
-        watching = false;
-        LockSupport.unpark(watcher);
-        boolean interrupted = false;
-        while (true) {
-            try {
-                watcher.join();
-                break;
-            } catch (final InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
      * Records that a call of this rank failed in a way that leaves it out of step with its peers (the
      * first such failure is kept).
      *
      * @return {@code e}, for {@code throw recordFailure(e)}.
      */
-    <T extends Throwable> T recordFailure(final T e) {
+    synchronized <T extends Throwable> T recordFailure(final T e) {
         if (failure == null) {
             failure = e;
         }
@@ -480,28 +506,8 @@ public final class RmaJob implements AutoCloseable {
     /**
      * @return the first recorded failure of this rank, or null.
      */
-    Throwable failure() {
+    synchronized Throwable failure() {
         return failure;
-    }
-
-    /**
-     * @throws RmaException OTHER if a call of this rank failed earlier: a collective call would not
-     *                      match its peers'.
-     */
-    void checkNotFailed(final String call) {
-        if (failure == null) {
-            return;
-        }
-        final String because = call + " at rank " + rank + " after an earlier call of this rank failed (" + failure
-            + "); the rank is out of step with its peers and can only leave the job";
-        // NOTE: the same kind of exception as the first failure, as a broken barrier throws.
-        if (failure instanceof RankFailedException failed) {
-            throw new RankFailedException(failed.rank(), because, null);
-        }
-        if (failure instanceof RmaTimeoutException) {
-            throw new RmaTimeoutException(because, 0, null);
-        }
-        throw new RmaException(ErrorClass.OTHER, because);
     }
 
     /**
@@ -547,8 +553,44 @@ public final class RmaJob implements AutoCloseable {
         this.waitStrategy = strategy;
     }
 
+    /**
+     * @return the number of windows made over the world so far.
+     */
     int windowSequence() {
-        return windowSequence;
+        return worldContext.windowSequence();
+    }
+
+    /**
+     * @return the world's collective machinery.
+     */
+    CommContext worldContext() {
+        return worldContext;
+    }
+
+    /**
+     * @return a number for a communicator file this rank may create, never returned before (numbers that
+     *         end up unused are skipped).
+     */
+    int takeCommNumber() {
+        return commNumber.getAndIncrement();
+    }
+
+    /**
+     * Records a communicator context of this rank, to unmap when the job closes.
+     */
+    void rememberContext(final CommContext context) {
+        synchronized (contexts) {
+            contexts.add(context);
+        }
+    }
+
+    /**
+     * The context's communicator and its users are gone.
+     */
+    void forgetContext(final CommContext context) {
+        synchronized (contexts) {
+            contexts.remove(context);
+        }
     }
 
     /**
@@ -558,30 +600,45 @@ public final class RmaJob implements AutoCloseable {
         return pids[rank];
     }
 
-    /**
-     * @return the wait of the job barrier, for collective calls of this package.
-     */
-    Runnable barrierWait() {
-        return barrierWait;
-    }
-
-    CollectiveCalls calls() {
-        return calls;
-    }
-
     boolean processMode() {
         return processMode;
     }
 
-    String nextWindowName() {
-        return "win-" + windowSequence++;
+    /**
+     * @return the rank's connection to MPI (a job launched by an MPI launcher), or null.
+     */
+    MpiLink link() {
+        return link;
+    }
+
+    /**
+     * @return the node {@code jobRank} runs on, numbered from 0 in the order of the nodes' lowest ranks; 0 in a
+     *         job of one node.
+     */
+    int nodeOf(final int jobRank) {
+        return link == null ? 0 : link.nodeOf(jobRank);
+    }
+
+    /**
+     * @return the lowest job rank of this rank's node (the one that made the node's job directory).
+     */
+    int nodeLeader() {
+        int leader = 0;
+        while (nodeOf(leader) != nodeOf(rank)) {
+            leader++;
+        }
+        return leader;
     }
 
     void remember(final Window window) {
-        windows.add(window);
+        synchronized (windows) {
+            windows.add(window);
+        }
     }
 
     void forget(final Window window) {
-        windows.remove(window);
+        synchronized (windows) {
+            windows.remove(window);
+        }
     }
 }

@@ -32,8 +32,9 @@ final class RuntimeAccessImpl implements RuntimeAccess {
     }
 
     @Override
-    public Liveness peers(final RmaJob job) {
-        return job.control().liveness(job.rank(), true);
+    public Liveness peers(final Window window) {
+        final CommContext context = window.context();
+        return context.control().liveness(context.rank(), true);
     }
 
     @Override
@@ -80,5 +81,9 @@ final class RuntimeAccessImpl implements RuntimeAccess {
     @Override
     public void checkOp(final String call, final Op op, final Datatype type) {
         Checks.checkOp(call, op, type);
+        if (op == Op.MINLOC || op == Op.MAXLOC) {
+            throw new RmaException(ErrorClass.OP,
+                call + " op " + op.mpiName() + " is supported by the one-sided accumulate calls only");
+        }
     }
 }

@@ -9,27 +9,39 @@ import org.rma4j.shm.MappedFile;
 import org.rma4j.shm.ShmSpaceException;
 
 /**
- * The shared-memory allocator of one rank (MPI_ALLOC_MEM / MPI_FREE_MEM, MPI-3.1 section 8.2): every
- * allocation is a file {@code mem-<rank>-<seq>} of the job directory, mapped by the allocating rank
- * and, when exposed through {@link RmaJob#create} or {@link Window#attach}, by the ranks that access
- * it. The file stays linked until {@link #free} or the end of the job, because a dynamic window may
- * expose it to a rank that maps it later.
+ * The shared memory of one rank that other ranks can map, and its allocator (MPI_ALLOC_MEM /
+ * MPI_FREE_MEM, MPI-3.1 section 8.2): every allocation is a file {@code mem-<rank>-<seq>} of the job
+ * directory, mapped by the allocating rank and, when exposed through {@link RmaJob#create} or
+ * {@link Window#attach}, by the ranks that access it. The file stays linked until {@link #free} or the
+ * end of the job, because a dynamic window may expose it to a rank that maps it later. The data sections
+ * of this rank's live {@code allocate} and {@code allocateShared} windows are exposable too
+ * ({@link #expose}): their files stay linked while the window lives, so that {@code create} and
+ * {@code attach} can put a window over another window's memory (MPI allows windows over any memory).
+ * {@link #locate} finds the file and offset of any piece of such memory; memory outside all of them (a
+ * Java array, a private arena) no other process can map.
  *
  * <p>Thread-safe.
  */
 final class SharedAllocator {
     /**
-     * Where an exposed piece of memory lives: the allocation file, its mapping here and the offset in it.
+     * Where an exposed piece of memory lives: the job file that holds it, its mapping here (the whole
+     * file) and the offset in the file.
      */
-    record Location(int rank, int sequence, MemorySegment mapping, long fileOffset) {
+    record Location(String fileName, MemorySegment mapping, long fileOffset) {
     }
 
     private final JobDirectory directory;
     private final int rank;
     private final TreeMap<Long, Allocation> byAddress = new TreeMap<>();
+    /** The window files with exposable data, by mapping address. */
+    private final TreeMap<Long, Exposed> windows = new TreeMap<>();
     private int sequence;
 
     private record Allocation(int sequence, MappedFile file) {
+    }
+
+    /** A window file whose bytes from {@code dataStart} to its end are the ranks' window memory. */
+    private record Exposed(String fileName, MemorySegment mapping, long dataStart) {
     }
 
     SharedAllocator(final JobDirectory directory, final int rank) {
@@ -89,22 +101,45 @@ final class SharedAllocator {
     }
 
     /**
-     * @return where {@code segment} lives, or null if it is not inside an allocation of this rank.
+     * Makes the data of a window file, from {@code dataStart} to its end, exposable through {@link #locate}
+     * until {@link #withdraw}.
+     */
+    synchronized void expose(final String fileName, final MemorySegment mapping, final long dataStart) {
+        windows.put(mapping.address(), new Exposed(fileName, mapping, dataStart));
+    }
+
+    /**
+     * Ends {@link #expose} of the window file mapped at {@code mapping}.
+     */
+    synchronized void withdraw(final MemorySegment mapping) {
+        windows.remove(mapping.address());
+    }
+
+    /**
+     * @return where {@code segment} lives: in an allocation of this rank or in the data of one of its live
+     *         windows ({@link #expose}); null if it is not entirely inside one of them.
      */
     synchronized Location locate(final MemorySegment segment) {
         if (!segment.isNative()) {
             return null;
         }
         final Map.Entry<Long, Allocation> entry = byAddress.floorEntry(segment.address());
-        if (entry == null) {
-            return null;
+        if (entry != null) {
+            final MemorySegment whole = entry.getValue().file.segment();
+            final long offset = segment.address() - whole.address();
+            if (offset + segment.byteSize() <= whole.byteSize()) {
+                return new Location(fileName(rank, entry.getValue().sequence), whole, offset);
+            }
         }
-        final MemorySegment whole = entry.getValue().file.segment();
-        final long offset = segment.address() - whole.address();
-        if (offset + segment.byteSize() > whole.byteSize()) {
-            return null;
+        final Map.Entry<Long, Exposed> window = windows.floorEntry(segment.address());
+        if (window != null) {
+            final MemorySegment whole = window.getValue().mapping;
+            final long offset = segment.address() - whole.address();
+            if (offset >= window.getValue().dataStart && offset + segment.byteSize() <= whole.byteSize()) {
+                return new Location(window.getValue().fileName, whole, offset);
+            }
         }
-        return new Location(rank, entry.getValue().sequence, whole, offset);
+        return null;
     }
 
     /**

@@ -6,13 +6,13 @@ import org.rma4j.internal.AtomicElements;
 
 /**
  * Target access of one window (MPI-3.1 section 11.3, and the window attributes of 11.2): the argument
- * checks of every RMA communication call, the resolution of a target rank and displacement to the
- * mapped target memory ({@link TargetMemory}), and the data movement itself: put, get, the accumulate
- * family, fetch-and-op and compare-and-swap (element-wise atomics in {@link AtomicElements}), their
- * request-based variants (11.3.5), shared-memory queries (11.2.3) and dynamic attach / detach (11.2.4).
+ * checks of every RMA communication call (window, rank, epoch, displacement, datatypes, buffers), their
+ * counting, and the hand-over of the data movement to the window's {@link WindowTransport}: put, get, the
+ * accumulate family, fetch-and-op and compare-and-swap, their request-based variants (11.3.5), shared-memory
+ * queries (11.2.3) and dynamic attach / detach (11.2.4) of the window's {@link TargetMemory}.
  *
- * <p>Every operation completes at the call (see {@link Window}, "Completion"); the epoch rules are
- * checked by {@link Epochs}. Javadoc of each call: {@link Window}.
+ * <p>The epoch rules are checked by {@link Epochs}; when an operation completes, by its transport (see
+ * {@link Window}, "Completion"). Javadoc of each call: {@link Window}.
  */
 final class TargetAccess {
     private final WindowState state;
@@ -23,9 +23,10 @@ final class TargetAccess {
     private final long[] sizes;
     private final int[] dispUnits;
     private final Epochs epochs;
+    private final WindowTransport transport;
 
     TargetAccess(final WindowState state, final WindowFlavor flavor, final TargetMemory memory, final int[] dispUnits,
-        final Epochs epochs) {
+        final Epochs epochs, final WindowTransport transport) {
         this.state = state;
         this.job = state.job();
         this.rank = state.rank();
@@ -34,6 +35,7 @@ final class TargetAccess {
         this.sizes = state.sizes();
         this.dispUnits = dispUnits;
         this.epochs = epochs;
+        this.transport = transport;
     }
 
     WindowFlavor flavor() {
@@ -68,15 +70,18 @@ final class TargetAccess {
         Objects.requireNonNull(memory, "memory");
         final SharedAllocator.Location location = job.allocator().locate(memory);
         if (location == null) {
-            throw new RmaException(ErrorClass.RMA_ATTACH, "attach of " + memory + ": not memory from allocMem;"
-                + " only memory in a shared mapping can be exposed to other processes");
+            throw new RmaException(ErrorClass.RMA_ATTACH,
+                "attach of " + AttachedRegions.describe(memory.address(), memory.byteSize())
+                    + ": not in a shared mapping of the job (allocMem memory, or the memory of an"
+                    + " allocate or allocateShared window): no other process can map it"
+                    + (memory.isNative() ? " (a private arena, say)" : " (a Java heap array never can)"));
         }
-        dynamic.attach(rank, memory, location);
+        dynamic.attach(memory, location);
     }
 
     void detach(final MemorySegment memory) {
         checkOpen("detach");
-        dynamic("detach").detach(rank, Objects.requireNonNull(memory, "memory"));
+        dynamic("detach").detach(Objects.requireNonNull(memory, "memory"));
     }
 
     private DynamicMemory dynamic(final String call) {
@@ -89,62 +94,46 @@ final class TargetAccess {
 
     void put(final MemorySegment origin, final int target, final long targetDisp) {
         Objects.requireNonNull(origin, "origin");
-        final MemorySegment destination = targetSlice("put", target, targetDisp, origin.byteSize());
-        if (destination != null) {
-            MemorySegment.copy(origin, 0, destination, 0, origin.byteSize());
+        if (reaches("put", target, targetDisp, origin.byteSize())) {
+            transport.put("put", origin, target, targetDisp);
+            count("put", target, origin.byteSize());
         }
     }
 
     void get(final MemorySegment destination, final int target, final long targetDisp) {
         Objects.requireNonNull(destination, "destination");
-        final MemorySegment source = targetSlice("get", target, targetDisp, destination.byteSize());
-        if (source != null) {
-            MemorySegment.copy(source, 0, destination, 0, destination.byteSize());
+        if (reaches("get", target, targetDisp, destination.byteSize())) {
+            transport.get("get", destination, target, targetDisp);
+            count("get", target, destination.byteSize());
         }
     }
 
     void put(final MemorySegment origin, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType) {
-        final MemorySegment memory = typedTarget("put", origin, originCount, originType, target, targetDisp,
-            targetCount, targetType);
-        if (memory == null) {
-            return;
+        if (typedReaches("put", origin, originCount, originType, target, targetDisp, targetCount, targetType)) {
+            transport.put("put", origin, originCount, originType, target, targetDisp, targetCount, targetType);
+            count("put", target, targetType.span(targetCount));
         }
-        final int bytes = originType.basic().bytes();
-        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, targetCount, targetType),
-            (originOffset, targetOffset, elements) -> MemorySegment.copy(origin, originOffset, memory, targetOffset,
-                elements * bytes));
     }
 
     void get(final MemorySegment destination, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType) {
-        final MemorySegment memory = typedTarget("get", destination, originCount, originType, target, targetDisp,
-            targetCount, targetType);
-        if (memory == null) {
-            return;
+        if (typedReaches("get", destination, originCount, originType, target, targetDisp, targetCount, targetType)) {
+            transport.get("get", destination, originCount, originType, target, targetDisp, targetCount, targetType);
+            count("get", target, targetType.span(targetCount));
         }
-        final int bytes = originType.basic().bytes();
-        TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, targetCount, targetType),
-            (originOffset, targetOffset, elements) -> MemorySegment.copy(memory, targetOffset, destination,
-                originOffset, elements * bytes));
     }
 
     void accumulate(final MemorySegment origin, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
         Checks.checkOp("accumulate", op, targetType);
         Checks.checkNotNoOp("accumulate", op);
-        final TargetMemory.Place place = typedPlace("accumulate", origin, originCount, originType, target, targetDisp,
-            targetCount, targetType);
-        if (place == null) {
-            return;
+        if (typedAtomicReaches("accumulate", origin, originCount, originType, target, targetDisp, targetCount,
+            targetType)) {
+            transport.accumulate("accumulate", op, origin, originCount, originType, target, targetDisp, targetCount,
+                targetType);
+            count("accumulate", target, targetType.span(targetCount));
         }
-        final Datatype.Basic basic = targetType.basic();
-        Checks.checkAligned("accumulate", target, place.address(), basic);
-        final MemorySegment mapping = place.mapping();
-        TypeCursor.zip(new TypeCursor(0, originCount, originType),
-            new TypeCursor(place.offset(), targetCount, targetType),
-            (originOffset, targetOffset, elements) -> AtomicElements.accumulate(op, basic, origin, originOffset,
-                mapping, targetOffset, elements));
     }
 
     void getAccumulate(final MemorySegment origin, final long originCount, final Datatype originType,
@@ -152,30 +141,16 @@ final class TargetAccess {
         final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
         Checks.checkOp("getAccumulate", op, targetType);
         Objects.requireNonNull(result, "result");
-        Checks.checkTypes("getAccumulate", resultCount, resultType, targetCount, targetType);
+        Checks.checkAccumulateTypes("getAccumulate", resultCount, resultType, targetCount, targetType);
         Checks.checkBuffer("getAccumulate", "result", result, resultCount, resultType);
-        final TargetMemory.Place place;
-        if (op == Op.NO_OP) {
-            place = targetPlace("getAccumulate", target, targetDisp, targetType.span(targetCount));
-        } else {
-            place = typedPlace("getAccumulate", origin, originCount, originType, target, targetDisp, targetCount,
+        final boolean reaches = op == Op.NO_OP
+            ? reaches("getAccumulate", target, targetDisp, targetType.span(targetCount))
+            : typedAtomicReaches("getAccumulate", origin, originCount, originType, target, targetDisp, targetCount,
                 targetType);
-        }
-        if (place == null) {
-            return;
-        }
-        final Datatype.Basic basic = targetType.basic();
-        Checks.checkAligned("getAccumulate", target, place.address(), basic);
-        final MemorySegment mapping = place.mapping();
-        final TypeCursor targetCursor = new TypeCursor(place.offset(), targetCount, targetType);
-        if (op == Op.NO_OP) {
-            TypeCursor.zip(new TypeCursor(0, resultCount, resultType), targetCursor,
-                (resultOffset, targetOffset, elements) -> AtomicElements.getAccumulate(op, basic, null, 0, result,
-                    resultOffset, mapping, targetOffset, elements));
-        } else {
-            TypeCursor.zip(new TypeCursor(0, originCount, originType), new TypeCursor(0, resultCount, resultType),
-                targetCursor, (originOffset, resultOffset, targetOffset, elements) -> AtomicElements.getAccumulate(op,
-                    basic, origin, originOffset, result, resultOffset, mapping, targetOffset, elements));
+        if (reaches) {
+            transport.getAccumulate("getAccumulate", op, op == Op.NO_OP ? null : origin, originCount, originType,
+                result, resultCount, resultType, target, targetDisp, targetCount, targetType);
+            count("getAccumulate", target, targetType.span(targetCount));
         }
     }
 
@@ -187,12 +162,9 @@ final class TargetAccess {
         if (op != Op.NO_OP) {
             Checks.checkBuffer("fetchAndOp", "origin", origin, 1, type);
         }
-        final TargetMemory.Place place = targetPlace("fetchAndOp", target, targetDisp, type.size());
-        if (place != null) {
-            Checks.checkAligned("fetchAndOp", target, place.address(), type.basic());
-            final long operand = op == Op.NO_OP ? 0 : AtomicElements.read(type.basic(), origin, 0);
-            AtomicElements.write(type.basic(), result, 0,
-                AtomicElements.getAndApply(op, type.basic(), place.mapping(), place.offset(), operand));
+        if (reaches("fetchAndOp", target, targetDisp, type.extent())) {
+            transport.fetchAndOp("fetchAndOp", op, type, op == Op.NO_OP ? null : origin, result, target, targetDisp);
+            count("fetchAndOp", target, type.extent());
         }
     }
 
@@ -202,12 +174,11 @@ final class TargetAccess {
         Checks.checkBuffer("compareAndSwap", "origin", origin, 1, type);
         Checks.checkBuffer("compareAndSwap", "compare", compare, 1, type);
         Checks.checkBuffer("compareAndSwap", "result", result, 1, type);
-        final TargetMemory.Place place = targetPlace("compareAndSwap", target, targetDisp, type.size());
-        if (place != null) {
-            Checks.checkAligned("compareAndSwap", target, place.address(), type.basic());
+        if (reaches("compareAndSwap", target, targetDisp, type.size())) {
             final Datatype.Basic basic = type.basic();
-            AtomicElements.write(basic, result, 0, AtomicElements.compareAndSwap(basic, place.mapping(), place.offset(),
-                AtomicElements.read(basic, compare, 0), AtomicElements.read(basic, origin, 0)));
+            AtomicElements.write(basic, result, 0, transport.compareAndSwap("compareAndSwap", type,
+                AtomicElements.read(basic, compare, 0), AtomicElements.read(basic, origin, 0), target, targetDisp));
+            count("compareAndSwap", target, type.size());
         }
     }
 
@@ -215,6 +186,10 @@ final class TargetAccess {
         final long targetDisp, final long targetCount, final Datatype targetType) {
         checkRequestEpoch("rput", target);
         put(origin, originCount, originType, target, targetDisp, targetCount, targetType);
+        if (!transport.mapped(target)) {
+            // The request's completion is local completion (section 11.3.5): the origin buffer may be reused.
+            transport.flushLocal(target);
+        }
         return RmaRequest.completed("rput");
     }
 
@@ -242,86 +217,72 @@ final class TargetAccess {
     }
 
     /**
-     * Checks an access of {@code lengthBytes} at target's {@code targetDisp} and returns the target
-     * memory it reaches, or null for PROC_NULL (no operation).
+     * Checks an access of {@code lengthBytes} at target's {@code targetDisp} (window open, rank, epoch,
+     * displacement) and counts it.
+     *
+     * @return false for PROC_NULL (no operation).
      */
-    private MemorySegment targetSlice(final String call, final int target, final long targetDisp,
-        final long lengthBytes) {
+    private boolean reaches(final String call, final int target, final long targetDisp, final long lengthBytes) {
         checkOpen(call);
         if (target == Rma.PROC_NULL) {
-            return null;
+            return false;
         }
         checkRank(target, call);
         epochs.checkAccess(target, call);
         if (targetDisp < 0) {
             throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
         }
-        return state.counters().counted(call, target, lengthBytes,
-            memory.resolve(call, target, targetDisp, lengthBytes));
+        return true;
+    }
+
+    /** Counts an operation that went through ({@link WindowCounters}: not those that threw). */
+    private void count(final String call, final int target, final long lengthBytes) {
+        state.counters().count(call, target, lengthBytes);
     }
 
     /**
-     * Like {@link #targetSlice} for atomic operations: the place of the target bytes in their whole
-     * mapping, or null for PROC_NULL.
+     * Validates a typed atomic access (accumulate signatures) and checks where it goes, as {@link #reaches}.
      */
-    private TargetMemory.Place targetPlace(final String call, final int target, final long targetDisp,
-        final long lengthBytes) {
-        checkOpen(call);
-        if (target == Rma.PROC_NULL) {
-            return null;
-        }
-        checkRank(target, call);
-        epochs.checkAccess(target, call);
-        if (targetDisp < 0) {
-            throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
-        }
-        return state.counters().counted(call, target, lengthBytes,
-            memory.resolveInMapping(call, target, targetDisp, lengthBytes));
+    private boolean typedAtomicReaches(final String call, final MemorySegment originBuffer, final long originCount,
+        final Datatype originType, final int target, final long targetDisp, final long targetCount,
+        final Datatype targetType) {
+        Objects.requireNonNull(originBuffer, "origin buffer");
+        Checks.checkAccumulateTypes(call, originCount, originType, targetCount, targetType);
+        Checks.checkBuffer(call, "origin", originBuffer, originCount, originType);
+        return reaches(call, target, targetDisp, targetType.span(targetCount));
     }
 
     /**
-     * Validates a typed atomic access and returns the place of the target memory it spans, or null.
+     * Validates a typed access and checks where it goes, as {@link #reaches}.
      */
-    private TargetMemory.Place typedPlace(final String call, final MemorySegment originBuffer, final long originCount,
+    private boolean typedReaches(final String call, final MemorySegment originBuffer, final long originCount,
         final Datatype originType, final int target, final long targetDisp, final long targetCount,
         final Datatype targetType) {
         Objects.requireNonNull(originBuffer, "origin buffer");
         Checks.checkTypes(call, originCount, originType, targetCount, targetType);
         Checks.checkBuffer(call, "origin", originBuffer, originCount, originType);
-        return targetPlace(call, target, targetDisp, targetType.span(targetCount));
-    }
-
-    /**
-     * Validates a typed access and returns the target memory it spans, or null for PROC_NULL.
-     */
-    private MemorySegment typedTarget(final String call, final MemorySegment originBuffer, final long originCount,
-        final Datatype originType, final int target, final long targetDisp, final long targetCount,
-        final Datatype targetType) {
-        Objects.requireNonNull(originBuffer, "origin buffer");
-        Checks.checkTypes(call, originCount, originType, targetCount, targetType);
-        Checks.checkBuffer(call, "origin", originBuffer, originCount, originType);
-        return targetSlice(call, target, targetDisp, targetType.span(targetCount));
+        return reaches(call, target, targetDisp, targetType.span(targetCount));
     }
 
     long fetchAndOpBits(final String call, final Datatype type, final long operand, final int target,
         final long targetDisp, final Op op) {
         Checks.checkOp(call, op, type);
-        final TargetMemory.Place place = targetPlace(call, target, targetDisp, type.size());
-        if (place == null) {
+        if (!reaches(call, target, targetDisp, type.size())) {
             return 0;
         }
-        Checks.checkAligned(call, target, place.address(), type.basic());
-        return AtomicElements.getAndApply(op, type.basic(), place.mapping(), place.offset(), operand);
+        final long previous = transport.fetchAndOp(call, op, type, operand, target, targetDisp);
+        count(call, target, type.size());
+        return previous;
     }
 
     long compareAndSwapBits(final Datatype type, final long compare, final long value, final int target,
         final long targetDisp) {
-        final TargetMemory.Place place = targetPlace("compareAndSwap", target, targetDisp, type.size());
-        if (place == null) {
+        if (!reaches("compareAndSwap", target, targetDisp, type.size())) {
             return 0;
         }
-        Checks.checkAligned("compareAndSwap", target, place.address(), type.basic());
-        return AtomicElements.compareAndSwap(type.basic(), place.mapping(), place.offset(), compare, value);
+        final long previous = transport.compareAndSwap("compareAndSwap", type, compare, value, target, targetDisp);
+        count("compareAndSwap", target, type.size());
+        return previous;
     }
 
     private void checkRequestEpoch(final String call, final int target) {

@@ -101,6 +101,11 @@ abstract class TargetMemory {
             return parts[target];
         }
 
+        /** @return the whole mapping that holds {@code target}'s memory ({@code NULL} for none here). */
+        MemorySegment mapping(final int target) {
+            return mappings[target];
+        }
+
         @Override
         void close() {
             if (resources != null) {

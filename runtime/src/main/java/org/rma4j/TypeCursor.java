@@ -1,9 +1,13 @@
 package org.rma4j;
 
+import java.lang.foreign.MemorySegment;
+
 /**
  * Walks the elements of {@code count} instances of a {@link Datatype} placed at a base byte offset,
- * one contiguous run at a time; {@link #zip} pairs the runs of two or three such walks so that
- * typed transfers and accumulates move the longest contiguous pieces both sides allow.
+ * one contiguous run of one basic type at a time; {@link #zip} pairs the runs of two or three such walks
+ * so that typed transfers and accumulates move the longest contiguous pieces both sides allow. Walks
+ * paired by {@code zip} must have the same type signature ({@link #sameSignature}), so paired runs have
+ * the same basic type.
  *
  * <p>Not thread-safe; one cursor per transfer.
  */
@@ -11,6 +15,7 @@ final class TypeCursor {
     private final Datatype type;
     private final long count;
     private final long base;
+    /** Bytes of each element of a contiguous type (whose elements are of one basic type). */
     private final int elementBytes;
     /** Elements of a contiguous type, walked as one run; -1 for other types. */
     private final long flatElements;
@@ -22,8 +27,8 @@ final class TypeCursor {
         this.type = type;
         this.count = type.elements() == 0 ? 0 : count;
         this.base = base;
-        this.elementBytes = type.basic().bytes();
-        this.flatElements = type.isContiguous() ? this.count * type.elements() : -1;
+        this.flatElements = type.isContiguous() && type.blocks() > 0 ? this.count * type.elements() : -1;
+        this.elementBytes = flatElements >= 0 ? type.blockBasic(0).bytes() : 0;
         if (flatElements < 0) {
             skipEmptyBlocks();
         }
@@ -40,7 +45,14 @@ final class TypeCursor {
         if (flatElements >= 0) {
             return base + done * elementBytes;
         }
-        return base + instance * type.extent() + type.blockOffset(block) + done * elementBytes;
+        return base + instance * type.extent() + type.blockOffset(block) + done * type.blockBasic(block).bytes();
+    }
+
+    /**
+     * @return the basic type of the current run's elements.
+     */
+    Datatype.Basic basic() {
+        return flatElements >= 0 ? type.blockBasic(0) : type.blockBasic(block);
     }
 
     /**
@@ -80,6 +92,36 @@ final class TypeCursor {
     @FunctionalInterface
     interface Runs3 {
         void run(long firstOffset, long secondOffset, long thirdOffset, long elements);
+    }
+
+    /**
+     * Copies the elements of one walk over {@code from} to the places of another over {@code to}, run by
+     * run (the walks have the same signature).
+     */
+    static void copy(final MemorySegment from, final TypeCursor fromCursor, final MemorySegment to,
+        final TypeCursor toCursor) {
+        while (fromCursor.hasMore() && toCursor.hasMore()) {
+            final long n = Math.min(fromCursor.remaining(), toCursor.remaining());
+            MemorySegment.copy(from, fromCursor.offset(), to, toCursor.offset(), n * fromCursor.basic().bytes());
+            fromCursor.advance(n);
+            toCursor.advance(n);
+        }
+    }
+
+    /**
+     * @return whether the two walks have the same type signature: the same basic types in the same order
+     *         (MPI-3.1 section 11.3). Consumes both walks.
+     */
+    static boolean sameSignature(final TypeCursor first, final TypeCursor second) {
+        while (first.hasMore() && second.hasMore()) {
+            if (first.basic() != second.basic()) {
+                return false;
+            }
+            final long n = Math.min(first.remaining(), second.remaining());
+            first.advance(n);
+            second.advance(n);
+        }
+        return !first.hasMore() && !second.hasMore();
     }
 
     /**

@@ -16,6 +16,14 @@ import java.lang.foreign.MemorySegment;
  * acquisition also fence, so a store made before any of them is seen by a load or get made after the
  * matching call at another rank (an rma4j guarantee, stronger than section 11.7's Example 11.7
  * requires in the unified model).
+ * <p>
+ * <b>Across nodes</b> (a job started by {@code mpirun} over several nodes), "complete on return" below holds
+ * for targets on the caller's node. To a target on another node a get, get_accumulate, fetch_and_op and
+ * compare_and_swap still return with their data, but a put or accumulate is complete at the target only at the
+ * next {@link #flush}, {@link #unlock}, {@link #fence} or {@link #complete} (the standard's rule); its origin
+ * buffer may be reused on return if it is heap memory or at most 4 KiB, a larger native buffer after
+ * {@link #flushLocal}. A target's peers progress while it is in any rma4j call that waits, and otherwise within
+ * about a millisecond (a progress thread). The runtime's README, "Jobs across nodes", has the details.
  *
  * <h2>Memory model</h2>
  * Always {@link MemoryModel#UNIFIED}: the machine is cache-coherent, so public and private copies
@@ -28,8 +36,13 @@ import java.lang.foreign.MemorySegment;
  * concurrently in two threads of the rank; communication calls inside an open epoch may.
  */
 public final class Window implements AutoCloseable {
+    /**
+     * MPI_MAX_OBJECT_NAME: a window name ({@link #setName}) keeps at most this many characters less one, as
+     * in C, where the terminating null takes the last.
+     */
+    public static final int MAX_OBJECT_NAME = 128;
+
     private final WindowState state;
-    private final Info info;
     private final MemorySegment localSegment;
     /** Target access (section 11.3): checks, address resolution, put / get / accumulate / atomics. */
     private final TargetAccess access;
@@ -41,27 +54,32 @@ public final class Window implements AutoCloseable {
     private final NotifiedAccess notified;
     /** Free, close and release (section 11.2.5). */
     private final WindowLifecycle lifecycle;
+    /** Info, name and cached attributes (sections 6.7.3, 6.8, 11.2.6, 11.2.7). */
+    private final WindowAttributes attributes;
+    /** The error handler every call's errors pass (sections 8.3.3, 11.6.1). */
+    private final WindowErrors errors;
 
     /** Made by {@link WindowCreation}, which wires the parts. */
     Window(final WindowState state, final Info info, final MemorySegment localSegment, final TargetAccess access,
         final PassiveTarget passive, final ActiveTarget active, final NotifiedAccess notified,
         final WindowLifecycle lifecycle) {
         this.state = state;
-        this.info = info;
         this.localSegment = localSegment;
         this.access = access;
         this.passive = passive;
         this.active = active;
         this.notified = notified;
         this.lifecycle = lifecycle;
+        this.attributes = new WindowAttributes(this, state, info, passive::applyInfo);
+        this.errors = new WindowErrors(state);
+        errors.bind(this);
     }
 
     // ---------------------------------------------------------------- attributes (section 11.2.6)
 
     /** @return this rank's memory in the window (MPI_WIN_BASE with MPI_WIN_SIZE bytes). */
     public MemorySegment segment() {
-        state.checkOpen("segment");
-        return localSegment;
+        return errors.call("segment", this::localSegment);
     }
 
     /** @return this rank's size in bytes (MPI_WIN_SIZE). */
@@ -84,9 +102,128 @@ public final class Window implements AutoCloseable {
         return MemoryModel.UNIFIED;
     }
 
-    /** @return a copy of the hints in effect, predefined keys with their values (MPI_WIN_GET_INFO). */
+    /**
+     * MPI_WIN_GET_INFO: a copy of the hints in effect: the predefined keys with their values or defaults, the
+     * rma4j keys, and the other keys given at creation or to {@link #setInfo}. MPI-3.1 §11.2.7.
+     */
     public Info getInfo() {
-        return info.dup();
+        return attributes.getInfo();
+    }
+
+    /**
+     * MPI_WIN_SET_INFO: new values for the hints that can change once the window exists: {@code no_locks}
+     * (lock calls raise RMA_SYNC while it is true), {@code accumulate_ordering}, {@code accumulate_ops}, and
+     * keys rma4j does not know (kept, readable back). {@code same_size}, {@code alloc_shared_noncontig},
+     * {@code rma4j_notify_capacity} and {@code rma4j_epoch_checks} are fixed by the creation and ignored,
+     * as the standard allows; keys {@code info} does not name keep their values; null changes nothing.
+     * Collective in MPI; in rma4j every changeable hint acts at this rank only, so the call does not
+     * communicate. MPI-3.1 §11.2.7.
+     *
+     * @throws RmaException INFO_VALUE for a malformed value (nothing changes), WIN on a freed window.
+     */
+    public void setInfo(final Info info) {
+        errors.run("setInfo", () -> attributes.setInfo(info));
+    }
+
+    /**
+     * MPI_WIN_SET_NAME: names the window at this rank (for messages and tools). Local. Longer names are
+     * truncated to {@link #MAX_OBJECT_NAME} - 1 characters. MPI-3.1 §6.8.
+     *
+     * @throws RmaException ARG for null, WIN on a freed window.
+     */
+    public void setName(final String name) {
+        errors.run("setName", () -> attributes.setName(name));
+    }
+
+    /** @return MPI_WIN_GET_NAME: the name given with {@link #setName}, or the empty string (MPI-3.1 §6.8). */
+    public String getName() {
+        return attributes.getName();
+    }
+
+    // ---------------------------------------------------------------- attribute caching (section 6.7.3)
+
+    /**
+     * MPI_WIN_CREATE_KEYVAL: a new key for {@link #setAttr}. The copy function is never called (MPI has no
+     * window duplication); the delete function runs when a value leaves a window: at {@link #deleteAttr},
+     * when {@link #setAttr} replaces it, and at {@link #free()}, which deletes a window's attributes in the
+     * reverse order they were set. MPI-3.1 §6.7.3.
+     *
+     * @throws RmaException ARG for a null function (use {@link Keyval#nullCopyFn()}, {@link Keyval#nullDeleteFn()}).
+     */
+    public static <T> Keyval<T> createKeyval(final Keyval.CopyFunction<T> copyFn,
+        final Keyval.DeleteFunction<T> deleteFn, final Object extraState) {
+        return Keyval.create(copyFn, deleteFn, extraState);
+    }
+
+    /**
+     * MPI_WIN_FREE_KEYVAL: the key can no longer be used to set, get or delete (KEYVAL); values already set
+     * under it stay until deleted or their window is freed, when its delete function runs. MPI-3.1 §6.7.3.
+     *
+     * @throws RmaException KEYVAL for a predefined key.
+     */
+    public static void freeKeyval(final Keyval<?> keyval) {
+        keyval.free();
+    }
+
+    /**
+     * MPI_WIN_SET_ATTR: caches {@code value} on this window at this rank under {@code keyval}. A value
+     * already set there is deleted first (its delete function runs); if that throws, nothing changes.
+     * MPI-3.1 §6.7.3.
+     *
+     * @throws RmaException KEYVAL for a null, freed or predefined key, ARG for a null value, OTHER (or what
+     *                      it threw) when the delete function of the old value throws.
+     */
+    public <T> void setAttr(final Keyval<T> keyval, final T value) {
+        errors.run("setAttr", () -> attributes.set(keyval, value));
+    }
+
+    /**
+     * MPI_WIN_GET_ATTR: the value cached under {@code keyval}, empty if none (MPI's flag false); for the
+     * predefined keys ({@link Keyval#WIN_BASE} ...) the window's attribute. MPI-3.1 §6.7.3, §11.2.6.
+     *
+     * @throws RmaException KEYVAL for a null or freed key.
+     */
+    public <T> java.util.Optional<T> getAttr(final Keyval<T> keyval) {
+        return errors.call("getAttr", () -> attributes.get(keyval));
+    }
+
+    /**
+     * MPI_WIN_DELETE_ATTR: runs the delete function of the value cached under {@code keyval}, then removes
+     * it; if the function throws, the value stays and the call throws. MPI-3.1 §6.7.3.
+     *
+     * @throws RmaException KEYVAL for a null, freed or predefined key, OTHER (or what it threw) when the
+     *                      delete function throws.
+     */
+    public void deleteAttr(final Keyval<?> keyval) {
+        errors.run("deleteAttr", () -> attributes.delete(keyval));
+    }
+
+    // ---------------------------------------------------------------- error handling (sections 8.3.3, 11.6)
+
+    /**
+     * MPI_WIN_CREATE_ERRHANDLER: a handler that calls {@code function} with the window and the error before
+     * the failed call throws it (see {@link Errhandler}). MPI-3.1 §8.3.3.
+     *
+     * @throws RmaException ARG for null.
+     */
+    public static Errhandler createErrhandler(final Errhandler.Function function) {
+        return Errhandler.create(function);
+    }
+
+    /**
+     * MPI_WIN_SET_ERRHANDLER: what this window's calls do with their errors at this rank:
+     * {@link Errhandler#ERRORS_RETURN} (the default: throw), {@link Errhandler#ERRORS_ARE_FATAL} (abort the
+     * job), or a handler of {@link #createErrhandler}. Local. MPI-3.1 §8.3.3, §11.6.1.
+     *
+     * @throws RmaException ARG for null.
+     */
+    public void setErrhandler(final Errhandler errhandler) {
+        errors.handler(errhandler);
+    }
+
+    /** @return MPI_WIN_GET_ERRHANDLER: this window's error handler at this rank. MPI-3.1 §8.3.3. */
+    public Errhandler getErrhandler() {
+        return errors.handler();
     }
 
     /** @return the rank of the calling process in the window's group. */
@@ -99,6 +236,11 @@ public final class Window implements AutoCloseable {
         return state.sizes().length;
     }
 
+    /** @return MPI_WIN_GET_GROUP: the job ranks of the window's ranks, in order (its communicator's group). */
+    public Group group() {
+        return state.context().group();
+    }
+
     /**
      * The part of a shared window that belongs to {@code target}, for direct loads and stores
      * (MPI_WIN_SHARED_QUERY). {@link Rma#PROC_NULL} selects the lowest rank with a non-zero size. MPI-3.1 §11.2.3.
@@ -106,7 +248,7 @@ public final class Window implements AutoCloseable {
      * @throws RmaException RMA_FLAVOR if the window is not of flavor SHARED, RANK for a bad rank.
      */
     public SharedRegion sharedQuery(final int target) {
-        return access.sharedQuery(target);
+        return errors.call("sharedQuery", () -> access.sharedQuery(target));
     }
 
     // ---------------------------------------------------------------- dynamic windows (section 11.2.4)
@@ -116,13 +258,13 @@ public final class Window implements AutoCloseable {
      * reach it with target displacements that are addresses in this process ({@link Rma#address}),
      * which this rank communicates to them (with a put, say). MPI-3.1 §11.2.4.
      *
-     * @throws RmaException RMA_FLAVOR if the window is not dynamic; RMA_ATTACH if the memory is not
-     *                      from {@link RmaJob#allocMem} (memory outside a shared mapping cannot be
-     *                      reached by other processes), overlaps an attached region, or every attach
-     *                      slot is taken.
+     * @throws RmaException RMA_FLAVOR if the window is not dynamic; RMA_ATTACH if the memory is not in a
+     *                      shared mapping of the job ({@link RmaJob#allocMem} memory, or an allocate or
+     *                      allocateShared window's), or overlaps an attached region; NO_MEM if the attach
+     *                      table cannot grow. Any number of regions may be attached.
      */
     public void attach(final MemorySegment memory) {
-        access.attach(memory);
+        errors.run("attach", () -> access.attach(memory));
     }
 
     /**
@@ -131,7 +273,7 @@ public final class Window implements AutoCloseable {
      * @throws RmaException RMA_FLAVOR if the window is not dynamic, RMA_ATTACH if no region starts there.
      */
     public void detach(final MemorySegment memory) {
-        access.detach(memory);
+        errors.run("detach", () -> access.detach(memory));
     }
 
     // ---------------------------------------------------------------- communication (section 11.3)
@@ -143,7 +285,11 @@ public final class Window implements AutoCloseable {
      * @throws RmaException WIN, RANK, RMA_SYNC, DISP or RMA_RANGE on misuse.
      */
     public void put(final MemorySegment origin, final int target, final long targetDisp) {
-        access.put(origin, target, targetDisp);
+        try {
+            access.put(origin, target, targetDisp);
+        } catch (final RmaException e) {
+            throw errors.raise("put", e);
+        }
     }
 
     /**
@@ -153,7 +299,11 @@ public final class Window implements AutoCloseable {
      * @throws RmaException WIN, RANK, RMA_SYNC, DISP or RMA_RANGE on misuse.
      */
     public void get(final MemorySegment destination, final int target, final long targetDisp) {
-        access.get(destination, target, targetDisp);
+        try {
+            access.get(destination, target, targetDisp);
+        } catch (final RmaException e) {
+            throw errors.raise("get", e);
+        }
     }
 
     /**
@@ -168,7 +318,11 @@ public final class Window implements AutoCloseable {
      */
     public void put(final MemorySegment origin, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType) {
-        access.put(origin, originCount, originType, target, targetDisp, targetCount, targetType);
+        try {
+            access.put(origin, originCount, originType, target, targetDisp, targetCount, targetType);
+        } catch (final RmaException e) {
+            throw errors.raise("put", e);
+        }
     }
 
     /**
@@ -180,52 +334,88 @@ public final class Window implements AutoCloseable {
      */
     public void get(final MemorySegment destination, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType) {
-        access.get(destination, originCount, originType, target, targetDisp, targetCount, targetType);
+        try {
+            access.get(destination, originCount, originType, target, targetDisp, targetCount, targetType);
+        } catch (final RmaException e) {
+            throw errors.raise("get", e);
+        }
     }
 
     /** Puts {@code length} bytes of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
     public void put(final byte[] origin, final int offset, final int length, final int target, final long targetDisp) {
-        put(Checks.slice(MemorySegment.ofArray(origin), offset, length, Byte.BYTES), target, targetDisp);
+        try {
+            put(Checks.slice(MemorySegment.ofArray(origin), offset, length, Byte.BYTES), target, targetDisp);
+        } catch (final RmaException e) {
+            throw errors.raise("put", e);
+        }
     }
 
     /** Puts {@code length} ints of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
     public void put(final int[] origin, final int offset, final int length, final int target, final long targetDisp) {
-        put(Checks.slice(MemorySegment.ofArray(origin), offset, length, Integer.BYTES), target, targetDisp);
+        try {
+            put(Checks.slice(MemorySegment.ofArray(origin), offset, length, Integer.BYTES), target, targetDisp);
+        } catch (final RmaException e) {
+            throw errors.raise("put", e);
+        }
     }
 
     /** Puts {@code length} longs of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
     public void put(final long[] origin, final int offset, final int length, final int target, final long targetDisp) {
-        put(Checks.slice(MemorySegment.ofArray(origin), offset, length, Long.BYTES), target, targetDisp);
+        try {
+            put(Checks.slice(MemorySegment.ofArray(origin), offset, length, Long.BYTES), target, targetDisp);
+        } catch (final RmaException e) {
+            throw errors.raise("put", e);
+        }
     }
 
     /** Puts {@code length} doubles of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
     public void put(final double[] origin, final int offset, final int length, final int target,
         final long targetDisp) {
-        put(Checks.slice(MemorySegment.ofArray(origin), offset, length, Double.BYTES), target, targetDisp);
+        try {
+            put(Checks.slice(MemorySegment.ofArray(origin), offset, length, Double.BYTES), target, targetDisp);
+        } catch (final RmaException e) {
+            throw errors.raise("put", e);
+        }
     }
 
     /** Gets {@code length} bytes into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
     public void get(final byte[] destination, final int offset, final int length, final int target,
         final long targetDisp) {
-        get(Checks.slice(MemorySegment.ofArray(destination), offset, length, Byte.BYTES), target, targetDisp);
+        try {
+            get(Checks.slice(MemorySegment.ofArray(destination), offset, length, Byte.BYTES), target, targetDisp);
+        } catch (final RmaException e) {
+            throw errors.raise("get", e);
+        }
     }
 
     /** Gets {@code length} ints into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
     public void get(final int[] destination, final int offset, final int length, final int target,
         final long targetDisp) {
-        get(Checks.slice(MemorySegment.ofArray(destination), offset, length, Integer.BYTES), target, targetDisp);
+        try {
+            get(Checks.slice(MemorySegment.ofArray(destination), offset, length, Integer.BYTES), target, targetDisp);
+        } catch (final RmaException e) {
+            throw errors.raise("get", e);
+        }
     }
 
     /** Gets {@code length} longs into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
     public void get(final long[] destination, final int offset, final int length, final int target,
         final long targetDisp) {
-        get(Checks.slice(MemorySegment.ofArray(destination), offset, length, Long.BYTES), target, targetDisp);
+        try {
+            get(Checks.slice(MemorySegment.ofArray(destination), offset, length, Long.BYTES), target, targetDisp);
+        } catch (final RmaException e) {
+            throw errors.raise("get", e);
+        }
     }
 
     /** Gets {@code length} doubles into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
     public void get(final double[] destination, final int offset, final int length, final int target,
         final long targetDisp) {
-        get(Checks.slice(MemorySegment.ofArray(destination), offset, length, Double.BYTES), target, targetDisp);
+        try {
+            get(Checks.slice(MemorySegment.ofArray(destination), offset, length, Double.BYTES), target, targetDisp);
+        } catch (final RmaException e) {
+            throw errors.raise("get", e);
+        }
     }
 
     // ---------------------------------------------------------------- accumulate family (section 11.3.4)
@@ -244,7 +434,11 @@ public final class Window implements AutoCloseable {
      */
     public void accumulate(final MemorySegment origin, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
-        access.accumulate(origin, originCount, originType, target, targetDisp, targetCount, targetType, op);
+        try {
+            access.accumulate(origin, originCount, originType, target, targetDisp, targetCount, targetType, op);
+        } catch (final RmaException e) {
+            throw errors.raise("accumulate", e);
+        }
     }
 
     /**
@@ -258,8 +452,12 @@ public final class Window implements AutoCloseable {
     public void getAccumulate(final MemorySegment origin, final long originCount, final Datatype originType,
         final MemorySegment result, final long resultCount, final Datatype resultType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
-        access.getAccumulate(origin, originCount, originType, result, resultCount, resultType, target, targetDisp,
-            targetCount, targetType, op);
+        try {
+            access.getAccumulate(origin, originCount, originType, result, resultCount, resultType, target, targetDisp,
+                targetCount, targetType, op);
+        } catch (final RmaException e) {
+            throw errors.raise("getAccumulate", e);
+        }
     }
 
     /**
@@ -271,7 +469,11 @@ public final class Window implements AutoCloseable {
      */
     public void fetchAndOp(final MemorySegment origin, final MemorySegment result, final Datatype type,
         final int target, final long targetDisp, final Op op) {
-        access.fetchAndOp(origin, result, type, target, targetDisp, op);
+        try {
+            access.fetchAndOp(origin, result, type, target, targetDisp, op);
+        } catch (final RmaException e) {
+            throw errors.raise("fetchAndOp", e);
+        }
     }
 
     /**
@@ -279,7 +481,11 @@ public final class Window implements AutoCloseable {
      * returns the target's previous value. MPI-3.1 §11.3.4.
      */
     public long fetchAndOp(final long operand, final int target, final long targetDisp, final Op op) {
-        return access.fetchAndOpBits("fetchAndOp", Datatype.LONG, operand, target, targetDisp, op);
+        try {
+            return access.fetchAndOpBits("fetchAndOp", Datatype.LONG, operand, target, targetDisp, op);
+        } catch (final RmaException e) {
+            throw errors.raise("fetchAndOp", e);
+        }
     }
 
     /**
@@ -287,7 +493,11 @@ public final class Window implements AutoCloseable {
      * returns the target's previous value. MPI-3.1 §11.3.4.
      */
     public int fetchAndOp(final int operand, final int target, final long targetDisp, final Op op) {
-        return (int)access.fetchAndOpBits("fetchAndOp", Datatype.INT, operand, target, targetDisp, op);
+        try {
+            return (int)access.fetchAndOpBits("fetchAndOp", Datatype.INT, operand, target, targetDisp, op);
+        } catch (final RmaException e) {
+            throw errors.raise("fetchAndOp", e);
+        }
     }
 
     /**
@@ -295,8 +505,12 @@ public final class Window implements AutoCloseable {
      * returns the target's previous value. MPI-3.1 §11.3.4.
      */
     public double fetchAndOp(final double operand, final int target, final long targetDisp, final Op op) {
-        return Double.longBitsToDouble(access.fetchAndOpBits("fetchAndOp", Datatype.DOUBLE,
-            Double.doubleToRawLongBits(operand), target, targetDisp, op));
+        try {
+            return Double.longBitsToDouble(access.fetchAndOpBits("fetchAndOp", Datatype.DOUBLE,
+                Double.doubleToRawLongBits(operand), target, targetDisp, op));
+        } catch (final RmaException e) {
+            throw errors.raise("fetchAndOp", e);
+        }
     }
 
     /**
@@ -309,7 +523,11 @@ public final class Window implements AutoCloseable {
      */
     public void compareAndSwap(final MemorySegment origin, final MemorySegment compare, final MemorySegment result,
         final Datatype type, final int target, final long targetDisp) {
-        access.compareAndSwap(origin, compare, result, type, target, targetDisp);
+        try {
+            access.compareAndSwap(origin, compare, result, type, target, targetDisp);
+        } catch (final RmaException e) {
+            throw errors.raise("compareAndSwap", e);
+        }
     }
 
     /**
@@ -317,7 +535,11 @@ public final class Window implements AutoCloseable {
      * target's previous value (equal to compare when the swap happened). MPI-3.1 §11.3.4.
      */
     public long compareAndSwap(final long compare, final long value, final int target, final long targetDisp) {
-        return access.compareAndSwapBits(Datatype.LONG, compare, value, target, targetDisp);
+        try {
+            return access.compareAndSwapBits(Datatype.LONG, compare, value, target, targetDisp);
+        } catch (final RmaException e) {
+            throw errors.raise("compareAndSwap", e);
+        }
     }
 
     /**
@@ -325,7 +547,11 @@ public final class Window implements AutoCloseable {
      * target's previous value (equal to compare when the swap happened). MPI-3.1 §11.3.4.
      */
     public int compareAndSwap(final int compare, final int value, final int target, final long targetDisp) {
-        return (int)access.compareAndSwapBits(Datatype.INT, compare, value, target, targetDisp);
+        try {
+            return (int)access.compareAndSwapBits(Datatype.INT, compare, value, target, targetDisp);
+        } catch (final RmaException e) {
+            throw errors.raise("compareAndSwap", e);
+        }
     }
 
     // ---------------------------------------------------------------- request-based operations (section 11.3.5)
@@ -339,7 +565,11 @@ public final class Window implements AutoCloseable {
      */
     public RmaRequest rput(final MemorySegment origin, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType) {
-        return access.rput(origin, originCount, originType, target, targetDisp, targetCount, targetType);
+        try {
+            return access.rput(origin, originCount, originType, target, targetDisp, targetCount, targetType);
+        } catch (final RmaException e) {
+            throw errors.raise("rput", e);
+        }
     }
 
     /**
@@ -348,7 +578,11 @@ public final class Window implements AutoCloseable {
      */
     public RmaRequest rget(final MemorySegment destination, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType) {
-        return access.rget(destination, originCount, originType, target, targetDisp, targetCount, targetType);
+        try {
+            return access.rget(destination, originCount, originType, target, targetDisp, targetCount, targetType);
+        } catch (final RmaException e) {
+            throw errors.raise("rget", e);
+        }
     }
 
     /**
@@ -356,7 +590,11 @@ public final class Window implements AutoCloseable {
      */
     public RmaRequest raccumulate(final MemorySegment origin, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
-        return access.raccumulate(origin, originCount, originType, target, targetDisp, targetCount, targetType, op);
+        try {
+            return access.raccumulate(origin, originCount, originType, target, targetDisp, targetCount, targetType, op);
+        } catch (final RmaException e) {
+            throw errors.raise("raccumulate", e);
+        }
     }
 
     /**
@@ -365,8 +603,12 @@ public final class Window implements AutoCloseable {
     public RmaRequest rgetAccumulate(final MemorySegment origin, final long originCount, final Datatype originType,
         final MemorySegment result, final long resultCount, final Datatype resultType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
-        return access.rgetAccumulate(origin, originCount, originType, result, resultCount, resultType, target,
-            targetDisp, targetCount, targetType, op);
+        try {
+            return access.rgetAccumulate(origin, originCount, originType, result, resultCount, resultType, target,
+                targetDisp, targetCount, targetType, op);
+        } catch (final RmaException e) {
+            throw errors.raise("rgetAccumulate", e);
+        }
     }
 
     // ---------------------------------------------------------------- notified access (Belli and Hoefler, section III)
@@ -384,19 +626,32 @@ public final class Window implements AutoCloseable {
      * @throws RmaException TAG for a negative tag, and WIN, RANK, DISP, RMA_RANGE as {@link #put}.
      */
     public void putNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
-        notified.putNotify(origin, target, targetDisp, tag);
+        try {
+            notified.putNotify(origin, target, targetDisp, tag);
+        } catch (final RmaException e) {
+            throw errors.raise("putNotify", e);
+        }
     }
 
     /** {@link #putNotify(MemorySegment, int, long, int)} of {@code length} longs of {@code origin} from {@code offset}. */
     public void putNotify(final long[] origin, final int offset, final int length, final int target,
         final long targetDisp, final int tag) {
-        putNotify(Checks.slice(MemorySegment.ofArray(origin), offset, length, Long.BYTES), target, targetDisp, tag);
+        try {
+            putNotify(Checks.slice(MemorySegment.ofArray(origin), offset, length, Long.BYTES), target, targetDisp, tag);
+        } catch (final RmaException e) {
+            throw errors.raise("putNotify", e);
+        }
     }
 
     /** {@link #putNotify(MemorySegment, int, long, int)} of {@code length} doubles of {@code origin} from {@code offset}. */
     public void putNotify(final double[] origin, final int offset, final int length, final int target,
         final long targetDisp, final int tag) {
-        putNotify(Checks.slice(MemorySegment.ofArray(origin), offset, length, Double.BYTES), target, targetDisp, tag);
+        try {
+            putNotify(Checks.slice(MemorySegment.ofArray(origin), offset, length, Double.BYTES), target, targetDisp,
+                tag);
+        } catch (final RmaException e) {
+            throw errors.raise("putNotify", e);
+        }
     }
 
     /**
@@ -406,7 +661,11 @@ public final class Window implements AutoCloseable {
      */
     public void putNotify(final MemorySegment origin, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType, final int tag) {
-        notified.putNotify(origin, originCount, originType, target, targetDisp, targetCount, targetType, tag);
+        try {
+            notified.putNotify(origin, originCount, originType, target, targetDisp, targetCount, targetType, tag);
+        } catch (final RmaException e) {
+            throw errors.raise("putNotify", e);
+        }
     }
 
     /**
@@ -417,7 +676,11 @@ public final class Window implements AutoCloseable {
      * @throws RmaException as {@link #putNotify(MemorySegment, int, long, int)}.
      */
     public void getNotify(final MemorySegment destination, final int target, final long targetDisp, final int tag) {
-        notified.getNotify(destination, target, targetDisp, tag);
+        try {
+            notified.getNotify(destination, target, targetDisp, tag);
+        } catch (final RmaException e) {
+            throw errors.raise("getNotify", e);
+        }
     }
 
     /**
@@ -428,7 +691,11 @@ public final class Window implements AutoCloseable {
      */
     public void accumulateNotify(final MemorySegment origin, final long count, final Datatype type, final int target,
         final long targetDisp, final Op op, final int tag) {
-        notified.accumulateNotify(origin, count, type, target, targetDisp, op, tag);
+        try {
+            notified.accumulateNotify(origin, count, type, target, targetDisp, op, tag);
+        } catch (final RmaException e) {
+            throw errors.raise("accumulateNotify", e);
+        }
     }
 
     /**
@@ -439,7 +706,11 @@ public final class Window implements AutoCloseable {
      */
     public long fetchAndOpNotify(final long operand, final int target, final long targetDisp, final Op op,
         final int tag) {
-        return notified.fetchAndOpNotify(operand, target, targetDisp, op, tag);
+        try {
+            return notified.fetchAndOpNotify(operand, target, targetDisp, op, tag);
+        } catch (final RmaException e) {
+            throw errors.raise("fetchAndOpNotify", e);
+        }
     }
 
     /**
@@ -450,12 +721,12 @@ public final class Window implements AutoCloseable {
      * @throws RmaException RANK for a bad source, TAG for a bad tag, COUNT for a negative count.
      */
     public NotifyRequest notifyInit(final int source, final int tag, final int expectedCount) {
-        return notified.notifyInit(source, tag, expectedCount);
+        return errors.call("notifyInit", () -> notified.notifyInit(source, tag, expectedCount));
     }
 
     /** @return notifications that arrived at this rank and wait for a matching request. */
     public int unexpectedNotifications() {
-        return notified.unexpectedNotifications();
+        return errors.callInt("unexpectedNotifications", () -> notified.unexpectedNotifications());
     }
 
     // ---------------------------------------------------------------- active target: fence (section 11.5.1)
@@ -468,7 +739,7 @@ public final class Window implements AutoCloseable {
      * @throws RmaException ASSERT for other bits, RMA_SYNC inside a passive-target epoch.
      */
     public void fence(final int assertions) {
-        active.fence(assertions);
+        errors.run("fence", () -> active.fence(assertions));
     }
 
     // ---------------------------------------------------------------- general active target (section 11.5.2)
@@ -483,7 +754,7 @@ public final class Window implements AutoCloseable {
      *                      epoch is open or a fence epoch with RMA calls is.
      */
     public void post(final Group group, final int assertions) {
-        active.post(group, assertions);
+        errors.run("post", () -> active.post(group, assertions));
     }
 
     /**
@@ -496,7 +767,7 @@ public final class Window implements AutoCloseable {
      * @throws RmaException ASSERT, GROUP / RANK, RMA_SYNC if an access epoch is open.
      */
     public void start(final Group group, final int assertions) {
-        active.start(group, assertions);
+        errors.run("start", () -> active.start(group, assertions));
     }
 
     /**
@@ -506,7 +777,7 @@ public final class Window implements AutoCloseable {
      * @throws RmaException RMA_SYNC without a matching start.
      */
     public void complete() {
-        active.complete();
+        errors.run("complete", () -> active.complete());
     }
 
     /**
@@ -517,7 +788,7 @@ public final class Window implements AutoCloseable {
      * @throws RmaException RMA_SYNC without a matching post.
      */
     public void await() {
-        active.await();
+        errors.run("await", () -> active.await());
     }
 
     /**
@@ -527,7 +798,7 @@ public final class Window implements AutoCloseable {
      * @throws RmaException RMA_SYNC without a matching post.
      */
     public boolean test() {
-        return active.test();
+        return errors.callBoolean("test", () -> active.test());
     }
 
     // ---------------------------------------------------------------- passive target (section 11.5.3)
@@ -540,12 +811,12 @@ public final class Window implements AutoCloseable {
      * @throws RmaException LOCKTYPE, RANK, ASSERT, or RMA_SYNC if an epoch conflicts.
      */
     public void lock(final LockType lockType, final int target, final int assertions) {
-        passive.lock(lockType, target, assertions);
+        errors.run("lock", () -> passive.lock(lockType, target, assertions));
     }
 
     /** {@link #lock(LockType, int, int)} with no assertions. */
     public void lock(final LockType lockType, final int target) {
-        lock(lockType, target, 0);
+        errors.run("lock", () -> lock(lockType, target, 0));
     }
 
     /**
@@ -554,7 +825,7 @@ public final class Window implements AutoCloseable {
      * @throws RmaException RMA_SYNC without a matching lock.
      */
     public void unlock(final int target) {
-        passive.unlock(target);
+        errors.run("unlock", () -> passive.unlock(target));
     }
 
     /**
@@ -563,12 +834,12 @@ public final class Window implements AutoCloseable {
      * @throws RmaException ASSERT for bits other than MODE_NOCHECK, RMA_SYNC if an epoch conflicts.
      */
     public void lockAll(final int assertions) {
-        passive.lockAll(assertions);
+        errors.run("lockAll", () -> passive.lockAll(assertions));
     }
 
     /** {@link #lockAll(int)} with no assertions. */
     public void lockAll() {
-        lockAll(0);
+        errors.run("lockAll", () -> lockAll(0));
     }
 
     /**
@@ -577,7 +848,7 @@ public final class Window implements AutoCloseable {
      * @throws RmaException RMA_SYNC without lock_all.
      */
     public void unlockAll() {
-        passive.unlockAll();
+        errors.run("unlockAll", () -> passive.unlockAll());
     }
 
     // ---------------------------------------------------------------- flush and sync (section 11.5.4)
@@ -590,14 +861,14 @@ public final class Window implements AutoCloseable {
      * @throws RmaException RMA_SYNC outside a passive-target epoch to target.
      */
     public void flush(final int target) {
-        passive.flush(target);
+        errors.run("flush", () -> passive.flush(target));
     }
 
     /**
      * MPI_WIN_FLUSH_ALL: {@link #flush} for every target. MPI-3.1 §11.5.4.
      */
     public void flushAll() {
-        passive.flushAll();
+        errors.run("flushAll", () -> passive.flushAll());
     }
 
     /**
@@ -605,14 +876,14 @@ public final class Window implements AutoCloseable {
      * may be reused). A full fence, like {@link #flush}. MPI-3.1 §11.5.4.
      */
     public void flushLocal(final int target) {
-        passive.flushLocal(target);
+        errors.run("flushLocal", () -> passive.flushLocal(target));
     }
 
     /**
      * MPI_WIN_FLUSH_LOCAL_ALL: {@link #flushLocal} for every target. MPI-3.1 §11.5.4.
      */
     public void flushLocalAll() {
-        passive.flushLocalAll();
+        errors.run("flushLocalAll", () -> passive.flushLocalAll());
     }
 
     /**
@@ -621,7 +892,7 @@ public final class Window implements AutoCloseable {
      * stores on shared memory around it (Example 11.7). Valid in any epoch state. MPI-3.1 §11.5.4.
      */
     public void sync() {
-        passive.sync();
+        errors.run("sync", () -> passive.sync());
     }
 
     // ---------------------------------------------------------------- destruction (section 11.2.5)
@@ -636,7 +907,7 @@ public final class Window implements AutoCloseable {
      * @throws RankFailedException if a rank fails while this one waits.
      */
     public void free() {
-        lifecycle.free(this);
+        errors.run("free", () -> lifecycle.free(this, attributes));
     }
 
     /**
@@ -652,7 +923,7 @@ public final class Window implements AutoCloseable {
      */
     @Override
     public void close() {
-        lifecycle.close(this);
+        errors.run("close", () -> lifecycle.close(this, attributes));
     }
 
     /** @return whether {@link #free()} was called. */
@@ -675,6 +946,12 @@ public final class Window implements AutoCloseable {
         return state.counters().snapshot();
     }
 
+    /** @return this rank's memory, after the WIN check of a freed window. */
+    private MemorySegment localSegment() {
+        state.checkOpen("segment");
+        return localSegment;
+    }
+
     /** @return the window's notification endpoint. */
     Notifications notifications() {
         return notified.notifications();
@@ -683,6 +960,11 @@ public final class Window implements AutoCloseable {
     /** @return the job the window belongs to. */
     RmaJob jobOf() {
         return state.job();
+    }
+
+    /** @return the collective machinery of the window's communicator. */
+    CommContext context() {
+        return state.context();
     }
 
     @Override

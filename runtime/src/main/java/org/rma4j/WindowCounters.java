@@ -37,15 +37,15 @@ final class WindowCounters {
             || WindowStatistics.Wait.START.ordinal() != Waits.START
             || WindowStatistics.Wait.WAIT.ordinal() != Waits.WAIT
             || WindowStatistics.Wait.NOTIFICATION.ordinal() != Waits.NOTIFY_WAIT
-            || WindowStatistics.Wait.FULL_RING.ordinal() != Waits.FULL_RING) {
+            || WindowStatistics.Wait.FULL_LANE.ordinal() != Waits.FULL_LANE) {
             throw new AssertionError("WindowStatistics.Wait and Waits differ");
         }
     }
 
     /** {@link Waits#FENCE}. */
     static final int FENCE = Waits.FENCE;
-    /** {@link Waits#FULL_RING}. */
-    static final int FULL_RING = Waits.FULL_RING;
+    /** {@link Waits#FULL_LANE}. */
+    static final int FULL_LANE = Waits.FULL_LANE;
     /** {@link Waits#BARRIER}. */
     static final int BARRIER = Waits.BARRIER;
 
@@ -90,15 +90,22 @@ final class WindowCounters {
      */
     <T> T counted(final String call, final int target, final long bytes, final T place) {
         if (place != null) {
-            final int kind = kindOf(call);
-            if (kind >= 0) {
-                final long[] operations = cells().operations;
-                final int index = (kind * ranks + target) * 2;
-                add(operations, index, 1);
-                add(operations, index + 1, bytes);
-            }
+            count(call, target, bytes);
         }
         return place;
+    }
+
+    /**
+     * Counts one operation of {@code call} to {@code target} over {@code bytes} of target memory.
+     */
+    void count(final String call, final int target, final long bytes) {
+        final int kind = kindOf(call);
+        if (kind >= 0) {
+            final long[] operations = cells().operations;
+            final int index = (kind * ranks + target) * 2;
+            add(operations, index, 1);
+            add(operations, index + 1, bytes);
+        }
     }
 
     /**

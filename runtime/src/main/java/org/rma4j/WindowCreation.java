@@ -1,13 +1,12 @@
 package org.rma4j;
 
-import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.rma4j.internal.CreationRecordLayout;
+import org.rma4j.internal.SharedNames;
 import org.rma4j.internal.WindowLayout;
 import org.rma4j.notify.NotifyLanes;
 import org.rma4j.notify.NotifyLanesLayout;
@@ -15,14 +14,15 @@ import org.rma4j.shm.FileHeader;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappedFile;
 import org.rma4j.shm.MappingLiveness;
-import org.rma4j.shm.ShmFormatException;
 import org.rma4j.shm.ShmSpaceException;
 import org.rma4j.shm.Words;
 
 /**
  * The collective creation of a window file (MPI-3.1 section 11.2).
  *
- * <p>Protocol, over the job's scratch slots and barrier:
+ * <p>Protocol, over the record areas and the barrier of the window's communicator ({@link CommContext}: the
+ * control file's scratch slots for the world, the communicator file's slots otherwise); ranks are the
+ * communicator's:
  * <ol>
  *   <li>every rank validates its own arguments and writes size, disp unit, flags and a status to
  *   its slot; barrier 1;</li>
@@ -62,33 +62,34 @@ final class WindowCreation {
     private WindowCreation() {
     }
 
-    static Window allocateShared(final RmaJob job, final long sizeBytes, final int dispUnit, final Info info) {
-        return create(job, WindowFlavor.SHARED, "allocateShared", sizeBytes, dispUnit, info, null);
+    static Window allocateShared(final CommContext context, final long sizeBytes, final int dispUnit, final Info info) {
+        return create(context, WindowFlavor.SHARED, "allocateShared", sizeBytes, dispUnit, info, null);
     }
 
     /**
      * Creates a window of any flavor; {@code base} is the exposed memory of flavor CREATE. The three phases
      * of the protocol above, each followed by its barrier; a failed barrier unmaps what this rank mapped.
      */
-    static Window create(final RmaJob job, final WindowFlavor flavor, final String call, final long sizeBytes,
+    static Window create(final CommContext context, final WindowFlavor flavor, final String call, final long sizeBytes,
         final int dispUnit, final Info info, final MemorySegment base) {
-        final Attempt attempt = new Attempt(job, flavor, call);
+        final Attempt attempt = new Attempt(context, flavor, call);
         attempt.propose(sizeBytes, dispUnit, info, base);
-        createBarrier(job);
+        createBarrier(context);
         attempt.gather();
         attempt.createFileAtRankZero();
-        barrierOrDiscard(job, attempt);
+        barrierOrDiscard(context, attempt);
         attempt.open();
-        barrierOrDiscard(job, attempt);
+        barrierOrDiscard(context, attempt);
         attempt.findFailedOpen();
         return attempt.result();
     }
 
-    private static void barrierOrDiscard(final RmaJob job, final Attempt attempt) {
+    private static void barrierOrDiscard(final CommContext context, final Attempt attempt) {
         try {
-            createBarrier(job);
+            createBarrier(context);
         } catch (final RuntimeException e) {
-            attempt.discard();
+            // NOTE: no collective call after a failed barrier (the MPI window of a window across nodes stays).
+            WindowCreation.discard(attempt.window, attempt.file);
             throw e;
         }
     }
@@ -98,6 +99,7 @@ final class WindowCreation {
      * mapped; each method is one phase (or the outcome) of the protocol.
      */
     private static final class Attempt {
+        private final CommContext context;
         private final RmaJob job;
         private final WindowFlavor flavor;
         private final String call;
@@ -109,7 +111,7 @@ final class WindowCreation {
         private SharedAllocator.Location location;
         private long[] sizes;
         private int[] dispUnits;
-        private int[] memorySequences;
+        private String[] memoryFiles;
         private long[] memoryOffsets;
         private boolean noncontig;
         private int badRank = -1;
@@ -124,34 +126,44 @@ final class WindowCreation {
         private RuntimeException openProblem;
         private Window window;
         private int failedOpen = -1;
+        /** The creator whose create status ended the creation. */
+        private int failedCreator;
+        /** This rank's share of a window across nodes, or null. */
+        private HybridWindows.Part part;
+        /** The rank that creates this rank's node's window file: 0, or the node's first rank across nodes. */
+        private int creator;
 
-        Attempt(final RmaJob job, final WindowFlavor flavor, final String call) {
-            this.job = job;
+        Attempt(final CommContext context, final WindowFlavor flavor, final String call) {
+            this.context = context;
+            this.job = context.job();
             this.flavor = flavor;
             this.call = call;
-            this.ranks = job.size();
-            this.rank = job.rank();
-            this.own = job.control().scratch(rank);
+            this.ranks = context.size();
+            this.rank = context.rank();
+            this.own = context.record(rank);
         }
 
         /** Phase 1: checks this rank's arguments and writes its record. */
         void propose(final long sizeBytes, final int dispUnit, final Info info, final MemorySegment base) {
             try {
+                HybridWindows.checkFlavor(context, flavor, call);
                 effective = validate(call, sizeBytes, dispUnit, info == null ? Info.create() : info, ranks);
                 MappingBudget.check(call, flavor == WindowFlavor.CREATE ? ranks : 1);
                 if (flavor == WindowFlavor.CREATE && sizeBytes > 0) {
                     location = job.allocator().locate(base);
                     if (location == null) {
                         throw new RmaException(ErrorClass.BASE,
-                            call + " base " + base + " is not memory from"
-                                + " allocMem: only memory in a shared mapping can be exposed to other processes"
-                                + (base.isNative() ? "" : " (a Java heap array never can)"));
+                            call + " base " + AttachedRegions.describe(base.address(), base.byteSize()) + " is not in a"
+                                + " shared mapping of the job (allocMem memory, or the memory of an allocate or"
+                                + " allocateShared window): no other process can map it"
+                                + (base.isNative() ? " (a private arena, say)" : " (a Java heap array never can)"));
                     }
                 }
             } catch (final RmaException e) {
                 ownError = e;
             }
-            Words.putInt(own, CreationRecordLayout.MEMORY_SEQUENCE_OFFSET, location == null ? -1 : location.sequence());
+            SharedNames.put(own, CreationRecordLayout.MEMORY_FILE_NAME_OFFSET,
+                CreationRecordLayout.MEMORY_FILE_NAME_LENGTH, location == null ? "" : location.fileName());
             Words.putLong(own, CreationRecordLayout.MEMORY_OFFSET_OFFSET, location == null ? 0 : location.fileOffset());
             Words.putInt(own, CreationRecordLayout.NOTIFY_CAPACITY_OFFSET,
                 effective == null
@@ -165,19 +177,21 @@ final class WindowCreation {
                     ? CreationRecordLayout.FLAG_NONCONTIG
                     : 0);
             Words.putInt(own, CreationRecordLayout.CREATE_STATUS_OFFSET, 0);
+            Words.putInt(own, CreationRecordLayout.KEY_NUMBER_OFFSET, context.acrossNodes() ? job.takeCommNumber() : 0);
         }
 
         /** After barrier 1: reads every rank's record. */
         void gather() {
             sizes = new long[ranks];
             dispUnits = new int[ranks];
-            memorySequences = new int[ranks];
+            memoryFiles = new String[ranks];
             memoryOffsets = new long[ranks];
             for (int r = 0; r < ranks; r++) {
-                final MemorySegment slot = job.control().scratch(r);
+                final MemorySegment slot = context.record(r);
                 sizes[r] = Words.getLong(slot, CreationRecordLayout.SIZE_OFFSET);
                 dispUnits[r] = Words.getInt(slot, CreationRecordLayout.DISP_UNIT_OFFSET);
-                memorySequences[r] = Words.getInt(slot, CreationRecordLayout.MEMORY_SEQUENCE_OFFSET);
+                memoryFiles[r] = SharedNames.get(slot, CreationRecordLayout.MEMORY_FILE_NAME_OFFSET,
+                    CreationRecordLayout.MEMORY_FILE_NAME_LENGTH);
                 memoryOffsets[r] = Words.getLong(slot, CreationRecordLayout.MEMORY_OFFSET_OFFSET);
                 noncontig |= (Words.getInt(slot, CreationRecordLayout.FLAGS_OFFSET)
                     & CreationRecordLayout.FLAG_NONCONTIG) != 0;
@@ -187,9 +201,14 @@ final class WindowCreation {
                     badCode = status;
                 }
             }
-            notifyCapacity = Words.getInt(job.control().scratch(0), CreationRecordLayout.NOTIFY_CAPACITY_OFFSET);
-            number = job.windowSequence();
-            name = job.nextWindowName();
+            notifyCapacity = Words.getInt(context.record(0), CreationRecordLayout.NOTIFY_CAPACITY_OFFSET);
+            number = context.windowSequence();
+            name = context.nextWindowName();
+            if (context.acrossNodes()) {
+                part = new HybridWindows.Part(context,
+                    Words.getInt(context.record(0), CreationRecordLayout.KEY_NUMBER_OFFSET));
+                creator = part.creator;
+            }
         }
 
         /**
@@ -197,12 +216,18 @@ final class WindowCreation {
          *         zeros for CREATE and DYNAMIC.
          */
         private long[] placedSizes() {
-            return flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE ? sizes : new long[ranks];
+            if (flavor != WindowFlavor.SHARED && flavor != WindowFlavor.ALLOCATE) {
+                return new long[ranks];
+            }
+            return part == null ? sizes : part.placed(sizes);
         }
 
-        /** Phase 2: rank 0 creates and publishes the window file if every rank's arguments were good. */
+        /**
+         * Phase 2: rank 0 (across nodes: each node's first rank) creates and publishes the window file if every
+         * rank's arguments were good.
+         */
         void createFileAtRankZero() {
-            if (rank != 0 || badRank >= 0) {
+            if (rank != creator || badRank >= 0) {
                 return;
             }
             try {
@@ -218,15 +243,25 @@ final class WindowCreation {
             }
         }
 
-        /** Phase 3, after barrier 2: maps and checks the file and the window; writes the open status. */
+        /**
+         * Phase 3, after barrier 2: maps and checks the file and the window; across nodes writes where its memory
+         * is; writes the open status.
+         */
         void open() {
-            createStatus = Words.getInt(job.control().scratch(0), CreationRecordLayout.CREATE_STATUS_OFFSET);
+            createStatus = 0;
+            for (int r = 0; r < ranks && createStatus == 0; r++) {
+                if (r == 0 || part != null && part.creators[r]) {
+                    createStatus = Words.getInt(context.record(r), CreationRecordLayout.CREATE_STATUS_OFFSET);
+                    failedCreator = r;
+                }
+            }
             created = badRank < 0 && createStatus == 0;
             if (!created) {
                 return;
             }
+            WindowMemory.Mapped mapped = null;
             try {
-                if (rank != 0) {
+                if (rank != creator) {
                     file = MappedFile.open(job.directory().file(name));
                     WindowLayout.checkHeader(file.segment(), file.path(), flavor.code(),
                         noncontig ? WindowLayout.FLAG_NONCONTIG : 0, notifyCapacity, placedSizes(), dispUnits);
@@ -235,10 +270,23 @@ final class WindowCreation {
                     failOpenAtRank = -1;
                     throw new RmaException(ErrorClass.RMA_SHARED, "mapping failed at rank " + rank + " (test hook)");
                 }
-                window = WindowCreation.open(job, call, number, flavor, file, sizes, dispUnits, memorySequences,
-                    memoryOffsets, location, effective);
+                mapped = WindowMemory.map(context, call, flavor, file, sizes, dispUnits, memoryFiles, memoryOffsets,
+                    location, part == null ? null : part.local);
             } catch (final RuntimeException e) {
                 openProblem = e;
+            }
+            if (part != null) {
+                Words.putLong(own, CreationRecordLayout.BASE_ADDRESS_OFFSET,
+                    mapped == null ? 0 : mapped.local().address());
+            }
+            if (mapped != null) {
+                try {
+                    window = assemble(context, number, file, flavor, mapped, sizes, dispUnits, effective,
+                        Words.getInt(file.segment(), WindowLayout.NOTIFY_CAPACITY_OFFSET), part, rank == creator);
+                } catch (final RuntimeException e) {
+                    mapped.memory().close();
+                    openProblem = e;
+                }
             }
             Words.putIntVolatile(own, CreationRecordLayout.OPEN_STATUS_OFFSET, openProblem == null ? 0 : 1);
         }
@@ -247,12 +295,18 @@ final class WindowCreation {
         void findFailedOpen() {
             if (created) {
                 for (int r = 0; r < ranks && failedOpen < 0; r++) {
-                    if (Words.getIntVolatile(job.control().scratch(r), CreationRecordLayout.OPEN_STATUS_OFFSET) != 0) {
+                    if (Words.getIntVolatile(context.record(r), CreationRecordLayout.OPEN_STATUS_OFFSET) != 0) {
                         failedOpen = r;
                     }
                 }
+                for (int r = 0; part != null && r < ranks; r++) {
+                    part.bases[r] = Words.getLong(context.record(r), CreationRecordLayout.BASE_ADDRESS_OFFSET);
+                }
             }
-            if (rank == 0 && file != null) {
+            // The file of a window that holds its ranks' memory stays linked while the window lives, so that
+            // create and attach can expose that memory to ranks that map it later (WindowLifecycle unlinks it).
+            final boolean holdsMemory = flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE;
+            if (rank == creator && file != null && !(holdsMemory && failedOpen < 0 && openProblem == null)) {
                 file.unlink();
             }
         }
@@ -284,18 +338,22 @@ final class WindowCreation {
                     call + " failed: rank " + failedOpen + " could not" + " map the window (every rank throws)");
             }
             job.remember(window);
+            context.retain();
             return window;
         }
 
         private RmaException createFailure() {
             if (createStatus == ErrorClass.NO_MEM.code()) {
-                final MemorySegment rankZero = job.control().scratch(0);
-                return SharedFileErrors.noSpace(call + " failed: rank 0 could not create the window file",
-                    job.directory().path(), Words.getLong(rankZero, CreationRecordLayout.CREATE_ASKED_BYTES_OFFSET),
-                    Words.getLong(rankZero, CreationRecordLayout.CREATE_FREE_BYTES_OFFSET), createProblem);
+                final MemorySegment failing = context.record(failedCreator);
+                return SharedFileErrors.noSpace(
+                    call + " failed: rank " + failedCreator + " could not create the window file",
+                    job.directory().path(), Words.getLong(failing, CreationRecordLayout.CREATE_ASKED_BYTES_OFFSET),
+                    Words.getLong(failing, CreationRecordLayout.CREATE_FREE_BYTES_OFFSET), createProblem);
             }
-            return new RmaException(ErrorClass.RMA_SHARED, call + " failed: rank 0 could not create the window"
-                + " file" + (createProblem != null ? ": " + createProblem.getMessage() : ""), createProblem);
+            return new RmaException(
+                ErrorClass.RMA_SHARED, call + " failed: rank " + failedCreator + " could not"
+                    + " create the window file" + (createProblem != null ? ": " + createProblem.getMessage() : ""),
+                createProblem);
         }
 
         /** Unmaps what this rank mapped. */
@@ -315,144 +373,49 @@ final class WindowCreation {
         }
     }
 
-    private static void createBarrier(final RmaJob job) {
-        job.collective(CollectiveCalls.Kind.CREATE, 0, job.barrierWait());
-    }
-
-    /**
-     * Maps this rank's view of the window: the other ranks' memory of flavor CREATE, the window object.
-     */
-    private static Window open(final RmaJob job, final String call, final int number, final WindowFlavor flavor,
-        final MappedFile file, final long[] sizes, final int[] dispUnits, final int[] memorySequences,
-        final long[] memoryOffsets, final SharedAllocator.Location location, final Info effective) {
-        final int ranks = sizes.length;
-        final int rank = job.rank();
-        final long[] dataOffsets = new long[ranks];
-        for (int r = 0; r < ranks; r++) {
-            dataOffsets[r] = Words.getLong(file.segment(),
-                WindowLayout.rankEntryOffset(r) + WindowLayout.ENTRY_DATA_OFFSET);
-        }
-        final TargetMemory memory;
-        final MemorySegment local;
-        switch (flavor) {
-            case DYNAMIC -> {
-                memory = new DynamicMemory(job.directory(), file.segment(), ranks);
-                local = MemorySegment.NULL;
-            }
-            case CREATE -> {
-                final TargetMemory.Fixed fixed = mapCreateMemory(job, call, sizes, dispUnits, memorySequences,
-                    memoryOffsets, location);
-                memory = fixed;
-                local = fixed.part(rank);
-            }
-            default -> {
-                final MemorySegment[] mappings = new MemorySegment[ranks];
-                Arrays.fill(mappings, file.segment());
-                MappingBudget.add(1);
-                final TargetMemory.Fixed fixed = new TargetMemory.Fixed(mappings, dataOffsets, sizes, dispUnits,
-                    () -> MappingBudget.release(1));
-                memory = fixed;
-                local = fixed.part(rank);
-            }
-        }
-        try {
-            return assemble(job, number, file, flavor, memory, local, sizes, dispUnits, effective,
-                Words.getInt(file.segment(), WindowLayout.NOTIFY_CAPACITY_OFFSET));
-        } catch (final RuntimeException e) {
-            memory.close();
-            throw e;
-        }
-    }
-
-    /**
-     * Maps the memory of a CREATE window: this rank's own from its allocation, the others' from their
-     * allocation files.
-     */
-    private static TargetMemory.Fixed mapCreateMemory(final RmaJob job, final String call, final long[] sizes,
-        final int[] dispUnits, final int[] memorySequences, final long[] memoryOffsets,
-        final SharedAllocator.Location location) {
-        final int ranks = sizes.length;
-        final int rank = job.rank();
-        final MemorySegment[] mappings = new MemorySegment[ranks];
-        final long[] starts = new long[ranks];
-        final List<MappedFile> mapped = new ArrayList<>();
-        try {
-            for (int r = 0; r < ranks; r++) {
-                if (sizes[r] == 0) {
-                    mappings[r] = MemorySegment.NULL;
-                } else if (r == rank) {
-                    mappings[r] = location.mapping();
-                    starts[r] = location.fileOffset();
-                } else {
-                    final MappedFile other = openMemory(job, call, r, memorySequences[r], memoryOffsets[r], sizes[r]);
-                    mapped.add(other);
-                    mappings[r] = other.segment();
-                    starts[r] = memoryOffsets[r];
-                }
-            }
-        } catch (final RuntimeException e) {
-            mapped.forEach(MappedFile::close);
-            throw e;
-        }
-        MappingBudget.add(1 + mapped.size());
-        return new TargetMemory.Fixed(mappings, starts, sizes, dispUnits, () -> {
-            mapped.forEach(MappedFile::close);
-            MappingBudget.release(1 + mapped.size());
-        });
+    private static void createBarrier(final CommContext context) {
+        context.collective(CollectiveCalls.Kind.CREATE, 0, context.barrierWait());
     }
 
     /**
      * Wires the parts of a window over its mapped file and target memory: the shared {@link WindowState},
      * the waits' liveness checks, and the parts along the MPI sections the {@link Window} facade delegates to.
      */
-    private static Window assemble(final RmaJob job, final int number, final MappedFile file, final WindowFlavor flavor,
-        final TargetMemory memory, final MemorySegment localSegment, final long[] sizes, final int[] dispUnits,
-        final Info info, final int notifyCapacity) {
-        final WindowState state = new WindowState(job, number, sizes);
-        final int rank = job.rank();
+    private static Window assemble(final CommContext context, final int number, final MappedFile file,
+        final WindowFlavor flavor, final WindowMemory.Mapped mapped, final long[] sizes, final int[] dispUnits,
+        final Info info, final int notifyCapacity, final HybridWindows.Part part, final boolean fileCreator) {
+        final TargetMemory memory = mapped.memory();
+        final MemorySegment localSegment = mapped.local();
+        final RmaJob job = context.job();
+        final WindowState state = new WindowState(context, number, sizes);
+        final int rank = context.rank();
         final MemorySegment mapping = file.segment();
         // Waits in the window file also check that the file is still there (not truncated under the job).
         final MappingLiveness fileCheck = MappingLiveness.of(Liveness.NONE, file, WindowLayout.MAGIC,
             WindowLayout.VERSION);
-        final Liveness collective = fileCheck.and(job.control().liveness(rank, true));
-        final WaitPublication blocked = new WaitPublication(job.control(), rank, number, state.counters());
+        // NOTE: the control file's rows of the communicator's members, numbered as the window's ranks.
+        final Liveness collective = fileCheck.and(context.control().liveness(rank, true));
+        final WaitPublication blocked = new WaitPublication(context.control(), rank, number, state.counters());
         final Epochs epochs = new Epochs(sizes.length,
             !"false".equals(info.get(RmaJob.EPOCH_CHECKS_INFO_KEY).orElse("true")));
         final Notifications notifications = new Notifications(state, mapping, rank, sizes.length, notifyCapacity,
-            job.control(), job.waitStrategy(), collective);
-        final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs);
-        final ActiveTarget active = new ActiveTarget(state, mapping, epochs, blocked, fileCheck, collective);
-        final PassiveTarget passive = new PassiveTarget(state, mapping, epochs, active, blocked, fileCheck,
+            context.control(), job.waitStrategy(), collective);
+        final ShmTransport shm = new ShmTransport(state, memory, mapping, fileCheck, collective);
+        final WindowTransport transport = part == null
+            ? shm
+            : HybridWindows.transport(part, state, shm, memory, notifications, dispUnits, flavor, collective);
+        final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs, transport);
+        final ActiveTarget active = new ActiveTarget(state, mapping, transport, epochs, blocked, fileCheck, collective);
+        final PassiveTarget passive = new PassiveTarget(state, transport, epochs, blocked, fileCheck,
             info.flag(Info.NO_LOCKS));
-        final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications);
-        final WindowLifecycle lifecycle = new WindowLifecycle(state, file, memory, epochs, active, notified);
-        return new Window(state, info, localSegment, access, passive, active, notified, lifecycle);
-    }
-
-    /**
-     * Maps the allocation file that holds rank {@code r}'s memory of a CREATE window (the caller unmaps
-     * what it mapped so far when this throws).
-     *
-     * @throws RmaException RMA_SHARED if the file cannot be mapped or is too small for the memory.
-     */
-    private static MappedFile openMemory(final RmaJob job, final String call, final int r, final int sequence,
-        final long offset, final long size) {
-        final String name = SharedAllocator.fileName(r, sequence);
-        RuntimeException problem;
-        try {
-            final MappedFile other = MappedFile.open(job.directory().file(name));
-            final long fileBytes = other.segment().byteSize();
-            if (offset >= 0 && offset <= fileBytes - size) {
-                return other;
-            }
-            other.close();
-            problem = new RmaException(ErrorClass.RMA_SHARED, call + " failed: the " + size + " bytes of rank " + r
-                + " at offset " + offset + " do not fit in " + name + " of " + fileBytes + " bytes");
-        } catch (final UncheckedIOException | ShmFormatException e) {
-            problem = new RmaException(ErrorClass.RMA_SHARED,
-                call + " failed: cannot map the memory of rank " + r + ": " + e.getMessage(), e);
+        final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications, transport);
+        final WindowLifecycle lifecycle = new WindowLifecycle(state, file, memory, transport, epochs, active, notified,
+            fileCreator);
+        if (flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE) {
+            job.allocator().expose(file.path().getFileName().toString(), mapping,
+                WindowLayout.dataSectionOffset(sizes.length, notifyCapacity));
         }
-        throw problem;
+        return new Window(state, info, localSegment, access, passive, active, notified, lifecycle);
     }
 
     private static MappedFile createFile(final RmaJob job, final String name, final WindowFlavor flavor,

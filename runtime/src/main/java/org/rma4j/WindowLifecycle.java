@@ -13,32 +13,50 @@ final class WindowLifecycle {
     private final RmaJob job;
     private final MappedFile file;
     private final TargetMemory memory;
+    private final WindowTransport transport;
     private final Epochs epochs;
     private final ActiveTarget active;
     private final NotifiedAccess notified;
+    /** Whether this rank created the window file (of its node), and removes its name at the end. */
+    private final boolean fileCreator;
 
-    WindowLifecycle(final WindowState state, final MappedFile file, final TargetMemory memory, final Epochs epochs,
-        final ActiveTarget active, final NotifiedAccess notified) {
+    WindowLifecycle(final WindowState state, final MappedFile file, final TargetMemory memory,
+        final WindowTransport transport, final Epochs epochs, final ActiveTarget active, final NotifiedAccess notified,
+        final boolean fileCreator) {
         this.state = state;
         this.job = state.job();
         this.file = file;
         this.memory = memory;
+        this.transport = transport;
+        this.fileCreator = fileCreator;
         this.epochs = epochs;
         this.active = active;
         this.notified = notified;
     }
 
-    void free(final Window window) {
+    /**
+     * MPI_WIN_FREE: deletes the window's attributes (their delete callbacks run while the window can still
+     * be used), then the collective free. A callback that throws does not stop the free: the peers wait for
+     * this rank, so the window is freed and the callback's failure thrown afterwards.
+     */
+    void free(final Window window, final WindowAttributes attributes) {
         state.checkOpen("free");
         epochs.checkFree();
-        job.collective(CollectiveCalls.Kind.FREE, state.number() + 1, active.barrierWait());
+        final RmaException callback = attributes.deleteAll();
+        state.context().collective(CollectiveCalls.Kind.FREE, state.number() + 1, active.barrierWait());
         state.markFreed();
         job.forget(window);
-        memory.close();
-        file.close();
+        transport.free();
+        unmap();
+        if (callback != null) {
+            throw new RmaException(callback.errorClass(),
+                "free of window " + state.number() + " at rank " + state.rank()
+                    + ": the window is freed, but an attribute's delete callback failed: " + callback.getMessage(),
+                callback);
+        }
     }
 
-    void close(final Window window) {
+    void close(final Window window, final WindowAttributes attributes) {
         if (state.isFreed()) {
             return;
         }
@@ -46,8 +64,8 @@ final class WindowLifecycle {
             release();
             return;
         }
-        if (job.failure() != null) {
-            job.abandon(job.failure());
+        if (state.context().failure() != null) {
+            job.abandon(state.context().failure());
             return;
         }
         final String unfinished = unfinishedExchange();
@@ -59,7 +77,7 @@ final class WindowLifecycle {
             job.abandon(e);
             throw e;
         }
-        free(window);
+        free(window, attributes);
     }
 
     /**
@@ -77,8 +95,23 @@ final class WindowLifecycle {
     void release() {
         if (!state.isFreed()) {
             state.markFreed();
-            memory.close();
-            file.close();
+            transport.release();
+            unmap();
         }
+    }
+
+    /**
+     * Unmaps the window's memory and file; the file's creator (rank 0, or in a window across nodes the first
+     * rank of each node) removes its name (kept while the window lived when it holds the ranks' memory, see
+     * {@link SharedAllocator#expose}).
+     */
+    private void unmap() {
+        job.allocator().withdraw(file.segment());
+        memory.close();
+        if (fileCreator) {
+            file.unlink();
+        }
+        file.close();
+        state.context().release();
     }
 }

@@ -2,22 +2,24 @@ package org.rma4j;
 
 /**
  * What every part of a window ({@link TargetAccess}, {@link PassiveTarget}, {@link ActiveTarget},
- * {@link NotifiedAccess}, {@link Notifications}) shares: the job, the window's number, this rank, the
- * ranks' sizes, the counters, whether the window is freed, and the checks of a call's window, rank and group
- * arguments.
+ * {@link NotifiedAccess}, {@link Notifications}) shares: the job, the communicator's collective context, the
+ * window's number, this rank, the ranks' sizes, the counters, whether the window is freed, and the checks
+ * of a call's window, rank and group arguments. Ranks of a window are ranks of its communicator.
  */
 final class WindowState {
     private final RmaJob job;
+    private final CommContext context;
     private final int number;
     private final int rank;
     private final long[] sizes;
     private final WindowCounters counters;
     private boolean freed;
 
-    WindowState(final RmaJob job, final int number, final long[] sizes) {
-        this.job = job;
+    WindowState(final CommContext context, final int number, final long[] sizes) {
+        this.job = context.job();
+        this.context = context;
         this.number = number;
-        this.rank = job.rank();
+        this.rank = context.rank();
         this.sizes = sizes;
         this.counters = new WindowCounters(number, rank, sizes.length);
     }
@@ -31,6 +33,14 @@ final class WindowState {
 
     RmaJob job() {
         return job;
+    }
+
+    /**
+     * @return the collective machinery of the window's communicator: its collective calls (fence, free),
+     *         failure record and members.
+     */
+    CommContext context() {
+        return context;
     }
 
     int number() {
@@ -77,17 +87,38 @@ final class WindowState {
     }
 
     /**
-     * @throws RmaException GROUP for a null group, RANK for a member outside the window.
+     * A group names processes by job rank (MPI-3.1 section 6.3); the window's calls number them as its
+     * communicator does.
+     *
+     * @return {@code group} with each member replaced by its rank in the window, in the same order.
+     * @throws RmaException GROUP for a null group, RANK for a member outside the window's communicator.
      */
-    void checkGroup(final String call, final Group group) {
+    Group windowRanks(final String call, final Group group) {
         if (group == null) {
             throw new RmaException(ErrorClass.GROUP, call + " group is null (use Group.EMPTY)");
         }
-        for (final int member : group.members()) {
-            if (member >= sizes.length) {
+        final int[] members = group.members();
+        for (int i = 0; i < members.length; i++) {
+            final int windowRank = context.isWorld() ? members[i] : indexOf(context.members(), members[i]);
+            if (windowRank < 0 || windowRank >= sizes.length) {
                 throw new RmaException(ErrorClass.RANK,
-                    call + " group member " + member + " is not a rank of the window (0.." + (sizes.length - 1) + ")");
+                    call + " group member " + members[i] + " is not a rank "
+                        + (context.isWorld()
+                            ? "of the window (0.." + (sizes.length - 1) + ")"
+                            : "of the window's communicator " + context.id() + " (job ranks "
+                                + java.util.Arrays.toString(context.members()) + ")"));
+            }
+            members[i] = windowRank;
+        }
+        return context.isWorld() ? group : Group.of(members);
+    }
+
+    private static int indexOf(final int[] array, final int value) {
+        for (int i = 0; i < array.length; i++) {
+            if (array[i] == value) {
+                return i;
             }
         }
+        return -1;
     }
 }

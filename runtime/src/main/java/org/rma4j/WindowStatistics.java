@@ -45,7 +45,7 @@ public final class WindowStatistics {
         /** NotifyRequest await, and waitAny / waitAll over requests of this window only. */
         NOTIFICATION,
         /** A notified access that found this rank's notification lane at its target full and waited for room. */
-        FULL_RING
+        FULL_LANE
     }
 
     private static final int OPERATIONS = Operation.values().length;

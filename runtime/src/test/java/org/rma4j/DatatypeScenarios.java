@@ -32,6 +32,103 @@ final class DatatypeScenarios {
     }
 
     /**
+     * Struct types (MPI_TYPE_CREATE_STRUCT) move element by element between layouts of the same type
+     * signature: each rank puts 3 C records {@code struct { int id; double x[2]; short tag; }} (extent 32,
+     * with padding) into its right neighbour's window as a packed struct (int at 0, doubles at 4 and 12,
+     * short at 20; extent 24), gets them back into records, and moves pair types (MPI_DOUBLE_INT) to a
+     * struct of a double and an int of the same layout. Padding is never written; a put with another
+     * signature raises TYPE and changes nothing; an accumulate of the struct is refused (TYPE, naming its
+     * basic types).
+     */
+    static void structTransfers(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        final int right = (me + 1) % n;
+        final int left = (me + n - 1) % n;
+        final Datatype record = Datatype.struct(new int[] {1, 2, 1}, new long[] {0, 8, 24},
+            new Datatype[] {Datatype.INT, Datatype.DOUBLE, Datatype.SHORT});
+        final Datatype packed = Datatype.struct(new int[] {1, 2, 1}, new long[] {0, 4, 20},
+            new Datatype[] {Datatype.INT, Datatype.DOUBLE, Datatype.SHORT});
+        try (Arena arena = Arena.ofConfined(); Window window = job.allocate(WINDOW_BYTES, 1)) {
+            window.segment().fill(SENTINEL);
+            final MemorySegment records = filled(arena, 3 * 32, (byte)0x11);
+            for (int r = 0; r < 3; r++) {
+                writeRecord(records, 32L * r, me, r);
+            }
+            job.barrier();
+            window.lockAll();
+            window.put(records, 3, record, right, 8, 3, packed);
+            window.flush(right);
+            job.barrier();
+            // The left neighbour's records, packed at byte 8 (3 x 24 bytes, the last 2 of each unwritten).
+            final byte[] expected = sentinelImage();
+            for (int r = 0; r < 3; r++) {
+                final MemorySegment one = filled(arena, 32, (byte)0);
+                writeRecord(one, 0, left, r);
+                final byte[] bytes = bytesOf(one);
+                System.arraycopy(bytes, 0, expected, 8 + 24 * r, 4);
+                System.arraycopy(bytes, 8, expected, 8 + 24 * r + 4, 16);
+                System.arraycopy(bytes, 24, expected, 8 + 24 * r + 20, 2);
+            }
+            assertBytes(expected, bytesOf(window.segment()), "packed records put by rank " + left);
+            job.barrier();
+
+            final MemorySegment back = filled(arena, 3 * 32, (byte)0x22);
+            window.get(back, 3, record, right, 8, 3, packed);
+            for (int r = 0; r < 3; r++) {
+                final long at = 32L * r;
+                assertEquals(records.get(ValueLayout.JAVA_INT, at), back.get(ValueLayout.JAVA_INT, at), "id " + r);
+                assertEquals(records.get(ValueLayout.JAVA_DOUBLE, at + 8), back.get(ValueLayout.JAVA_DOUBLE, at + 8));
+                assertEquals(records.get(ValueLayout.JAVA_DOUBLE, at + 16), back.get(ValueLayout.JAVA_DOUBLE, at + 16));
+                assertEquals(records.get(ValueLayout.JAVA_SHORT, at + 24), back.get(ValueLayout.JAVA_SHORT, at + 24));
+                for (final long pad : new long[] {4, 5, 6, 7, 26, 27, 28, 29, 30, 31}) {
+                    assertEquals((byte)0x22, back.get(ValueLayout.JAVA_BYTE, at + pad), "padding byte " + pad);
+                }
+            }
+
+            // Two MPI_DOUBLE_INT pairs into a user struct { double; int; } at byte 128: the same signature.
+            final Datatype doubleAndInt = Datatype.struct(new int[] {1, 1}, new long[] {0, 8},
+                new Datatype[] {Datatype.DOUBLE, Datatype.INT});
+            final MemorySegment pairs = filled(arena, 32, (byte)0x44);
+            pairs.set(ValueLayout.JAVA_DOUBLE, 0, me + 0.5);
+            pairs.set(ValueLayout.JAVA_INT, 8, me);
+            pairs.set(ValueLayout.JAVA_DOUBLE, 16, me + 1.5);
+            pairs.set(ValueLayout.JAVA_INT, 24, me + 1);
+            window.put(pairs, 2, Datatype.DOUBLE_INT, right, 128, 2, doubleAndInt);
+            final MemorySegment pairsBack = filled(arena, 32, (byte)0x55);
+            window.get(pairsBack, 2, doubleAndInt, right, 128, 2, Datatype.DOUBLE_INT);
+            assertEquals(me + 1.5, pairsBack.get(ValueLayout.JAVA_DOUBLE, 16));
+            assertEquals(me + 1, pairsBack.get(ValueLayout.JAVA_INT, 24));
+            assertEquals((byte)0x55, pairsBack.get(ValueLayout.JAVA_BYTE, 28), "padding of a pair is not moved");
+
+            final byte[] before = new byte[WINDOW_BYTES];
+            window.get(before, 0, WINDOW_BYTES, right, 0);
+            final Datatype swapped = Datatype.struct(new int[] {2, 1, 1}, new long[] {0, 16, 20},
+                new Datatype[] {Datatype.DOUBLE, Datatype.INT, Datatype.SHORT});
+            expect(ErrorClass.TYPE, () -> window.put(records, 1, record, right, 0, 1, swapped),
+                "type signatures differ", "[INT, DOUBLE, SHORT]", "[DOUBLE, INT, SHORT]");
+            expect(ErrorClass.TYPE, () -> window.get(back, 1, record, right, 0, 4, Datatype.INT),
+                "type signatures differ");
+            expect(ErrorClass.TYPE, () -> window.accumulate(records, 1, record, right, 0, 1, packed, Op.REPLACE),
+                "mixes the basic types [INT, DOUBLE, SHORT]", "one predefined type");
+            expect(ErrorClass.TYPE, () -> window.raccumulate(records, 1, record, right, 0, 1, packed, Op.SUM),
+                "mixes the basic types [INT, DOUBLE, SHORT]");
+            final byte[] after = new byte[WINDOW_BYTES];
+            window.get(after, 0, WINDOW_BYTES, right, 0);
+            assertBytes(before, after, "the target after refused struct calls");
+            window.unlockAll();
+            job.barrier();
+        }
+    }
+
+    private static void writeRecord(final MemorySegment records, final long at, final int rank, final int r) {
+        records.set(ValueLayout.JAVA_INT, at, 1000 * rank + r);
+        records.set(ValueLayout.JAVA_DOUBLE, at + 8, rank + r / 4.0);
+        records.set(ValueLayout.JAVA_DOUBLE, at + 16, -rank - r / 8.0);
+        records.set(ValueLayout.JAVA_SHORT, at + 24, (short)(7 * rank + r));
+    }
+
+    /**
      * Each rank puts to its right neighbour and gets back, with a vector on one side and an indexed
      * type on the other, in both directions and for int, short and double elements; then every
      * misuse raises its class and changes nothing.

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -271,6 +272,121 @@ class DatatypeTest {
         expect(ErrorClass.TYPE, "vector old type is null", () -> Datatype.vector(1, 1, 1, null));
         expect(ErrorClass.TYPE, "indexedBlock old type is null", () -> Datatype.indexedBlock(1, new int[] {0}, null));
         expect(ErrorClass.TYPE, "indexed old type is null", () -> Datatype.indexed(new int[] {1}, new int[] {0}, null));
+    }
+
+    @Test
+    void shouldLayPairTypesOutAsTheirCStructs() {
+        // struct { value; int index; }: index at the next multiple of 4, extent rounded to the larger alignment.
+        assertPair(Datatype.LONG_INT, Datatype.Pair.LONG_INT, Datatype.Basic.LONG, 8, 12, 16);
+        assertPair(Datatype.INT2, Datatype.Pair.INT2, Datatype.Basic.INT, 4, 8, 8);
+        assertPair(Datatype.DOUBLE_INT, Datatype.Pair.DOUBLE_INT, Datatype.Basic.DOUBLE, 8, 12, 16);
+        assertPair(Datatype.FLOAT_INT, Datatype.Pair.FLOAT_INT, Datatype.Basic.FLOAT, 4, 8, 8);
+        assertPair(Datatype.SHORT_INT, Datatype.Pair.SHORT_INT, Datatype.Basic.SHORT, 4, 6, 8);
+        assertEquals("MPI_2INT", Datatype.Pair.INT2.mpiName());
+        assertEquals(Datatype.Basic.INT, Datatype.INT2.basic(), "2INT is two ints");
+        assertBlocks(Datatype.INT2, new long[] {0}, new long[] {2});
+        assertBlocks(Datatype.SHORT_INT, new long[] {0, 4}, new long[] {1, 1});
+        expect(ErrorClass.TYPE, "DOUBLE_INT mixes the basic types [DOUBLE, INT]", Datatype.DOUBLE_INT::basic);
+    }
+
+    @Test
+    void shouldKeepThePairOfTypesBuiltFromOnePairType() {
+        final Datatype three = Datatype.contiguous(3, Datatype.DOUBLE_INT);
+        assertEquals(Datatype.Pair.DOUBLE_INT, three.pair().orElseThrow());
+        assertEquals(48, three.extent());
+        assertEquals(36, three.size());
+        assertEquals(6, three.elements());
+        assertEquals("MPI_DOUBLE_INT", three.unitName());
+        final Datatype column = Datatype.vector(2, 1, 3, Datatype.INT2);
+        assertEquals(Datatype.Pair.INT2, column.pair().orElseThrow());
+        assertBlocks(column, new long[] {0, 24}, new long[] {2, 2});
+        final Datatype records = Datatype.struct(new int[] {1, 2}, new long[] {0, 16},
+            new Datatype[] {Datatype.FLOAT_INT, Datatype.FLOAT_INT});
+        assertEquals(Datatype.Pair.FLOAT_INT, records.pair().orElseThrow());
+        assertEquals(32, records.extent());
+        final Datatype mixedPairs = Datatype.struct(new int[] {1, 1}, new long[] {0, 8},
+            new Datatype[] {Datatype.INT2, Datatype.FLOAT_INT});
+        assertTrue(mixedPairs.pair().isEmpty(), "two pair types are no pair type");
+        assertEquals(null, mixedPairs.unitName());
+        assertTrue(Datatype.contiguous(2, Datatype.INT).pair().isEmpty(), "two ints are not a 2INT");
+        assertEquals("INT", Datatype.contiguous(2, Datatype.INT).unitName());
+        assertTrue(Datatype.DOUBLE_INT.isPairType());
+        assertFalse(three.isPairType());
+        assertFalse(Datatype.DOUBLE_INT.isBasic());
+    }
+
+    @Test
+    void shouldCountTheTrailingPaddingOfAnOldTypeInTheExtentAsMpisUpperBoundDoes() {
+        // A 2 x 2 interior of a 4 x 4 int array: extent 64 (the whole array), last element at byte 44.
+        final Datatype interior = Datatype.subarray(new int[] {4, 4}, new int[] {2, 2}, new int[] {1, 1},
+            Datatype.Order.C, Datatype.INT);
+        assertEquals(64, interior.extent());
+        final Datatype two = Datatype.contiguous(2, interior);
+        assertEquals(128, two.extent(), "two whole arrays, not the end of the second interior (108)");
+        assertBlocks(two, new long[] {20, 36, 84, 100}, new long[] {2, 2, 2, 2});
+        assertEquals(48, Datatype.hvector(2, 1, 32, Datatype.DOUBLE_INT).extent(),
+            "the second pair ends one pair extent (16, padding included) after byte 32");
+    }
+
+    @Test
+    void shouldLayAStructOutAtByteDisplacementsWithCPadding() {
+        // struct { int a; double b[2]; short c; }: a at 0, b at 8, c at 24, end 26, rounded to 8: 32.
+        final Datatype record = Datatype.struct(new int[] {1, 2, 1}, new long[] {0, 8, 24},
+            new Datatype[] {Datatype.INT, Datatype.DOUBLE, Datatype.SHORT});
+        assertEquals(32, record.extent());
+        assertEquals(4 + 16 + 2, record.size());
+        assertEquals(4, record.elements());
+        assertEquals(List.of(Datatype.Basic.INT, Datatype.Basic.DOUBLE, Datatype.Basic.SHORT), record.basics());
+        assertBlocks(record, new long[] {0, 8, 24}, new long[] {1, 2, 1});
+        assertEquals(null, record.unitName(), "a struct of several basic types has no accumulate unit");
+        assertTrue(record.pair().isEmpty());
+        assertFalse(record.isContiguous());
+        expect(ErrorClass.TYPE, "mixes the basic types [INT, DOUBLE, SHORT]", record::basic);
+        assertEquals("struct([1, 2, 1], [0, 8, 24], [INT, DOUBLE, SHORT])", record.toString());
+        // A block of n copies ends n extents after its displacement: a struct of a struct.
+        final Datatype two = Datatype.struct(new int[] {2, 1}, new long[] {0, 64},
+            new Datatype[] {record, Datatype.BYTE});
+        assertEquals(72, two.extent(), "end 65 rounded to the alignment 8 of the doubles inside");
+        assertEquals(2 * 22 + 1, two.size());
+        // Adjacent blocks of one basic type merge; a struct of one basic type accumulates as that type.
+        final Datatype ints = Datatype.struct(new int[] {1, 3}, new long[] {0, 4},
+            new Datatype[] {Datatype.INT, Datatype.INT});
+        assertBlocks(ints, new long[] {0}, new long[] {4});
+        assertEquals(Datatype.Basic.INT, ints.basic());
+        assertTrue(ints.isContiguous());
+        assertEquals("INT", ints.unitName());
+        final Datatype bytes = Datatype.struct(new int[] {3}, new long[] {1}, new Datatype[] {Datatype.BYTE});
+        assertEquals(4, bytes.extent(), "bytes need no padding; the lower bound stays 0");
+    }
+
+    @Test
+    void shouldRaiseTheStandardsErrorClassesForBadStructArguments() {
+        expect(ErrorClass.ARG, "must not be null", () -> Datatype.struct(null, new long[0], new Datatype[0]));
+        expect(ErrorClass.COUNT, "2 blocklengths, 1 displacements and 2 types",
+            () -> Datatype.struct(new int[] {1, 1}, new long[] {0}, new Datatype[] {Datatype.INT, Datatype.INT}));
+        expect(ErrorClass.COUNT, "struct blocklengths[1]=-2",
+            () -> Datatype.struct(new int[] {1, -2}, new long[] {0, 4}, new Datatype[] {Datatype.INT, Datatype.INT}));
+        expect(ErrorClass.TYPE, "struct types[1] old type is null",
+            () -> Datatype.struct(new int[] {1, 1}, new long[] {0, 4}, new Datatype[] {Datatype.INT, null}));
+        expect(ErrorClass.TYPE, "displacement -8",
+            () -> Datatype.struct(new int[] {1}, new long[] {-8}, new Datatype[] {Datatype.INT}));
+        final Datatype empty = Datatype.struct(new int[0], new long[0], new Datatype[0]);
+        assertEquals(0, empty.extent());
+        assertEquals(0, empty.elements());
+    }
+
+    private static void assertPair(final Datatype type, final Datatype.Pair pair, final Datatype.Basic value,
+        final int indexOffset, final int size, final int extent) {
+        assertEquals(pair, type.pair().orElseThrow(), type.toString());
+        assertEquals(value, pair.valueType());
+        assertEquals(indexOffset, pair.indexOffset(), type.toString());
+        assertEquals(extent, pair.extent(), type.toString());
+        assertEquals(size, type.size(), type.toString());
+        assertEquals(extent, type.extent(), type.toString());
+        assertEquals(2, type.elements(), type.toString());
+        assertEquals(pair.mpiName(), type.unitName());
+        assertEquals(List.of(value, Datatype.Basic.INT).stream().distinct().toList(), type.basics());
+        assertTrue(type.isPairType());
     }
 
     static void assertBlocks(final Datatype type, final long[] offsets, final long[] elements) {

@@ -35,6 +35,11 @@ abstract class DatatypeTransferContractTest {
     }
 
     @Test
+    void shouldMoveStructsBetweenLayoutsOfOneSignatureAndRefuseToAccumulateThem() throws Exception {
+        run(3, "structTransfers");
+    }
+
+    @Test
     void shouldTransferTypedDataToItselfAsSingleRank() throws Exception {
         run(1, "typedTransfers");
     }

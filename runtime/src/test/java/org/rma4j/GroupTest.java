@@ -104,4 +104,15 @@ class GroupTest {
         assertEquals(4, group.member(0));
         assertEquals("Group[5, 1, 3, 7]", A.toString());
     }
+
+    @Test
+    void shouldCompareIdentSimilarOrUnequalAsMpiGroupCompare() {
+        assertEquals(Comparison.IDENT, A.compare(Group.of(5, 1, 3, 7)));
+        assertEquals(Comparison.SIMILAR, A.compare(Group.of(1, 3, 5, 7)));
+        assertEquals(Comparison.UNEQUAL, A.compare(Group.of(5, 1, 3)));
+        assertEquals(Comparison.UNEQUAL, A.compare(Group.of(5, 1, 3, 8)));
+        assertEquals(Comparison.IDENT, Group.EMPTY.compare(Group.of()));
+        assertEquals(ErrorClass.GROUP, assertThrows(RmaException.class, () -> A.compare(null)).errorClass());
+        assertEquals("MPI_SIMILAR", Comparison.SIMILAR.mpiName());
+    }
 }

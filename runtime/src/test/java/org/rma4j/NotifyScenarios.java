@@ -38,7 +38,7 @@ final class NotifyScenarios {
     static void matching(final RmaJob job) {
         final int n = job.size();
         final int me = job.rank();
-        try (Window window = job.allocateShared(8L * 3 * n + 8L * 4, 8)) {
+        try (Window window = Scenarios.allocate(job, 8L * 3 * n + 8L * 4, 8)) {
             if (me != 0) {
                 // Every other rank sends tags 1, 2, 3 to rank 0 before rank 0 starts any request.
                 for (int tag = 1; tag <= 3; tag++) {
@@ -175,7 +175,7 @@ final class NotifyScenarios {
         for (final int size : sizes) {
             total += size;
         }
-        try (Window window = job.allocateShared(total, 1)) {
+        try (Window window = Scenarios.allocate(job, total, 1)) {
             final NotifyRequest request = window.notifyInit(left, Rma.ANY_TAG, 1);
             long disp = 0;
             for (final int size : sizes) {
@@ -207,7 +207,7 @@ final class NotifyScenarios {
             job.barrier();
         }
         // Typed and accumulate variants.
-        try (Window window = job.allocateShared(8L * 4 * n, 8)) {
+        try (Window window = Scenarios.allocate(job, 8L * 4 * n, 8)) {
             final NotifyRequest request = window.notifyInit(Rma.ANY_SOURCE, 5, n);
             request.start();
             job.barrier();
@@ -236,7 +236,7 @@ final class NotifyScenarios {
 
     /** Every misuse raises its error class. */
     static void errors(final RmaJob job) {
-        try (Window window = job.allocateShared(64, 8)) {
+        try (Window window = Scenarios.allocate(job, 64, 8)) {
             final MemorySegment eight = MemorySegment.ofArray(new long[1]);
             expect(ErrorClass.TAG, () -> window.putNotify(eight, 0, 0, -3));
             expect(ErrorClass.RANK, () -> window.putNotify(eight, job.size(), 0, 1));
@@ -269,7 +269,7 @@ final class NotifyScenarios {
         final int me = job.rank();
         final int partner = me ^ 1;
         final int count = Integer.getInteger("rma4j.test.flood", 20_000);
-        try (Window window = job.allocateShared(8, 8, Info.of(RmaJob.NOTIFY_CAPACITY_INFO_KEY, "4"))) {
+        try (Window window = Scenarios.allocate(job, 8, 8, Info.of(RmaJob.NOTIFY_CAPACITY_INFO_KEY, "4"))) {
             if (partner < n) {
                 for (int i = 0; i < count; i++) {
                     window.putNotify(MemorySegment.NULL, partner, 0, 3);
@@ -288,7 +288,7 @@ final class NotifyScenarios {
         final int n = job.size();
         final int me = job.rank();
         final int count = Integer.getInteger("rma4j.test.soak", 100_000);
-        try (Window window = job.allocateShared(me == 0 ? 8L * n : 0, 8)) {
+        try (Window window = Scenarios.allocate(job, me == 0 ? 8L * n : 0, 8)) {
             if (me == 0) {
                 final NotifyRequest one = window.notifyInit(Rma.ANY_SOURCE, Rma.ANY_TAG, 1);
                 final int[] next = new int[n];
@@ -319,7 +319,7 @@ final class NotifyScenarios {
         final int n = job.size();
         final int me = job.rank();
         final int rounds = 20;
-        try (Window window = job.allocateShared(8, 8)) {
+        try (Window window = Scenarios.allocate(job, 8, 8)) {
             final NotifyRequest token = window.notifyInit((me + n - 1) % n, 1, 1);
             for (int round = 0; round < rounds; round++) {
                 token.start();

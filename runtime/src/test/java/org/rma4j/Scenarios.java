@@ -18,7 +18,39 @@ import org.rma4j.test.ShmTestDirectory;
  * launcher with {@link ScenarioMain}.
  */
 final class Scenarios {
+    /** System property of the MPI-mode tests' ranks: the job runs across nodes ({@code mpimode.MpiJobs}). */
+    static final String ACROSS_NODES_PROP_NAME = "rma4j.test.acrossNodes";
+
     private Scenarios() {
+    }
+
+    /**
+     * @return whether this rank runs in an MPI-mode test job across two nodes (ranks 0, 1 on one, 2, 3 on the
+     *         other): scenarios then use {@code allocate} where they used {@code allocateShared} only to get
+     *         memory, and check the node-local answers of {@code splitShared}.
+     */
+    static boolean acrossNodes() {
+        return Boolean.getBoolean(ACROSS_NODES_PROP_NAME);
+    }
+
+    /**
+     * {@code allocateShared} on one node, {@code allocate} across nodes (where a shared window is the standard's
+     * error): for scenarios that want memory and RMA, not load / store through {@code sharedQuery}.
+     */
+    static Window allocate(final Communicator comm, final long sizeBytes, final int dispUnit, final Info info) {
+        return acrossNodes()
+            ? comm.allocate(sizeBytes, dispUnit, info)
+            : comm.allocateShared(sizeBytes, dispUnit, info);
+    }
+
+    /** {@link #allocate(Communicator, long, int, Info)} on the world, without hints. */
+    static Window allocate(final RmaJob job, final long sizeBytes, final int dispUnit) {
+        return allocate(job.world(), sizeBytes, dispUnit, null);
+    }
+
+    /** {@link #allocate(Communicator, long, int, Info)} on the world. */
+    static Window allocate(final RmaJob job, final long sizeBytes, final int dispUnit, final Info info) {
+        return allocate(job.world(), sizeBytes, dispUnit, info);
     }
 
     /**

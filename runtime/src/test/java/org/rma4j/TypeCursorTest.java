@@ -143,6 +143,58 @@ class TypeCursorTest {
         assertEquals(List.of("0->0 x8"), zip(0, 4, Datatype.contiguous(2, Datatype.LONG), 0, 8, Datatype.LONG));
     }
 
+    @Test
+    void shouldWalkAStructRunByRunWithEachRunsBasicType() {
+        // struct { int; double[2]; short } (extent 32) against the packed sequence int, double, double, short.
+        final Datatype record = Datatype.struct(new int[] {1, 2, 1}, new long[] {0, 8, 24},
+            new Datatype[] {Datatype.INT, Datatype.DOUBLE, Datatype.SHORT});
+        final Datatype packed = Datatype.struct(new int[] {1, 2, 1}, new long[] {0, 4, 20},
+            new Datatype[] {Datatype.INT, Datatype.DOUBLE, Datatype.SHORT});
+        final TypeCursor cursor = new TypeCursor(0, 2, record);
+        final List<String> runs = new ArrayList<>();
+        while (cursor.hasMore()) {
+            runs.add(cursor.offset() + ":" + cursor.basic() + "x" + cursor.remaining());
+            cursor.advance(cursor.remaining());
+        }
+        assertEquals(List.of("0:INTx1", "8:DOUBLEx2", "24:SHORTx1", "32:INTx1", "40:DOUBLEx2", "56:SHORTx1"), runs);
+        assertTrue(TypeCursor.sameSignature(new TypeCursor(0, 2, record), new TypeCursor(0, 2, packed)));
+        assertFalse(TypeCursor.sameSignature(new TypeCursor(0, 2, record), new TypeCursor(0, 1, packed)),
+            "a shorter walk has another signature");
+        final Datatype swapped = Datatype.struct(new int[] {2, 1, 1}, new long[] {0, 16, 20},
+            new Datatype[] {Datatype.DOUBLE, Datatype.INT, Datatype.SHORT});
+        assertFalse(TypeCursor.sameSignature(new TypeCursor(0, 1, record), new TypeCursor(0, 1, swapped)),
+            "the same basic types in another order");
+        assertTrue(TypeCursor.sameSignature(new TypeCursor(0, 1, Datatype.INT2), new TypeCursor(0, 2, Datatype.INT)),
+            "2INT is the signature int, int");
+    }
+
+    @Test
+    void shouldCopyEachRunWithTheBytesOfItsBasicType() {
+        final Datatype record = Datatype.struct(new int[] {1, 2, 1}, new long[] {0, 8, 24},
+            new Datatype[] {Datatype.INT, Datatype.DOUBLE, Datatype.SHORT});
+        final Datatype packed = Datatype.struct(new int[] {1, 2, 1}, new long[] {0, 4, 20},
+            new Datatype[] {Datatype.INT, Datatype.DOUBLE, Datatype.SHORT});
+        final byte[] from = new byte[64];
+        for (int i = 0; i < from.length; i++) {
+            from[i] = (byte)(i + 1);
+        }
+        // packed ends at 22 and is rounded to the alignment 8 of its doubles: extent 24.
+        assertEquals(24, packed.extent());
+        final byte[] to = new byte[48];
+        TypeCursor.copy(java.lang.foreign.MemorySegment.ofArray(from), new TypeCursor(0, 2, record),
+            java.lang.foreign.MemorySegment.ofArray(to), new TypeCursor(0, 2, packed));
+        final byte[] expected = new byte[48];
+        for (int instance = 0; instance < 2; instance++) {
+            // {source offset, destination offset, bytes} of the int, the two doubles and the short.
+            for (final int[] run : new int[][] {{0, 0, 4}, {8, 4, 16}, {24, 20, 2}}) {
+                for (int j = 0; j < run[2]; j++) {
+                    expected[instance * 24 + run[1] + j] = from[instance * 32 + run[0] + j];
+                }
+            }
+        }
+        org.junit.jupiter.api.Assertions.assertArrayEquals(expected, to, "padding skipped, elements packed");
+    }
+
     private static List<String> zip(final long firstBase, final long firstCount, final Datatype firstType,
         final long secondBase, final long secondCount, final Datatype secondType) {
         final List<String> runs = new ArrayList<>();

@@ -89,7 +89,7 @@ final class WindowScenarios {
     static void fencePutGet(final RmaJob job) {
         final int n = job.size();
         final int me = job.rank();
-        try (Window window = job.allocateShared(8L * n, 8)) {
+        try (Window window = Scenarios.allocate(job, 8L * n, 8)) {
             window.fence(Rma.MODE_NOPRECEDE);
             for (int target = 0; target < n; target++) {
                 window.put(new long[] {100L * me + target}, 0, 1, target, me);
@@ -110,7 +110,7 @@ final class WindowScenarios {
 
     /** Segment, byte, int and double overloads land at disp x disp_unit. */
     static void putGetOverloads(final RmaJob job) {
-        try (Window window = job.allocateShared(256, 4)) {
+        try (Window window = Scenarios.allocate(job, 256, 4)) {
             final int right = (job.rank() + 1) % job.size();
             window.fence(0);
             window.put(new int[] {7, 8, 9}, 1, 2, right, 2);
@@ -144,7 +144,7 @@ final class WindowScenarios {
     }
 
     static void exclusiveCounter(final RmaJob job, final int increments) {
-        try (Window window = job.allocateShared(job.rank() == 0 ? 8 : 0, 8)) {
+        try (Window window = Scenarios.allocate(job, job.rank() == 0 ? 8 : 0, 8)) {
             final long[] value = new long[1];
             for (int i = 0; i < increments; i++) {
                 window.lock(LockType.EXCLUSIVE, 0);
@@ -168,7 +168,7 @@ final class WindowScenarios {
         final int right = (me + 1) % n;
         final int left = (me + n - 1) % n;
         final int words = 64;
-        try (Window window = job.allocateShared(8L * (words + 1), 8)) {
+        try (Window window = Scenarios.allocate(job, 8L * (words + 1), 8)) {
             window.lockAll();
             final long[] data = new long[words];
             for (int i = 0; i < words; i++) {
@@ -202,7 +202,7 @@ final class WindowScenarios {
         final int me = job.rank();
         // Word 2s of every window is written by rank s through flush, word 2s + 1 through flushLocal; word 2n
         // by every rank at once (concurrent puts: undefined which one lands last, but not erroneous).
-        try (Window window = job.allocateShared(16L * n + 8, 8)) {
+        try (Window window = Scenarios.allocate(job, 16L * n + 8, 8)) {
             for (int target = 0; target < n; target++) {
                 window.lock(LockType.SHARED, target);
             }
@@ -283,7 +283,7 @@ final class WindowScenarios {
         final int me = job.rank();
         final int rounds = 20;
         // word 0: the "held" mark; word 1: how many ranks asked for their lock this round.
-        try (Window window = job.allocateShared(16, 8)) {
+        try (Window window = Scenarios.allocate(job, 16, 8)) {
             final long[] mark = new long[1];
             for (int round = 1; round <= rounds; round++) {
                 if (me == 0) {
@@ -350,7 +350,7 @@ final class WindowScenarios {
         final int me = job.rank();
         final int words = 16;
         final int rounds = 50;
-        try (Window window = job.allocateShared(me == 0 ? 8L * (words + 1) : 0, 8)) {
+        try (Window window = Scenarios.allocate(job, me == 0 ? 8L * (words + 1) : 0, 8)) {
             window.lockAll();
             final long[] flag = new long[1];
             final long[] data = new long[words];
@@ -391,7 +391,7 @@ final class WindowScenarios {
     /** Many rounds of fence and lock, meant for more ranks than cores. */
     static void oversubscribedRounds(final RmaJob job) {
         final int n = job.size();
-        try (Window window = job.allocateShared(8L * n, 8)) {
+        try (Window window = Scenarios.allocate(job, 8L * n, 8)) {
             for (int round = 1; round <= 50; round++) {
                 window.fence(0);
                 window.put(new long[] {round}, 0, 1, (job.rank() + round) % n, job.rank());
@@ -413,7 +413,7 @@ final class WindowScenarios {
         final int me = job.rank();
         final int left = (me + n - 1) % n;
         final int right = (me + 1) % n;
-        try (Window window = job.allocateShared(8L * n, 8)) {
+        try (Window window = Scenarios.allocate(job, 8L * n, 8)) {
             for (int round = 1; round <= 20; round++) {
                 window.post(Group.of(left), 0);
                 window.start(Group.of(right), 0);
@@ -433,7 +433,7 @@ final class WindowScenarios {
                 assertEquals(round * 100L + left, window.segment().get(ValueLayout.JAVA_LONG, 8L * left));
             }
         }
-        try (Window window = job.allocateShared(8L * n, 8)) {
+        try (Window window = Scenarios.allocate(job, 8L * n, 8)) {
             if (me == 0) {
                 final Group origins = job.group().excl(0);
                 window.post(origins, Rma.MODE_NOSTORE);
@@ -509,7 +509,7 @@ final class WindowScenarios {
             assertEquals(0, empty.size());
         }
 
-        try (Window dynamic = job.createDynamic(null); Window addresses = job.allocateShared(8, 8)) {
+        try (Window dynamic = job.createDynamic(null); Window addresses = Scenarios.allocate(job, 8, 8)) {
             assertEquals(WindowFlavor.DYNAMIC, dynamic.flavor());
             assertEquals(0, dynamic.size());
             final MemorySegment region = job.allocMem(64);
@@ -520,7 +520,16 @@ final class WindowScenarios {
             expect(ErrorClass.RMA_ATTACH, () -> dynamic.detach(other));
             addresses.segment().set(ValueLayout.JAVA_LONG, 0, Rma.address(region));
             job.barrier();
-            final long rightAddress = addresses.sharedQuery(right).segment().get(ValueLayout.JAVA_LONG, 0);
+            // Across nodes the address travels by RMA (no sharedQuery there).
+            final long[] rightWord = new long[1];
+            if (Scenarios.acrossNodes()) {
+                addresses.lock(LockType.SHARED, right);
+                addresses.get(rightWord, 0, 1, right, 0);
+                addresses.unlock(right);
+            } else {
+                rightWord[0] = addresses.sharedQuery(right).segment().get(ValueLayout.JAVA_LONG, 0);
+            }
+            final long rightAddress = rightWord[0];
             dynamic.lockAll();
             dynamic.put(new long[] {me * 10L + 3}, 0, 1, right, rightAddress + 8);
             dynamic.flush(right);

@@ -26,7 +26,7 @@ public final class Waits {
     /** NotifyRequest await, waitAny, waitAll. */
     public static final int NOTIFY_WAIT = 5;
     /** A notified access waiting for room in its lane at the target. */
-    public static final int FULL_RING = 6;
+    public static final int FULL_LANE = 6;
     /** barrier (MPI_BARRIER). */
     public static final int BARRIER = 7;
     /** A Messaging receive. */
@@ -93,7 +93,7 @@ public final class Waits {
             case START -> new PscwStartEvent();
             case WAIT -> new PscwWaitEvent();
             case NOTIFY_WAIT -> new NotifyWaitEvent();
-            case FULL_RING -> new FullRingEvent();
+            case FULL_LANE -> new FullLaneEvent();
             case BARRIER -> new BarrierEvent();
             case RECV -> new MessagingReceiveEvent();
             case SEND -> new MessagingSendEvent();

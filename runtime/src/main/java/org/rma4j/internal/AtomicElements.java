@@ -202,6 +202,8 @@ public final class AtomicElements {
             case BXOR -> a ^ b;
             case REPLACE -> b;
             case NO_OP -> a;
+            case MINLOC, MAXLOC ->
+                throw new IllegalArgumentException(op + " is defined on pair types only (AtomicPairs)");
         };
     }
 

@@ -40,9 +40,10 @@ public interface RuntimeAccess {
     void abandon(RmaJob job, Throwable cause);
 
     /**
-     * @return the liveness check of {@code job}'s peers for a wait of a collective nature.
+     * @return the liveness check, for a wait of a collective nature, of the other ranks of the
+     *         communicator {@code window} was made over.
      */
-    Liveness peers(RmaJob job);
+    Liveness peers(Window window);
 
     /**
      * @return the wait strategy of {@code window}'s job.

@@ -39,10 +39,16 @@ import org.rma4j.shm.Words;
  *   | complete matrix: ranks rows of ranks ints:                               |
  *   |   row t, column o = completes origin o has made to target t (by o)       |
  *   +-------------------------------------------------------------------------+
- *   | attach table (dynamic windows): per rank, written by that rank only:     |
- *   |   0 version (long) | pad to 128 | ATTACH_SLOTS x 32 B entries:           |
- *   |   0 address (long) 8 length (long) 16 fileOffset (long)                  |
- *   |   24 allocation sequence (int) 28 state (int: 0 free, 1 attached)        |
+ *   | attach table (dynamic windows): ranks x 640 B, block r written by r only:|
+ *   |   0 changes (long, release): attaches + detaches rank r has made         |
+ *   |   8 chunks (int, release): attach chunk files rank r has created         |
+ *   |   128 change log: ATTACH_LOG_CAPACITY ints, entry c % capacity = the     |
+ *   |       slot change c rewrote (release); the slots themselves are in       |
+ *   |       the chunk files, AttachChunkLayout                                 |
+ *   +-------------------------------------------------------------------------+
+ *   | pair locks: PAIR_LOCK_STRIPES wait words, one per 128 B line (value:     |
+ *   |   0 free, holder's rank + 1 held; sleepers): MINLOC / MAXLOC and the     |
+ *   |   other accumulates of 16-byte pair types, stripe = hash(file offset)    |
  *   +-------------------------------------------------------------------------+
  *   | notification lanes: per target rank, one NotifyLanesLayout region of     |
  *   |   ranks single-producer lanes (one per origin) of notifyCapacity 64-byte |
@@ -59,7 +65,25 @@ import org.rma4j.shm.Words;
  * complete matrix. Counters of one row are written by different processes (false sharing is
  * accepted there: each is written once per epoch).
  *
- * Words written by different processes are 128 bytes apart (lock words, barrier words).
+ * Words written by different processes are 128 bytes apart (lock words, barrier words, pair locks,
+ * attach blocks).
+ *
+ * <p>Attach table (MPI_WIN_ATTACH, section 11.2.4): rank r keeps the regions it attached in slots of its
+ * chunk files ({@link AttachChunkLayout}; chunk c holds {@code 64 << c} slots, so the table grows without
+ * moving a slot). An attach or detach rewrites one slot under its sequence word, writes the slot's
+ * number to log entry {@code changes % ATTACH_LOG_CAPACITY} (release) and then increments
+ * {@code changes} (release); a new chunk is published in {@code chunks} before its first slot is used.
+ * An origin that read {@code changes} = n (acquire) re-reads only the slots of the log entries since the
+ * last n it applied; if more than the log's capacity happened since, it rescans every slot. A slot's
+ * sequence word makes each slot read consistent against a concurrent rewrite; MPI requires the region
+ * of an access to be attached before the access's synchronization, so a concurrent attach or detach of
+ * another region never disturbs it (section 11.2.4).
+ *
+ * <p>Pair locks: MPI_LONG_INT and MPI_DOUBLE_INT elements are 16 bytes, beyond one 64-bit
+ * compare-and-set, so every accumulate-family update of one (and of a 2INT, FLOAT_INT or SHORT_INT pair
+ * that is not 8-byte aligned) holds the stripe of its file offset while it reads and writes the pair
+ * (section 11.7.1). The stripe is a function of the offset in the file alone, the same in every
+ * process; pairs 8-byte aligned of 8 bytes use one compare-and-set and no stripe.
  *
  * <p>Publication: rank 0 creates the file, writes the whole header, the rank table and the formatted
  * lanes, then publishes it with {@link FileHeader#publish} (magic last, release). The others open it
@@ -70,10 +94,11 @@ public final class WindowLayout {
     /** "RMA4JWIN" in ASCII. */
     public static final long MAGIC = 0x524D41344A57494EL;
     /**
-     * Format version: 4 holds notification lanes (one per origin and target) where 3 held one multi-producer ring
-     * per target; 3 stores the flavor as an explicit code (2 stored its enum ordinal).
+     * Format version: 5 holds notification lanes (one per origin and target) where 4 held one multi-producer
+     * ring per target; 4 has the growable attach table and the pair locks (3 had 64 fixed attach slots per rank;
+     * 2 stored the flavor as its enum ordinal).
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
 
     /** Ranks of the window (int), right after the {@link FileHeader}. */
     public static final int RANKS_OFFSET = FileHeader.LENGTH;
@@ -129,16 +154,21 @@ public final class WindowLayout {
     public static final int EXPOSED_OFFSET = Align.CACHE_LINE;
     public static final int COMPLETE_SIGNAL_OFFSET = Align.PAD;
 
-    /** Regions one rank may have attached to a dynamic window at once. */
-    public static final int ATTACH_SLOTS = 64;
-    public static final int ATTACH_ENTRY_LENGTH = 32;
-    public static final int ATTACH_HEADER_LENGTH = Align.PAD;
-    public static final int ATTACH_BLOCK_LENGTH = ATTACH_HEADER_LENGTH + ATTACH_SLOTS * ATTACH_ENTRY_LENGTH;
-    public static final int ENTRY_ADDRESS_OFFSET = 0;
-    public static final int ENTRY_LENGTH_OFFSET = 8;
-    public static final int ENTRY_FILE_OFFSET_OFFSET = 16;
-    public static final int ENTRY_SEQUENCE_OFFSET = 24;
-    public static final int ENTRY_STATE_OFFSET = 28;
+    /** Attach block: attaches and detaches its rank has made (long, written by that rank, release). */
+    public static final int ATTACH_CHANGES_OFFSET = 0;
+    /** Attach block: chunk files its rank has created and published (int, release). */
+    public static final int ATTACH_CHUNKS_OFFSET = ATTACH_CHANGES_OFFSET + Long.BYTES;
+    /** Attach block: the change log, {@link #ATTACH_LOG_CAPACITY} slot numbers (int, release). */
+    public static final int ATTACH_LOG_OFFSET = Align.PAD;
+    /** Entries of the change log: changes an origin can catch up with without a rescan. */
+    public static final int ATTACH_LOG_CAPACITY = 128;
+    /** Bytes of one rank's attach block. */
+    public static final int ATTACH_BLOCK_LENGTH = ATTACH_LOG_OFFSET + ATTACH_LOG_CAPACITY * Integer.BYTES;
+
+    /** Stripes of the pair lock table. */
+    public static final int PAIR_LOCK_STRIPES = 64;
+    /** Bytes of one stripe: a wait word on its own pair of cache lines. */
+    public static final int PAIR_LOCK_LINE_LENGTH = Align.PAD;
 
     /** Alignment of the data section and, when non-contiguous, of each rank's segment. */
     public static final int DATA_ALIGNMENT = 4096;
@@ -253,21 +283,39 @@ public final class WindowLayout {
     }
 
     /**
-     * @return offset of the attach block (version word, then entries) of {@code rank}.
+     * @return offset of the attach block (change count, chunk count, change log) of {@code rank}.
      */
     public static long attachBlockOffset(final long attachTable, final int rank) {
         return attachTable + (long)rank * ATTACH_BLOCK_LENGTH;
     }
 
-    public static long attachEntryOffset(final long attachBlock, final int slot) {
-        return attachBlock + ATTACH_HEADER_LENGTH + (long)slot * ATTACH_ENTRY_LENGTH;
+    /**
+     * @return offset of the change log entry of change number {@code change} in an attach block.
+     */
+    public static long attachLogEntryOffset(final long attachBlock, final long change) {
+        return attachBlock + ATTACH_LOG_OFFSET + (change % ATTACH_LOG_CAPACITY) * Integer.BYTES;
+    }
+
+    public static long pairLockTableOffset(final int ranks) {
+        return attachTableOffset(ranks) + (long)ranks * ATTACH_BLOCK_LENGTH;
+    }
+
+    /**
+     * @return offset of the pair lock that guards the pair at {@code fileOffset} of any file: the same
+     *         stripe in every process for the same offset.
+     */
+    public static long pairLockOffset(final long pairLockTable, final long fileOffset) {
+        // NOTE: pairs are at least 4-byte aligned; mixing the higher bits spreads neighbouring pairs.
+        final long mixed = (fileOffset >>> 2) * 0x9E3779B97F4A7C15L;
+        return pairLockTable
+            + (mixed >>> (Long.SIZE - Integer.numberOfTrailingZeros(PAIR_LOCK_STRIPES))) * PAIR_LOCK_LINE_LENGTH;
     }
 
     /**
      * @return offset of the notification section: every rank's lanes, in rank order.
      */
     public static long notifyLanesOffset(final int ranks) {
-        return Align.up(attachTableOffset(ranks) + (long)ranks * ATTACH_BLOCK_LENGTH, Align.PAD);
+        return Align.up(pairLockTableOffset(ranks) + (long)PAIR_LOCK_STRIPES * PAIR_LOCK_LINE_LENGTH, Align.PAD);
     }
 
     /**

@@ -143,6 +143,7 @@ final class WaitReport {
             case FAILED -> "failed";
             case ABORTED -> "stopped after another rank failed";
             case JOINED -> "joined";
+            case ELSEWHERE -> "runs on another node";
         };
     }
 

@@ -2,6 +2,7 @@ package org.rma4j.messaging;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import org.rma4j.Communicator;
 import org.rma4j.Datatype;
 import org.rma4j.ErrorClass;
 import org.rma4j.Info;
@@ -15,7 +16,10 @@ import org.rma4j.internal.RuntimeAccess;
 /**
  * Two-sided message passing over one window: blocking and nonblocking send and receive with
  * (source, tag) matching and wildcards, plus barrier, broadcast and reduce. Small and correct, not a
- * full MPI: one communicator (the job), contiguous bytes, no probe, cancel, ready or synchronous mode.
+ * full MPI: contiguous bytes, no probe, cancel, ready or synchronous mode. A Messaging layer lives on one
+ * communicator ({@link #create(Communicator)}; {@link #create(RmaJob)} is the world's): its ranks are the
+ * communicator's, and its matching is its own, since its window is, so two libraries that each make one on
+ * their own {@link Communicator#dup} never see each other's messages, whatever their tags.
  * It serves as the message-passing baseline that Notified Access is compared with (Belli and Hoefler,
  * "Notified Access", IPDPS 2015, section V) and as external synchronization for one-sided programs.
  *
@@ -31,7 +35,7 @@ import org.rma4j.internal.RuntimeAccess;
  *   both send before they receive, at any size.</li>
  *   <li>A message longer than the receive buffer fails the receive with {@link ErrorClass#COUNT} (the
  *   standard's MPI_ERR_TRUNCATE) naming both sizes; the message is consumed and the buffer is left
- *   unchanged. Tags are 0..{@link #TAG_UB} ({@link ErrorClass#TAG} otherwise); ranks outside the job
+ *   unchanged. Tags are 0..{@link #TAG_UB} ({@link ErrorClass#TAG} otherwise); ranks outside the communicator
  *   raise {@link ErrorClass#RANK}; {@link Rma#PROC_NULL} as destination or source completes at once.
  *   A call that throws for a bad argument changes nothing: the object stays usable.</li>
  *   <li>Messages are 0 to {@link #MAX_MESSAGE_BYTES} bytes. Buffers may be any memory (heap arrays
@@ -122,12 +126,12 @@ public final class Messaging implements AutoCloseable {
     private final int rank;
     private final int size;
 
-    private Messaging(final RmaJob job, final Window window, final MessagingLayout layout) {
-        this.job = job;
+    private Messaging(final Window window, final MessagingLayout layout) {
+        this.job = ACCESS.jobOf(window);
         this.window = window;
-        this.engine = new MessagingEngine(window, layout, ACCESS.peers(job));
-        this.rank = job.rank();
-        this.size = job.size();
+        this.engine = new MessagingEngine(window, layout, ACCESS.peers(window));
+        this.rank = window.rank();
+        this.size = window.ranks();
         this.collectives = new MessagingCollectives(engine, rank, size);
     }
 
@@ -140,47 +144,65 @@ public final class Messaging implements AutoCloseable {
     }
 
     /**
-     * Collective: creates the messaging layer of {@code job}, with a bounce ring of
+     * Collective over {@code job}'s world communicator: {@link #create(Communicator, long)}.
+     */
+    public static Messaging create(final RmaJob job, final long bounceBytesPerPeer) {
+        Objects.requireNonNull(job, "job");
+        ACCESS.checkOpen(job, "Messaging.create");
+        return create(job.world(), bounceBytesPerPeer);
+    }
+
+    /**
+     * Collective over {@code comm}: {@link #create(Communicator, long)} with the bounceBytesPerPeer of
+     * system property {@value #BOUNCE_BYTES_PER_PEER_PROP_NAME}, or {@link #BOUNCE_BYTES_PER_PEER_DEFAULT}.
+     */
+    public static Messaging create(final Communicator comm) {
+        return create(comm, Long.getLong(BOUNCE_BYTES_PER_PEER_PROP_NAME, BOUNCE_BYTES_PER_PEER_DEFAULT));
+    }
+
+    /**
+     * Collective over {@code comm}: creates a messaging layer of its ranks, with a bounce ring of
      * {@code bounceBytesPerPeer} bytes (rounded up to 128) per ordered pair of ranks: messages up to that
      * length go eagerly, longer ones by rendezvous. Every rank must pass the same value.
      *
      * @throws RmaException SIZE at every rank if a rank's value is outside 0..1 GiB; ARG at every rank if
      *                      the ranks' values differ.
      */
-    public static Messaging create(final RmaJob job, final long bounceBytesPerPeer) {
-        Objects.requireNonNull(job, "job");
-        ACCESS.checkOpen(job, "Messaging.create");
+    public static Messaging create(final Communicator comm, final long bounceBytesPerPeer) {
+        Objects.requireNonNull(comm, "comm");
         final boolean valid = bounceBytesPerPeer >= 0 && bounceBytesPerPeer <= MessagingLayout.BOUNCE_BYTES_MAX;
-        final MessagingLayout layout = new MessagingLayout(job.size(), valid ? bounceBytesPerPeer : 0);
-        final Window window = job.allocateShared(layout.partBytes(), 1, Info.of(Info.ALLOC_SHARED_NONCONTIG, "true")
+        final MessagingLayout layout = new MessagingLayout(comm.size(), valid ? bounceBytesPerPeer : 0);
+        // NOTE: allocate, not allocateShared: peers reach each other's parts by notified access only, which also
+        // works across nodes; the values to agree on travel by an allgather.
+        final Window window = comm.allocate(layout.partBytes(), 1, Info.of(Info.ALLOC_SHARED_NONCONTIG, "true")
             .set(RmaJob.NOTIFY_CAPACITY_INFO_KEY, Integer.toString(NOTIFY_CAPACITY)));
         layout.writeHeader(window.segment(), bounceBytesPerPeer);
-        job.barrier();
         // Every rank checks every rank's value, so all throw or none does.
+        final long[] requested = comm.allgather(new long[] {bounceBytesPerPeer});
         RmaException problem = null;
-        final long first = MessagingLayout.requestedBounceBytes(window.sharedQuery(0).segment(), 0);
-        for (int r = 0; r < job.size() && problem == null; r++) {
-            final long theirs = MessagingLayout.requestedBounceBytes(window.sharedQuery(r).segment(), r);
+        for (int r = 0; r < comm.size() && problem == null; r++) {
+            final long theirs = requested[r];
             if (theirs < 0 || theirs > MessagingLayout.BOUNCE_BYTES_MAX) {
                 problem = new RmaException(ErrorClass.SIZE, "Messaging.create bounceBytesPerPeer=" + theirs
                     + " at rank " + r + " is outside 0.." + MessagingLayout.BOUNCE_BYTES_MAX);
-            } else if (theirs != first) {
+            } else if (theirs != requested[0]) {
                 problem = new RmaException(ErrorClass.ARG,
-                    "Messaging.create bounceBytesPerPeer differs between" + " ranks: " + first + " at rank 0, " + theirs
-                        + " at rank " + r + "; it must be the same at" + " every rank");
-            } else if (valid) {
-                problem = layout.checkHeader(window.sharedQuery(r).segment(), r);
+                    "Messaging.create bounceBytesPerPeer differs between" + " ranks: " + requested[0] + " at rank 0, "
+                        + theirs + " at rank " + r + "; it must be the same at" + " every rank");
             }
+        }
+        if (problem == null && valid) {
+            problem = layout.checkHeader(window.segment(), comm.rank());
         }
         if (problem != null) {
             window.free();
             throw problem;
         }
-        return new Messaging(job, window, layout);
+        return new Messaging(window, layout);
     }
 
     /**
-     * @return this process's rank in the job.
+     * @return this process's rank in the communicator.
      */
     public int rank() {
         return rank;

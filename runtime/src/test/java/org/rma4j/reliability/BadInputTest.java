@@ -171,10 +171,12 @@ class BadInputTest {
             f -> f.job.allocateShared(64, (int)f.bad(-8, 8))));
         rows.add(Row.collective(api, "createDynamic bad info", ErrorClass.INFO_VALUE, "no_locks=perhaps",
             f -> f.job.createDynamic(f.badInfo(Info.NO_LOCKS, "perhaps"))));
-        rows.add(Row.collective(api, "create from a heap array", ErrorClass.BASE, "not memory from allocMem",
-            f -> f.job.create(f.rank == 0 ? MemorySegment.ofArray(new long[8]) : f.mem, 8, null)));
+        rows.add(
+            Row.collective(api, "create from a heap array", ErrorClass.BASE, "is not in a shared mapping of the job",
+                f -> f.job.create(f.rank == 0 ? MemorySegment.ofArray(new long[8]) : f.mem, 8, null)));
         rows.add(Row.collective(api, "create from a private native segment", ErrorClass.BASE,
-            "not memory from allocMem", f -> f.job.create(f.rank == 0 ? f.privateNative : f.mem, 8, null)));
+            "is not in a shared mapping of the job",
+            f -> f.job.create(f.rank == 0 ? f.privateNative : f.mem, 8, null)));
         rows.add(Row.collective(api, "create disp_unit 0", ErrorClass.DISP, "disp_unit=0",
             f -> f.job.create(f.mem, (int)f.bad(0, 8), null)));
         rows.add(Row.local(api, "allocMem negative size", ErrorClass.SIZE, "size=-1", f -> f.job.allocMem(-1)));
@@ -457,10 +459,10 @@ class BadInputTest {
             f -> f.w.attach(f.mem)));
         rows.add(Row.local(api, "detach from an allocate window", ErrorClass.RMA_FLAVOR,
             "detach on a window of flavor" + " ALLOCATE", f -> f.allocated.detach(f.mem)));
-        rows.add(Row.local(api, "attach of a heap segment", ErrorClass.RMA_ATTACH, "not memory from allocMem",
+        rows.add(Row.local(api, "attach of a heap segment", ErrorClass.RMA_ATTACH, "not in a shared mapping of the job",
             f -> f.dynamic.attach(MemorySegment.ofArray(new long[4]))));
-        rows.add(Row.local(api, "attach of a private native segment", ErrorClass.RMA_ATTACH, "not memory from allocMem",
-            f -> f.dynamic.attach(f.privateNative)));
+        rows.add(Row.local(api, "attach of a private native segment", ErrorClass.RMA_ATTACH,
+            "not in a shared mapping of the job", f -> f.dynamic.attach(f.privateNative)));
         rows.add(Row.local(api, "attach overlapping an attached region", ErrorClass.RMA_ATTACH, "attach of",
             f -> f.dynamic.attach(f.attached.asSlice(8, 8))));
         rows.add(Row.local(api, "detach of memory never attached", ErrorClass.RMA_ATTACH, "detach of",

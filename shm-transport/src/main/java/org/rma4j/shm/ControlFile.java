@@ -8,18 +8,71 @@ import java.nio.file.Path;
  * A job's control file ({@link ControlLayout}) mapped by one participant: a rank, the launcher or
  * a thread-mode runner. Each participant maps the file itself.
  *
+ * <p>A {@link #subset} is a view of some of the rows, renumbered 0..n-1, over the same mapping: every
+ * per-rank method of the view takes the view's numbers, while a {@link PeerFailedException} it throws
+ * names the rank of the file (the job), so that a failure reads the same from every view.
+ *
  * <p>Thread-safe: rows are written with volatile stores by their own rank, or by the launcher when
  * it declares a rank failed.
  */
 public final class ControlFile implements AutoCloseable {
     private final MappedFile file;
     private final MemorySegment segment;
+    /** Ranks of this view (of the file, when {@link #rows} is null). */
     private final int ranks;
+    /** Ranks of the file, the number of rows it has. */
+    private final int fileRanks;
+    /** Row of each rank of this view, or null: rank r is row r. */
+    private final int[] rows;
 
     private ControlFile(final MappedFile file, final int ranks) {
         this.file = file;
         this.segment = file.segment();
         this.ranks = ranks;
+        this.fileRanks = ranks;
+        this.rows = null;
+    }
+
+    private ControlFile(final ControlFile whole, final int[] rows) {
+        this.file = whole.file;
+        this.segment = whole.segment;
+        this.ranks = rows.length;
+        this.fileRanks = whole.fileRanks;
+        this.rows = rows;
+    }
+
+    /**
+     * A view of the rows of {@code fileRanks} (ranks of the file, distinct), in which rank i is rank
+     * {@code fileRanks[i]} of the file. The view shares this mapping: closing it unmaps nothing.
+     *
+     * @throws IllegalArgumentException for an empty array, a rank outside the file or a repeated rank.
+     */
+    public ControlFile subset(final int[] fileRanks) {
+        if (fileRanks.length == 0) {
+            throw new IllegalArgumentException("a subset of the control file needs at least one rank");
+        }
+        final boolean[] seen = new boolean[this.fileRanks];
+        final int[] copy = fileRanks.clone();
+        for (final int rank : copy) {
+            if (rank < 0 || rank >= this.fileRanks || seen[rank]) {
+                throw new IllegalArgumentException(
+                    "rank " + rank + " is outside 0.." + (this.fileRanks - 1) + " or appears twice in the subset");
+            }
+            seen[rank] = true;
+        }
+        return new ControlFile(this, copy);
+    }
+
+    /**
+     * @return the rank of the file that is {@code rank} of this view.
+     */
+    public int fileRank(final int rank) {
+        checkRank(rank);
+        return rows == null ? rank : rows[rank];
+    }
+
+    private long rowOffset(final int rank) {
+        return ControlLayout.rowOffset(fileRank(rank));
     }
 
     /**
@@ -91,7 +144,7 @@ public final class ControlFile implements AutoCloseable {
      */
     public void join(final int rank) {
         checkRank(rank);
-        final long row = ControlLayout.rowOffset(rank);
+        final long row = rowOffset(rank);
         final long state = row + ControlLayout.ROW_STATE_OFFSET;
         // NOTE: the row is claimed with a compare-and-set EMPTY -> JOINING, so of two joins of one rank
         // only one succeeds; pid and start time are written before JOINED is published for liveness
@@ -111,6 +164,20 @@ public final class ControlFile implements AutoCloseable {
     }
 
     /**
+     * Records that {@code rank} runs elsewhere (another node): its row stays {@link RankState#ELSEWHERE}, is
+     * never joined and counts as alive for every liveness check. Only on a row that was never joined.
+     *
+     * @throws IllegalStateException if the row is not empty.
+     */
+    public void markElsewhere(final int rank) {
+        checkRank(rank);
+        final long state = rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET;
+        if (!Words.compareAndSetInt(segment, state, RankState.EMPTY.code(), RankState.ELSEWHERE.code())) {
+            throw new IllegalStateException("rank " + rank + " cannot be marked as elsewhere: it is " + state(rank));
+        }
+    }
+
+    /**
      * Records that {@code rank} left the job normally.
      */
     public void markFinished(final int rank) {
@@ -123,7 +190,7 @@ public final class ControlFile implements AutoCloseable {
      */
     public void markFailed(final int rank) {
         checkRank(rank);
-        final long state = ControlLayout.rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET;
+        final long state = rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET;
         int current;
         do {
             current = Words.getIntVolatile(segment, state);
@@ -145,7 +212,7 @@ public final class ControlFile implements AutoCloseable {
      */
     public void publishCall(final int rank, final int parity, final long call) {
         checkRank(rank);
-        Words.putLongVolatile(segment, ControlLayout.callOffset(rank, parity), call);
+        Words.putLongVolatile(segment, ControlLayout.callOffset(fileRank(rank), parity), call);
     }
 
     /**
@@ -153,7 +220,7 @@ public final class ControlFile implements AutoCloseable {
      */
     public long call(final int rank, final int parity) {
         checkRank(rank);
-        return Words.getLongVolatile(segment, ControlLayout.callOffset(rank, parity));
+        return Words.getLongVolatile(segment, ControlLayout.callOffset(fileRank(rank), parity));
     }
 
     /**
@@ -161,7 +228,7 @@ public final class ControlFile implements AutoCloseable {
      */
     public void publishWait(final int rank, final WaitState state) {
         checkRank(rank);
-        final long row = ControlLayout.rowOffset(rank);
+        final long row = rowOffset(rank);
         Words.putIntVolatile(segment, row + ControlLayout.ROW_WAIT_CALL_OFFSET, WaitState.Call.NONE);
         Words.putInt(segment, row + ControlLayout.ROW_WAIT_WINDOW_OFFSET, state.window());
         Words.putInt(segment, row + ControlLayout.ROW_WAIT_PEER_OFFSET, state.peer());
@@ -176,8 +243,7 @@ public final class ControlFile implements AutoCloseable {
      */
     public void clearWait(final int rank) {
         checkRank(rank);
-        Words.putIntVolatile(segment, ControlLayout.rowOffset(rank) + ControlLayout.ROW_WAIT_CALL_OFFSET,
-            WaitState.Call.NONE);
+        Words.putIntVolatile(segment, rowOffset(rank) + ControlLayout.ROW_WAIT_CALL_OFFSET, WaitState.Call.NONE);
     }
 
     /**
@@ -186,7 +252,7 @@ public final class ControlFile implements AutoCloseable {
      */
     public WaitState waitState(final int rank) {
         checkRank(rank);
-        final long row = ControlLayout.rowOffset(rank);
+        final long row = rowOffset(rank);
         final int code = Words.getIntVolatile(segment, row + ControlLayout.ROW_WAIT_CALL_OFFSET);
         final long since = Words.getLongVolatile(segment, row + ControlLayout.ROW_WAIT_SINCE_MILLIS_OFFSET);
         final int window = Words.getIntVolatile(segment, row + ControlLayout.ROW_WAIT_WINDOW_OFFSET);
@@ -233,19 +299,19 @@ public final class ControlFile implements AutoCloseable {
 
     public RankState state(final int rank) {
         checkRank(rank);
-        return RankState
-            .of(Words.getIntVolatile(segment, ControlLayout.rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET));
+        return RankState.of(Words.getIntVolatile(segment, rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET));
     }
 
     public long pid(final int rank) {
         checkRank(rank);
-        return Words.getLongVolatile(segment, ControlLayout.rowOffset(rank) + ControlLayout.ROW_PID_OFFSET);
+        return Words.getLongVolatile(segment, rowOffset(rank) + ControlLayout.ROW_PID_OFFSET);
     }
 
     /**
      * @return the job-wide barrier, for a party that waits with {@code waitStrategy}.
      */
     public ShmBarrier barrier(final WaitStrategy waitStrategy, final Liveness liveness) {
+        checkWhole("barrier");
         return new ShmBarrier(segment, ControlLayout.BARRIER_OFFSET, ranks, waitStrategy, liveness);
     }
 
@@ -254,7 +320,8 @@ public final class ControlFile implements AutoCloseable {
      */
     public MemorySegment scratch(final int rank) {
         checkRank(rank);
-        return segment.asSlice(ControlLayout.scratchOffset(ranks, rank), ControlLayout.SCRATCH_SLOT_LENGTH);
+        return segment.asSlice(ControlLayout.scratchOffset(fileRanks, fileRank(rank)),
+            ControlLayout.SCRATCH_SLOT_LENGTH);
     }
 
     /**
@@ -275,29 +342,32 @@ public final class ControlFile implements AutoCloseable {
      */
     public void checkPeer(final int rank, final boolean leavingIsFailure) {
         checkRank(rank);
-        final long row = ControlLayout.rowOffset(rank);
+        final long row = rowOffset(rank);
         final RankState state = RankState.of(Words.getIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET));
         switch (state) {
-            case FAILED ->
-                throw new PeerFailedException(rank, "it failed, or its launcher or runner declared it failed");
-            case ABORTED -> throw new PeerFailedException(rank, "it stopped after another rank failed");
+            case FAILED -> throw new PeerFailedException(fileRank(rank),
+                "it failed, or its launcher or runner declared it failed");
+            case ABORTED -> throw new PeerFailedException(fileRank(rank), "it stopped after another rank failed");
             case FINISHED -> {
                 if (leavingIsFailure) {
-                    throw new PeerFailedException(rank, "it has already left the job");
+                    throw new PeerFailedException(fileRank(rank), "it has already left the job");
                 }
             }
             case JOINED -> {
                 final long pid = Words.getLong(segment, row + ControlLayout.ROW_PID_OFFSET);
                 final long started = Words.getLong(segment, row + ControlLayout.ROW_START_MILLIS_OFFSET);
                 if (!isAlive(pid, started)) {
-                    throw new PeerFailedException(rank, "its process " + pid + " is gone");
+                    throw new PeerFailedException(fileRank(rank), "its process " + pid + " is gone");
                 }
+            }
+            case ELSEWHERE -> {
+                // Its own node's file follows it; its death ends the job through the job's launcher.
             }
             case EMPTY, JOINING -> {
                 // Not joined yet: the launcher declares it failed if its process ends before joining, unless the
                 // launcher itself is gone.
                 if (launcherGone()) {
-                    throw new PeerFailedException(rank,
+                    throw new PeerFailedException(fileRank(rank),
                         "it never joined and the job's launcher (process " + launcherPid() + ") is gone");
                 }
             }
@@ -310,7 +380,7 @@ public final class ControlFile implements AutoCloseable {
      */
     public boolean isDead(final int rank) {
         checkRank(rank);
-        final long row = ControlLayout.rowOffset(rank);
+        final long row = rowOffset(rank);
         return switch (RankState.of(Words.getIntVolatile(segment, row + ControlLayout.ROW_STATE_OFFSET))) {
             case FAILED, ABORTED -> true;
             case JOINED -> !isAlive(Words.getLong(segment, row + ControlLayout.ROW_PID_OFFSET),
@@ -338,7 +408,8 @@ public final class ControlFile implements AutoCloseable {
 
     private void checkPeers(final int self, final boolean leavingIsFailure) {
         if (self >= 0 && state(self) == RankState.FAILED) {
-            throw new PeerFailedException(self, "this rank was declared failed: its job was cancelled or stopped");
+            throw new PeerFailedException(fileRank(self),
+                "this rank was declared failed: its job was cancelled or stopped");
         }
         // NOTE: three passes, so that a rank declared failed is named ahead of ranks whose process is merely
         // gone (a survivor that exits after seeing the failure, without closing the job, looks like that),
@@ -363,8 +434,7 @@ public final class ControlFile implements AutoCloseable {
 
     private void setState(final int rank, final RankState state) {
         checkRank(rank);
-        WaitWords.putIntVolatileAndWake(segment, ControlLayout.rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET,
-            state.code());
+        WaitWords.putIntVolatileAndWake(segment, rowOffset(rank) + ControlLayout.ROW_STATE_OFFSET, state.code());
     }
 
     private void checkRank(final int rank) {
@@ -397,14 +467,24 @@ public final class ControlFile implements AutoCloseable {
      * Removes the file's name; every mapping of it stays valid.
      */
     public void unlink() {
+        checkWhole("unlink");
         file.unlink();
     }
 
     /**
-     * Unmaps the file (the file itself stays until its job directory is deleted).
+     * Unmaps the file (the file itself stays until its job directory is deleted); nothing for a
+     * {@link #subset}, which shares the mapping of the file it was made from.
      */
     @Override
     public void close() {
-        file.close();
+        if (rows == null) {
+            file.close();
+        }
+    }
+
+    private void checkWhole(final String call) {
+        if (rows != null) {
+            throw new IllegalStateException(call + " of the whole control file on a subset of its rows");
+        }
     }
 }

@@ -36,8 +36,9 @@ import java.nio.file.Path;
  *   <li>State: a rank claims its row with a compare-and-set of the state from EMPTY to JOINING, writes pid
  *   and start time with plain stores, then publishes JOINED with a compare-and-set (a volatile access); a
  *   liveness reader loads the state with a volatile load before it reads pid and start time. The launcher
- *   or a thread runner may also write the state (FAILED) with a compare-and-set. The codes are
- *   {@link RankState#code()}.</li>
+ *   or a thread runner may also write the state (FAILED) with a compare-and-set. The creator of a node's file
+ *   in a job of several nodes marks the rows of the other nodes' ranks ELSEWHERE (compare-and-set from EMPTY)
+ *   before any rank joins. The codes are {@link RankState#code()}.</li>
  *   <li>Call words: a rank publishes the collective call it enters (an opaque long the runtime encodes:
  *   kind, object, job-wide sequence number) with a volatile store into the call word of the sequence's
  *   parity before it waits; peers that finished the same collective compare it with volatile loads while
@@ -56,8 +57,11 @@ import java.nio.file.Path;
 public final class ControlLayout {
     /** "RMA4JCTL" in ASCII. */
     public static final long MAGIC = 0x524D41344A43544CL;
-    /** Layout version; 3 added the row and scratch slot lengths to the job fields. */
-    public static final int VERSION = 3;
+    /**
+     * Layout version; 3 added the row and scratch slot lengths to the job fields, 4 the state ELSEWHERE (a rank
+     * of another node).
+     */
+    public static final int VERSION = 4;
 
     /** Job size (int), 1..{@link #MAX_RANKS}. */
     public static final int RANKS_OFFSET = FileHeader.LENGTH;

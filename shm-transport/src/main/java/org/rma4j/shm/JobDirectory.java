@@ -80,12 +80,28 @@ public final class JobDirectory {
      *                              directory cannot be created.
      */
     public static JobDirectory create(final Path base) {
+        return create(base, "");
+    }
+
+    /**
+     * Creates a new job directory with a fresh random name under {@code base}, ending in {@code -tag} (e.g. the
+     * host name, for a job that has a directory on each of several hosts that share a file system view).
+     *
+     * @param tag letters, digits, dots and dashes, or empty for none.
+     * @throws IllegalArgumentException for another character in {@code tag}.
+     * @throws UncheckedIOException     if the base directory is missing or unsafe ({@link #checkBase}), or the
+     *                                  directory cannot be created.
+     */
+    public static JobDirectory create(final Path base, final String tag) {
+        if (!tag.matches("[A-Za-z0-9.-]*")) {
+            throw new IllegalArgumentException("job directory tag '" + tag + "' may hold only [A-Za-z0-9.-]");
+        }
         checkBase(base);
         final byte[] nonce = new byte[16];
         while (true) {
             RANDOM.nextBytes(nonce);
-            final Path dir = base
-                .resolve(NAME_PREFIX + ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(nonce));
+            final Path dir = base.resolve(NAME_PREFIX + ProcessHandle.current().pid() + "-"
+                + HexFormat.of().formatHex(nonce) + (tag.isEmpty() ? "" : "-" + tag));
             try {
                 Files.createDirectory(dir,
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));

@@ -20,7 +20,12 @@ public enum RankState {
     /** Claimed by a process that is writing its pid and start time; treated like EMPTY by readers. */
     JOINING(4),
     /** Stopped because another rank failed: a consequence, never reported ahead of the failure itself. */
-    ABORTED(5);
+    ABORTED(5),
+    /**
+     * Runs on another node of the job, which has its own file: this file does not follow its lifecycle, and
+     * the job's launcher is what notices its death. Set by the file's creator, never joined.
+     */
+    ELSEWHERE(6);
 
     private static final RankState[] BY_CODE = new RankState[values().length];
 

@@ -30,12 +30,18 @@ public record WaitState(Call call, int window, int peer, int callNumber, long si
         /** A Messaging receive: peer is the source (-2: any), callNumber the tag (-1: any). */
         RECV(11, "Messaging recv"),
         /** A Messaging send: peer is the destination, callNumber the tag. */
-        SEND(12, "Messaging send");
+        SEND(12, "Messaging send"),
+        /** The collective calls of a communicator (codes from 32 on); window is -1, callNumber its sequence. */
+        COMM_CREATE(32, "communicator creation"), COMM_FREE(33, "communicator free"), BCAST(34, "bcast"), GATHER(35,
+            "gather"), SCATTER(36, "scatter"), ALLGATHER(37, "allgather"), ALLTOALL(38, "alltoall"), REDUCE(39,
+                "reduce"), ALLREDUCE(40,
+                    "allreduce"), REDUCE_SCATTER(41, "reduceScatter"), SCAN(42, "scan"), EXSCAN(43, "exscan");
 
         /** Code of "not blocked" in the wait call word. */
         public static final int NONE = 0;
 
-        private static final Call[] BY_CODE = new Call[values().length + 1];
+        private static final Call[] BY_CODE = new Call[java.util.Arrays.stream(values()).mapToInt(Call::code).max()
+            .orElse(NONE) + 1];
 
         static {
             for (final Call call : values()) {

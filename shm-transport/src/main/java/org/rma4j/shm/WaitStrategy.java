@@ -23,6 +23,13 @@ import java.util.function.IntPredicate;
  * a wait that lasts longer throws {@link WaitTimeoutException}. The timeout is checked with the
  * liveness checks, so it is honoured to within {@link #LIVENESS_PERIOD_NS}.
  *
+ * <p>A strategy may carry a <em>poller</em> ({@link #withPoller}): work that must go on while a thread waits,
+ * such as driving the progress of a network library whose peers' operations are applied only while some
+ * thread of this process calls into it. It runs at every round of the active phase of a wait (every spin or
+ * yield) and before every sleep; the word or condition is checked after it. With a <em>polling time</em>
+ * ({@link #withPoller(Runnable, long)}) a wait whose active phase is over keeps polling and yielding, without
+ * sleeping, for that long (or for ever), as an MPI library's blocking calls do.
+ *
  * <p>Instances are immutable and thread-safe.
  */
 public final class WaitStrategy {
@@ -51,6 +58,8 @@ public final class WaitStrategy {
 
     /** Longest a waiter goes without checking its peers' liveness. */
     public static final long LIVENESS_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** A wait's polling phase has not started (or the strategy has none). */
+    private static final long NOT_POLLING = Long.MIN_VALUE;
 
     /**
      * System property, a test mode: {@code true} makes a wait throw {@link IllegalStateException} when its
@@ -87,6 +96,10 @@ public final class WaitStrategy {
     private final int spins;
     private final int yields;
     private final long timeoutNs;
+    /** Run at every round of a wait, or null. */
+    private final Runnable poller;
+    /** With a poller: how long a wait polls and yields after its active phase before it sleeps; < 0: for ever. */
+    private final long pollingNs;
 
     /**
      * @param kind   the policy.
@@ -104,6 +117,11 @@ public final class WaitStrategy {
      * @param timeoutNs longest wait before {@link WaitTimeoutException}; 0 for none.
      */
     public WaitStrategy(final Kind kind, final int spins, final int yields, final long timeoutNs) {
+        this(kind, spins, yields, timeoutNs, null, 0);
+    }
+
+    private WaitStrategy(final Kind kind, final int spins, final int yields, final long timeoutNs,
+        final Runnable poller, final long pollingNs) {
         if (spins < 0 || yields < 0 || timeoutNs < 0) {
             throw new IllegalArgumentException(
                 "spins=" + spins + ", yields=" + yields + " and timeoutNs=" + timeoutNs + " must be >= 0");
@@ -112,13 +130,50 @@ public final class WaitStrategy {
         this.spins = spins;
         this.yields = yields;
         this.timeoutNs = timeoutNs;
+        this.poller = poller;
+        this.pollingNs = pollingNs;
     }
 
     /**
      * @return the same strategy with a timeout (0: none).
      */
     public WaitStrategy withTimeout(final long timeoutNs) {
-        return new WaitStrategy(kind, spins, yields, timeoutNs);
+        return new WaitStrategy(kind, spins, yields, timeoutNs, poller, pollingNs);
+    }
+
+    /**
+     * @param poller run at every round of the active phase of a wait and before every sleep (see the class
+     *               comment); it must not block, and what it throws ends the wait.
+     * @return the same strategy with {@code poller}.
+     */
+    public WaitStrategy withPoller(final Runnable poller) {
+        return withPoller(poller, 0);
+    }
+
+    /**
+     * @param poller    as in {@link #withPoller(Runnable)}.
+     * @param pollingNs how long a wait goes on polling and yielding once its active phase is over, before it
+     *                  sleeps: 0 sleeps at once, as without a poller; a negative value never sleeps (the poller
+     *                  runs at every round of every wait, at the price of a core per waiting thread).
+     * @return the same strategy with {@code poller}.
+     */
+    public WaitStrategy withPoller(final Runnable poller, final long pollingNs) {
+        return new WaitStrategy(kind, spins, yields, timeoutNs, java.util.Objects.requireNonNull(poller, "poller"),
+            pollingNs);
+    }
+
+    /**
+     * @return how long a wait polls after its active phase before it sleeps (0: not at all, < 0: for ever).
+     */
+    public long pollingNs() {
+        return pollingNs;
+    }
+
+    /**
+     * @return the poller of this strategy, or null.
+     */
+    public Runnable poller() {
+        return poller;
     }
 
     /**
@@ -244,16 +299,23 @@ public final class WaitStrategy {
         long lastCheckNs = 0;
         boolean clockStarted = false;
         boolean sleeping = false;
+        long pollingSinceNs = NOT_POLLING;
         long iteration = 0;
         while (true) {
-            if (!sleeping && !backOff(iteration, adaptive)) {
-                sleeping = true;
+            poll();
+            if (!sleeping) {
+                if (pollingSinceNs != NOT_POLLING) {
+                    sleeping = !pollOn(pollingSinceNs);
+                } else if (!backOff(iteration, adaptive)) {
+                    pollingSinceNs = startPolling();
+                    sleeping = pollingSinceNs == NOT_POLLING;
+                }
             }
             if (sleeping && sleepOnSignal(segment, signalOffset, done, asymmetric, signalApart, epochOffset)) {
                 return;
             }
             if (done.getAsBoolean()) {
-                if (adaptive != null && !sleeping) {
+                if (adaptive != null && !sleeping && pollingSinceNs == NOT_POLLING) {
                     adaptive.succeeded();
                 }
                 return;
@@ -369,10 +431,19 @@ public final class WaitStrategy {
         long lastCheckNs = startNs;
         long parkNs = POLL_PARK_MIN_NS;
         boolean parking = false;
+        long pollingSinceNs = NOT_POLLING;
         long iteration = 0;
         while (true) {
-            if (parking || !backOff(iteration, adaptive)) {
-                parking = true;
+            poll();
+            if (!parking) {
+                if (pollingSinceNs != NOT_POLLING) {
+                    parking = !pollOn(pollingSinceNs);
+                } else if (!backOff(iteration, adaptive)) {
+                    pollingSinceNs = startPolling();
+                    parking = pollingSinceNs == NOT_POLLING;
+                }
+            }
+            if (parking) {
                 LockSupport.parkNanos(parkNs);
                 parkNs = Math.min(POLL_PARK_MAX_NS, parkNs * 2);
             }
@@ -390,6 +461,39 @@ public final class WaitStrategy {
                 }
             }
         }
+    }
+
+    private void poll() {
+        final Runnable work = poller;
+        if (work != null) {
+            work.run();
+        }
+    }
+
+    /**
+     * The end of a wait's active phase: starts its polling phase if the strategy has one.
+     *
+     * @return the polling phase's start, or {@link #NOT_POLLING} if the wait should sleep now.
+     */
+    private long startPolling() {
+        if (poller == null || pollingNs == 0) {
+            return NOT_POLLING;
+        }
+        Thread.yield();
+        return System.nanoTime();
+    }
+
+    /**
+     * One round of a polling phase (the poller ran): yields.
+     *
+     * @return false once the phase is over and the wait should sleep.
+     */
+    private boolean pollOn(final long sinceNs) {
+        if (pollingNs > 0 && System.nanoTime() - sinceNs >= pollingNs) {
+            return false;
+        }
+        Thread.yield();
+        return true;
     }
 
     /**
@@ -464,6 +568,7 @@ public final class WaitStrategy {
     @Override
     public String toString() {
         return "WaitStrategy{" + kind + ", spins=" + spins + ", yields=" + yields
-            + (timeoutNs > 0 ? ", timeout=" + timeoutNs / 1_000_000 + " ms" : "") + '}';
+            + (timeoutNs > 0 ? ", timeout=" + timeoutNs / 1_000_000 + " ms" : "") + (poller != null ? ", polling" : "")
+            + '}';
     }
 }

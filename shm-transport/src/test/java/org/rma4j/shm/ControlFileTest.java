@@ -334,6 +334,20 @@ class ControlFileTest {
     }
 
     @Test
+    void shouldCountARankElsewhereAsAliveAndRefuseToJoinIt() {
+        final ControlFile control = create();
+        control.join(0);
+        control.markElsewhere(2);
+
+        assertEquals(RankState.ELSEWHERE, control.state(2));
+        assertFalse(control.isDead(2));
+        assertDoesNotThrow(() -> control.liveness(0, true).check());
+        assertDoesNotThrow(() -> control.checkPeer(2, true));
+        assertThrows(IllegalStateException.class, () -> control.join(2));
+        assertThrows(IllegalStateException.class, () -> control.markElsewhere(0), "a joined row stays joined");
+    }
+
+    @Test
     void shouldReportFailedRankByName() {
         final ControlFile control = create();
         control.markFailed(2);
@@ -665,5 +679,55 @@ class ControlFileTest {
             () -> control.liveness(0, false).check());
         assertEquals(1, thrown.rank());
         assertTrue(thrown.getMessage().contains("launcher"), thrown.getMessage());
+    }
+
+    @Test
+    void shouldCheckOnlyTheRanksOfASubsetAndNameFailuresByTheFilesRank() {
+        final ControlFile control = create();
+        for (int rank = 0; rank < RANKS; rank++) {
+            control.join(rank);
+        }
+        final ControlFile subset = control.subset(new int[] {3, 1});
+        control.markFailed(0);
+
+        assertEquals(2, subset.ranks());
+        assertEquals(3, subset.fileRank(0));
+        assertDoesNotThrow(() -> subset.liveness(0, true).check(), "rank 0 of the file is not in the subset");
+        assertFalse(subset.isDead(1));
+
+        control.markFailed(1);
+        final PeerFailedException thrown = assertThrows(PeerFailedException.class,
+            () -> subset.liveness(0, true).check());
+        assertEquals(1, thrown.rank(), "named by its rank in the file, not in the subset");
+        assertTrue(subset.isDead(1));
+        assertEquals(RankState.FAILED, subset.state(1));
+    }
+
+    @Test
+    void shouldPublishWaitStatesOfASubsetInTheFilesRows() {
+        final ControlFile control = create();
+        final ControlFile subset = control.subset(new int[] {2, 0});
+        final WaitState wait = new WaitState(WaitState.Call.GATHER, -1, -1, 7, 1234L);
+
+        subset.publishWait(0, wait);
+
+        assertEquals(wait, control.waitState(2));
+        assertEquals(null, control.waitState(0));
+        subset.clearWait(0);
+        assertEquals(null, control.waitState(2));
+    }
+
+    @Test
+    void shouldRefuseBadSubsetsAndWholeFileCallsOnASubset() {
+        final ControlFile control = create();
+
+        assertThrows(IllegalArgumentException.class, () -> control.subset(new int[0]));
+        assertThrows(IllegalArgumentException.class, () -> control.subset(new int[] {1, 1}));
+        assertThrows(IllegalArgumentException.class, () -> control.subset(new int[] {RANKS}));
+        final ControlFile subset = control.subset(new int[] {1});
+        assertThrows(IndexOutOfBoundsException.class, () -> subset.state(1));
+        assertThrows(IllegalStateException.class, subset::unlink);
+        subset.close();
+        assertEquals(RankState.EMPTY, control.state(0), "closing a subset leaves the mapping alone");
     }
 }

@@ -54,6 +54,16 @@ class JobDirectoryTest {
     }
 
     @Test
+    void shouldEndTheNameWithItsTagAndStillBeJudgedByItsOwnerPid() {
+        final JobDirectory job = JobDirectory.create(base, "node-1.example");
+
+        final String name = job.path().getFileName().toString();
+        assertTrue(name.matches("rma4j-" + ProcessHandle.current().pid() + "-[0-9a-f]{32}-node-1\\.example"), name);
+        assertFalse(JobDirectory.isStale(name, System.currentTimeMillis()), "its owner runs");
+        assertThrows(IllegalArgumentException.class, () -> JobDirectory.create(base, "../up"));
+    }
+
+    @Test
     void shouldCreateADifferentDirectoryEachTime() {
         final Set<Path> dirs = new HashSet<>();
         for (int i = 0; i < 20; i++) {

@@ -27,7 +27,8 @@ class RankStateTest {
         assertEquals(3, RankState.FAILED.code());
         assertEquals(4, RankState.JOINING.code());
         assertEquals(5, RankState.ABORTED.code());
-        assertEquals(6, RankState.values().length, "a new state needs a new code and a test line here");
+        assertEquals(6, RankState.ELSEWHERE.code());
+        assertEquals(7, RankState.values().length, "a new state needs a new code and a test line here");
     }
 
     @Test

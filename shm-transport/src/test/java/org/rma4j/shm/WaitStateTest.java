@@ -101,7 +101,19 @@ class WaitStateTest {
         assertEquals(10, WaitState.Call.NOTIFY_WAIT.code());
         assertEquals(11, WaitState.Call.RECV.code());
         assertEquals(12, WaitState.Call.SEND.code());
-        assertEquals(12, WaitState.Call.values().length, "a new call needs a new code and a test line here");
+        assertEquals(32, WaitState.Call.COMM_CREATE.code());
+        assertEquals(33, WaitState.Call.COMM_FREE.code());
+        assertEquals(34, WaitState.Call.BCAST.code());
+        assertEquals(35, WaitState.Call.GATHER.code());
+        assertEquals(36, WaitState.Call.SCATTER.code());
+        assertEquals(37, WaitState.Call.ALLGATHER.code());
+        assertEquals(38, WaitState.Call.ALLTOALL.code());
+        assertEquals(39, WaitState.Call.REDUCE.code());
+        assertEquals(40, WaitState.Call.ALLREDUCE.code());
+        assertEquals(41, WaitState.Call.REDUCE_SCATTER.code());
+        assertEquals(42, WaitState.Call.SCAN.code());
+        assertEquals(43, WaitState.Call.EXSCAN.code());
+        assertEquals(24, WaitState.Call.values().length, "a new call needs a new code and a test line here");
         assertEquals(WaitState.Call.values().length,
             Arrays.stream(WaitState.Call.values()).mapToInt(WaitState.Call::code).distinct().count());
     }
@@ -111,7 +123,7 @@ class WaitStateTest {
         for (final WaitState.Call call : WaitState.Call.values()) {
             assertSame(call, WaitState.Call.of(call.code()));
         }
-        for (final int code : new int[] {WaitState.Call.NONE, -1, 13, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
+        for (final int code : new int[] {WaitState.Call.NONE, -1, 13, 31, 44, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
             assertNull(WaitState.Call.of(code));
         }
     }

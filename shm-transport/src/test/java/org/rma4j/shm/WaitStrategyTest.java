@@ -173,6 +173,70 @@ class WaitStrategyTest {
     }
 
     @Test
+    void shouldRunThePollerInEveryRoundUntilItMakesTheConditionTrue() {
+        final AtomicInteger polls = new AtomicInteger();
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 15, 10).withPoller(() -> {
+            if (polls.incrementAndGet() == 20) {
+                Words.putIntVolatile(segment, WORD, 5);
+            }
+        });
+
+        assertEquals(5, strategy.awaitInt(segment, WORD, v -> v == 5, Liveness.NONE));
+        assertEquals(20, polls.get(), "one poll per round of spinning and yielding");
+        assertSame(strategy.poller(), strategy.withTimeout(1_000_000).poller(), "a timeout keeps the poller");
+        assertTrue(strategy.toString().contains("polling"), strategy.toString());
+    }
+
+    @Test
+    void shouldRunThePollerInAPolledWait() {
+        final AtomicInteger polls = new AtomicInteger();
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0)
+            .withPoller(polls::incrementAndGet);
+
+        strategy.awaitPolled(() -> polls.get() >= 3, Liveness.NONE, "three polls");
+
+        assertEquals(3, polls.get());
+    }
+
+    @Test
+    void shouldPollWithoutSleepingWhenThePollingTimeIsUnbounded() {
+        final AtomicInteger polls = new AtomicInteger();
+        final AtomicInteger sleepersSeen = new AtomicInteger();
+        // A sleeping wait would poll once per liveness period (100 ms): 5,000 polls would take minutes.
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0).withPoller(() -> {
+            sleepersSeen.addAndGet(Words.getIntVolatile(segment, SLEEPERS));
+            if (polls.incrementAndGet() == 5_000) {
+                Words.putIntVolatile(segment, WORD, 5);
+            }
+        }, -1);
+
+        assertEquals(5, strategy.awaitInt(segment, WORD, v -> v == 5, Liveness.NONE));
+        assertEquals(5_000, polls.get());
+        assertEquals(0, sleepersSeen.get(), "the waiter never announced itself as a sleeper");
+        assertEquals(-1, strategy.pollingNs());
+        assertEquals(-1, strategy.withTimeout(1_000_000).pollingNs(), "a timeout keeps the polling time");
+
+        strategy.awaitPolled(() -> polls.get() >= 10_000, Liveness.NONE, "5,000 more polls");
+        assertEquals(10_000, polls.get());
+    }
+
+    @Test
+    void shouldSleepOnceThePollingTimeIsOver() throws Exception {
+        final AtomicInteger polls = new AtomicInteger();
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0)
+            .withPoller(polls::incrementAndGet, TimeUnit.MILLISECONDS.toNanos(20));
+        final long startNs = System.nanoTime();
+        final Future<Integer> waiter = shm.submit(() -> strategy.awaitInt(segment, WORD, v -> v == 2, Liveness.NONE));
+        ShmTestDirectory.awaitCondition(() -> Words.getIntVolatile(segment, SLEEPERS) == 1,
+            "the waiter to sleep after its polling time");
+
+        assertTrue(System.nanoTime() - startNs >= TimeUnit.MILLISECONDS.toNanos(20), "it polled 20 ms first");
+        assertTrue(polls.get() > 1, "it polled while yielding: " + polls.get());
+        WaitWords.putIntVolatileAndWake(segment, WORD, 2);
+        assertEquals(2, waiter.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+    }
+
+    @Test
     void shouldReturnTheValueThatSatisfiedTheCondition() throws Exception {
         final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
         final Future<Integer> waiter = shm.submit(() -> strategy.awaitInt(segment, WORD, v -> v >= 3, Liveness.NONE));

@@ -8,6 +8,8 @@
  *   <li>{@link org.rma4j.test.TestProcesses}: the command line of a child JVM running a class of the test
  *   class path, and the state of processes ({@code /proc}).</li>
  *   <li>{@link org.rma4j.test.Tmpfs}: a private tmpfs of a given size, to run out of shared memory.</li>
+ *   <li>{@link org.rma4j.test.cluster.MpiCluster}: two network namespaces that run real MPI jobs of JVMs as
+ *   two nodes (mpi-transport's and the runtime's MPI-mode tests, the bench's measurements across nodes).</li>
  * </ul>
  *
  * <p>Nothing here depends on rma4j's own modules: fixtures that need the runtime's types stay in the

@@ -61,9 +61,8 @@ final class AppRunner {
             throw new UncheckedIOException(e);
         }
         final List<String> lines = new CopyOnWriteArrayList<>();
-        final Launcher.Builder builder = Launcher.builder().ranks(ranks)
-            // rmarun --bind-to core: rank i pinned to CPU i (taskset), as mpirun binds its ranks to cores.
-            .bindToCore(true).mainClass(AppMain.class.getName())
+        final Launcher.Builder builder = Launcher.builder().ranks(ranks).bindToCore(JavaRunner.bindToCore(ranks))
+            .mainClass(AppMain.class.getName())
             .args(app.id, out.toString(), variants.stream().map(Sync::label).collect(Collectors.joining(",")),
                 Integer.toString(size), Integer.toString(work), Integer.toString(repeats))
             .jvmOptions(jvmOptions).output(line -> {

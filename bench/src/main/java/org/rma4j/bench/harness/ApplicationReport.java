@@ -11,8 +11,9 @@ import org.rma4j.examples.notified.Sync;
 /**
  * The "Applications" section of the report: per application a table of throughput by variant, rank
  * count and size, with the ratio of the notified variant's throughput to every other variant's (the
- * Notified Access paper's claim is that the notified variants beat their send/recv counterparts), then
- * the plots and every repetition.
+ * Notified Access paper's claim is that the notified variants beat their send/recv counterparts), a table
+ * of every rma4j variant against the C peers on Open MPI ({@link PeerApps}), then the plots and every
+ * repetition.
  */
 final class ApplicationReport {
     /** The variant whose ratios the tables show, and the baseline named first. */
@@ -49,6 +50,17 @@ final class ApplicationReport {
                     + "it waits for.\n"
                 : "No job has more ranks than CPUs.\n");
         }
+        if (info.rounds() > 0) {
+            // NOTE: files without rounds come from before this binding rule: their jobs were all bound.
+            md.append("- Ranks are bound to cores (rank i to CPU i) when a job has no more ranks than CPUs, and run "
+                + "unbound otherwise, rma4j's as mpirun runs Open MPI's.\n");
+        }
+        if (info.rounds() > 1) {
+            md.append("- Every cell is the best of ").append(info.rounds())
+                .append(" rounds: the whole application "
+                    + "part ran that many times, and each cell keeps the round with the highest median throughput, for "
+                    + "every implementation alike (every round's median is under \"Every application run\").\n");
+        }
         md.append("- rank JVM options: ")
             .append(info.appJvmOptions().isEmpty()
                 ? "none (rma4j's default waiting: blocked calls spin, yield, then sleep on a futex; the putflush "
@@ -59,6 +71,7 @@ final class ApplicationReport {
             final List<AppMeasurement> ms = results.applications(app.id);
             if (!ms.isEmpty()) {
                 table(md, results, app, ms);
+                againstOpenMpi(md, results, app, ms);
             }
         }
         for (final String plot : plots) {
@@ -116,16 +129,58 @@ final class ApplicationReport {
         }
     }
 
+    /**
+     * The table of every rma4j variant's throughput over the C peer's variants on Open MPI, cell by cell.
+     */
+    private static void againstOpenMpi(final StringBuilder md, final Results results, final Application app,
+        final List<AppMeasurement> ms) {
+        if (results.applications(Rows.OPENMPI, app.id).isEmpty()) {
+            return;
+        }
+        final List<String> variants = app.variants.stream().map(Sync::label)
+            .filter(v -> ms.stream().anyMatch(m -> m.variant().equals(v))).toList();
+        final List<String> peers = PeerApps.VARIANTS.stream().map(Sync::label).toList();
+        md.append("Against the C peer on Open MPI (").append(app.unit)
+            .append("; each rma4j variant's throughput ÷ " + "Open MPI's ").append(String.join(" / ", peers))
+            .append(", above 1: rma4j faster):\n\n| ranks | size |");
+        peers.forEach(v -> md.append(" Open MPI ").append(v).append(" |"));
+        variants.forEach(v -> md.append(" rma4j ").append(v).append(" ÷ Open MPI |"));
+        md.append("\n| ---: | ---: |").append(" ---: |".repeat(peers.size() + variants.size())).append('\n');
+        for (final Problem p : problems(ms)) {
+            md.append("| ").append(p.ranks()).append(" | ").append(app.sizeLabel(p.size(), p.work())).append(" |");
+            for (final String v : peers) {
+                md.append(' ')
+                    .append(results.findApplication(Rows.OPENMPI, app.id, v, p.ranks(), p.size(), p.work())
+                        .map(m -> ReportWriter.throughput(m.medianThroughput()) + (m.verified() ? "" : " (FAILED)"))
+                        .orElse(ReportWriter.NONE))
+                    .append(" |");
+            }
+            for (final String v : variants) {
+                final Optional<AppMeasurement> rma = results.findApplication(app.id, v, p.ranks(), p.size(), p.work());
+                md.append(' ').append(String.join(" / ", peers.stream()
+                    .map(peer -> ratio(rma,
+                        results.findApplication(Rows.OPENMPI, app.id, peer, p.ranks(), p.size(), p.work())))
+                    .toList())).append(" |");
+            }
+            md.append('\n');
+        }
+        md.append('\n');
+    }
+
     private static void everyRun(final StringBuilder md, final Results results) {
-        md.append("### Every application run\n\n| application | variant | ranks | size | median | unit | "
-            + "repetitions | median time per unit of work | verified |\n"
-            + "| --- | --- | ---: | ---: | ---: | --- | --- | ---: | --- |\n");
+        md.append("### Every application run\n\n| impl | application | variant | ranks | size | median | unit | "
+            + "repetitions | median of each round | median time per unit of work | verified |\n"
+            + "| --- | --- | --- | ---: | ---: | ---: | --- | --- | --- | ---: | --- |\n");
         for (final Application app : Application.values()) {
-            for (final AppMeasurement m : results.applications(app.id)) {
-                md.append("| ").append(m.app()).append(" | ").append(m.variant()).append(" | ").append(m.ranks())
-                    .append(" | ").append(m.sizeLabel()).append(" | ")
-                    .append(ReportWriter.throughput(m.medianThroughput())).append(" | ").append(m.unit()).append(" | ")
+            for (final AppMeasurement m : results.applications().stream().filter(a -> a.app().equals(app.id))
+                .toList()) {
+                md.append("| ").append(Peers.label(m.impl())).append(" | ").append(m.app()).append(" | ")
+                    .append(m.variant()).append(" | ").append(m.ranks()).append(" | ").append(m.sizeLabel())
+                    .append(" | ").append(ReportWriter.throughput(m.medianThroughput())).append(" | ").append(m.unit())
+                    .append(" | ")
                     .append(String.join(", ", m.throughputs().stream().map(ReportWriter::throughput).toList()))
+                    .append(" | ")
+                    .append(String.join(", ", m.roundMedians().stream().map(ReportWriter::throughput).toList()))
                     .append(" | ").append(ReportWriter.duration(m.medianTimeNs())).append(" per ").append(app.timeUnit)
                     .append(" | ").append(m.verified() ? "yes" : "FAILED").append(" |\n");
             }
@@ -137,8 +192,7 @@ final class ApplicationReport {
         if (numerator.isEmpty() || denominator.isEmpty() || denominator.get().medianThroughput() <= 0) {
             return ReportWriter.NONE;
         }
-        return String.format(Locale.ROOT, "%.2f",
-            numerator.get().medianThroughput() / denominator.get().medianThroughput());
+        return ReportWriter.ratio(numerator.get().medianThroughput() / denominator.get().medianThroughput());
     }
 
     /** One cell row of a table: rank count and problem size. */

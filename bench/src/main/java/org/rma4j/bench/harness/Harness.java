@@ -2,44 +2,51 @@ package org.rma4j.bench.harness;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.rma4j.examples.notified.Sync;
-import org.rma4j.shm.JobDirectory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * The multi-process harness: runs every row as real processes (rma4j ranks through the launcher, the
- * C11 floor, the MPI peers when their tools are on the PATH), then the Notified Access paper's
- * applications in each synchronization variant ({@link Application}), and writes
- * {@code <out>/<name>.json}, {@code <out>/<name>.md} and the plots {@code <out>/<name>-*.png}.
- * With {@code --from-json} it only rewrites the markdown and plots of an earlier run.
+ * C11 floor, the MPI peers when their tools are on the PATH), the Notified Access paper's cost
+ * parameters, its applications in each synchronization variant ({@link Application}) beside their C
+ * peers on Open MPI, the throughput and scale sweep ({@link Sweeps}) and the loaded ping-pongs
+ * ({@link LoadedSection}); the steps run in a {@link HarnessRun}. It writes {@code <out>/<name>.json},
+ * {@code <out>/<name>.md} and the plots {@code <out>/<name>-*.png}. With {@code --from-json} it only
+ * rewrites the markdown and plots of an earlier run; with {@code --compare} it prints how far two runs'
+ * cells are apart ({@link Compare}).
  *
  * <p>A profile ({@code --profile quick|full}, {@link Profile}) gives every count and size the command
- * line does not set. Every step (a Java scenario, a C peer, an application job) starts with a progress
- * line {@code == [k/N] ...} on standard output.
+ * line does not set. Every step (a Java scenario, a C peer, an application job, a sweep or loaded job)
+ * starts with a progress line {@code == [k/N] ...} on standard output.
  *
- * <p>Exit status: 0 if every row ran, 1 if a Java scenario or an application job failed or an application
- * computed a wrong result (the others still run and are reported), 2 for bad arguments.
+ * <p>Exit status: 0 if every row ran, 1 if a Java scenario or a job failed or an application computed a
+ * wrong result (the others still run and are reported), 2 for bad arguments.
  */
 @Command(name = "rma4j-bench", mixinStandardHelpOptions = true, sortOptions = false, description = "Half round trip, single operations and bandwidth of rma4j against a floor, Open MPI and MPICH, "
-    + "and the Notified Access applications in each synchronization variant.")
+    + "the Notified Access cost parameters and applications (beside C peers on Open MPI), a throughput and "
+    + "scale sweep, and ping-pongs on a loaded machine.")
 public final class Harness implements Callable<Integer> {
     /** The profile whose counts and sizes fill every option not given; the options say both values. */
+    /** The parts of a run, in the order they run. */
+    static final List<String> PARTS = List.of("latency", "applications", "sweep", "loaded");
+
+    @Option(names = "--parts", split = ",", description = "parts to run (default: all): latency (Java scenarios, "
+        + "C peers, cost parameters), applications (with their C peers), sweep, loaded")
+    List<String> parts;
+
     @Option(names = "--profile", description = "quick (a few minutes on 2 cores) or full (the paper's counts); "
         + "the options below override its values (default: ${DEFAULT-VALUE})")
     String profileId = "full";
@@ -66,11 +73,12 @@ public final class Harness implements Callable<Integer> {
     Integer bwSamples;
 
     @Option(names = "--java", split = ",", description = "Java scenarios to run (default: all): "
-        + "floor, notified-put, put-flush-flag, send-recv, load-store, pscw, fence, ops, bandwidth, memcpy, none")
+        + "floor, notified-put, put-flush-flag, send-recv, load-store, pscw, fence, ops, bandwidth, memcpy, costs, "
+        + "none")
     List<String> javaScenarios;
 
-    @Option(names = "--peers", description = "C peers: auto (every tool found), c11 (only the C11 floor), none "
-        + "(default: ${DEFAULT-VALUE})")
+    @Option(names = "--peers", description = "C peers: auto (every tool found; the applications, the sweep and the "
+        + "loaded section with Open MPI), c11 (only the C11 floor), none (default: ${DEFAULT-VALUE})")
     String peers = "auto";
 
     @Option(names = "--jvm-option", description = "JVM option of the rank JVMs (repeatable; default: "
@@ -85,33 +93,35 @@ public final class Harness implements Callable<Integer> {
         + "variant each implements): notified, putflush, sendrecv, pscw, fence")
     List<String> appVariants;
 
-    @Option(names = "--app-ranks", split = ",", description = "processes of the application jobs (quick and full: 2,4)")
+    @Option(names = "--app-ranks", split = ",", description = "processes of the application jobs (quick and full: "
+        + "2,4,8)")
     List<Integer> appRanks;
 
     @Option(names = "--app-repeats", description = "timed repetitions of each application run, after one untimed; "
         + "the median is reported (quick: 3; full: 5)")
     Integer appRepeats;
 
-    @Option(names = "--rounds", description = "times the latency, operation and bandwidth part runs; each cell "
-        + "keeps the round with the lowest median (quick: 1; full: 3)")
+    @Option(names = "--rounds", description = "times the latency, operation and bandwidth part and the application "
+        + "part run; each latency cell keeps the round with the lowest median, each application cell the round with "
+        + "the highest median throughput (quick: 1; full: 3)")
     Integer rounds;
 
     @Option(names = "--stencil-grids", split = ",", description = "grid sides m of the pipelined stencil, m x m "
-        + "(quick: 500,1000; full: 1000,2000,4000)")
+        + "(quick: 500; full: 1000,2000,4000)")
     List<Integer> stencilGrids;
 
     @Option(names = "--stencil-passes", description = "timed passes of each stencil run (quick and full: 5)")
     Integer stencilPasses;
 
     @Option(names = "--tree-lengths", split = ",", description = "vector lengths (longs) of the tree reduction "
-        + "(quick: 8,1024; full: 8,1024,16384)")
+        + "(quick: 1024; full: 8,1024,16384)")
     List<Integer> treeLengths;
 
     @Option(names = "--tree-rounds", description = "timed rounds of each tree reduction run (quick: 300; full: 1000)")
     Integer treeRounds;
 
     @Option(names = "--cholesky-tiles", split = ",", description = "tiles per side of the tile Cholesky "
-        + "(quick: 4,8; full: 8,16,32)")
+        + "(quick: 8; full: 8,16,32)")
     List<Integer> choleskyTiles;
 
     @Option(names = "--cholesky-tile-size", description = "tile side of the tile Cholesky (quick and full: 32)")
@@ -136,8 +146,33 @@ public final class Harness implements Callable<Integer> {
     @Option(names = "--max-wait", description = "longest wait for --wait-for-load, seconds (default: ${DEFAULT-VALUE})")
     int maxWaitSeconds = 600;
 
+    @Option(names = "--sweep-ranks", split = ",", description = "rank counts of the throughput and scale sweep "
+        + "(quick and full: 2,4,8)")
+    List<Integer> sweepRanks;
+
+    @Option(names = "--sweep-messages", description = "8-byte messages the fan-in's consumer receives per pass, "
+        + "split over the producers; 0: no sweep (quick: 20000; full: 200000)")
+    Integer sweepMessages;
+
+    @Option(names = "--sweep-calls", description = "fence and barrier calls per pass of the sweep (quick: 2000; "
+        + "full: 10000)")
+    Integer sweepCalls;
+
+    @Option(names = "--background-load", description = "busy processes (while :; do :; done) beside the loaded "
+        + "ping-pongs, started for each step of that section and killed after it; 0: no loaded section (quick and "
+        + "full: 4)")
+    Integer backgroundLoad;
+
+    @Option(names = "--loaded-iterations", description = "timed round trips of each loaded ping-pong (quick: 200; "
+        + "full: 1000)")
+    Integer loadedIterations;
+
     @Option(names = "--from-json", description = "only rewrite the report and plots of this results file")
     Path fromJson;
+
+    @Option(names = "--compare", split = ",", description = "A.json,B.json: print how far every application and "
+        + "sweep cell of run B is from run A (the stability check), then exit")
+    List<Path> compare;
 
     private final Consumer<String> log;
     private String commandLine = "";
@@ -156,6 +191,9 @@ public final class Harness implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (compare != null) {
+            return compare();
+        }
         if (fromJson != null) {
             final Results results = Results.read(fromJson);
             final String base = fromJson.getFileName().toString().replaceFirst("\\.json$", "");
@@ -164,11 +202,9 @@ public final class Harness implements Callable<Integer> {
             return 0;
         }
         applyProfile();
-        final List<RankMain.Scenario> scenarios = scenarios();
-        final List<AppJob> appJobs = appJobs();
-        if (!List.of("auto", "c11", "none").contains(peers)) {
-            throw usage("--peers must be auto, c11 or none, not " + peers);
-        }
+        applyParts();
+        final List<RankMain.Scenario> scenarios = parts.contains("latency") ? scenarios() : List.of();
+        final List<AppJob> appJobs = parts.contains("applications") ? appJobs() : List.of();
         final String base = name != null
             ? name
             : "harness-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmm", Locale.ROOT));
@@ -176,98 +212,57 @@ public final class Harness implements Callable<Integer> {
         awaitQuietMachine();
         final double loadBefore = MachineInfo.loadAverage();
         final String date = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
-        final List<Measurement> measurements = new ArrayList<>();
-        final List<AppMeasurement> applications = new ArrayList<>();
-        final List<String> notes = new ArrayList<>();
-        final Path work = Files.createTempDirectory("rma4j-bench-harness-");
-        final Path shmRoot = shmDir != null ? shmDir : JobDirectory.defaultBase();
-        final Path shmBase = Files.createTempDirectory(shmRoot, "rma4j-bench-");
-        boolean failed = false;
-        Peers.Detection detection = Peers.detect(System.getenv("PATH"));
-        if (peers.equals("c11")) {
-            detection = new Peers.Detection(detection.gcc(), withoutTools(detection.openMpi()),
-                withoutTools(detection.mpich()));
-        }
         final boolean messaging = MessagingRow.available();
         final List<RankMain.Scenario> toRun = scenarios.stream()
             .filter(s -> s != RankMain.Scenario.SEND_RECV || messaging).toList();
-        final Progress progress = new Progress(rounds * (toRun.size() + peerSteps(detection)) + appJobs.size(), log);
-        final Peers peerRunner = new Peers(work, log, notes, label -> progress.begin("C peer: " + label));
-        final Optional<Path> probeGcc = peers.equals("none") ? Optional.empty() : detection.gcc();
-        try {
-            final JavaRunner javaRunner = new JavaRunner(work,
-                jvmOptions != null ? jvmOptions : JavaRunner.DEFAULT_JVM_OPTIONS, log,
-                Duration.ofSeconds(scenarioTimeoutSeconds), shmBase);
-            final List<Measurement> everyRound = new ArrayList<>();
-            for (int round = 1; round <= rounds; round++) {
-                final String suffix = rounds > 1 ? " (round " + round + "/" + rounds + ")" : "";
-                peerRunner.roundSuffix(suffix);
-                for (final RankMain.Scenario scenario : toRun) {
-                    progress.begin("java " + scenario.id + suffix);
-                    peerRunner.probe(probeGcc, "java " + scenario.id + suffix);
-                    try {
-                        everyRound.addAll(javaRunner.run(scenario, sizes, iterations, warmup, bwSamples));
-                    } catch (final IllegalStateException e) {
-                        failed = true;
-                        notes.add("FAILED" + suffix + ": " + e.getMessage());
-                        log.accept(e.getMessage());
-                    }
-                }
-                if (!peers.equals("none")) {
-                    everyRound.addAll(peerRunner.runAll(detection, sizes, iterations, warmup, bwSamples));
-                }
+        final Results results;
+        final boolean failed;
+        try (HarnessRun run = new HarnessRun(this, log, toRun, appJobs)) {
+            if (parts.contains("latency")) {
+                run.latency(toRun);
             }
-            measurements.addAll(bestOfRounds(everyRound));
-            if (rounds > 1) {
-                notes.add("Every latency, operation and bandwidth cell is the best of " + rounds + " rounds (the round "
-                    + "with the lowest median, for every implementation alike): on this kind of machine the "
-                    + "cross-core latency switches between modes from one minute to the next (see the floor "
-                    + "probes), and a single round compares cells measured in different modes.");
-            }
-            notes.add(MessagingRow.note());
-            if (peers.equals("none")) {
-                notes.add("C peers not run (--peers none).");
-            }
-            final AppRunner appRunner = new AppRunner(work, appJvmOptions != null ? appJvmOptions : List.of(), log,
-                Duration.ofSeconds(scenarioTimeoutSeconds), shmBase);
-            for (final AppJob job : appJobs) {
-                progress.begin(job.label());
-                try {
-                    final List<AppMeasurement> results = appRunner.run(job.app(), job.variants(), job.ranks(),
-                        job.size(), job.work(), appRepeats);
-                    applications.addAll(results);
-                    for (final AppMeasurement m : results) {
-                        if (!m.verified()) {
-                            failed = true;
-                            notes.add("FAILED: application " + m.app() + " " + m.variant() + " (" + m.ranks()
-                                + " ranks, " + m.sizeLabel() + ") computed a wrong result.");
-                        }
-                    }
-                } catch (final IllegalStateException e) {
-                    failed = true;
-                    notes.add("FAILED: " + e.getMessage());
-                    log.accept(e.getMessage());
-                }
-            }
-            if (!toRun.isEmpty()) {
-                notes.addAll(FanInSweep.runInto(out.resolve(base + "-fanin.md"), work, shmBase, log,
-                    detection.openMpi(), profile.id().equals("quick") ? 200_000 : 1_000_000));
-            }
-            progress.finish();
-        } finally {
-            Processes.deleteTree(work);
-            Processes.deleteTree(shmBase);
+            run.applications(appJobs);
+            run.sweeps();
+            run.loaded();
+            results = run.results(date, loadBefore, commandLine);
+            failed = run.failed();
         }
-        final Results results = new Results(
-            new Results.RunInfo(date, MachineInfo.describe(),
-                System.getProperty("java.vm.name") + " " + Runtime.version(), loadBefore, MachineInfo.loadAverage(),
-                commandLine, Arrays.stream(sizes).boxed().toList(), iterations, warmup, bwSamples,
-                MachineInfo.toolVersions(detection, work.getParent()), profile.id(),
-                Runtime.getRuntime().availableProcessors(), appJvmOptions != null ? appJvmOptions : List.of()),
-            measurements, List.copyOf(new LinkedHashSet<>(notes)), peerRunner.probes(), applications);
         results.write(out.resolve(base + ".json"));
         report(results, out, base);
         return failed ? 1 : 0;
+    }
+
+    /**
+     * Prints how far the cells of the second results file are from the first's ({@link Compare}).
+     */
+    private int compare() {
+        if (compare.size() != 2) {
+            throw usage("--compare takes two results files, A.json,B.json");
+        }
+        log.accept(Compare.markdown(Results.read(compare.get(0)), Results.read(compare.get(1)),
+            compare.get(0).getFileName().toString(), compare.get(1).getFileName().toString()));
+        return 0;
+    }
+
+    /**
+     * Checks {@code --parts} and {@code --peers}; a part left out sets its count to 0.
+     */
+    private void applyParts() {
+        if (parts == null) {
+            parts = PARTS;
+        }
+        if (!PARTS.containsAll(parts)) {
+            throw usage("--parts takes " + String.join(", ", PARTS) + ", not " + parts);
+        }
+        if (!parts.contains("sweep")) {
+            sweepMessages = 0;
+        }
+        if (!parts.contains("loaded")) {
+            backgroundLoad = 0;
+        }
+        if (!List.of("auto", "c11", "none").contains(peers)) {
+            throw usage("--peers must be auto, c11 or none, not " + peers);
+        }
     }
 
     /** One application job: an application at one rank count and size, every selected variant. */
@@ -277,9 +272,6 @@ public final class Harness implements Callable<Integer> {
         }
     }
 
-    /**
-     * Fills every count and size the command line did not set from the profile, and checks them.
-     */
     /**
      * Keeps, of the measurements of one (implementation, row, size) taken in several rounds, the one with the
      * lowest median, in the order the cells were first measured.
@@ -293,6 +285,9 @@ public final class Harness implements Callable<Integer> {
         return List.copyOf(best.values());
     }
 
+    /**
+     * Fills every count and size the command line did not set from the profile, and checks them.
+     */
     private void applyProfile() {
         try {
             profile = Profile.of(profileId);
@@ -308,6 +303,16 @@ public final class Harness implements Callable<Integer> {
         appRanks = appRanks != null ? appRanks : profile.appRanks();
         appRepeats = appRepeats != null ? appRepeats : profile.appRepeats();
         rounds = rounds != null ? rounds : profile.rounds();
+        sweepRanks = sweepRanks != null ? sweepRanks : profile.sweepRanks();
+        sweepMessages = sweepMessages != null ? sweepMessages : profile.sweepMessages();
+        sweepCalls = sweepCalls != null ? sweepCalls : profile.sweepCalls();
+        backgroundLoad = backgroundLoad != null ? backgroundLoad : profile.backgroundLoad();
+        loadedIterations = loadedIterations != null ? loadedIterations : profile.loadedIterations();
+        if (sweepRanks.stream().anyMatch(r -> r < 2) || sweepMessages < 0 || sweepCalls < 1 || backgroundLoad < 0
+            || loadedIterations < 1) {
+            throw usage("sweep-ranks must be >= 2, sweep-messages and background-load >= 0, sweep-calls and "
+                + "loaded-iterations >= 1");
+        }
         if (rounds < 1) {
             throw usage("--rounds must be >= 1, not " + rounds);
         }
@@ -380,17 +385,6 @@ public final class Harness implements Callable<Integer> {
         return jobs;
     }
 
-    /**
-     * @return the progress steps of the C peers: one per peer whose tools were found.
-     */
-    private int peerSteps(final Peers.Detection detection) {
-        if (peers.equals("none")) {
-            return 0;
-        }
-        return (detection.gcc().isPresent() ? 1 : 0) + (detection.openMpi().present() ? 1 : 0)
-            + (detection.mpich().present() ? 1 : 0);
-    }
-
     private CommandLine.ParameterException usage(final String message) {
         return new CommandLine.ParameterException(new CommandLine(this), message);
     }
@@ -413,11 +407,6 @@ public final class Harness implements Callable<Integer> {
         } catch (final IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
-    }
-
-    private static Peers.MpiTool withoutTools(final Peers.MpiTool tool) {
-        return new Peers.MpiTool(tool.impl(), tool.compiler(), tool.launcher(), java.util.Optional.empty(),
-            java.util.Optional.empty());
     }
 
     private void awaitQuietMachine() throws InterruptedException {

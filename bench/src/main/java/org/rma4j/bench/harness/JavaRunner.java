@@ -56,6 +56,15 @@ final class JavaRunner {
     }
 
     /**
+     * @return whether a job of {@code ranks} binds rank i to the i-th CPU (modulo their number): when there
+     *         are no more ranks than CPUs, as mpirun binds to cores by default; a job of more ranks than CPUs
+     *         runs unbound, as mpirun runs an oversubscribed job.
+     */
+    static boolean bindToCore(final int ranks) {
+        return ranks <= Runtime.getRuntime().availableProcessors();
+    }
+
+    /**
      * Runs one scenario.
      *
      * @return its measurements, with the implementation of each row ({@link Rows#javaImpl}).

@@ -26,7 +26,8 @@ import java.util.stream.Collectors;
 final class Peers {
     /** Resource folder of the C sources. */
     static final String SOURCE_RESOURCES = "/org/rma4j/bench/harness/c/";
-    static final List<String> SOURCES = List.of("bench_common.h", "c11_pingpong.c", "mpi_pingpong.c");
+    static final List<String> SOURCES = List.of("bench_common.h", "c11_pingpong.c", "mpi_pingpong.c", "mpi_apps.h",
+        "mpi_stencil.c", "mpi_tree.c", "mpi_cholesky.c", "mpi_sweep.c");
 
     /**
      * Open MPI's shared-memory one-sided component, the ob1 point-to-point layer over shared memory
@@ -74,9 +75,11 @@ final class Peers {
     private final List<String> notes;
     private final Consumer<String> onPeer;
     private final Map<String, Double> probes = new LinkedHashMap<>();
+    private final Map<String, Optional<Path>> built = new LinkedHashMap<>();
     private String roundSuffix = "";
     private Path probeBinary;
     private boolean probeBuilt;
+    private boolean extracted;
 
     /**
      * @param workDirectory where the sources are extracted, the programs built and the samples written.
@@ -204,7 +207,51 @@ final class Peers {
         return probes;
     }
 
+    /**
+     * Builds {@code source} with {@code mpi}'s compiler, {@code -O2} and {@code flags}, once per harness run.
+     *
+     * @return the program, or empty (with a note) if the build failed.
+     */
+    Optional<Path> buildMpi(final MpiTool mpi, final String source, final List<String> flags) {
+        final String name = source.replaceFirst("\\.c$", "") + "_" + mpi.impl()
+            + (flags.isEmpty() ? "" : "_" + Integer.toHexString(flags.hashCode()));
+        return built.computeIfAbsent(name, key -> {
+            extractSources();
+            final Path binary = workDirectory.resolve(key);
+            final List<String> compile = new ArrayList<>(List.of(mpi.compilerPath().get().toString(), "-O2"));
+            compile.addAll(flags);
+            compile.addAll(List.of("-o", binary.toString(), source, "-lm"));
+            return build(compile, label(mpi.impl()) + " " + source) ? Optional.of(binary) : Optional.empty();
+        });
+    }
+
+    /**
+     * @return the command that runs {@code binary} with {@code args} as {@code ranks} processes under
+     *         {@code mpi}'s mpirun; for Open MPI with {@link #OPENMPI_MCA}, {@code --oversubscribe} (more
+     *         ranks than cores is a case the harness measures) and, as root, {@code --allow-run-as-root}.
+     *         Binding is mpirun's default: rank i on core i up to 2 ranks, no binding when there are more
+     *         ranks than cores.
+     */
+    static List<String> mpirun(final MpiTool mpi, final int ranks, final Path binary, final List<String> args) {
+        final List<String> command = new ArrayList<>();
+        command.add(mpi.launcherPath().get().toString());
+        if (mpi.impl().equals(Rows.OPENMPI)) {
+            if (isRoot()) {
+                command.add("--allow-run-as-root");
+            }
+            command.add("--oversubscribe");
+            command.addAll(OPENMPI_MCA);
+        }
+        command.addAll(List.of("-np", Integer.toString(ranks), binary.toString()));
+        command.addAll(args);
+        return command;
+    }
+
     void extractSources() {
+        if (extracted) {
+            return;
+        }
+        extracted = true;
         for (final String name : SOURCES) {
             try (InputStream in = Peers.class.getResourceAsStream(SOURCE_RESOURCES + name)) {
                 if (in == null) {
@@ -240,28 +287,46 @@ final class Peers {
     private List<Measurement> runMpi(final MpiTool mpi, final long[] sizes, final int iterations, final int warmup,
         final int bwSamples) {
         final String label = label(mpi.impl());
-        final Path binary = workDirectory.resolve("mpi_pingpong_" + mpi.impl());
-        final List<String> compile = new ArrayList<>(List.of(mpi.compilerPath().get().toString(), "-O2"));
-        if (mpi.impl().equals(Rows.MPICH)) {
-            compile.add("-DRMA4J_PROGRESS_POLL");
-        }
-        compile.addAll(List.of("-o", binary.toString(), "mpi_pingpong.c"));
-        if (!build(compile, label)) {
+        final Optional<Path> binary = pingPong(mpi);
+        if (binary.isEmpty()) {
             return List.of();
         }
         final Path out = workDirectory.resolve(mpi.impl() + ".samples");
-        final List<String> command = new ArrayList<>();
-        command.add(mpi.launcherPath().get().toString());
-        if (mpi.impl().equals(Rows.OPENMPI)) {
-            if (isRoot()) {
-                command.addAll(List.of("--allow-run-as-root", "--oversubscribe"));
-            }
-            command.addAll(OPENMPI_MCA);
-        }
-        command.addAll(List.of("-np", "2", binary.toString(), out.toString(), csv(sizes), Integer.toString(iterations),
-            Integer.toString(warmup), Integer.toString(bwSamples)));
+        final List<String> command = mpirun(mpi, 2, binary.get(), List.of(out.toString(), csv(sizes),
+            Integer.toString(iterations), Integer.toString(warmup), Integer.toString(bwSamples)));
         log.accept("running " + String.join(" ", command));
+        try {
+            Files.deleteIfExists(out);
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
         return collect(Processes.run(command, workDirectory, RUN_TIMEOUT, log), out, mpi.impl(), label);
+    }
+
+    /**
+     * @return {@code mpi_pingpong.c} built for {@code mpi} (MPICH with {@code -DRMA4J_PROGRESS_POLL}).
+     */
+    Optional<Path> pingPong(final MpiTool mpi) {
+        return buildMpi(mpi, "mpi_pingpong.c",
+            mpi.impl().equals(Rows.MPICH) ? List.of("-DRMA4J_PROGRESS_POLL") : List.of());
+    }
+
+    /**
+     * Runs {@code command} (an mpirun of a built program) with the run timeout.
+     *
+     * @return whether it succeeded; if not, a note with its output's tail.
+     */
+    boolean runMpiProgram(final List<String> command, final String label, final Duration timeout) {
+        log.accept("running " + String.join(" ", command));
+        final Processes.Outcome outcome = Processes.run(command, workDirectory, timeout, log);
+        if (!outcome.succeeded()) {
+            notes.add(label + " failed (exit " + outcome.exitCode() + "):\n" + outcome.tail());
+        }
+        return outcome.succeeded();
+    }
+
+    Path workDirectory() {
+        return workDirectory;
     }
 
     private boolean build(final List<String> command, final String label) {

@@ -38,6 +38,8 @@ import org.rma4j.examples.notified.Sync;
  *   <li>{@code -bandwidth}: bandwidth against size.</li>
  *   <li>{@code -app-<id>}: per application the median throughput against problem size, one line per
  *   variant and rank count (as the Notified Access paper's figures plot throughput per variant).</li>
+ *   <li>the plots of the cost parameters, the applications against Open MPI, the sweep and the loaded
+ *   section: {@link SectionPlots}.</li>
  * </ul>
  *
  * Colours come from the Okabe-Ito palette (distinguishable with the common colour-vision deficiencies),
@@ -46,10 +48,10 @@ import org.rma4j.examples.notified.Sync;
  * 1 MiB): the axis carries log2 of the size.
  */
 public final class Plots {
-    private static final int WIDTH = 1200;
-    private static final int HEIGHT = 650;
-    private static final int PANEL_WIDTH = 600;
-    private static final int PANEL_HEIGHT = 480;
+    static final int WIDTH = 1200;
+    static final int HEIGHT = 650;
+    static final int PANEL_WIDTH = 600;
+    static final int PANEL_HEIGHT = 480;
     private static final int PANEL_COLUMNS = 3;
     private static final int HEADER_HEIGHT = 72;
 
@@ -118,7 +120,7 @@ public final class Plots {
     private static final List<Marker> VARIANT_MARKERS = List.of(SeriesMarkers.DIAMOND, SeriesMarkers.SQUARE,
         SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS);
 
-    private static final BasicStroke DASHED = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f,
+    static final BasicStroke DASHED = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f,
         new float[] {6f, 4f}, 0f);
 
     /**
@@ -133,6 +135,21 @@ public final class Plots {
     }
 
     private Plots() {
+    }
+
+    /**
+     * @return the plot of {@code plots} whose name ends in {@code ending}, or null.
+     */
+    static String ending(final List<String> plots, final String ending) {
+        return plots.stream().filter(p -> p.endsWith(ending)).findFirst().orElse(null);
+    }
+
+    /**
+     * @return whether {@code fileName} is a plot of the latency, operation and bandwidth part.
+     */
+    static boolean isLatencyPlot(final String fileName) {
+        return !isApplicationPlot(fileName) && !fileName.endsWith(SectionPlots.COSTS)
+            && !fileName.endsWith(SectionPlots.SWEEP) && !fileName.endsWith(SectionPlots.LOADED);
     }
 
     /**
@@ -178,6 +195,7 @@ public final class Plots {
                         subtitle(results.info(), ranks)), directory, prefix + APPLICATION_INFIX + app.id + ".png"));
             }
         }
+        written.addAll(SectionPlots.write(results, directory, prefix));
         return written;
     }
 
@@ -360,16 +378,14 @@ public final class Plots {
     }
 
     /** A chart whose x axis is a size: log2 of the bytes, labelled in bytes. */
-    private static XYChart sizeChart(final String x, final String y, final boolean logY, final int width,
-        final int height) {
+    static XYChart sizeChart(final String x, final String y, final boolean logY, final int width, final int height) {
         final XYChart chart = chart(x, y, logY, width, height);
         chart.getStyler().setXAxisLogarithmic(false).setxAxisTickLabelsFormattingFunction(Plots::log2SizeLabel)
             .setXAxisTickMarkSpacingHint(60);
         return chart;
     }
 
-    private static XYChart chart(final String x, final String y, final boolean logY, final int width,
-        final int height) {
+    static XYChart chart(final String x, final String y, final boolean logY, final int width, final int height) {
         final XYChart chart = new XYChartBuilder().width(width).height(height).xAxisTitle(x).yAxisTitle(y).build();
         final XYStyler styler = chart.getStyler();
         styler.setXAxisLogarithmic(true);
@@ -442,7 +458,7 @@ public final class Plots {
         return image;
     }
 
-    private static String save(final BufferedImage image, final Path directory, final String name) {
+    static String save(final BufferedImage image, final Path directory, final String name) {
         try {
             if (!ImageIO.write(image, "png", directory.resolve(name).toFile())) {
                 throw new IOException("no PNG writer");

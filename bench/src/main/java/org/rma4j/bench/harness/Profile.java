@@ -7,15 +7,17 @@ import java.util.List;
  *
  * <ul>
  *   <li>{@link #QUICK}: a few minutes on 2 cores. Three payload sizes, a quarter of the warmup, fewer
- *   timed round trips and batches; the applications at two small sizes each, 3 repetitions.</li>
+ *   timed round trips and batches; the applications at one small size each, 3 repetitions; a tenth of the
+ *   sweep's messages and calls; 200 loaded round trips.</li>
  *   <li>{@link #FULL}: the paper's 1000 timed round trips per size, 8 B to 1 MiB, after up to 200 000
- *   untimed ones, and the applications at three sizes each, 5 repetitions.</li>
+ *   untimed ones, the applications at three sizes each, 5 repetitions, and everything in 3 rounds.</li>
  * </ul>
  * The warmup is long for small sizes because each new size changes the branches the rank's code takes:
  * the JIT deoptimizes and recompiles, and a compilation still running during the timed round trips
  * shows as a slow size (seen with 20 000: the 64 B notified put, first size past the inline limit, at
  * 2.5x its neighbours for all 1000 samples).
- * Both run every Java scenario, every C peer found and every application at 2 and 4 ranks.
+ * Both run every Java scenario, every C peer found, every application and the sweep at 2, 4 and 8 ranks,
+ * and the loaded section beside 4 busy processes.
  *
  * @param id                the name on the command line.
  * @param sizes             payload sizes in bytes.
@@ -30,18 +32,26 @@ import java.util.List;
  * @param treeRounds        timed rounds of each tree reduction run.
  * @param choleskyTiles     tiles per side of the Cholesky factorization.
  * @param choleskyTileSize  tile side of the Cholesky factorization.
- * @param rounds            times the latency, operation and bandwidth part runs; each cell keeps its
- *                          best round (see {@link Harness#bestOfRounds}).
+ * @param rounds            times the latency, operation and bandwidth part and the application part run;
+ *                          each cell keeps its best round (see {@link Harness#bestOfRounds},
+ *                          {@link AppMeasurement#bestOfRounds}).
+ * @param sweepRanks        rank counts of the throughput and scale sweep.
+ * @param sweepMessages     8-byte messages the consumer of the fan-in receives per pass.
+ * @param sweepCalls        fence and barrier calls per pass.
+ * @param backgroundLoad    busy processes of the loaded section.
+ * @param loadedIterations  timed round trips of each loaded ping-pong.
  */
 record Profile(String id, List<Long> sizes, int iterations, int warmup, int bwSamples, List<Integer> appRanks,
     int appRepeats, List<Integer> stencilGrids, int stencilPasses, List<Integer> treeLengths, int treeRounds,
-    List<Integer> choleskyTiles, int choleskyTileSize, int rounds) {
+    List<Integer> choleskyTiles, int choleskyTileSize, int rounds, List<Integer> sweepRanks, int sweepMessages,
+    int sweepCalls, int backgroundLoad, int loadedIterations) {
 
-    static final Profile QUICK = new Profile("quick", List.of(8L, 1024L, 65536L), 300, 50_000, 20, List.of(2, 4), 3,
-        List.of(500, 1000), 5, List.of(8, 1024), 300, List.of(4, 8), 32, 1);
+    static final Profile QUICK = new Profile("quick", List.of(8L, 1024L, 65536L), 300, 50_000, 20, List.of(2, 4, 8), 3,
+        List.of(500), 5, List.of(1024), 300, List.of(8), 32, 1, List.of(2, 4, 8), 20_000, 2_000, 4, 200);
 
     static final Profile FULL = new Profile("full", List.of(8L, 64L, 1024L, 65536L, 1048576L), 1000, 200_000, 100,
-        List.of(2, 4), 5, List.of(1000, 2000, 4000), 5, List.of(8, 1024, 16384), 1000, List.of(8, 16, 32), 32, 3);
+        List.of(2, 4, 8), 5, List.of(1000, 2000, 4000), 5, List.of(8, 1024, 16384), 1000, List.of(8, 16, 32), 32, 3,
+        List.of(2, 4, 8), 200_000, 10_000, 4, 1000);
 
     /**
      * @throws IllegalArgumentException for an unknown profile.

@@ -175,7 +175,7 @@ final class RankContext {
      *         {@link #WARMUP_BYTES} (and at least 10), as in the C peers.
      */
     static int warmupFor(final int warmup, final long sizeBytes) {
-        return (int)Math.max(Math.min(10, warmup), Math.min(warmup, WARMUP_BYTES / sizeBytes));
+        return (int)Math.max(Math.min(10, warmup), Math.min(warmup, WARMUP_BYTES / Math.max(1, sizeBytes)));
     }
 
     static long batch(final long sizeBytes) {

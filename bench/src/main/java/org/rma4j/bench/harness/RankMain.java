@@ -19,8 +19,8 @@ public final class RankMain {
     /** The Java scenarios, one job each. */
     enum Scenario {
         FLOOR("floor"), NOTIFIED_PUT("notified-put"), PUT_FLUSH_FLAG("put-flush-flag"), SEND_RECV(
-            "send-recv"), LOAD_STORE(
-                "load-store"), PSCW("pscw"), FENCE("fence"), OPS("ops"), BANDWIDTH("bandwidth"), MEMCPY("memcpy");
+            "send-recv"), LOAD_STORE("load-store"), PSCW(
+                "pscw"), FENCE("fence"), OPS("ops"), BANDWIDTH("bandwidth"), MEMCPY("memcpy"), COSTS("costs");
 
         final String id;
 
@@ -54,6 +54,10 @@ public final class RankMain {
             }
             if (scenario == Scenario.MEMCPY) {
                 RmaScenarios.memcpy(context);
+                return;
+            }
+            if (scenario == Scenario.COSTS) {
+                new CostScenario(context).run();
                 return;
             }
             if (scenario == Scenario.SEND_RECV) {

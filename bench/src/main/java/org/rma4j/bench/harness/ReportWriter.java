@@ -12,9 +12,10 @@ import java.util.TreeSet;
 /**
  * Writes a harness run as markdown: the run's circumstances, the side-by-side half-round-trip table
  * (rma4j against the floors, Open MPI and MPICH, with ratios against the Java floor and against Open
- * MPI), the single operations, the bandwidth, the applications (throughput per variant, with ratios of
- * the notified variant against each other variant), every percentile, what each row measures, and the
- * notes.
+ * MPI), the single operations, the bandwidth, the cost parameters ({@link CostReport}), the applications
+ * (throughput per variant, with ratios of the notified variant against each other variant and of every
+ * variant against the C peers, {@link ApplicationReport}), the sweep ({@link SweepReport}), the loaded
+ * section ({@link LoadedReport}), every percentile, what each row measures, and the notes.
  */
 public final class ReportWriter {
     /** Shown where a cell has no measurement. */
@@ -37,7 +38,8 @@ public final class ReportWriter {
     public static String markdown(final Results results, final List<String> plots) {
         final StringBuilder md = new StringBuilder();
         final Results.RunInfo info = results.info();
-        md.append("# rma4j harness: half round trip, single operations, bandwidth, applications\n\n");
+        md.append("# rma4j harness: half round trip, single operations, bandwidth, cost parameters, applications, "
+            + "scale, load\n\n");
         if (info.profile() != null) {
             md.append("- profile: ").append(info.profile()).append('\n');
         }
@@ -62,11 +64,14 @@ public final class ReportWriter {
         singleOps(md, results);
         bandwidth(md, results);
         for (final String plot : plots) {
-            if (!Plots.isApplicationPlot(plot)) {
+            if (Plots.isLatencyPlot(plot)) {
                 md.append("![").append(plot).append("](").append(plot).append(")\n\n");
             }
         }
+        CostReport.write(md, results, Plots.ending(plots, SectionPlots.COSTS));
         ApplicationReport.write(md, results, plots.stream().filter(Plots::isApplicationPlot).toList());
+        SweepReport.write(md, results, Plots.ending(plots, SectionPlots.SWEEP));
+        LoadedReport.write(md, results, Plots.ending(plots, SectionPlots.LOADED));
         percentiles(md, results);
         rows(md);
         md.append("## Notes\n\n");
@@ -278,6 +283,20 @@ public final class ReportWriter {
             return String.format(Locale.ROOT, "%.1f us", ns / 1e3);
         }
         return String.format(Locale.ROOT, "%.0f ns", ns);
+    }
+
+    /**
+     * @return a ratio with two decimals ({@code 1.25}), three significant digits where two decimals would
+     *         hide it ({@code 0.0045}), no decimals from 100 on ({@code 6 500}).
+     */
+    static String ratio(final double ratio) {
+        if (ratio >= 100) {
+            return String.format(Locale.ROOT, "%,.0f", ratio).replace(',', ' ');
+        }
+        if (ratio >= 0.095 || ratio == 0) {
+            return String.format(Locale.ROOT, "%.2f", ratio);
+        }
+        return new java.math.BigDecimal(ratio).round(new java.math.MathContext(2)).toPlainString();
     }
 
     static String ratio(final Optional<Measurement> numerator, final Optional<Measurement> denominator) {

@@ -50,6 +50,13 @@ final class RmaScenarios {
         flagValue = arena.allocate(ValueLayout.JAVA_LONG);
     }
 
+    /**
+     * @return the window, which the cost parameters ({@link CostScenario}) use as well.
+     */
+    Window window() {
+        return window;
+    }
+
     /** Frees the window (collective) and the local buffers. */
     void close() {
         window.free();
@@ -64,10 +71,17 @@ final class RmaScenarios {
      * back from its window.
      */
     void notifiedPut() throws Exception {
+        notifiedPut("notified-put");
+    }
+
+    /**
+     * The notified-put ping-pong under another row id (the cost parameters' {@code na-half-round-trip}).
+     */
+    void notifiedPut(final String row) throws Exception {
         window.lockAll();
         final MemorySegment inline = arena.allocate(NotifyRequest.INLINE_BYTES, 64);
         try (NotifyRequest request = window.notifyInit(context.partner, TAG, 1)) {
-            context.pingPong("notified-put", (s, seq) -> {
+            context.pingPong(row, (s, seq) -> {
                 request.start();
                 window.putNotify(localSlices[s], context.partner, DATA_OFFSET, TAG);
                 window.flush(context.partner);

@@ -13,7 +13,9 @@ public final class Rows {
         /** Time per call, in ns. */
         OPERATION,
         /** Time per transfer of sizeBytes, in ns (bandwidth = size / time). */
-        BANDWIDTH
+        BANDWIDTH,
+        /** A cost parameter's raw row ({@link CostScenario}), in ns per call or per half round trip. */
+        COST
     }
 
     /** One row: its id (as in the sample files), kind and what it measures. */
@@ -56,7 +58,14 @@ public final class Rows {
         new Row("barrier", Kind.OPERATION, "barrier of the two ranks (rma4j job barrier, MPI_Barrier)"),
         new Row("put-bw", Kind.BANDWIDTH, "batches of puts of one size into the partner's window, then one flush"),
         new Row("memcpy-bw", Kind.BANDWIDTH,
-            "in-process copy of the same size between two private buffers " + "(Java MemorySegment.copy, C memcpy)"));
+            "in-process copy of the same size between two private buffers " + "(Java MemorySegment.copy, C memcpy)"),
+        new Row("t-init", Kind.COST, "notifyInit of a request (source 1, a tag, count 1), batches of 32"),
+        new Row("t-free", Kind.COST, "close of an inactive request, batches of 32"),
+        new Row("t-start", Kind.COST, "start of an inactive request that nothing matches yet, batches of 32"),
+        new Row("t-na", Kind.COST, "putNotify of 8 B to the partner (no flush), batches of 32"),
+        new Row("start-await-arrived", Kind.COST,
+            "start + await of a request (count 1) whose notification has arrived, 32 in a row"),
+        new Row("na-half-round-trip", Kind.COST, "the notified-put ping-pong at 0 B, 8 B, 64 KiB and 1 MiB"));
 
     private Rows() {
     }

@@ -22,8 +22,10 @@ import picocli.CommandLine;
 
 /**
  * The command end to end with one Java scenario and no peers, then re-rendering from its JSON; and the
- * quick profile with every application at tiny sizes. The jobs' files go to a private directory under
- * /dev/shm, removed after each test whatever its outcome.
+ * quick profile with every section at tiny counts: the cost parameters, every application and its C peer
+ * on Open MPI at 2 and 3 ranks (3: more ranks than the 2 cores of the build machine), the sweep and the
+ * loaded section. The jobs' files go to a private directory under /dev/shm, removed after each test
+ * whatever its outcome. Nothing here asserts a time.
  */
 class HarnessTest {
     private static final byte[] PNG_SIGNATURE = {(byte)0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -39,7 +41,7 @@ class HarnessTest {
         final List<String> log = new ArrayList<>();
         final int exit = new CommandLine(new Harness(log::add)).execute("--out", out.toString(), "--name", "t",
             "--shm-dir", shm.path().toString(), "--java", "floor", "--peers", "none", "--apps", "none", "--sizes",
-            "8,64", "-n", "50", "-w", "10", "--bw-samples", "2");
+            "8,64", "-n", "50", "-w", "10", "--bw-samples", "2", "--sweep-messages", "0", "--background-load", "0");
         assertEquals(0, exit, String.join("\n", log));
         final Results results = Results.read(out.resolve("t.json"));
         assertEquals(2, results.measurements().size());
@@ -66,46 +68,79 @@ class HarnessTest {
     }
 
     @Test
-    @Timeout(value = 240, unit = TimeUnit.SECONDS)
-    void shouldRunTheQuickProfileWithEveryApplicationAndRerenderItFromJson() throws IOException {
+    @Timeout(value = 600, unit = TimeUnit.SECONDS)
+    void shouldRunTheQuickProfileWithEverySectionAndRerenderItFromJson() throws IOException {
         final List<String> log = Collections.synchronizedList(new ArrayList<>());
         final int exit = new CommandLine(new Harness(log::add)).execute("--profile", "quick", "--out", out.toString(),
-            "--name", "q", "--shm-dir", shm.path().toString(), "--java", "floor", "--peers", "none", "--sizes", "8",
-            "-n", "50", "-w", "10", "--app-ranks", "2", "--app-repeats", "2", "--stencil-grids", "40,80",
+            "--name", "q", "--shm-dir", shm.path().toString(), "--java", "floor,costs", "--sizes", "8", "-n", "20",
+            "-w", "10", "--bw-samples", "2", "--app-ranks", "2,3", "--app-repeats", "2", "--stencil-grids", "40,80",
             "--stencil-passes", "2", "--tree-lengths", "8", "--tree-rounds", "20", "--cholesky-tiles", "2",
-            "--cholesky-tile-size", "8");
+            "--cholesky-tile-size", "8", "--sweep-ranks", "2,3", "--sweep-messages", "256", "--sweep-calls", "20",
+            "--background-load", "1", "--loaded-iterations", "20");
         final String transcript = String.join("\n", log);
         assertEquals(0, exit, transcript);
-        // 1 Java scenario + 4 application jobs (stencil at two sizes, tree reduction, Cholesky)
-        assertTrue(log.contains("== [1/5] java floor (elapsed 0:00)"), transcript);
-        assertTrue(log.stream().anyMatch(l -> l.startsWith("== [5/5] application cholesky, 2 ranks, 2x2 tiles of 8")),
+        // 2 Java scenarios + 3 C peers + 8 application jobs and their 8 C peers + 4 sweep jobs + 4 loaded jobs
+        assertTrue(log.contains("== [1/29] java floor (elapsed 0:00)"), transcript);
+        assertTrue(log.stream().anyMatch(l -> l.startsWith("== [29/29] loaded ping-pong: Open MPI, 1 busy processes")),
+            transcript);
+        assertTrue(log.stream().anyMatch(l -> l.contains("C peer: Open MPI application cholesky, 3 ranks")),
             transcript);
 
         final Results results = Results.read(out.resolve("q.json"));
         assertEquals("quick", results.info().profile());
-        assertEquals(50, results.info().iterations(), "an explicit option overrides the profile");
-        assertEquals(Profile.QUICK.bwSamples(), results.info().bwSamples(), "the profile's value where none is given");
-        assertEquals(5 * 2 + 4 + 3, results.applications().size(), results.applications().toString());
+        assertEquals(20, results.info().iterations(), "an explicit option overrides the profile");
+        assertEquals(Profile.QUICK.rounds(), results.info().rounds(), "the profile's value where none is given");
+        // rma4j: stencil 5 variants x 2 sizes, tree 4, Cholesky 3; Open MPI: 2 variants each; at 2 and 3 ranks
+        assertEquals(2 * (5 * 2 + 4 + 3 + 2 * 4), results.applications().size(), results.applications().toString());
         for (final AppMeasurement m : results.applications()) {
             assertTrue(m.verified(), m.toString());
             assertEquals(2, m.throughputs().size(), m.toString());
             assertTrue(m.medianThroughput() > 0, m.toString());
         }
+        assertEquals(2 * 4 * 2, results.applications().stream().filter(m -> m.impl().equals(Rows.OPENMPI)).count());
+        for (final String row : List.of("t-init", "t-free", "t-start", "t-na", "start-await-arrived")) {
+            assertTrue(results.find(Rows.RMA4J, row, 8).isPresent(), row);
+        }
+        for (final long size : CostScenario.SIZES) {
+            assertTrue(results.find(Rows.RMA4J, "na-half-round-trip", size).isPresent(), "L and G at " + size);
+        }
+        for (final int ranks : List.of(2, 3)) {
+            for (final String row : List.of("fan-in-notified", "fan-in-notified-batch", "fan-in-messaging", "fence",
+                "barrier")) {
+                assertEquals(Sweeps.RUNS, results.findSweep(Rows.RMA4J, row, ranks).orElseThrow().runsNs().size(),
+                    row + " at " + ranks);
+            }
+            for (final String row : List.of("fan-in-sendrecv", "fence", "barrier")) {
+                assertTrue(results.findSweep(Rows.OPENMPI, row, ranks).isPresent(), row + " at " + ranks);
+            }
+        }
+        for (final int load : List.of(0, 1)) {
+            for (final long size : LoadedSection.SIZES) {
+                assertTrue(results.findLoaded(Rows.RMA4J, "send-recv", size, load).isPresent());
+                assertTrue(results.findLoaded(Rows.RMA4J, "notified-put", size, load).isPresent());
+                assertTrue(results.findLoaded(Rows.OPENMPI, "send-recv", size, load).isPresent());
+            }
+        }
 
         final String md = Files.readString(out.resolve("q.md"));
-        assertTrue(md.contains("## Applications"), md);
         final String number = "[0-9][0-9 .]*";
-        for (final String table : List.of(
+        for (final String section : List.of(
             "### Pipelined stencil \\(PRK Sync_p2p\\): GMOPS, 2 timed passes[\\s\\S]*\\| 2 \\| 80x80 \\| (" + number
                 + " \\|\\s?){5}(" + number + " \\|\\s?){4}",
             "### 16-ary tree reduction: reductions/s, 20 timed rounds[\\s\\S]*\\| 2 \\| 8 longs \\| (" + number
                 + " \\|\\s?){4}(" + number + " \\|\\s?){3}",
             "### Tile Cholesky: GFLOP/s, tiles of 8x8[\\s\\S]*\\| 2 \\| 2x2 tiles of 8 \\(N=16\\) \\| (" + number
-                + " \\|\\s?){3}(" + number + " \\|\\s?){2}")) {
-            assertTrue(Pattern.compile(table).matcher(md).find(), table + "\n" + md);
+                + " \\|\\s?){3}(" + number + " \\|\\s?){2}",
+            "\\| 3 \\| 2x2 tiles of 8 \\(N=16\\) \\| (" + number + " \\|\\s?){2}(" + number + " / " + number
+                + " \\|\\s?){3}",
+            "## Cost parameters of Notified Access[\\s\\S]*\\| t_start \\| [^|]* \\| -?" + number + " ns \\|",
+            "## Throughput and scale[\\s\\S]*\\| rma4j notified put, one request per 64 messages \\| " + number
+                + " [Mk] \\(" + number + "x\\) \\| " + number + " [Mk] \\(" + number + "x\\) \\|",
+            "## Ping-pong on a loaded machine[\\s\\S]*\\| 1 \\| 1 KiB \\| (" + number + " [mun]?s \\|\\s?){3}")) {
+            assertTrue(Pattern.compile(section).matcher(md).find(), section + "\n" + md);
         }
         final List<String> plots = List.of("q-latency.png", "q-app-stencil.png", "q-app-tree-reduction.png",
-            "q-app-cholesky.png");
+            "q-app-cholesky.png", "q-costs.png", "q-app-vs-openmpi.png", "q-sweep.png", "q-loaded.png");
         for (final String plot : plots) {
             final byte[] head = Arrays.copyOf(Files.readAllBytes(out.resolve(plot)), PNG_SIGNATURE.length);
             assertArrayEquals(PNG_SIGNATURE, head, plot + " is not a PNG");
@@ -115,15 +150,19 @@ class HarnessTest {
         final Path copy = out.resolve("copy.json");
         results.write(copy);
         assertEquals(results, Results.read(copy));
-        for (final String file : List.of("q.md", "q-app-stencil.png", "q-app-tree-reduction.png",
-            "q-app-cholesky.png")) {
-            Files.delete(out.resolve(file));
+        Files.delete(out.resolve("q.md"));
+        for (final String plot : plots) {
+            Files.delete(out.resolve(plot));
         }
         final int rerender = new CommandLine(new Harness(log::add)).execute("--from-json",
             out.resolve("q.json").toString());
         assertEquals(0, rerender, String.join("\n", log));
         assertEquals(md, Files.readString(out.resolve("q.md")));
         plots.forEach(plot -> assertTrue(Files.exists(out.resolve(plot)), plot));
+        assertTrue(
+            ProcessHandle.current().descendants()
+                .noneMatch(p -> p.info().commandLine().orElse("").contains(BackgroundLoad.LOOP.substring(0, 20))),
+            "a background load process outlived its step");
     }
 
     @Test
@@ -140,7 +179,8 @@ class HarnessTest {
     void shouldRejectAnUnknownScenarioApplicationOrProfile() {
         for (final List<String> args : List.of(List.of("--java", "nope"), List.of("--apps", "nope"),
             List.of("--app-variants", "nope"), List.of("--profile", "nope"), List.of("--stencil-grids", "3"),
-            List.of("--rounds", "0"))) {
+            List.of("--rounds", "0"), List.of("--sweep-ranks", "1"), List.of("--background-load", "-1"),
+            List.of("--compare", "only-one.json"))) {
             final List<String> all = new ArrayList<>(
                 List.of("--out", out.toString(), "--peers", "none", "--shm-dir", shm.path().toString()));
             all.addAll(args);

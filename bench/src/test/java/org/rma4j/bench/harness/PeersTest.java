@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -107,6 +108,77 @@ class PeersTest {
             impl + " compare-and-swap 8", impl + " get 8", impl + " accumulate 8", impl + " lock-unlock 8",
             impl + " barrier 8", impl + " put-bw 8", impl + " put-bw 1024");
         assertEquals(expected, keys(measurements), notes.toString());
+    }
+
+    @Test
+    void shouldBuildEveryCProgramWithBothMpis() {
+        final Peers.Detection found = Peers.detect(System.getenv("PATH"));
+        final List<String> notes = new ArrayList<>();
+        final Peers peers = new Peers(work, line -> {
+        }, notes);
+        for (final Peers.MpiTool mpi : List.of(found.openMpi(), found.mpich())) {
+            assertTrue(mpi.present(), mpi.missing().strip() + " not found on the PATH (" + INSTALL + ")");
+            for (final String source : List.of("mpi_pingpong.c", "mpi_stencil.c", "mpi_tree.c", "mpi_cholesky.c",
+                "mpi_sweep.c")) {
+                assertTrue(peers.buildMpi(mpi, source, List.of()).isPresent(),
+                    mpi.impl() + " " + source + ": " + notes);
+            }
+        }
+    }
+
+    @Test
+    void shouldRunEveryCApplicationAndVerifyItsResult() {
+        final Peers.MpiTool openMpi = openMpi();
+        final List<String> notes = new ArrayList<>();
+        final PeerApps apps = new PeerApps(new Peers(work, line -> {
+        }, notes), openMpi, Duration.ofSeconds(120));
+        for (final Application app : Application.values()) {
+            final List<AppMeasurement> ms = apps.run(app, 2, app == Application.STENCIL ? 40 : 2,
+                app == Application.CHOLESKY ? 8 : 5, 2);
+            assertEquals(List.of("sendrecv", "putflush"), ms.stream().map(AppMeasurement::variant).toList(),
+                app.id + ": " + notes);
+            for (final AppMeasurement m : ms) {
+                assertTrue(m.verified(), m.toString());
+                assertEquals(Rows.OPENMPI, m.impl());
+                assertEquals(2, m.throughputs().size());
+            }
+        }
+        assertEquals(List.of(), notes);
+    }
+
+    @Test
+    void shouldFailACApplicationThatComputesAWrongResult() {
+        final Peers.MpiTool openMpi = openMpi();
+        final List<String> notes = new ArrayList<>();
+        final PeerApps apps = new PeerApps(new Peers(work, line -> {
+        }, notes), openMpi, Duration.ofSeconds(120), List.of("-DRMA4J_WRONG_RESULT"));
+        for (final Application app : Application.values()) {
+            final List<AppMeasurement> ms = apps.run(app, 2, app == Application.STENCIL ? 40 : 2,
+                app == Application.CHOLESKY ? 8 : 5, 1);
+            assertEquals(2, ms.size(), app.id + ": " + notes);
+            assertTrue(ms.stream().noneMatch(AppMeasurement::verified), ms.toString());
+        }
+        assertEquals(3, notes.stream().filter(n -> n.contains("failed (exit 1)")).count(), notes.toString());
+    }
+
+    @Test
+    void shouldRunTheSweepOnOpenMpi() {
+        final List<String> notes = new ArrayList<>();
+        final Peers peers = new Peers(work, line -> {
+        }, notes);
+        final List<SweepMeasurement> ms = new Sweeps(work, line -> {
+        }, notes, Duration.ofSeconds(120), null).peer(peers, openMpi(), 3, 128, 10);
+        assertEquals(List.of("fan-in-sendrecv", "fence", "barrier"), ms.stream().map(SweepMeasurement::row).toList(),
+            notes.toString());
+        assertTrue(ms.stream().allMatch(m -> m.ranks() == 3 && m.runsNs().size() == Sweeps.RUNS), ms.toString());
+        assertEquals(128, Sweeps.perProducer(256, 3), "256 messages over 2 producers, a multiple of the batch");
+        assertEquals(64, Sweeps.perProducer(10, 8));
+    }
+
+    private static Peers.MpiTool openMpi() {
+        final Peers.MpiTool mpi = Peers.detect(System.getenv("PATH")).openMpi();
+        assertTrue(mpi.present(), mpi.missing().strip() + " not found on the PATH (" + INSTALL + ")");
+        return mpi;
     }
 
     private static Peers.MpiTool absent(final Peers.MpiTool tool) {

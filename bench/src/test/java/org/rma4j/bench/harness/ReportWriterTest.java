@@ -100,7 +100,8 @@ class ReportWriterTest {
         assertTrue(md.contains("notified faster than sendrecv in 0 of 1 cells."), md);
         assertTrue(md.contains("| 2 | 4x4 tiles of 32 (N=128) | 0.500 |"), md);
         assertTrue(md.contains(
-            "| stencil | notified | 2 | 100x100 | 0.200 | GMOPS | 0.180, 0.200, 0.240 | 5.0 ms " + "per pass | yes |"),
+            "| rma4j | stencil | notified | 2 | 100x100 | 0.200 | GMOPS | 0.180, 0.200, 0.240 | 0.200 | 5.0 ms "
+                + "per pass | yes |"),
             md);
         assertTrue(md.contains("2 CPUs. Jobs of more ranks than CPUs (here up to 4)"), md);
         // the application plot goes into the applications section, after the tables

@@ -13,8 +13,9 @@ import org.rma4j.examples.stencil.StripStencil.Result;
  *
  * <h2>What it demonstrates</h2>
  * <ul>
- *   <li>{@link Rma#init()} and {@link RmaJob#allocateShared}: every rank exposes its strip of the grid
- *   in a window with displacement unit 8, so displacements count doubles.</li>
+ *   <li>{@link Rma#init()} and {@link RmaJob#allocate}: every rank exposes its strip of the grid in a window
+ *   with displacement unit 8, so displacements count doubles. The same program runs on one machine under
+ *   {@code rmarun} and across nodes under {@code mpirun} (README, "Running on several nodes").</li>
  *   <li>Halo exchange with {@link Window#put(MemorySegment, int, long)}: each rank writes its first and
  *   last rows straight into its neighbours' halo rows; the neighbours make no call for it. A rank at
  *   the top or bottom of the grid uses {@link Rma#PROC_NULL} as its missing neighbour, so its puts there
@@ -50,6 +51,11 @@ import org.rma4j.examples.stencil.StripStencil.Result;
  * <h2>Running</h2>
  * <pre>
  * bin/rmarun -n 4 -cp examples/target/rma4j-examples.jar org.rma4j.examples.stencil.JacobiFence [nx ny iterations]
+ * </pre>
+ * or across nodes ({@code bin/jacobi-across-nodes} runs it on two network namespaces):
+ * <pre>
+ * mpirun --hostfile HOSTS -np 4 --mca osc sm,pt2pt java --enable-native-access=ALL-UNNAMED \
+ *     -cp examples/target/rma4j-examples.jar:runtime/target/lib/* org.rma4j.examples.stencil.JacobiFence
  * </pre>
  * Defaults: a 512 x 512 grid, 200 iterations; {@code ny} must be at least the number of ranks. Started
  * without {@code rmarun} (with the runtime on the class path and

@@ -297,14 +297,7 @@ public final class Generator {
     /** Names the instructions: variables after their owners, registers r0.., values 10, 20, ... */
     Program build(final List<List<Instr>> instrs, final String name) {
         final int procs = instrs.size();
-        final int v = config.varsPerProc();
-        final List<Program.Variable> variables = new ArrayList<>();
-        for (int p = 0; p < procs; p++) {
-            for (int i = 0; i < v; i++) {
-                variables.add(new Program.Variable(var(p, i), p, p * v + i + 1, config.type(), config.elements(),
-                    SourcePos.NONE));
-            }
-        }
+        final List<Program.Variable> variables = variables(procs);
         final List<List<Stmt>> processes = new ArrayList<>();
         int value = 0;
         for (int p = 0; p < procs; p++) {
@@ -348,6 +341,19 @@ public final class Generator {
             processes.add(stmts);
         }
         return new Program(name, "", Map.of(), variables, processes, null, null);
+    }
+
+    /** @return the variables each of {@code procs} processes owns, with initial values 1, 2, ... */
+    private List<Program.Variable> variables(final int procs) {
+        final int v = config.varsPerProc();
+        final List<Program.Variable> variables = new ArrayList<>();
+        for (int p = 0; p < procs; p++) {
+            for (int i = 0; i < v; i++) {
+                variables.add(new Program.Variable(var(p, i), p, p * v + i + 1, config.type(), config.elements(),
+                    SourcePos.NONE));
+            }
+        }
+        return variables;
     }
 
     private String var(final int proc, final int index) {

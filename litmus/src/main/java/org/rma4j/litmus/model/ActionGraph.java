@@ -96,30 +96,12 @@ public final class ActionGraph {
         }
         final int firstProgramAction = actions.size();
         for (int p = 0; p < program.processCount(); p++) {
-            final List<Entry> entries = new ArrayList<>();
-            int collective = 0;
-            for (final Stmt s : program.processes().get(p)) {
-                if (s instanceof Stmt.Sync sync && sync.kind().collective()) {
-                    if (collective == collectiveNodes.size()) {
-                        collectiveNodes.add(add(Action.Kind.SYNC, -1, -1, true, -1, s, -1, false, false).id);
-                    }
-                    entries.add(new Entry(s, new int[] {collectiveNodes.get(collective++)}));
-                } else {
-                    entries.add(new Entry(s, translate(p, s)));
-                }
-            }
-            order.add(entries);
+            order.add(entries(p));
         }
         final int lastProgramAction = actions.size();
         for (int p = 0; p < program.processCount(); p++) {
             registers(p);
-            final List<Entry> entries = order.get(p);
-            final OrderRules rules = new OrderRules(this);
-            for (int i = 0; i < entries.size(); i++) {
-                for (int j = i + 1; j < entries.size(); j++) {
-                    rules.pair(p, entries.get(i), entries.get(j));
-                }
-            }
+            programOrder(p);
             epochs(p);
         }
         notifications();
@@ -128,6 +110,39 @@ public final class ActionGraph {
             final Action fin = add(Action.Kind.FINAL, -1, v, true, vars.get(v).owner(), null, -1, false, false);
             stateSources.put(Loc.memory(vars.get(v).name()), fin.id);
         }
+        initAndFinal(firstProgramAction, lastProgramAction);
+    }
+
+    /** The statements of process {@code p} with their actions; the k-th collective call is the k-th shared node. */
+    private List<Entry> entries(final int p) {
+        final List<Entry> entries = new ArrayList<>();
+        int collective = 0;
+        for (final Stmt s : program.processes().get(p)) {
+            if (s instanceof Stmt.Sync sync && sync.kind().collective()) {
+                if (collective == collectiveNodes.size()) {
+                    collectiveNodes.add(add(Action.Kind.SYNC, -1, -1, true, -1, s, -1, false, false).id);
+                }
+                entries.add(new Entry(s, new int[] {collectiveNodes.get(collective++)}));
+            } else {
+                entries.add(new Entry(s, translate(p, s)));
+            }
+        }
+        return entries;
+    }
+
+    /** The edges of {@link OrderRules} between every two statements of process {@code p}, in program order. */
+    private void programOrder(final int p) {
+        final List<Entry> entries = order.get(p);
+        final OrderRules rules = new OrderRules(this);
+        for (int i = 0; i < entries.size(); i++) {
+            for (int j = i + 1; j < entries.size(); j++) {
+                rules.pair(p, entries.get(i), entries.get(j));
+            }
+        }
+    }
+
+    /** INIT: initial writes before every action of the program; FIN: final reads after every statement's action. */
+    private void initAndFinal(final int firstProgramAction, final int lastProgramAction) {
         for (final Action a : actions) {
             if (a.kind == Action.Kind.INIT) {
                 for (int b = firstProgramAction; b < actions.size(); b++) {
@@ -166,102 +181,103 @@ public final class ActionGraph {
     private int[] translate(final int p, final Stmt s) {
         final int g = groups++;
         return switch (s) {
-            case Stmt.LocalRead r -> {
-                final Action a = add(Action.Kind.LOCAL_READ, p, var(r.variable()), atomic(r), p, s, g, false, false);
-                a.register = r.register();
-                yield new int[] {a.id};
-            }
-            case Stmt.LocalWrite w -> {
-                final Action a = add(Action.Kind.LOCAL_WRITE, p, var(w.variable()), atomic(w), p, s, g, false, false);
-                a.expr = w.value();
-                yield new int[] {a.id};
-            }
-            case Stmt.Load l -> {
-                final Action a = add(Action.Kind.LOCAL_READ, p, var(l.variable()), atomic(l), owner(l.variable()), s, g,
-                    false, false);
-                a.register = l.register();
-                yield new int[] {a.id};
-            }
-            case Stmt.Poll poll -> {
-                final Action a = add(Action.Kind.LOCAL_READ, p, var(poll.variable()), atomic(poll),
-                    owner(poll.variable()), s, g, false, false);
-                a.register = poll.register();
-                yield new int[] {a.id};
-            }
-            case Stmt.Store st -> {
-                final Action a = add(Action.Kind.LOCAL_WRITE, p, var(st.variable()), atomic(st), owner(st.variable()),
-                    s, g, false, false);
-                a.expr = st.value();
-                yield new int[] {a.id};
-            }
+            case Stmt.LocalRead r -> read(p, s, g, r.variable(), p, r.register());
+            case Stmt.LocalWrite w -> write(p, s, g, w.variable(), p, w.value());
+            case Stmt.Load l -> read(p, s, g, l.variable(), owner(l.variable()), l.register());
+            case Stmt.Poll poll -> read(p, s, g, poll.variable(), owner(poll.variable()), poll.register());
+            case Stmt.Store st -> write(p, s, g, st.variable(), owner(st.variable()), st.value());
             case Stmt.GetNotify gn ->
                 transfer(p, s, g, var(gn.target()), owner(gn.target()), var(gn.dest()), p, false, true);
-            case Stmt.Acc acc -> {
-                final boolean at = atomic(acc);
-                final Action er = add(Action.Kind.EXT_READ, p, var(acc.operand()), at, p, s, g, false, false);
-                final Action erw = add(Action.Kind.EXT_RW, p, var(acc.target()), at, owner(acc.target()), s, g, true,
-                    false);
-                erw.source = er.id;
-                erw.op = acc.op();
-                edge(er.id, erw.id, Rule.GA);
-                dependency(er.id, erw.id);
-                yield new int[] {er.id, erw.id};
-            }
-            case Stmt.Rga rga when rga.op() == org.rma4j.litmus.syntax.AccOp.NO_OP -> {
-                // MPI_NO_OP only reads the target (MPI-3.1 section 11.3.4): an atomic external read, then the result.
-                final boolean at = atomic(rga);
-                final Action er = add(Action.Kind.EXT_READ, p, var(rga.target()), at, owner(rga.target()), s, g, true,
-                    false);
-                final Action ew = add(Action.Kind.EXT_WRITE, p, var(rga.dest()), at, p, s, g, false, false);
-                ew.source = er.id;
-                edge(er.id, ew.id, Rule.GA);
-                dependency(er.id, ew.id);
-                yield new int[] {er.id, ew.id};
-            }
+            case Stmt.Acc acc -> accumulate(p, acc, g);
+            case Stmt.Rga rga when rga.op() == org.rma4j.litmus.syntax.AccOp.NO_OP -> fetchNoOp(p, rga, g);
             case Stmt.Put put ->
                 transfer(p, s, g, var(put.source()), p, var(put.target()), owner(put.target()), true, false);
             case Stmt.PutNotify pn ->
                 transfer(p, s, g, var(pn.source()), p, var(pn.target()), owner(pn.target()), true, true);
             case Stmt.Get get ->
                 transfer(p, s, g, var(get.target()), owner(get.target()), var(get.dest()), p, false, false);
-            case Stmt.Rga rga -> {
-                final boolean at = atomic(rga);
-                final Action er = add(Action.Kind.EXT_READ, p, var(rga.operand()), at, p, s, g, false, false);
-                final Action erw = add(Action.Kind.EXT_RW, p, var(rga.target()), at, owner(rga.target()), s, g, true,
-                    false);
-                final Action ew = add(Action.Kind.EXT_WRITE, p, var(rga.dest()), at, p, s, g, false, false);
-                erw.source = er.id;
-                erw.op = rga.op();
-                ew.source = erw.id;
-                edge(er.id, erw.id, Rule.GA);
-                edge(erw.id, ew.id, Rule.GA);
-                dependency(er.id, erw.id);
-                dependency(erw.id, ew.id);
-                yield new int[] {er.id, erw.id, ew.id};
-            }
-            case Stmt.Cas cas -> {
-                final boolean at = atomic(cas);
-                final Action er1 = add(Action.Kind.EXT_READ, p, var(cas.compare()), at, p, s, g, false, false);
-                final Action er2 = add(Action.Kind.EXT_READ, p, var(cas.swap()), at, p, s, g, false, false);
-                final Action erw = add(Action.Kind.EXT_RW, p, var(cas.target()), at, owner(cas.target()), s, g, true,
-                    false);
-                final Action ew = add(Action.Kind.EXT_WRITE, p, var(cas.dest()), at, p, s, g, false, false);
-                erw.source = er1.id;
-                erw.swap = er2.id;
-                erw.cas = true;
-                ew.source = erw.id;
-                edge(er1.id, erw.id, Rule.CAS);
-                edge(er2.id, erw.id, Rule.CAS);
-                edge(erw.id, ew.id, Rule.CAS);
-                dependency(er1.id, erw.id);
-                dependency(er2.id, erw.id);
-                dependency(erw.id, ew.id);
-                yield new int[] {er1.id, er2.id, erw.id, ew.id};
-            }
+            case Stmt.Rga rga -> getAccumulate(p, rga, g);
+            case Stmt.Cas cas -> compareAndSwap(p, cas, g);
             case Stmt.Wait w -> new int[] {add(Action.Kind.SYNC, p, -1, true, w.source(), s, g, false, false).id};
             case Stmt.Sync sync -> new int[] {add(Action.Kind.SYNC, p, -1, true, sync.target(), s, g, false, false).id};
             case Stmt.Pscw pscw -> new int[] {add(Action.Kind.SYNC, p, -1, true, -1, s, g, false, false).id};
         };
+    }
+
+    /** A local read, or a direct load or poll of another process's variable ({@code dst} its owner). */
+    private int[] read(final int p, final Stmt s, final int g, final String variable, final int dst,
+        final String register) {
+        final Action a = add(Action.Kind.LOCAL_READ, p, var(variable), atomic((Stmt.Memory)s), dst, s, g, false, false);
+        a.register = register;
+        return new int[] {a.id};
+    }
+
+    /** A local write, or a direct store into another process's variable ({@code dst} its owner). */
+    private int[] write(final int p, final Stmt s, final int g, final String variable, final int dst,
+        final org.rma4j.litmus.syntax.Expr value) {
+        final Action a = add(Action.Kind.LOCAL_WRITE, p, var(variable), atomic((Stmt.Memory)s), dst, s, g, false,
+            false);
+        a.expr = value;
+        return new int[] {a.id};
+    }
+
+    /** acc: a read of the operand, then a read-write of the target (GA). */
+    private int[] accumulate(final int p, final Stmt.Acc acc, final int g) {
+        final boolean at = atomic(acc);
+        final Action er = add(Action.Kind.EXT_READ, p, var(acc.operand()), at, p, acc, g, false, false);
+        final Action erw = add(Action.Kind.EXT_RW, p, var(acc.target()), at, owner(acc.target()), acc, g, true, false);
+        erw.source = er.id;
+        erw.op = acc.op();
+        edge(er.id, erw.id, Rule.GA);
+        dependency(er.id, erw.id);
+        return new int[] {er.id, erw.id};
+    }
+
+    /** MPI_NO_OP only reads the target (MPI-3.1 section 11.3.4): an atomic external read, then the result. */
+    private int[] fetchNoOp(final int p, final Stmt.Rga rga, final int g) {
+        final boolean at = atomic(rga);
+        final Action er = add(Action.Kind.EXT_READ, p, var(rga.target()), at, owner(rga.target()), rga, g, true, false);
+        final Action ew = add(Action.Kind.EXT_WRITE, p, var(rga.dest()), at, p, rga, g, false, false);
+        ew.source = er.id;
+        edge(er.id, ew.id, Rule.GA);
+        dependency(er.id, ew.id);
+        return new int[] {er.id, ew.id};
+    }
+
+    /** rga: a read of the operand, a read-write of the target, a write of the result (GA). */
+    private int[] getAccumulate(final int p, final Stmt.Rga rga, final int g) {
+        final boolean at = atomic(rga);
+        final Action er = add(Action.Kind.EXT_READ, p, var(rga.operand()), at, p, rga, g, false, false);
+        final Action erw = add(Action.Kind.EXT_RW, p, var(rga.target()), at, owner(rga.target()), rga, g, true, false);
+        final Action ew = add(Action.Kind.EXT_WRITE, p, var(rga.dest()), at, p, rga, g, false, false);
+        erw.source = er.id;
+        erw.op = rga.op();
+        ew.source = erw.id;
+        edge(er.id, erw.id, Rule.GA);
+        edge(erw.id, ew.id, Rule.GA);
+        dependency(er.id, erw.id);
+        dependency(erw.id, ew.id);
+        return new int[] {er.id, erw.id, ew.id};
+    }
+
+    /** cas: reads of compare and swap, a read-write of the target, a write of the result (CAS-F, CAS-T). */
+    private int[] compareAndSwap(final int p, final Stmt.Cas cas, final int g) {
+        final boolean at = atomic(cas);
+        final Action er1 = add(Action.Kind.EXT_READ, p, var(cas.compare()), at, p, cas, g, false, false);
+        final Action er2 = add(Action.Kind.EXT_READ, p, var(cas.swap()), at, p, cas, g, false, false);
+        final Action erw = add(Action.Kind.EXT_RW, p, var(cas.target()), at, owner(cas.target()), cas, g, true, false);
+        final Action ew = add(Action.Kind.EXT_WRITE, p, var(cas.dest()), at, p, cas, g, false, false);
+        erw.source = er1.id;
+        erw.swap = er2.id;
+        erw.cas = true;
+        ew.source = erw.id;
+        edge(er1.id, erw.id, Rule.CAS);
+        edge(er2.id, erw.id, Rule.CAS);
+        edge(erw.id, ew.id, Rule.CAS);
+        dependency(er1.id, erw.id);
+        dependency(er2.id, erw.id);
+        dependency(erw.id, ew.id);
+        return new int[] {er1.id, er2.id, erw.id, ew.id};
     }
 
     /** put (read local, write remote; Remote = the write) or get (read remote = Remote, write local): rule PG. */

@@ -58,6 +58,26 @@ final class NotifyMatching {
 
     /** @return the possible assignments of the notifications to process {@code p} to its waits. */
     private static List<Map<List<Integer>, List<Notification>>> forProcess(final Program program, final int p) {
+        final Map<List<Integer>, List<Notification>> streams = streams(program, p);
+        final List<Stmt> own = program.processes().get(p);
+        final List<Integer> waits = new ArrayList<>();
+        boolean wildcard = false;
+        for (int i = 0; i < own.size(); i++) {
+            if (own.get(i) instanceof Stmt.Wait w) {
+                waits.add(i);
+                wildcard |= w.wildcard();
+            }
+        }
+        if (!wildcard) {
+            final List<Map<List<Integer>, List<Notification>>> out = new ArrayList<>();
+            out.add(inOrder(streams, own, waits, p));
+            return out;
+        }
+        return interleavings(streams, own, waits, p);
+    }
+
+    /** @return the notified accesses to process {@code p}, one stream per (source, tag), each in program order. */
+    private static Map<List<Integer>, List<Notification>> streams(final Program program, final int p) {
         final Map<List<Integer>, List<Notification>> streams = new LinkedHashMap<>();
         for (int q = 0; q < program.processCount(); q++) {
             final List<Stmt> stmts = program.processes().get(q);
@@ -72,35 +92,38 @@ final class NotifyMatching {
                 }
             }
         }
-        final List<Stmt> own = program.processes().get(p);
-        final List<Integer> waits = new ArrayList<>();
-        boolean wildcard = false;
-        for (int i = 0; i < own.size(); i++) {
-            if (own.get(i) instanceof Stmt.Wait w) {
-                waits.add(i);
-                wildcard |= w.wildcard();
-            }
-        }
-        final List<Map<List<Integer>, List<Notification>>> out = new ArrayList<>();
-        if (!wildcard) {
-            final Map<List<Integer>, Integer> next = new HashMap<>();
-            final Map<List<Integer>, List<Notification>> m = new HashMap<>();
-            for (final int i : waits) {
-                final Stmt.Wait w = (Stmt.Wait)own.get(i);
-                final List<Integer> key = List.of(w.source(), w.tag());
-                final List<Notification> stream = streams.getOrDefault(key, List.of());
-                final List<Notification> taken = new ArrayList<>();
-                for (int k = 0; k < w.count(); k++) {
-                    final int at = next.merge(key, 1, Integer::sum) - 1;
-                    if (at < stream.size()) {
-                        taken.add(stream.get(at));
-                    }
+        return streams;
+    }
+
+    /** @return the one matching of waits that name source and tag: the k-th of a stream goes to its k-th wait. */
+    private static Map<List<Integer>, List<Notification>> inOrder(final Map<List<Integer>, List<Notification>> streams,
+        final List<Stmt> own, final List<Integer> waits, final int p) {
+        final Map<List<Integer>, Integer> next = new HashMap<>();
+        final Map<List<Integer>, List<Notification>> m = new HashMap<>();
+        for (final int i : waits) {
+            final Stmt.Wait w = (Stmt.Wait)own.get(i);
+            final List<Integer> key = List.of(w.source(), w.tag());
+            final List<Notification> stream = streams.getOrDefault(key, List.of());
+            final List<Notification> taken = new ArrayList<>();
+            for (int k = 0; k < w.count(); k++) {
+                final int at = next.merge(key, 1, Integer::sum) - 1;
+                if (at < stream.size()) {
+                    taken.add(stream.get(at));
                 }
-                m.put(List.of(p, i), taken);
             }
-            out.add(m);
-            return out;
+            m.put(List.of(p, i), taken);
         }
+        return m;
+    }
+
+    /**
+     * @return the matchings of waits on any source or tag: every interleaving of the streams, each stream
+     *         in order, the waits taking the notifications consecutively.
+     */
+    private static List<Map<List<Integer>, List<Notification>>> interleavings(
+        final Map<List<Integer>, List<Notification>> streams, final List<Stmt> own, final List<Integer> waits,
+        final int p) {
+        final List<Map<List<Integer>, List<Notification>>> out = new ArrayList<>();
         final List<List<Notification>> lists = new ArrayList<>(streams.values());
         interleave(lists, new int[lists.size()], new ArrayList<>(), sequence -> {
             if (out.size() >= MAX_INTERLEAVINGS) {

@@ -39,16 +39,24 @@ final class Interpreter {
     private final List<Step> steps = new ArrayList<>();
     private final List<NotifyRequest> requests = new ArrayList<>();
     private final Map<String, Integer> registerIndex = new HashMap<>();
+    private final RmaJob job;
+    private final Window window;
+    /** This rank's own part of the window. */
+    private final MemorySegment own;
+    private final VariableLayout layout;
 
     Interpreter(final Program program, final int rank, final RmaJob job, final Window window,
         final VariableLayout layout) {
+        this.job = job;
+        this.window = window;
+        this.layout = layout;
         final List<String> registers = program.registersOf(rank);
         for (int i = 0; i < registers.size(); i++) {
             registerIndex.put(registers.get(i), i);
         }
-        final MemorySegment own = window.segment();
+        this.own = window.segment();
         for (final Stmt s : program.processes().get(rank)) {
-            steps.add(compile(s, job, window, own, layout));
+            steps.add(compile(s));
         }
     }
 
@@ -65,117 +73,145 @@ final class Interpreter {
         requests.forEach(NotifyRequest::close);
     }
 
-    private Step compile(final Stmt s, final RmaJob job, final Window window, final MemorySegment own,
-        final VariableLayout layout) {
+    private Step compile(final Stmt s) {
         return switch (s) {
             case Stmt.LocalRead r -> {
                 final int reg = registerIndex.get(r.register());
                 yield regs -> regs[reg] = layout.read(own, r.variable());
             }
             case Stmt.LocalWrite w -> regs -> layout.write(own, w.variable(), evaluate(w.value(), regs));
-            case Stmt.Load l -> {
-                final int reg = registerIndex.get(l.register());
-                final MemorySegment part = part(window, layout, l.variable());
-                yield regs -> regs[reg] = layout.read(part, l.variable());
+            case Stmt.Load l -> load(l);
+            case Stmt.Store st -> store(st);
+            case Stmt.Poll poll -> poll(poll);
+            case Stmt.Put put -> put(put);
+            case Stmt.Get get -> get(get);
+            case Stmt.Acc acc -> accumulate(acc);
+            case Stmt.Rga rga -> getAccumulate(rga);
+            case Stmt.Cas cas -> compareAndSwap(cas);
+            case Stmt.PutNotify pn -> putNotify(pn);
+            case Stmt.GetNotify gn -> getNotify(gn);
+            case Stmt.Wait w -> notifyWait(w);
+            case Stmt.Pscw pscw -> pscw(pscw);
+            case Stmt.Sync sync -> sync(sync);
+        };
+    }
+
+    /** A direct load of another process's variable through shared_query. */
+    private Step load(final Stmt.Load l) {
+        final int reg = registerIndex.get(l.register());
+        final MemorySegment part = part(window, layout, l.variable());
+        return regs -> regs[reg] = layout.read(part, l.variable());
+    }
+
+    /** A direct store into another process's variable through shared_query. */
+    private Step store(final Stmt.Store st) {
+        final MemorySegment part = part(window, layout, st.variable());
+        return regs -> layout.write(part, st.variable(), evaluate(st.value(), regs));
+    }
+
+    /** Reads until the value or the bound; the register keeps the last value read. */
+    private Step poll(final Stmt.Poll poll) {
+        final int reg = registerIndex.get(poll.register());
+        final MemorySegment part = part(window, layout, poll.variable());
+        return regs -> {
+            long value = layout.read(part, poll.variable());
+            for (long i = 1; i < poll.bound() && value != poll.value(); i++) {
+                Thread.onSpinWait();
+                value = layout.read(part, poll.variable());
             }
-            case Stmt.Store st -> {
-                final MemorySegment part = part(window, layout, st.variable());
-                yield regs -> layout.write(part, st.variable(), evaluate(st.value(), regs));
+            regs[reg] = value;
+        };
+    }
+
+    private Step put(final Stmt.Put put) {
+        final MemorySegment origin = layout.slice(own, put.source());
+        final int target = layout.owner(put.target());
+        final long disp = layout.displacement(put.target());
+        return regs -> window.put(origin, target, disp);
+    }
+
+    private Step get(final Stmt.Get get) {
+        final MemorySegment dest = layout.slice(own, get.dest());
+        final int target = layout.owner(get.target());
+        final long disp = layout.displacement(get.target());
+        return regs -> window.get(dest, target, disp);
+    }
+
+    private Step accumulate(final Stmt.Acc acc) {
+        final MemorySegment operand = layout.slice(own, acc.operand());
+        final int target = layout.owner(acc.target());
+        final long disp = layout.displacement(acc.target());
+        final Datatype type = layout.datatype(acc.target());
+        final Op op = Op.valueOf(acc.op().name());
+        return regs -> window.accumulate(operand, 1, type, target, disp, 1, type, op);
+    }
+
+    private Step getAccumulate(final Stmt.Rga rga) {
+        final MemorySegment operand = layout.slice(own, rga.operand());
+        final MemorySegment result = layout.slice(own, rga.dest());
+        final int target = layout.owner(rga.target());
+        final long disp = layout.displacement(rga.target());
+        final Datatype type = layout.datatype(rga.target());
+        final Op op = Op.valueOf(rga.op().name());
+        return regs -> window.getAccumulate(operand, 1, type, result, 1, type, target, disp, 1, type, op);
+    }
+
+    private Step compareAndSwap(final Stmt.Cas cas) {
+        final MemorySegment compare = layout.slice(own, cas.compare());
+        final MemorySegment swap = layout.slice(own, cas.swap());
+        final MemorySegment result = layout.slice(own, cas.dest());
+        final int target = layout.owner(cas.target());
+        final long disp = layout.displacement(cas.target());
+        final Datatype type = layout.datatype(cas.target());
+        return regs -> window.compareAndSwap(swap, compare, result, type, target, disp);
+    }
+
+    private Step putNotify(final Stmt.PutNotify pn) {
+        final MemorySegment origin = layout.slice(own, pn.source());
+        final int target = layout.owner(pn.target());
+        final long disp = layout.displacement(pn.target());
+        return regs -> window.putNotify(origin, target, disp, pn.tag());
+    }
+
+    private Step getNotify(final Stmt.GetNotify gn) {
+        final MemorySegment dest = layout.slice(own, gn.dest());
+        final int target = layout.owner(gn.target());
+        final long disp = layout.displacement(gn.target());
+        return regs -> window.getNotify(dest, target, disp, gn.tag());
+    }
+
+    /** A persistent notifyInit request, created once, started and awaited at each run; its status fills the registers. */
+    private Step notifyWait(final Stmt.Wait w) {
+        final NotifyRequest request = window.notifyInit(w.source() == Stmt.ANY ? Rma.ANY_SOURCE : w.source(),
+            w.tag() == Stmt.ANY ? Rma.ANY_TAG : w.tag(), w.count());
+        requests.add(request);
+        final int sourceReg = w.sourceRegister() == null ? -1 : registerIndex.get(w.sourceRegister());
+        final int tagReg = w.tagRegister() == null ? -1 : registerIndex.get(w.tagRegister());
+        return regs -> {
+            request.start();
+            final NotifyRequest.Status status = request.await();
+            if (sourceReg >= 0) {
+                regs[sourceReg] = status.source();
             }
-            case Stmt.Poll poll -> {
-                final int reg = registerIndex.get(poll.register());
-                final MemorySegment part = part(window, layout, poll.variable());
-                yield regs -> {
-                    long value = layout.read(part, poll.variable());
-                    for (long i = 1; i < poll.bound() && value != poll.value(); i++) {
-                        Thread.onSpinWait();
-                        value = layout.read(part, poll.variable());
-                    }
-                    regs[reg] = value;
-                };
+            if (tagReg >= 0) {
+                regs[tagReg] = status.tag();
             }
-            case Stmt.Put put -> {
-                final MemorySegment origin = layout.slice(own, put.source());
-                final int target = layout.owner(put.target());
-                final long disp = layout.displacement(put.target());
-                yield regs -> window.put(origin, target, disp);
-            }
-            case Stmt.Get get -> {
-                final MemorySegment dest = layout.slice(own, get.dest());
-                final int target = layout.owner(get.target());
-                final long disp = layout.displacement(get.target());
-                yield regs -> window.get(dest, target, disp);
-            }
-            case Stmt.Acc acc -> {
-                final MemorySegment operand = layout.slice(own, acc.operand());
-                final int target = layout.owner(acc.target());
-                final long disp = layout.displacement(acc.target());
-                final Datatype type = layout.datatype(acc.target());
-                final Op op = Op.valueOf(acc.op().name());
-                yield regs -> window.accumulate(operand, 1, type, target, disp, 1, type, op);
-            }
-            case Stmt.Rga rga -> {
-                final MemorySegment operand = layout.slice(own, rga.operand());
-                final MemorySegment result = layout.slice(own, rga.dest());
-                final int target = layout.owner(rga.target());
-                final long disp = layout.displacement(rga.target());
-                final Datatype type = layout.datatype(rga.target());
-                final Op op = Op.valueOf(rga.op().name());
-                yield regs -> window.getAccumulate(operand, 1, type, result, 1, type, target, disp, 1, type, op);
-            }
-            case Stmt.Cas cas -> {
-                final MemorySegment compare = layout.slice(own, cas.compare());
-                final MemorySegment swap = layout.slice(own, cas.swap());
-                final MemorySegment result = layout.slice(own, cas.dest());
-                final int target = layout.owner(cas.target());
-                final long disp = layout.displacement(cas.target());
-                final Datatype type = layout.datatype(cas.target());
-                yield regs -> window.compareAndSwap(swap, compare, result, type, target, disp);
-            }
-            case Stmt.PutNotify pn -> {
-                final MemorySegment origin = layout.slice(own, pn.source());
-                final int target = layout.owner(pn.target());
-                final long disp = layout.displacement(pn.target());
-                yield regs -> window.putNotify(origin, target, disp, pn.tag());
-            }
-            case Stmt.GetNotify gn -> {
-                final MemorySegment dest = layout.slice(own, gn.dest());
-                final int target = layout.owner(gn.target());
-                final long disp = layout.displacement(gn.target());
-                yield regs -> window.getNotify(dest, target, disp, gn.tag());
-            }
-            case Stmt.Wait w -> {
-                final NotifyRequest request = window.notifyInit(w.source() == Stmt.ANY ? Rma.ANY_SOURCE : w.source(),
-                    w.tag() == Stmt.ANY ? Rma.ANY_TAG : w.tag(), w.count());
-                requests.add(request);
-                final int sourceReg = w.sourceRegister() == null ? -1 : registerIndex.get(w.sourceRegister());
-                final int tagReg = w.tagRegister() == null ? -1 : registerIndex.get(w.tagRegister());
-                yield regs -> {
-                    request.start();
-                    final NotifyRequest.Status status = request.await();
-                    if (sourceReg >= 0) {
-                        regs[sourceReg] = status.source();
-                    }
-                    if (tagReg >= 0) {
-                        regs[tagReg] = status.tag();
-                    }
-                };
-            }
-            case Stmt.Pscw pscw -> {
-                final Group group = Group.of(pscw.group().stream().mapToInt(Integer::intValue).toArray());
-                yield switch (pscw.kind()) {
-                    case POST -> regs -> window.post(group, 0);
-                    case START -> regs -> window.start(group, 0);
-                    case COMPLETE -> regs -> window.complete();
-                    case WAIT -> regs -> window.await();
-                    case TEST -> regs -> {
-                        while (!window.test()) {
-                            Thread.onSpinWait();
-                        }
-                    };
-                };
-            }
-            case Stmt.Sync sync -> sync(sync, job, window);
+        };
+    }
+
+    /** post / start / complete / win_wait, and win_test polled until it returns true. */
+    private Step pscw(final Stmt.Pscw pscw) {
+        final Group group = Group.of(pscw.group().stream().mapToInt(Integer::intValue).toArray());
+        return switch (pscw.kind()) {
+            case POST -> regs -> window.post(group, 0);
+            case START -> regs -> window.start(group, 0);
+            case COMPLETE -> regs -> window.complete();
+            case WAIT -> regs -> window.await();
+            case TEST -> regs -> {
+                while (!window.test()) {
+                    Thread.onSpinWait();
+                }
+            };
         };
     }
 
@@ -190,7 +226,7 @@ final class Interpreter {
         return owner == window.rank() ? window.segment() : window.sharedQuery(owner).segment();
     }
 
-    private static Step sync(final Stmt.Sync sync, final RmaJob job, final Window window) {
+    private Step sync(final Stmt.Sync sync) {
         final int t = sync.target();
         return switch (sync.kind()) {
             case FLUSH -> regs -> window.flush(t);

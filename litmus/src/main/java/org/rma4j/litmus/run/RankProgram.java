@@ -39,17 +39,9 @@ final class RankProgram {
         final long[][] rows = new long[config.iterations()][registerCount + owned.size()];
         final SplittableRandom random = new SplittableRandom(config.seed() * 1_000_003L + rank);
         final int spins = config.maxDelaySpins();
-        final Runnable delay = spins == 0 ? () -> {
-        } : () -> {
-            if (random.nextBoolean()) {
-                spin(random.nextInt(spins + 1));
-            }
-        };
+        final Runnable delay = delay(random, spins);
         final boolean implicitEpoch = !program.hasExplicitEpochs();
-        final Info info = program.info().containsKey(Program.ACCUMULATE_ORDERING_KEY)
-            ? Info.of(Info.ACCUMULATE_ORDERING, program.info().get(Program.ACCUMULATE_ORDERING_KEY))
-            : null;
-        try (Window window = job.allocateShared(layout.windowBytes(rank), 1, info)) {
+        try (Window window = job.allocateShared(layout.windowBytes(rank), 1, info(program))) {
             final MemorySegment own = window.segment();
             final Interpreter interpreter = new Interpreter(program, rank, job, window, layout);
             try {
@@ -82,6 +74,23 @@ final class RankProgram {
             }
         }
         return rows;
+    }
+
+    /** @return the delay before each statement: none, or a coin flip between nothing and up to {@code spins} spins. */
+    private static Runnable delay(final SplittableRandom random, final int spins) {
+        return spins == 0 ? () -> {
+        } : () -> {
+            if (random.nextBoolean()) {
+                spin(random.nextInt(spins + 1));
+            }
+        };
+    }
+
+    /** @return the window's info: the file's accumulate_ordering, or null for the default. */
+    private static Info info(final Program program) {
+        return program.info().containsKey(Program.ACCUMULATE_ORDERING_KEY)
+            ? Info.of(Info.ACCUMULATE_ORDERING, program.info().get(Program.ACCUMULATE_ORDERING_KEY))
+            : null;
     }
 
     private static void reset(final MemorySegment own, final List<Program.Variable> owned,

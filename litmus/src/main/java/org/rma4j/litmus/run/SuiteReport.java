@@ -73,6 +73,32 @@ public final class SuiteReport {
         out.append(String.format(Locale.ROOT, "%d tests, %d runs each, %s mode, model: %s%n%n", rows.size(),
             config.iterations(), config.mode().name().toLowerCase(Locale.ROOT),
             options.mpiAtomicity() ? "MPI (--mpi)" : options.enabled(Rule.IR) ? "stock (with IR)" : "without IR"));
+        outcomes(rows, out);
+        out.append("\n## Per rule (tests exercising the rule; cf. coreRMA Table 6)\n\n");
+        out.append("| Rule | #proc | Size | #tests | #outputs | #errors | Obs (%) |\n");
+        out.append("|---|---:|---:|---:|---:|---:|---:|\n");
+        for (final RuleRow r : ruleRows(rows)) {
+            out.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %d | %.1f |%n", r.rule(),
+                r.procs() == 0 ? "" : Integer.toString(r.procs()), r.size(), r.tests(), r.outputs(), r.errors(),
+                r.observedPercent()));
+        }
+        out.append("\n## Per test\n\n");
+        out.append(
+            "| Test | #proc | Size | Rules | Allowed | Observed | Forbidden seen | Runs | Time (s) | Verdict |\n");
+        out.append("|---|---:|---:|---|---:|---:|---:|---:|---:|---|\n");
+        for (final Suite.Row r : rows) {
+            out.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %d | %d | %d | %d | %.2f | %s |%n", r.name(),
+                r.procs(), r.size(), String.join(" ", r.rules()), r.allowed(), r.observedAllowed(), r.forbidden(),
+                r.runs(), r.seconds(),
+                r.error() != null
+                    ? "ERROR: " + r.error().lines().findFirst().orElse("").replace('|', '/')
+                    : r.passed() ? "pass" : "FAIL"));
+        }
+        return out.toString();
+    }
+
+    /** The outcomes table: one row per family of tests (the name up to its first '-'), then all of them. */
+    private static void outcomes(final List<Suite.Row> rows, final StringBuilder out) {
         out.append("## Outcomes\n\n");
         out.append("Per family of tests (the name up to its first '-'): allowed outcomes of the model, observed\n"
             + "outcomes, forbidden outcomes seen (must be 0), allowed outcomes never seen (coverage).\n\n");
@@ -100,27 +126,6 @@ public final class SuiteReport {
                 e.getKey().startsWith("\uffff") ? "**all**" : e.getKey(), f[0], f[1], f[2], f[3], f[4],
                 f[2] - observedAllowed, f[2] == 0 ? 100.0 : 100.0 * observedAllowed / f[2], f[5]));
         }
-        out.append("\n## Per rule (tests exercising the rule; cf. coreRMA Table 6)\n\n");
-        out.append("| Rule | #proc | Size | #tests | #outputs | #errors | Obs (%) |\n");
-        out.append("|---|---:|---:|---:|---:|---:|---:|\n");
-        for (final RuleRow r : ruleRows(rows)) {
-            out.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %d | %.1f |%n", r.rule(),
-                r.procs() == 0 ? "" : Integer.toString(r.procs()), r.size(), r.tests(), r.outputs(), r.errors(),
-                r.observedPercent()));
-        }
-        out.append("\n## Per test\n\n");
-        out.append(
-            "| Test | #proc | Size | Rules | Allowed | Observed | Forbidden seen | Runs | Time (s) | Verdict |\n");
-        out.append("|---|---:|---:|---|---:|---:|---:|---:|---:|---|\n");
-        for (final Suite.Row r : rows) {
-            out.append(String.format(Locale.ROOT, "| %s | %d | %d | %s | %d | %d | %d | %d | %.2f | %s |%n", r.name(),
-                r.procs(), r.size(), String.join(" ", r.rules()), r.allowed(), r.observedAllowed(), r.forbidden(),
-                r.runs(), r.seconds(),
-                r.error() != null
-                    ? "ERROR: " + r.error().lines().findFirst().orElse("").replace('|', '/')
-                    : r.passed() ? "pass" : "FAIL"));
-        }
-        return out.toString();
     }
 
     /** @return the summary as JSON. */

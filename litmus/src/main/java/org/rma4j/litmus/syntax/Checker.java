@@ -45,148 +45,12 @@ public final class Checker {
     public static void check(final Program program) {
         final boolean explicit = program.hasExplicitEpochs();
         for (int p = 0; p < program.processCount(); p++) {
-            checkEpochs(program, p, explicit);
+            new EpochChecker(program, p, explicit).check();
         }
         checkCollectives(program);
         checkNotifications(program);
         checkPscwMatching(program);
         checkTypes(program);
-    }
-
-    private static void checkEpochs(final Program program, final int proc, final boolean explicit) {
-        final Map<Integer, Stmt.Sync> locks = new HashMap<>();
-        Stmt.Sync lockAll = null;
-        boolean fenced = false;
-        boolean passiveUsed = false;
-        boolean pscwUsed = false;
-        Stmt.Pscw started = null;
-        Stmt.Pscw posted = null;
-        for (final Stmt s : program.processes().get(proc)) {
-            if (s instanceof Stmt.Pscw pscw) {
-                pscwUsed = true;
-                if (pscw.group().contains(proc)
-                    || pscw.group().size() != new java.util.HashSet<>(pscw.group()).size()) {
-                    throw error(s, "the group of " + pscw.kind().litmusName() + " names process " + proc
-                        + " itself or a process twice");
-                }
-                switch (pscw.kind()) {
-                    case START -> {
-                        if (started != null) {
-                            throw error(s,
-                                "start while the access epoch of the start at " + started.pos() + " is open");
-                        }
-                        started = pscw;
-                    }
-                    case COMPLETE -> {
-                        if (started == null) {
-                            throw error(s, "complete without a matching start");
-                        }
-                        started = null;
-                    }
-                    case POST -> {
-                        if (posted != null) {
-                            throw error(s, "post while the exposure epoch of the post at " + posted.pos() + " is open");
-                        }
-                        posted = pscw;
-                    }
-                    case WAIT, TEST -> {
-                        if (posted == null) {
-                            throw error(s, pscw.kind().litmusName() + " without a matching post");
-                        }
-                        posted = null;
-                    }
-                }
-                if (fenced || passiveUsed) {
-                    throw error(s, "process " + proc + " mixes post/start/complete/wait with fence or lock epochs");
-                }
-            }
-            if (s instanceof Stmt.Sync sync) {
-                switch (sync.kind()) {
-                    case LOCK -> {
-                        if (lockAll != null) {
-                            throw error(sync, "lock inside the lock_all epoch opened at " + lockAll.pos());
-                        }
-                        if (locks.containsKey(sync.target())) {
-                            throw error(sync, "process " + sync.target() + " is already locked (at "
-                                + locks.get(sync.target()).pos() + ")");
-                        }
-                        locks.put(sync.target(), sync);
-                        passiveUsed = true;
-                    }
-                    case UNLOCK -> {
-                        if (locks.remove(sync.target()) == null) {
-                            throw error(sync, "unlock(" + sync.target() + ") without a matching lock");
-                        }
-                    }
-                    case LOCK_ALL -> {
-                        if (lockAll != null || !locks.isEmpty()) {
-                            throw error(sync,
-                                "lock_all while an epoch of lock" + (lockAll != null ? "_all" : "") + " is open");
-                        }
-                        lockAll = sync;
-                        passiveUsed = true;
-                    }
-                    case UNLOCK_ALL -> {
-                        if (lockAll == null) {
-                            throw error(sync, "unlock_all without a matching lock_all");
-                        }
-                        lockAll = null;
-                    }
-                    case FENCE -> {
-                        if (lockAll != null || !locks.isEmpty()) {
-                            throw error(sync,
-                                "fence inside a lock epoch (a window may not be locked and exposed" + " at once)");
-                        }
-                        fenced = true;
-                    }
-                    case FLUSH, FLUSH_LOCAL -> {
-                        if (explicit && lockAll == null && !locks.containsKey(sync.target())) {
-                            throw error(sync, sync.kind().litmusName() + "(" + sync.target()
-                                + ") outside a passive-target" + " epoch to process " + sync.target());
-                        }
-                    }
-                    case FLUSH_ALL, FLUSH_LOCAL_ALL -> {
-                        if (explicit && lockAll == null && locks.isEmpty()) {
-                            throw error(sync, sync.kind().litmusName() + " outside a passive-target epoch");
-                        }
-                    }
-                    case WIN_SYNC -> {
-                    }
-                    case BARRIER -> {
-                    }
-                }
-                if (fenced && passiveUsed) {
-                    throw error(sync, "process " + proc + " mixes fence epochs with lock epochs");
-                }
-                if (pscwUsed && (sync.kind() == Stmt.SyncKind.FENCE || sync.kind() == Stmt.SyncKind.LOCK
-                    || sync.kind() == Stmt.SyncKind.LOCK_ALL)) {
-                    throw error(sync, "process " + proc + " mixes post/start/complete/wait with fence or lock epochs");
-                }
-            } else if (explicit && s instanceof Stmt.Memory m && !(s instanceof Stmt.PutNotify)
-                && !(s instanceof Stmt.GetNotify)) {
-                final String target = remoteTarget(m);
-                if (target != null) {
-                    final int owner = program.variable(target).owner();
-                    if (!fenced && lockAll == null && !locks.containsKey(owner)
-                        && (started == null || !started.group().contains(owner))) {
-                        throw error(s, "remote access to " + target + " (process " + owner + ") outside an access"
-                            + " epoch: lock(" + owner + "), lock_all, start(" + owner + ") or a fence must come first");
-                    }
-                }
-            }
-        }
-        if (started != null) {
-            throw error(started, "start is never closed by complete");
-        }
-        if (posted != null) {
-            throw error(posted, "post is never closed by win_wait or win_test");
-        }
-        if (lockAll != null) {
-            throw error(lockAll, "lock_all is never closed by unlock_all");
-        }
-        for (final Stmt.Sync open : locks.values()) {
-            throw error(open, "lock(" + open.target() + ") is never closed by unlock(" + open.target() + ")");
-        }
     }
 
     /**
@@ -357,81 +221,105 @@ public final class Checker {
         }
     }
 
+    /** The notified accesses and waits of a program, keyed by (source, target, tag). */
+    private record Notifications(Map<List<Integer>, Integer> sent, Map<List<Integer>, Integer> awaited,
+        Map<List<Integer>, Stmt> where, Map<Integer, List<Stmt.Wait>> wildcards) {
+        static Notifications of(final Program program) {
+            final Notifications n = new Notifications(new HashMap<>(), new HashMap<>(), new HashMap<>(),
+                new HashMap<>());
+            for (int p = 0; p < program.processCount(); p++) {
+                for (final Stmt s : program.processes().get(p)) {
+                    n.add(program, p, s);
+                }
+            }
+            return n;
+        }
+
+        private void add(final Program program, final int p, final Stmt s) {
+            final String notifiedTarget = s instanceof Stmt.PutNotify pn
+                ? pn.target()
+                : s instanceof Stmt.GetNotify gn ? gn.target() : null;
+            final int notifiedTag = s instanceof Stmt.PutNotify pn
+                ? pn.tag()
+                : s instanceof Stmt.GetNotify gn ? gn.tag() : -1;
+            if (notifiedTarget != null) {
+                final List<Integer> key = List.of(p, program.variable(notifiedTarget).owner(), notifiedTag);
+                sent.merge(key, 1, Integer::sum);
+                where.putIfAbsent(key, s);
+            } else if (s instanceof Stmt.Wait w && w.wildcard()) {
+                wildcards.computeIfAbsent(p, k -> new ArrayList<>()).add(w);
+            } else if (s instanceof Stmt.Wait w) {
+                final List<Integer> key = List.of(w.source(), p, w.tag());
+                awaited.merge(key, w.count(), Integer::sum);
+                where.putIfAbsent(key, s);
+            }
+        }
+    }
+
     private static void checkNotifications(final Program program) {
-        final Map<List<Integer>, Integer> sent = new HashMap<>();
-        final Map<List<Integer>, Integer> awaited = new HashMap<>();
-        final Map<List<Integer>, Stmt> where = new HashMap<>();
-        final Map<Integer, List<Stmt.Wait>> wildcards = new HashMap<>();
-        for (int p = 0; p < program.processCount(); p++) {
-            for (final Stmt s : program.processes().get(p)) {
-                final String notifiedTarget = s instanceof Stmt.PutNotify pn
-                    ? pn.target()
-                    : s instanceof Stmt.GetNotify gn ? gn.target() : null;
-                final int notifiedTag = s instanceof Stmt.PutNotify pn
-                    ? pn.tag()
-                    : s instanceof Stmt.GetNotify gn ? gn.tag() : -1;
-                if (notifiedTarget != null) {
-                    final List<Integer> key = List.of(p, program.variable(notifiedTarget).owner(), notifiedTag);
-                    sent.merge(key, 1, Integer::sum);
-                    where.putIfAbsent(key, s);
-                } else if (s instanceof Stmt.Wait w && w.wildcard()) {
-                    wildcards.computeIfAbsent(p, k -> new ArrayList<>()).add(w);
-                } else if (s instanceof Stmt.Wait w) {
-                    final List<Integer> key = List.of(w.source(), p, w.tag());
-                    awaited.merge(key, w.count(), Integer::sum);
-                    where.putIfAbsent(key, s);
-                }
-            }
+        final Notifications n = Notifications.of(program);
+        for (final Map.Entry<Integer, List<Stmt.Wait>> e : n.wildcards().entrySet()) {
+            checkWildcardWaits(n, e.getKey(), e.getValue());
         }
-        for (final Map.Entry<Integer, List<Stmt.Wait>> e : wildcards.entrySet()) {
-            final Stmt.Wait first = e.getValue().getFirst();
-            int total = 0;
-            for (final Stmt.Wait w : e.getValue()) {
-                if (w.source() != first.source() || w.tag() != first.tag()) {
-                    throw error(w, "process " + e.getKey() + " waits on any source or tag: all its waits must use the"
-                        + " one pattern of " + first.pos());
-                }
-                total += w.count();
-            }
-            for (final List<Integer> key : awaited.keySet()) {
-                if (key.get(1).equals(e.getKey())) {
-                    throw error(where.get(key),
-                        "process " + e.getKey() + " mixes a wait on any source or tag with" + " specific waits");
-                }
-            }
-            int matching = 0;
-            for (final Map.Entry<List<Integer>, Integer> s : sent.entrySet()) {
-                if (s.getKey().get(1).equals(e.getKey())) {
-                    if (!first.matches(s.getKey().get(0), s.getKey().get(2))) {
-                        throw error(where.get(s.getKey()),
-                            "process " + e.getKey() + " waits only for pattern ("
-                                + (first.source() == Stmt.ANY ? "any" : first.source()) + ", "
-                                + (first.tag() == Stmt.ANY ? "any" : first.tag()) + ") but receives this notification");
-                    }
-                    matching += s.getValue();
-                }
-            }
-            if (matching != total) {
-                throw error(first,
-                    "process " + e.getKey() + " receives " + matching + " notification(s) and waits for " + total);
-            }
-        }
-        final java.util.Set<List<Integer>> keys = new java.util.HashSet<>(sent.keySet());
-        keys.addAll(awaited.keySet());
+        final java.util.Set<List<Integer>> keys = new java.util.HashSet<>(n.sent().keySet());
+        keys.addAll(n.awaited().keySet());
         for (final List<Integer> key : keys) {
-            if (wildcards.containsKey(key.get(1))) {
+            if (n.wildcards().containsKey(key.get(1))) {
                 continue;
             }
-            final int s = sent.getOrDefault(key, 0);
-            final int a = awaited.getOrDefault(key, 0);
+            final int s = n.sent().getOrDefault(key, 0);
+            final int a = n.awaited().getOrDefault(key, 0);
             if (s != a) {
-                throw error(where.get(key), "process " + key.get(0) + " sends " + s + " notified put(s) with tag "
+                throw error(n.where().get(key), "process " + key.get(0) + " sends " + s + " notified put(s) with tag "
                     + key.get(2) + " to process " + key.get(1) + ", which waits for " + a);
             }
         }
     }
 
-    private static LitmusException error(final Stmt at, final String message) {
+    /**
+     * The waits of a process that waits on any source or tag: one pattern for all of them, no specific
+     * waits beside them, and as many notifications, all matching the pattern, as they wait for.
+     */
+    private static void checkWildcardWaits(final Notifications n, final int proc, final List<Stmt.Wait> waits) {
+        final Stmt.Wait first = waits.getFirst();
+        int total = 0;
+        for (final Stmt.Wait w : waits) {
+            if (w.source() != first.source() || w.tag() != first.tag()) {
+                throw error(w, "process " + proc + " waits on any source or tag: all its waits must use the"
+                    + " one pattern of " + first.pos());
+            }
+            total += w.count();
+        }
+        for (final List<Integer> key : n.awaited().keySet()) {
+            if (key.get(1).equals(proc)) {
+                throw error(n.where().get(key),
+                    "process " + proc + " mixes a wait on any source or tag with" + " specific waits");
+            }
+        }
+        final int matching = received(n, proc, first);
+        if (matching != total) {
+            throw error(first, "process " + proc + " receives " + matching + " notification(s) and waits for " + total);
+        }
+    }
+
+    /** @return how many notifications process {@code proc} receives, each one matching {@code pattern}. */
+    private static int received(final Notifications n, final int proc, final Stmt.Wait pattern) {
+        int matching = 0;
+        for (final Map.Entry<List<Integer>, Integer> s : n.sent().entrySet()) {
+            if (s.getKey().get(1).equals(proc)) {
+                if (!pattern.matches(s.getKey().get(0), s.getKey().get(2))) {
+                    throw error(n.where().get(s.getKey()),
+                        "process " + proc + " waits only for pattern ("
+                            + (pattern.source() == Stmt.ANY ? "any" : pattern.source()) + ", "
+                            + (pattern.tag() == Stmt.ANY ? "any" : pattern.tag()) + ") but receives this notification");
+                }
+                matching += s.getValue();
+            }
+        }
+        return matching;
+    }
+
+    static LitmusException error(final Stmt at, final String message) {
         return new LitmusException(at.pos(), message);
     }
 }

@@ -33,64 +33,78 @@ public final class Lexer {
                 tokens.add(new Token(Token.Kind.EOF, "", pos));
                 return tokens;
             }
-            final char c = text.charAt(index);
-            if (Character.isLetter(c) || c == '_') {
-                final int start = index;
-                while (index < text.length() && isIdentPart(text.charAt(index))) {
-                    advance();
-                }
-                tokens.add(new Token(Token.Kind.IDENT, text.substring(start, index), pos));
-            } else if (Character.isDigit(c)) {
-                final int start = index;
-                while (index < text.length() && Character.isDigit(text.charAt(index))) {
-                    advance();
-                }
-                tokens.add(new Token(Token.Kind.INT, text.substring(start, index), pos));
-            } else if (c == '"') {
-                advance();
-                final int start = index;
-                while (index < text.length() && text.charAt(index) != '"' && text.charAt(index) != '\n') {
-                    advance();
-                }
-                if (index >= text.length() || text.charAt(index) != '"') {
-                    throw new LitmusException(pos, "unterminated string");
-                }
-                tokens.add(new Token(Token.Kind.STRING, text.substring(start, index), pos));
-                advance();
-            } else if (c == '/' && peek(1) == '\\') {
-                advance();
-                advance();
-                tokens.add(new Token(Token.Kind.AND, "/\\", pos));
-            } else if (c == '\\' && peek(1) == '/') {
-                advance();
-                advance();
-                tokens.add(new Token(Token.Kind.OR, "\\/", pos));
-            } else {
-                final Token.Kind kind = switch (c) {
-                    case '{' -> Token.Kind.LBRACE;
-                    case '}' -> Token.Kind.RBRACE;
-                    case '(' -> Token.Kind.LPAREN;
-                    case ')' -> Token.Kind.RPAREN;
-                    case '[' -> Token.Kind.LBRACKET;
-                    case ']' -> Token.Kind.RBRACKET;
-                    case ';' -> Token.Kind.SEMI;
-                    case ',' -> Token.Kind.COMMA;
-                    case '|' -> Token.Kind.PIPE;
-                    case ':' -> Token.Kind.COLON;
-                    case '=' -> Token.Kind.EQ;
-                    case '@', '^' -> Token.Kind.AT;
-                    case '+' -> Token.Kind.PLUS;
-                    case '-' -> Token.Kind.MINUS;
-                    case '~', '!' -> Token.Kind.TILDE;
-                    default -> throw new LitmusException(pos, "unexpected character '" + c + "'");
-                };
-                advance();
-                tokens.add(new Token(kind, String.valueOf(c), pos));
-            }
+            tokens.add(token(text.charAt(index), pos));
         }
     }
 
-    private static boolean isIdentPart(final char c) {
+    /** @return the token that starts with {@code c} at {@code pos}, consumed. */
+    private Token token(final char c, final SourcePos pos) {
+        if (Character.isLetter(c) || c == '_') {
+            return new Token(Token.Kind.IDENT, consumeWhile(Lexer::isIdentPart), pos);
+        }
+        if (Character.isDigit(c)) {
+            return new Token(Token.Kind.INT, consumeWhile(Character::isDigit), pos);
+        }
+        if (c == '"') {
+            return string(pos);
+        }
+        if (c == '/' && peek(1) == '\\') {
+            advance();
+            advance();
+            return new Token(Token.Kind.AND, "/\\", pos);
+        }
+        if (c == '\\' && peek(1) == '/') {
+            advance();
+            advance();
+            return new Token(Token.Kind.OR, "\\/", pos);
+        }
+        final Token.Kind kind = switch (c) {
+            case '{' -> Token.Kind.LBRACE;
+            case '}' -> Token.Kind.RBRACE;
+            case '(' -> Token.Kind.LPAREN;
+            case ')' -> Token.Kind.RPAREN;
+            case '[' -> Token.Kind.LBRACKET;
+            case ']' -> Token.Kind.RBRACKET;
+            case ';' -> Token.Kind.SEMI;
+            case ',' -> Token.Kind.COMMA;
+            case '|' -> Token.Kind.PIPE;
+            case ':' -> Token.Kind.COLON;
+            case '=' -> Token.Kind.EQ;
+            case '@', '^' -> Token.Kind.AT;
+            case '+' -> Token.Kind.PLUS;
+            case '-' -> Token.Kind.MINUS;
+            case '~', '!' -> Token.Kind.TILDE;
+            default -> throw new LitmusException(pos, "unexpected character '" + c + "'");
+        };
+        advance();
+        return new Token(kind, String.valueOf(c), pos);
+    }
+
+    /** @return the characters from here on that satisfy {@code part}, consumed. */
+    private String consumeWhile(final java.util.function.IntPredicate part) {
+        final int start = index;
+        while (index < text.length() && part.test(text.charAt(index))) {
+            advance();
+        }
+        return text.substring(start, index);
+    }
+
+    /** A string on one line, the quotes dropped. */
+    private Token string(final SourcePos pos) {
+        advance();
+        final int start = index;
+        while (index < text.length() && text.charAt(index) != '"' && text.charAt(index) != '\n') {
+            advance();
+        }
+        if (index >= text.length() || text.charAt(index) != '"') {
+            throw new LitmusException(pos, "unterminated string");
+        }
+        final Token token = new Token(Token.Kind.STRING, text.substring(start, index), pos);
+        advance();
+        return token;
+    }
+
+    private static boolean isIdentPart(final int c) {
         return Character.isLetterOrDigit(c) || c == '_' || c == '.';
     }
 

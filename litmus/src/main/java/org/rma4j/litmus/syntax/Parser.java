@@ -60,28 +60,7 @@ public final class Parser {
             doc = in.next().text();
         }
         while (in.peek().kind() == Token.Kind.IDENT) {
-            final Token key = in.next();
-            in.expect(Token.Kind.EQ, "'=' after header key " + key.describe());
-            final Token value = in.next();
-            if (value.kind() != Token.Kind.IDENT && value.kind() != Token.Kind.INT
-                && value.kind() != Token.Kind.STRING) {
-                throw new LitmusException(value.pos(),
-                    "expected a value for " + key.describe() + ", found " + value.describe());
-            }
-            if (key.text().equals(Program.ATOMICITY_KEY) && !value.is("atomic") && !value.is("nonatomic")) {
-                throw new LitmusException(value.pos(),
-                    "atomicity must be 'atomic' or 'nonatomic', found " + value.describe());
-            }
-            if (key.text().equals(Program.ACCUMULATE_ORDERING_KEY) && !value.text().trim().equals("none")) {
-                for (final String order : value.text().split(",")) {
-                    if (!Program.ACCUMULATE_ORDERS.contains(order.trim())) {
-                        throw new LitmusException(value.pos(), "accumulate_ordering is none or a list of rar, raw, war,"
-                            + " waw; found " + value.describe());
-                    }
-                }
-            }
-            info.put(key.text(), value.text());
-            in.accept(Token.Kind.SEMI);
+            header();
         }
         init();
         final List<List<Stmt>> processes = processesOf(
@@ -105,6 +84,31 @@ public final class Parser {
             throw new LitmusException(end.pos(), "expected end of file after the condition, found " + end.describe());
         }
         return new Program(name, doc, info, List.copyOf(variables.values()), processes, locations, condition);
+    }
+
+    /** One header line {@code key = value [;]}: atomicity and accumulate_ordering take known values only. */
+    private void header() {
+        final Token key = in.next();
+        in.expect(Token.Kind.EQ, "'=' after header key " + key.describe());
+        final Token value = in.next();
+        if (value.kind() != Token.Kind.IDENT && value.kind() != Token.Kind.INT && value.kind() != Token.Kind.STRING) {
+            throw new LitmusException(value.pos(),
+                "expected a value for " + key.describe() + ", found " + value.describe());
+        }
+        if (key.text().equals(Program.ATOMICITY_KEY) && !value.is("atomic") && !value.is("nonatomic")) {
+            throw new LitmusException(value.pos(),
+                "atomicity must be 'atomic' or 'nonatomic', found " + value.describe());
+        }
+        if (key.text().equals(Program.ACCUMULATE_ORDERING_KEY) && !value.text().trim().equals("none")) {
+            for (final String order : value.text().split(",")) {
+                if (!Program.ACCUMULATE_ORDERS.contains(order.trim())) {
+                    throw new LitmusException(value.pos(),
+                        "accumulate_ordering is none or a list of rar, raw, war," + " waw; found " + value.describe());
+                }
+            }
+        }
+        info.put(key.text(), value.text());
+        in.accept(Token.Kind.SEMI);
     }
 
     /** The test name: every token on the line of RMA, glued (names like {@code fig3a-na} or {@code MP+flush}). */

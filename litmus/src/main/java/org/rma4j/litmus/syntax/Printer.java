@@ -15,6 +15,24 @@ public final class Printer {
     /** @return the litmus text of {@code program}. */
     public static String print(final Program program) {
         final StringBuilder out = new StringBuilder();
+        header(program, out);
+        init(program, out);
+        processes(program, out);
+        if (program.locations() != null) {
+            out.append("locations [");
+            for (final Loc loc : program.locations()) {
+                out.append(loc).append("; ");
+            }
+            out.append("]\n");
+        }
+        if (program.condition() != null) {
+            out.append(program.condition()).append('\n');
+        }
+        return out.toString();
+    }
+
+    /** The RMA line, the doc string and the info keys. */
+    private static void header(final Program program, final StringBuilder out) {
         out.append("RMA ").append(program.name()).append('\n');
         if (!program.doc().isEmpty()) {
             out.append('"').append(program.doc().replace('"', '\'')).append("\"\n");
@@ -24,6 +42,10 @@ public final class Printer {
             out.append(e.getKey()).append(" = ")
                 .append(word ? e.getValue() : '"' + e.getValue().replace('"', '\'') + '"').append('\n');
         }
+    }
+
+    /** The init block: every variable with its owner, shape (unless a plain long) and initial value. */
+    private static void init(final Program program, final StringBuilder out) {
         out.append('{');
         for (final Program.Variable v : program.variables()) {
             out.append(' ').append(v.name()).append('@').append(v.owner());
@@ -33,6 +55,10 @@ public final class Printer {
             out.append('=').append(v.init()).append(';');
         }
         out.append(" }\n");
+    }
+
+    /** The processes in column form: a row of names, then one row per statement, each column padded. */
+    private static void processes(final Program program, final StringBuilder out) {
         final int n = program.processCount();
         final List<List<String>> columns = new ArrayList<>();
         int rows = 1;
@@ -61,17 +87,6 @@ public final class Printer {
             }
             out.append(line).append('\n');
         }
-        if (program.locations() != null) {
-            out.append("locations [");
-            for (final Loc loc : program.locations()) {
-                out.append(loc).append("; ");
-            }
-            out.append("]\n");
-        }
-        if (program.condition() != null) {
-            out.append(program.condition()).append('\n');
-        }
-        return out.toString();
     }
 
     /** @return one statement as written in a litmus file. */

@@ -95,35 +95,7 @@ final class StatementParser {
         final Token rhs = in.peek();
         if (rhs.kind() == Token.Kind.IDENT && REGISTER_CALLS.contains(rhs.text())
             && in.peekAt(1).kind() == Token.Kind.LPAREN) {
-            register(lhs);
-            in.next();
-            if (rhs.is("wait") || rhs.is("notify_wait")) {
-                if (atomicity != Atomicity.DEFAULT) {
-                    throw new LitmusException(lhs.pos(),
-                        "an atomicity modifier applies to memory statements, not to wait");
-                }
-                return waitCall(rhs, lhs.text(), null);
-            }
-            in.expect(Token.Kind.LPAREN, "'(' after " + rhs.text());
-            final String variable = remoteVariable();
-            final Stmt stmt;
-            if (rhs.is("load")) {
-                stmt = new Stmt.Load(lhs.text(), variable, atomicity, lhs.pos());
-            } else {
-                comma(rhs);
-                final long value = signedNumber();
-                long bound = Stmt.Poll.DEFAULT_BOUND;
-                if (in.accept(Token.Kind.COMMA)) {
-                    final Token b = in.expect(Token.Kind.INT, "the bound of the loop (reads at most)");
-                    bound = TokenCursor.parseValue(b, false);
-                    if (bound < 1) {
-                        throw new LitmusException(b.pos(), "a poll reads at least once");
-                    }
-                }
-                stmt = new Stmt.Poll(lhs.text(), variable, value, bound, atomicity, lhs.pos());
-            }
-            in.expect(Token.Kind.RPAREN, "')' closing " + rhs.text());
-            return stmt;
+            return registerCall(lhs, rhs, atomicity);
         }
         if (rhs.kind() == Token.Kind.IDENT && CALLS.contains(rhs.text()) && in.peekAt(1).kind() == Token.Kind.LPAREN) {
             if (lhsVar == null) {
@@ -135,20 +107,59 @@ final class StatementParser {
             return fetchingCall(lhs.text(), rhs, atomicity);
         }
         if (lhsVar == null) {
-            if (isKeyword(lhs.text())) {
-                throw new LitmusException(lhs.pos(), "'" + lhs.text() + "' is a keyword and cannot be a register");
-            }
-            final Token var = in.expect(Token.Kind.IDENT, "a variable to read into register " + lhs.text());
-            final Program.Variable v = variables.get(var.text());
-            if (v == null) {
-                throw new LitmusException(var.pos(), "unknown variable " + var.text() + " (a register is assigned only"
-                    + " by a local read 'reg = VAR' of a declared variable)");
-            }
-            checkLocal(var, v, "a local read");
-            return new Stmt.LocalRead(lhs.text(), var.text(), atomicity, lhs.pos());
+            return localRead(lhs, atomicity);
         }
         checkLocal(lhs, lhsVar, "a local write");
         return new Stmt.LocalWrite(lhs.text(), expression(), atomicity, lhs.pos());
+    }
+
+    /** {@code reg = load(...)}, {@code reg = poll(...)} or {@code reg = wait(...)}, the call token not yet consumed. */
+    private Stmt registerCall(final Token lhs, final Token rhs, final Atomicity atomicity) {
+        register(lhs);
+        in.next();
+        if (rhs.is("wait") || rhs.is("notify_wait")) {
+            if (atomicity != Atomicity.DEFAULT) {
+                throw new LitmusException(lhs.pos(), "an atomicity modifier applies to memory statements, not to wait");
+            }
+            return waitCall(rhs, lhs.text(), null);
+        }
+        in.expect(Token.Kind.LPAREN, "'(' after " + rhs.text());
+        final String variable = remoteVariable();
+        final Stmt stmt = rhs.is("load")
+            ? new Stmt.Load(lhs.text(), variable, atomicity, lhs.pos())
+            : poll(lhs, rhs, variable, atomicity);
+        in.expect(Token.Kind.RPAREN, "')' closing " + rhs.text());
+        return stmt;
+    }
+
+    /** The value and optional bound of {@code reg = poll(var, value[, bound])}, after the variable. */
+    private Stmt poll(final Token lhs, final Token call, final String variable, final Atomicity atomicity) {
+        comma(call);
+        final long value = signedNumber();
+        long bound = Stmt.Poll.DEFAULT_BOUND;
+        if (in.accept(Token.Kind.COMMA)) {
+            final Token b = in.expect(Token.Kind.INT, "the bound of the loop (reads at most)");
+            bound = TokenCursor.parseValue(b, false);
+            if (bound < 1) {
+                throw new LitmusException(b.pos(), "a poll reads at least once");
+            }
+        }
+        return new Stmt.Poll(lhs.text(), variable, value, bound, atomicity, lhs.pos());
+    }
+
+    /** {@code reg = VAR}: a local read of a variable of this process into a register. */
+    private Stmt localRead(final Token lhs, final Atomicity atomicity) {
+        if (isKeyword(lhs.text())) {
+            throw new LitmusException(lhs.pos(), "'" + lhs.text() + "' is a keyword and cannot be a register");
+        }
+        final Token var = in.expect(Token.Kind.IDENT, "a variable to read into register " + lhs.text());
+        final Program.Variable v = variables.get(var.text());
+        if (v == null) {
+            throw new LitmusException(var.pos(), "unknown variable " + var.text() + " (a register is assigned only"
+                + " by a local read 'reg = VAR' of a declared variable)");
+        }
+        checkLocal(var, v, "a local read");
+        return new Stmt.LocalRead(lhs.text(), var.text(), atomicity, lhs.pos());
     }
 
     private Expr expression() {
@@ -210,34 +221,13 @@ final class StatementParser {
     private Stmt call(final Token head, final Atomicity atomicity) {
         final String name = head.text();
         if (name.equals("put") || name.equals("put_notify")) {
-            in.expect(Token.Kind.LPAREN, "'(' after " + name);
-            final String target = remoteVariable();
-            comma(head);
-            final String source = localVariable("the source of " + name);
-            Stmt stmt = new Stmt.Put(target, source, atomicity, head.pos());
-            if (name.equals("put_notify")) {
-                comma(head);
-                stmt = new Stmt.PutNotify(target, source, tag(), atomicity, head.pos());
-            }
-            in.expect(Token.Kind.RPAREN, "')' closing " + name);
-            return stmt;
+            return put(head, atomicity);
         }
         if (name.equals("acc") || name.equals("accumulate")) {
-            in.expect(Token.Kind.LPAREN, "'(' after " + name);
-            final String target = remoteVariable();
-            comma(head);
-            final String operand = localVariable("the operand of " + name);
-            final AccOp op = in.accept(Token.Kind.COMMA) ? op() : AccOp.SUM;
-            in.expect(Token.Kind.RPAREN, "')' closing " + name);
-            return new Stmt.Acc(target, operand, op, atomicity, head.pos());
+            return accumulate(head, atomicity);
         }
         if (name.equals("store")) {
-            in.expect(Token.Kind.LPAREN, "'(' after " + name);
-            final String target = remoteVariable();
-            comma(head);
-            final Expr value = expression();
-            in.expect(Token.Kind.RPAREN, "')' closing " + name);
-            return new Stmt.Store(target, value, atomicity, head.pos());
+            return store(head, atomicity);
         }
         if (atomicity != Atomicity.DEFAULT) {
             throw new LitmusException(head.pos(), "an atomicity modifier applies to memory statements, not to " + name);
@@ -247,23 +237,7 @@ final class StatementParser {
         }
         final Stmt.PscwKind pscw = Stmt.PscwKind.byName(name);
         if (pscw != null) {
-            final List<Integer> group = new ArrayList<>();
-            if (pscw.hasGroup()) {
-                in.expect(Token.Kind.LPAREN, "'(' and the processes of " + name);
-                do {
-                    final Token at = in.peek();
-                    final int member = process();
-                    if (member == proc || group.contains(member)) {
-                        throw new LitmusException(at.pos(), "the group of " + name + " names process " + member
-                            + (member == proc ? ", the caller itself" : " twice"));
-                    }
-                    group.add(member);
-                } while (in.accept(Token.Kind.COMMA));
-                in.expect(Token.Kind.RPAREN, "')' closing " + name);
-            } else if (in.accept(Token.Kind.LPAREN)) {
-                in.expect(Token.Kind.RPAREN, "')': " + name + " takes no argument");
-            }
-            return new Stmt.Pscw(pscw, group, head.pos());
+            return pscw(head, pscw);
         }
         final Stmt.SyncKind kind = Stmt.SyncKind.byName(name);
         if (kind == null) {
@@ -273,6 +247,73 @@ final class StatementParser {
             throw new LitmusException(in.peek().pos(), "expected '=' after " + head.describe() + " (or a statement such"
                 + " as put(...), flush(1), fence), found " + in.peek().describe());
         }
+        return sync(head, kind);
+    }
+
+    /** {@code put(target, source)} or {@code put_notify(target, source, tag)}. */
+    private Stmt put(final Token head, final Atomicity atomicity) {
+        final String name = head.text();
+        in.expect(Token.Kind.LPAREN, "'(' after " + name);
+        final String target = remoteVariable();
+        comma(head);
+        final String source = localVariable("the source of " + name);
+        Stmt stmt = new Stmt.Put(target, source, atomicity, head.pos());
+        if (name.equals("put_notify")) {
+            comma(head);
+            stmt = new Stmt.PutNotify(target, source, tag(), atomicity, head.pos());
+        }
+        in.expect(Token.Kind.RPAREN, "')' closing " + name);
+        return stmt;
+    }
+
+    /** {@code acc(target, operand[, op])}. */
+    private Stmt accumulate(final Token head, final Atomicity atomicity) {
+        final String name = head.text();
+        in.expect(Token.Kind.LPAREN, "'(' after " + name);
+        final String target = remoteVariable();
+        comma(head);
+        final String operand = localVariable("the operand of " + name);
+        final AccOp op = in.accept(Token.Kind.COMMA) ? op() : AccOp.SUM;
+        in.expect(Token.Kind.RPAREN, "')' closing " + name);
+        return new Stmt.Acc(target, operand, op, atomicity, head.pos());
+    }
+
+    /** {@code store(var, expr)}. */
+    private Stmt store(final Token head, final Atomicity atomicity) {
+        final String name = head.text();
+        in.expect(Token.Kind.LPAREN, "'(' after " + name);
+        final String target = remoteVariable();
+        comma(head);
+        final Expr value = expression();
+        in.expect(Token.Kind.RPAREN, "')' closing " + name);
+        return new Stmt.Store(target, value, atomicity, head.pos());
+    }
+
+    /** post / start with their group (neither the caller nor a process twice), or complete / win_wait / win_test. */
+    private Stmt pscw(final Token head, final Stmt.PscwKind pscw) {
+        final String name = head.text();
+        final List<Integer> group = new ArrayList<>();
+        if (pscw.hasGroup()) {
+            in.expect(Token.Kind.LPAREN, "'(' and the processes of " + name);
+            do {
+                final Token at = in.peek();
+                final int member = process();
+                if (member == proc || group.contains(member)) {
+                    throw new LitmusException(at.pos(), "the group of " + name + " names process " + member
+                        + (member == proc ? ", the caller itself" : " twice"));
+                }
+                group.add(member);
+            } while (in.accept(Token.Kind.COMMA));
+            in.expect(Token.Kind.RPAREN, "')' closing " + name);
+        } else if (in.accept(Token.Kind.LPAREN)) {
+            in.expect(Token.Kind.RPAREN, "')': " + name + " takes no argument");
+        }
+        return new Stmt.Pscw(pscw, group, head.pos());
+    }
+
+    /** A synchronization call: its target if it has one ({@code lock} also its type), or no argument. */
+    private Stmt sync(final Token head, final Stmt.SyncKind kind) {
+        final String name = head.text();
         int target = -1;
         boolean exclusive = true;
         if (kind.hasTarget()) {
