@@ -167,10 +167,19 @@ public final class WaitWords {
     }
 
     /**
-     * Records the value a sleeper will sleep on, for {@link #signalOnce}.
+     * Records the value a sleeper will sleep on, for {@link #signalOnce}: moves the epoch forward to {@code value},
+     * never back. Several sleepers share one word (threads of one rank): one that read the value before a bump
+     * and records it after another sleeper recorded the bumped value must not leave the epoch behind the value
+     * that sleeper sleeps on, or no writer would wake it. Every sleeper blocked in the futex sleeps on the
+     * current value (a futex wait on an older one returns at once), and the epoch, the newest value recorded,
+     * is then that value.
      */
     static void recordEpoch(final MemorySegment segment, final long epochOffset, final int value) {
-        INT.setRelease(segment, epochOffset, value);
+        int recorded = (int)INT.getVolatile(segment, epochOffset);
+        // NOTE: signal values only grow (by one per bump; compared by difference, so wrapping is harmless).
+        while (value - recorded > 0 && !INT.compareAndSet(segment, epochOffset, recorded, value)) {
+            recorded = (int)INT.getVolatile(segment, epochOffset);
+        }
     }
 
     /**

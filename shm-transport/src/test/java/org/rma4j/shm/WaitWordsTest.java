@@ -144,6 +144,32 @@ class WaitWordsTest {
         assertEquals(2, Words.getIntVolatile(segment, WORD), "no sleeper, no bump");
     }
 
+    /**
+     * signalOnce with two sleepers on one word: one sleeps on the value after a bump, the other read the value
+     * before that bump, records it late and withdraws (its condition came true). The epoch must stay at the value
+     * the remaining sleeper sleeps on, so that the next writer wakes it.
+     */
+    @Test
+    void shouldWakeSleeperOnSignalOnceAfterAnotherRecordedAnOlderValue() throws Exception {
+        final long epoch = WORD + 64;
+        Words.putIntVolatile(segment, WORD, 1); // one bump happened
+        WaitWords.addSleeper(segment, WORD);
+        WaitWords.recordEpoch(segment, epoch, 1);
+        final Future<Boolean> sleeper = shm.submit(() -> Futex.wait(segment, WORD, 1, LONG_TIMEOUT_NS));
+        FutexSleepers.await(segment, WORD, 1);
+        // the late sleeper: read 0 before the bump, announces itself and records it now, then withdraws
+        WaitWords.addSleeper(segment, WORD);
+        WaitWords.recordEpoch(segment, epoch, 0);
+        WaitWords.removeSleeper(segment, WORD);
+
+        WaitWords.signalOnce(segment, WORD, epoch, true);
+
+        assertTrue(sleeper.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
+        assertEquals(2, Words.getIntVolatile(segment, WORD));
+        assertEquals(1, Words.getIntVolatile(segment, epoch), "the epoch never moves back");
+        WaitWords.removeSleeper(segment, WORD);
+    }
+
     @Test
     void shouldNeitherBumpNorWakeOnSignalWithoutAnnouncedSleeper() throws Exception {
         // An unannounced sleeper: neither call may wake it. A futex wake makes its sleeper runnable before
