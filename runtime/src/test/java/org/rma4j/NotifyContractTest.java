@@ -27,6 +27,11 @@ abstract class NotifyContractTest {
     }
 
     @Test
+    void shouldHandOutTheDataOfShortPutsFromTheNotification() throws Exception {
+        run(2, "inlineData");
+    }
+
+    @Test
     void shouldRaiseErrorClassesOfNotifiedAccess() throws Exception {
         run(2, "errors");
     }
