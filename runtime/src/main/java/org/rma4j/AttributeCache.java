@@ -67,7 +67,8 @@ final class AttributeCache {
                 }
             }
         }
-        final Info effective = WindowCreation.validate("setInfo", 0, 1, merged);
+        // NOTE: merged keeps the creation's notify capacity (a fixed key), so the default for the ranks never applies.
+        final Info effective = WindowCreation.validate("setInfo", 0, 1, merged, state.sizes().length);
         apply.accept(effective);
         info = effective;
     }

@@ -9,9 +9,13 @@ import org.rma4j.internal.AtomicElements;
 /**
  * Notified access of one window (Belli and Hoefler, "Notified Access", IPDPS 2015, section III): the
  * notified put, get, accumulate and fetch-and-op, which move their data at the call like their plain
- * counterparts ({@link TargetAccess}) and then publish a notification in the target's ring, and the
- * persistent {@link NotifyRequest}s made by notifyInit. Rings, matching and waiting:
+ * counterparts ({@link TargetAccess}) and then publish a notification in this rank's lane at the target,
+ * and the persistent {@link NotifyRequest}s made by notifyInit. Lanes, matching and waiting:
  * {@link Notifications}. Javadoc of each call: {@link Window}.
+ *
+ * <p>Each access takes this rank's lane at the target ({@link Notifications#lock}) before it moves the data
+ * and gives it back after publishing: the data is in the target window when the notification is published
+ * (release), and in program order with this origin's other operations to the target.
  */
 final class NotifiedAccess {
     private final WindowState state;
@@ -58,10 +62,18 @@ final class NotifiedAccess {
         if (destination == null) {
             return;
         }
-        // NOTE: the data goes into the target window at the call, before the notification is published
-        // (release), so it takes effect in program order with this origin's other operations to the target.
-        MemorySegment.copy(origin, 0, destination.mapping(), destination.offset(), length);
-        notifications.notify("putNotify", target, tag, targetDisp, (int)length, Notifications.KIND_PUT, null);
+        final Notifications.Lane lane = notifications.lock("putNotify", target);
+        try {
+            // NOTE: the data goes into the target window at the call, before the notification is published
+            // (release), so it takes effect in program order with this origin's other operations to the target.
+            MemorySegment.copy(origin, 0, destination.mapping(), destination.offset(), length);
+            // NOTE: a short put's data travels in the notification too, so the target can take it from there
+            // (NotifyRequest.inlineData); the window's copy above is the one that takes effect.
+            notifications.publish("putNotify", lane, tag, targetDisp, (int)length, Notifications.KIND_PUT,
+                length <= NotifyRequest.INLINE_BYTES ? origin : null);
+        } finally {
+            lane.unlock();
+        }
     }
 
     void putNotify(final MemorySegment origin, final long originCount, final Datatype originType, final int target,
@@ -78,10 +90,15 @@ final class NotifiedAccess {
         if (destination == null) {
             return;
         }
-        TypeCursor.copy(origin, new TypeCursor(0, originCount, originType), destination,
-            new TypeCursor(0, targetCount, targetType));
-        notifications.notify("putNotify", target, tag, targetDisp,
-            (int)Math.min(targetCount * targetType.size(), Integer.MAX_VALUE), Notifications.KIND_PUT, null);
+        final Notifications.Lane lane = notifications.lock("putNotify", target);
+        try {
+            TypeCursor.copy(origin, new TypeCursor(0, originCount, originType), destination,
+                new TypeCursor(0, targetCount, targetType));
+            notifications.publish("putNotify", lane, tag, targetDisp,
+                (int)Math.min(targetCount * targetType.size(), Integer.MAX_VALUE), Notifications.KIND_PUT, null);
+        } finally {
+            lane.unlock();
+        }
     }
 
     void getNotify(final MemorySegment destination, final int target, final long targetDisp, final int tag) {
@@ -96,9 +113,14 @@ final class NotifiedAccess {
         if (source == null) {
             return;
         }
-        MemorySegment.copy(source, 0, destination, 0, length);
-        notifications.notify("getNotify", target, tag, targetDisp, (int)Math.min(length, Integer.MAX_VALUE),
-            Notifications.KIND_GET, null);
+        final Notifications.Lane lane = notifications.lock("getNotify", target);
+        try {
+            MemorySegment.copy(source, 0, destination, 0, length);
+            notifications.publish("getNotify", lane, tag, targetDisp, (int)Math.min(length, Integer.MAX_VALUE),
+                Notifications.KIND_GET, null);
+        } finally {
+            lane.unlock();
+        }
     }
 
     void accumulateNotify(final MemorySegment origin, final long count, final Datatype type, final int target,
@@ -124,11 +146,16 @@ final class NotifiedAccess {
         final Datatype.Basic basic = type.basic();
         Checks.checkAligned("accumulateNotify", target, place.address(), basic);
         final MemorySegment mapping = place.mapping();
-        TypeCursor.zip(new TypeCursor(0, count, type), new TypeCursor(place.offset(), count, type),
-            (originOffset, targetOffset, elements) -> AtomicElements.accumulate(op, basic, origin, originOffset,
-                mapping, targetOffset, elements));
-        notifications.notify("accumulateNotify", target, tag, targetDisp,
-            (int)Math.min(count * type.size(), Integer.MAX_VALUE), Notifications.KIND_ACCUMULATE, null);
+        final Notifications.Lane lane = notifications.lock("accumulateNotify", target);
+        try {
+            TypeCursor.zip(new TypeCursor(0, count, type), new TypeCursor(place.offset(), count, type),
+                (originOffset, targetOffset, elements) -> AtomicElements.accumulate(op, basic, origin, originOffset,
+                    mapping, targetOffset, elements));
+            notifications.publish("accumulateNotify", lane, tag, targetDisp,
+                (int)Math.min(count * type.size(), Integer.MAX_VALUE), Notifications.KIND_ACCUMULATE, null);
+        } finally {
+            lane.unlock();
+        }
     }
 
     long fetchAndOpNotify(final long operand, final int target, final long targetDisp, final Op op, final int tag) {
@@ -142,11 +169,16 @@ final class NotifiedAccess {
             return 0;
         }
         Checks.checkAligned("fetchAndOpNotify", target, place.address(), Datatype.Basic.LONG);
-        final long previous = AtomicElements.getAndApply(op, Datatype.Basic.LONG, place.mapping(), place.offset(),
-            operand);
-        notifications.notify("fetchAndOpNotify", target, tag, targetDisp, Long.BYTES, Notifications.KIND_ACCUMULATE,
-            null);
-        return previous;
+        final Notifications.Lane lane = notifications.lock("fetchAndOpNotify", target);
+        try {
+            final long previous = AtomicElements.getAndApply(op, Datatype.Basic.LONG, place.mapping(), place.offset(),
+                operand);
+            notifications.publish("fetchAndOpNotify", lane, tag, targetDisp, Long.BYTES, Notifications.KIND_ACCUMULATE,
+                null);
+            return previous;
+        } finally {
+            lane.unlock();
+        }
     }
 
     // ---------------------------------------------------------------- notified atomics, request-based calls

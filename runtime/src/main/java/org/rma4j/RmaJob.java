@@ -49,8 +49,14 @@ public final class RmaJob implements AutoCloseable {
     public static final String EPOCH_CHECKS_INFO_KEY = "rma4j_epoch_checks";
 
     /**
-     * Info key (rma4j-specific): entries of each rank's notification ring in the window, a power of
-     * two (default 256). A full ring makes notifying origins wait, never deadlock.
+     * Info key (rma4j-specific): how many notifications one origin may have published to one target rank
+     * and not yet consumed by it in the window (the capacity of the origin's notification lane at the
+     * target), a power of two in 1..16384; rank 0's value applies to the window. The default is 2048 divided
+     * by the ranks, rounded down to a power of two, between 64 and 1024 (1024 up to 2 ranks, 256 at 8, 64 from
+     * 32 on): deep lanes for few ranks, so that a stream of small notifications keeps flowing while its
+     * consumer is descheduled. Each rank's part of the window file holds one lane per origin:
+     * {@code ranks x (128 + 64 x capacity)} bytes. A full lane makes its origin wait (draining its own lanes
+     * meanwhile), never deadlock.
      */
     public static final String NOTIFY_CAPACITY_INFO_KEY = "rma4j_notify_capacity";
 

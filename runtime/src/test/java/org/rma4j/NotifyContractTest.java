@@ -37,12 +37,17 @@ abstract class NotifyContractTest {
     }
 
     @Test
+    void shouldHandOutTheDataOfShortPutsFromTheNotification() throws Exception {
+        run(2, "inlineData");
+    }
+
+    @Test
     void shouldRaiseErrorClassesOfNotifiedAccess() throws Exception {
         run(2, "errors");
     }
 
     @Test
-    void shouldFinishWhenTwoRanksFloodEachOthersSmallRings() throws Exception {
+    void shouldFinishWhenTwoRanksFloodEachOthersSmallLanes() throws Exception {
         run(2, "flood");
     }
 

@@ -98,6 +98,9 @@ final class NotifyScenarios {
             }
             job.barrier();
             if (me == 0) {
+                // The others' notifications are delivered (matched, not complete) before rank 0's own is sent:
+                // across origins, delivery order is the order the consumer finds them, not the order of the sends.
+                assertFalse(any.test());
                 window.putNotify(MemorySegment.ofArray(new long[] {100L}), 0, 3L * n, 20);
                 final NotifyRequest.Status status = any.await();
                 assertEquals(new NotifyRequest.Status(0, 20, n, 3L * n, 8), status, "the last match is rank 0's own");
@@ -492,6 +495,76 @@ final class NotifyScenarios {
         final byte[] data = new byte[size];
         for (int i = 0; i < size; i++) {
             data[i] = (byte)(rank * 31 + i * 7 + size);
+        }
+        return data;
+    }
+
+    /**
+     * Inline data: rank 1's notified puts of 8 and 32 bytes carry their data in the notification, a 33-byte one
+     * and a notified get or accumulate carry none. Rank 0 reads each match's inline data; after rank 1 put
+     * later data to the same place (program order: the window holds the later data), the inline data of the
+     * earlier match is still the earlier put's. Misuse: an active incomplete request, a buffer too short.
+     */
+    static void inlineData(final RmaJob job) {
+        try (Window window = job.allocateShared(256, 1, Info.create())) {
+            final int me = job.rank();
+            final byte[] eight = bytes(1, 8);
+            final byte[] thirtyTwo = bytes(2, 32);
+            final byte[] thirtyThree = bytes(3, 33);
+            if (me == 1) {
+                window.putNotify(MemorySegment.ofArray(eight), 0, 0, 1);
+                window.putNotify(MemorySegment.ofArray(thirtyTwo), 0, 64, 2);
+                window.putNotify(MemorySegment.ofArray(thirtyThree), 0, 128, 3);
+                window.lockAll();
+                window.put(MemorySegment.ofArray(bytes(9, 8)), 0, 0);
+                window.flush(0);
+                window.unlockAll();
+                window.putNotify(MemorySegment.NULL, 0, 0, 4);
+                window.getNotify(MemorySegment.ofArray(new byte[8]), 0, 0, 5);
+                window.accumulateNotify(MemorySegment.ofArray(new long[] {1}), 1, Datatype.LONG, 0, 200, Op.SUM, 6);
+            } else if (me == 0) {
+                final MemorySegment into = MemorySegment.ofArray(new byte[NotifyRequest.INLINE_BYTES]);
+                try (NotifyRequest first = window.notifyInit(1, 1, 1);
+                    NotifyRequest any = window.notifyInit(1, Rma.ANY_TAG, 1)) {
+                    assertEquals(0, first.inlineData(into), "never matched: nothing to read");
+                    first.start();
+                    first.await();
+                    for (final int tag : new int[] {2, 3, 4}) {
+                        any.start();
+                        assertEquals(tag, any.await().tag());
+                        if (tag == 2) {
+                            assertEquals(32, any.inlineData(into));
+                            assertArrayEquals(thirtyTwo, into.toArray(ValueLayout.JAVA_BYTE));
+                        } else if (tag == 3) {
+                            assertEquals(0, any.inlineData(into), "33 bytes do not travel inline");
+                        } else {
+                            assertEquals(0, any.inlineData(into), "an empty put");
+                            assertArrayEquals(bytes(9, 8),
+                                window.segment().asSlice(0, 8).toArray(ValueLayout.JAVA_BYTE),
+                                "the window holds the later put's data");
+                        }
+                    }
+                    assertEquals(8, first.inlineData(into), "the first request's match is still its own");
+                    assertArrayEquals(eight, into.asSlice(0, 8).toArray(ValueLayout.JAVA_BYTE),
+                        "the inline data is the data of the put that was matched, not the window's later data");
+                    expect(ErrorClass.COUNT, () -> first.inlineData(MemorySegment.ofArray(new byte[7])));
+                    for (final int tag : new int[] {5, 6}) {
+                        any.start();
+                        assertEquals(tag, any.await().tag());
+                        assertEquals(0, any.inlineData(into), "a notified get or accumulate carries no data");
+                    }
+                    any.start();
+                    expect(ErrorClass.REQUEST, () -> any.inlineData(into)); // active, not complete
+                }
+            }
+            job.barrier();
+        }
+    }
+
+    private static byte[] bytes(final int seed, final int size) {
+        final byte[] data = new byte[size];
+        for (int i = 0; i < size; i++) {
+            data[i] = (byte)(seed * 17 + i);
         }
         return data;
     }

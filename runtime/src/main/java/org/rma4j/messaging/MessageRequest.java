@@ -178,7 +178,7 @@ public final class MessageRequest implements org.rma4j.Request {
 
     /**
      * Makes progress on the requests' Messaging objects until {@code done}: asleep on the object's
-     * notification ring when all requests belong to one (the usual case), polling with back-off when
+     * notification lanes when all requests belong to one (the usual case), polling with back-off when
      * they belong to several.
      */
     private static void waitUntil(final MessageRequest[] requests, final BooleanSupplier done) {

@@ -9,7 +9,8 @@ final class BenchmarkClasses {
     static final List<Class<?>> ALL = List.of(PutGetBenchmark.class, FlushBenchmark.class, AtomicsBenchmark.class,
         LockBenchmark.class, FenceBenchmark.class, PscwBenchmark.class, NotifyBenchmark.class, NotifyPutBenchmark.class,
         RingOfferPollBenchmark.class, RingThroughputBenchmark.class, ObservabilityBenchmark.class,
-        NotifyLanesBenchmark.class, NotifyLanesFanInBenchmark.class, CollectiveBenchmark.class);
+        NotifyLanesBenchmark.class, NotifyLanesFanInBenchmark.class, SmallMessageBenchmark.class,
+        CollectiveBenchmark.class);
 
     private BenchmarkClasses() {
     }
