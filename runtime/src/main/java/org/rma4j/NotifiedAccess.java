@@ -206,12 +206,19 @@ final class NotifiedAccess {
                 Checks.checkBuffer(call, "origin", origin, originCount, originType);
             }
             final long span = targetType.span(targetCount);
-            if (notifiedTarget(call, target, targetDisp, span)) {
+            if (!notifiedTarget(call, target, targetDisp, span)) {
+                return;
+            }
+            final Notifications.Lane lane = localLane(call, target);
+            try {
                 transport.getAccumulate(call, op, op == Op.NO_OP ? null : origin, originCount, originType, result,
                     resultCount, resultType, target, targetDisp, targetCount, targetType);
-                deliver(call, target, tag, targetDisp, targetCount * targetType.size(), Notifications.KIND_ACCUMULATE);
-                state.counters().count(call, target, span);
+                deliver(call, lane, target, tag, targetDisp, targetCount * targetType.size(),
+                    Notifications.KIND_ACCUMULATE);
+            } finally {
+                unlock(lane);
             }
+            state.counters().count(call, target, span);
         } catch (final RmaException e) {
             throw errors.raise("getAccumulateNotify", e);
         }
@@ -225,8 +232,14 @@ final class NotifiedAccess {
             if (!notifiedTarget(call, target, targetDisp, Long.BYTES)) {
                 return 0;
             }
-            final long previous = transport.compareAndSwap(call, Datatype.LONG, compare, value, target, targetDisp);
-            deliver(call, target, tag, targetDisp, Long.BYTES, Notifications.KIND_ACCUMULATE);
+            final Notifications.Lane lane = localLane(call, target);
+            final long previous;
+            try {
+                previous = transport.compareAndSwap(call, Datatype.LONG, compare, value, target, targetDisp);
+                deliver(call, lane, target, tag, targetDisp, Long.BYTES, Notifications.KIND_ACCUMULATE);
+            } finally {
+                unlock(lane);
+            }
             state.counters().count(call, target, Long.BYTES);
             return previous;
         } catch (final RmaException e) {
@@ -307,15 +320,70 @@ final class NotifiedAccess {
         return true;
     }
 
-    /** Publishes a notification of a completed access: in the target's endpoint here, or through the transport. */
-    private void deliver(final String call, final int target, final int tag, final long targetDisp, final long bytes,
-        final int kind) {
+    /**
+     * @return this rank's lane at {@code target}, locked, when the target is on this node (the data then moves
+     *         and the notification is published under it, so threads of this rank publish in the order their data
+     *         took effect); null for a target on another node.
+     */
+    private Notifications.Lane localLane(final String call, final int target) {
+        return transport.mapped(target) ? notifications.lock(call, target) : null;
+    }
+
+    private static void unlock(final Notifications.Lane lane) {
+        if (lane != null) {
+            lane.unlock();
+        }
+    }
+
+    /**
+     * Publishes the notification of an access that took effect: in {@code lane} on this node, else through the
+     * transport's ordered channel to the target's node.
+     */
+    private void deliver(final String call, final Notifications.Lane lane, final int target, final int tag,
+        final long targetDisp, final long bytes, final int kind) {
         final int length = (int)Math.min(bytes, Integer.MAX_VALUE);
-        if (transport.mapped(target)) {
-            notifications.notify(call, target, tag, targetDisp, length, kind, null);
+        if (lane != null) {
+            notifications.publish(call, lane, tag, targetDisp, length, kind, null);
         } else {
             transport.notify(call, target, tag, targetDisp, length, kind);
         }
+    }
+
+    java.util.Optional<NotifyRequest.Status> notifyIprobe(final int source, final int tag) {
+        try {
+            checkProbe("notifyIprobe", source, tag);
+            return java.util.Optional.ofNullable(statusOf(notifications.probe(source, tag)));
+        } catch (final RmaException e) {
+            throw errors.raise("notifyIprobe", e);
+        }
+    }
+
+    NotifyRequest.Status notifyProbe(final int source, final int tag) {
+        try {
+            checkProbe("notifyProbe", source, tag);
+            return statusOf(notifications.awaitProbe(source, tag));
+        } catch (final RmaException e) {
+            throw errors.raise("notifyProbe", e);
+        } catch (final RuntimeException e) {
+            throw Failures.translate(e, state.rank(), "notifyProbe(source=" + source + ", tag=" + tag + ")");
+        }
+    }
+
+    private void checkProbe(final String call, final int source, final int tag) {
+        checkOpen(call);
+        if (source != Rma.ANY_SOURCE) {
+            checkRank(source, call + " source");
+        }
+        if (tag != Rma.ANY_TAG) {
+            checkTag(call, tag);
+        }
+    }
+
+    private static NotifyRequest.Status statusOf(final org.rma4j.notify.Notification notification) {
+        return notification == null
+            ? null
+            : new NotifyRequest.Status(notification.source(), notification.tag(), 1, notification.displacement(),
+                notification.length());
     }
 
     NotifyRequest notifyInit(final int source, final int tag, final int expectedCount) {

@@ -502,6 +502,16 @@ public final class Window
     }
 
     @Override
+    public java.util.Optional<NotifyRequest.Status> notifyIprobe(final int source, final int tag) {
+        return notified.notifyIprobe(source, tag);
+    }
+
+    @Override
+    public NotifyRequest.Status notifyProbe(final int source, final int tag) {
+        return notified.notifyProbe(source, tag);
+    }
+
+    @Override
     public NotifyRequest notifyInit(final int source, final int tag, final int expectedCount) {
         return errors.call("notifyInit", () -> notified.notifyInit(source, tag, expectedCount));
     }

@@ -123,6 +123,27 @@ public sealed interface WindowNotifiedAccess permits Window {
         Op op, int tag);
 
     /**
+     * Nonblocking probe for notifications (the probe the Notified Access paper, section III, leaves to be added;
+     * as MPI_IPROBE for messages): makes progress on this rank's arrivals, then reports the oldest notification
+     * from {@code source} ({@link Rma#ANY_SOURCE}: any) with {@code tag} ({@link Rma#ANY_TAG}: any) that waits for
+     * a request, without taking it: a request started afterwards that matches it takes it, in arrival order.
+     * Notifications that an active request matches are that request's and never probed. The status has count 1.
+     *
+     * @return the status of that notification, or empty.
+     * @throws RmaException RANK for a bad source, TAG for a bad tag, WIN on a freed window.
+     */
+    java.util.Optional<NotifyRequest.Status> notifyIprobe(int source, int tag);
+
+    /**
+     * Blocking probe: {@link #notifyIprobe} that waits (spin, yield, then sleep, as every wait) until such a
+     * notification has arrived, and returns its status.
+     *
+     * @throws RmaException as {@link #notifyIprobe}.
+     * @throws RankFailedException if a rank fails meanwhile.
+     */
+    NotifyRequest.Status notifyProbe(int source, int tag);
+
+    /**
      * MPI_NOTIFY_INIT: a persistent request that completes after {@code expectedCount} notified
      * accesses to this rank's part of the window from {@code source} ({@link Rma#ANY_SOURCE}: any) with
      * {@code tag} ({@link Rma#ANY_TAG}: any). Notified Access (Belli and Hoefler) §III.

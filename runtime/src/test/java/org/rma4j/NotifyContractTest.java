@@ -42,6 +42,11 @@ abstract class NotifyContractTest {
     }
 
     @Test
+    void shouldProbeNotificationsWithoutTakingThem() throws Exception {
+        run(3, "probe");
+    }
+
+    @Test
     void shouldRaiseErrorClassesOfNotifiedAccess() throws Exception {
         run(2, "errors");
     }

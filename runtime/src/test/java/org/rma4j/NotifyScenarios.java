@@ -355,6 +355,43 @@ final class NotifyScenarios {
         }
     }
 
+    /**
+     * The probe: rank 1 sends rank 0 two notified puts (tags 5 and 6); rank 0, with no request active, probes
+     * for tag 6 (blocking), then for tag 5 and for rank 2 (nonblocking), takes tag 5 with a request made from
+     * what the probe told (as the Cholesky's consumer learns which tile arrived), and finds tag 6 still queued.
+     */
+    static void probe(final RmaJob job) {
+        final int me = job.rank();
+        try (Window window = Scenarios.allocate(job, 64, 8)) {
+            job.barrier();
+            if (me == 1) {
+                window.putNotify(MemorySegment.ofArray(new long[] {55}), 0, 1, 5);
+                window.putNotify(MemorySegment.ofArray(new long[] {66}), 0, 2, 6);
+            } else if (me == 0) {
+                final NotifyRequest.Status six = window.notifyProbe(Rma.ANY_SOURCE, 6);
+                assertEquals(new NotifyRequest.Status(1, 6, 1, 2, 8), six);
+                assertEquals(66L, window.segment().get(ValueLayout.JAVA_LONG, 16), "the data is there when probed");
+                final NotifyRequest.Status five = window.notifyIprobe(1, Rma.ANY_TAG).orElseThrow();
+                assertEquals(new NotifyRequest.Status(1, 5, 1, 1, 8), five, "the oldest from rank 1 comes first");
+                assertTrue(window.notifyIprobe(2, Rma.ANY_TAG).isEmpty(), "nothing from rank 2");
+                assertEquals(2, window.unexpectedNotifications(), "probes take nothing");
+                try (NotifyRequest take = window.notifyInit(five.source(), five.tag(), 1)) {
+                    take.start();
+                    assertEquals(five, take.await());
+                }
+                assertTrue(window.notifyIprobe(Rma.ANY_SOURCE, 5).isEmpty(), "tag 5 was taken");
+                assertEquals(six, window.notifyIprobe(1, 6).orElseThrow());
+                try (NotifyRequest rest = window.notifyInit(Rma.ANY_SOURCE, Rma.ANY_TAG, 1)) {
+                    rest.start();
+                    assertEquals(six, rest.await());
+                }
+            }
+            expect(ErrorClass.TAG, () -> window.notifyIprobe(0, -3));
+            expect(ErrorClass.RANK, () -> window.notifyProbe(job.size(), 1));
+            job.barrier();
+        }
+    }
+
     /** Every misuse raises its error class. */
     static void errors(final RmaJob job) {
         try (Window window = Scenarios.allocate(job, 64, 8)) {
