@@ -517,6 +517,51 @@ final class Notifications {
     }
 
     /**
+     * The Notified Access paper's probe (section III): drains the lanes (arrivals that no active request matches
+     * join the unexpected queue) and returns the oldest queued notification from {@code source} with {@code tag}
+     * ({@link Rma#ANY_SOURCE} / {@link Rma#ANY_TAG} allowed), without taking it; null if there is none.
+     */
+    Notification probe(final int source, final int tag) {
+        final Notification[] found = {null};
+        probeFinds(source, tag, found, true);
+        return found[0];
+    }
+
+    /**
+     * The blocking {@link #probe}: waits as {@link #awaitArrival} does until a notification matches.
+     */
+    Notification awaitProbe(final int source, final int tag) {
+        final Notification[] found = {null};
+        if (probeFinds(source, tag, found, false)) {
+            return found[0];
+        }
+        try {
+            own.await(waitStrategy, () -> probeFinds(source, tag, found, true), waits.liveness(liveness));
+        } finally {
+            leaveWait();
+        }
+        return found[0];
+    }
+
+    /**
+     * Under the guard: drains, then looks for a queued match into {@code found}; on the way in ({@code waiting}
+     * false), none makes this thread a waiter.
+     */
+    private boolean probeFinds(final int source, final int tag, final Notification[] found, final boolean waiting) {
+        final int held = enter();
+        try {
+            drain(null, null);
+            found[0] = unexpected.peekOldest(matcherSource(source), matcherTag(tag)).orElse(null);
+            if (found[0] == null && !waiting) {
+                waiters++;
+            }
+            return found[0] != null;
+        } finally {
+            guard.unlock(held);
+        }
+    }
+
+    /**
      * For waits over several endpoints: drains once (under the guard).
      */
     void drainForWait() {

@@ -24,13 +24,18 @@ final class NotifiedAccess {
     private final List<NotifyRequest> requests = new ArrayList<>();
     /** Notified access to targets on another node. */
     private final RemoteNotified remote;
+    private final WindowTransport transport;
+    /** The calls below hand their {@link RmaException} to the window's error handler before it leaves. */
+    private final WindowErrors errors;
 
     NotifiedAccess(final WindowState state, final TargetMemory memory, final Notifications notifications,
-        final WindowTransport transport) {
+        final WindowTransport transport, final WindowErrors errors) {
         this.state = state;
         this.memory = memory;
         this.notifications = notifications;
         this.remote = new RemoteNotified(state, transport);
+        this.transport = transport;
+        this.errors = errors;
     }
 
     /**
@@ -176,6 +181,211 @@ final class NotifiedAccess {
         }
     }
 
+    // ---------------------------------------------------------------- notified atomics, request-based calls
+
+    /*
+     * These move their data as the plain calls do, through the window's transport (which checks the range and
+     * alignment, on this node or at the target's), then deliver the notification: into the target's endpoint on
+     * this node, through the transport's ordered channel to another node. Notified access needs no epoch (NA
+     * section III), so no epoch is checked.
+     */
+
+    void getAccumulateNotify(final MemorySegment origin, final long originCount, final Datatype originType,
+        final MemorySegment result, final long resultCount, final Datatype resultType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType, final Op op, final int tag) {
+        try {
+            final String call = "getAccumulateNotify";
+            checkTag(call, tag);
+            Checks.checkOp(call, op, targetType);
+            Objects.requireNonNull(result, "result");
+            Checks.checkAccumulateTypes(call, resultCount, resultType, targetCount, targetType);
+            Checks.checkBuffer(call, "result", result, resultCount, resultType);
+            if (op != Op.NO_OP) {
+                Objects.requireNonNull(origin, "origin");
+                Checks.checkAccumulateTypes(call, originCount, originType, targetCount, targetType);
+                Checks.checkBuffer(call, "origin", origin, originCount, originType);
+            }
+            final long span = targetType.span(targetCount);
+            if (!notifiedTarget(call, target, targetDisp, span)) {
+                return;
+            }
+            final Notifications.Lane lane = localLane(call, target);
+            try {
+                transport.getAccumulate(call, op, op == Op.NO_OP ? null : origin, originCount, originType, result,
+                    resultCount, resultType, target, targetDisp, targetCount, targetType);
+                deliver(call, lane, target, tag, targetDisp, targetCount * targetType.size(),
+                    Notifications.KIND_ACCUMULATE);
+            } finally {
+                unlock(lane);
+            }
+            state.counters().count(call, target, span);
+        } catch (final RmaException e) {
+            throw errors.raise("getAccumulateNotify", e);
+        }
+    }
+
+    long compareAndSwapNotify(final long compare, final long value, final int target, final long targetDisp,
+        final int tag) {
+        try {
+            final String call = "compareAndSwapNotify";
+            checkTag(call, tag);
+            if (!notifiedTarget(call, target, targetDisp, Long.BYTES)) {
+                return 0;
+            }
+            final Notifications.Lane lane = localLane(call, target);
+            final long previous;
+            try {
+                previous = transport.compareAndSwap(call, Datatype.LONG, compare, value, target, targetDisp);
+                deliver(call, lane, target, tag, targetDisp, Long.BYTES, Notifications.KIND_ACCUMULATE);
+            } finally {
+                unlock(lane);
+            }
+            state.counters().count(call, target, Long.BYTES);
+            return previous;
+        } catch (final RmaException e) {
+            throw errors.raise("compareAndSwapNotify", e);
+        }
+    }
+
+    RmaRequest rputNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
+        try {
+            putNotify(origin, target, targetDisp, tag);
+            completeLocally(target);
+            return RmaRequest.completed("rputNotify");
+        } catch (final RmaException e) {
+            throw errors.raise("rputNotify", e);
+        }
+    }
+
+    RmaRequest rgetNotify(final MemorySegment destination, final int target, final long targetDisp, final int tag) {
+        try {
+            getNotify(destination, target, targetDisp, tag);
+            return RmaRequest.completed("rgetNotify");
+        } catch (final RmaException e) {
+            throw errors.raise("rgetNotify", e);
+        }
+    }
+
+    RmaRequest raccumulateNotify(final MemorySegment origin, final long count, final Datatype type, final int target,
+        final long targetDisp, final Op op, final int tag) {
+        try {
+            accumulateNotify(origin, count, type, target, targetDisp, op, tag);
+            completeLocally(target);
+            return RmaRequest.completed("raccumulateNotify");
+        } catch (final RmaException e) {
+            throw errors.raise("raccumulateNotify", e);
+        }
+    }
+
+    RmaRequest rgetAccumulateNotify(final MemorySegment origin, final long originCount, final Datatype originType,
+        final MemorySegment result, final long resultCount, final Datatype resultType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType, final Op op, final int tag) {
+        try {
+            getAccumulateNotify(origin, originCount, originType, result, resultCount, resultType, target, targetDisp,
+                targetCount, targetType, op, tag);
+            return RmaRequest.completed("rgetAccumulateNotify");
+        } catch (final RmaException e) {
+            throw errors.raise("rgetAccumulateNotify", e);
+        }
+    }
+
+    /**
+     * A request-based call is complete when its origin buffer may be reused (MPI-3.1 section 11.3.5): at once on
+     * this node; to another node, after the transport's local completion.
+     */
+    private void completeLocally(final int target) {
+        if (remote.reaches(target)) {
+            transport.flushLocal(target);
+        }
+    }
+
+    /**
+     * Checks a notified access that its transport resolves (no epoch needed).
+     *
+     * @return false for PROC_NULL (no operation).
+     */
+    private boolean notifiedTarget(final String call, final int target, final long targetDisp, final long length) {
+        checkOpen(call);
+        if (target == Rma.PROC_NULL) {
+            return false;
+        }
+        checkRank(target, call);
+        if (targetDisp < 0) {
+            throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
+        }
+        if (length > Integer.MAX_VALUE) {
+            throw new RmaException(ErrorClass.COUNT, call + " length=" + length + " exceeds " + Integer.MAX_VALUE
+                + " bytes, the most one notification describes");
+        }
+        return true;
+    }
+
+    /**
+     * @return this rank's lane at {@code target}, locked, when the target is on this node (the data then moves
+     *         and the notification is published under it, so threads of this rank publish in the order their data
+     *         took effect); null for a target on another node.
+     */
+    private Notifications.Lane localLane(final String call, final int target) {
+        return transport.mapped(target) ? notifications.lock(call, target) : null;
+    }
+
+    private static void unlock(final Notifications.Lane lane) {
+        if (lane != null) {
+            lane.unlock();
+        }
+    }
+
+    /**
+     * Publishes the notification of an access that took effect: in {@code lane} on this node, else through the
+     * transport's ordered channel to the target's node.
+     */
+    private void deliver(final String call, final Notifications.Lane lane, final int target, final int tag,
+        final long targetDisp, final long bytes, final int kind) {
+        final int length = (int)Math.min(bytes, Integer.MAX_VALUE);
+        if (lane != null) {
+            notifications.publish(call, lane, tag, targetDisp, length, kind, null);
+        } else {
+            transport.notify(call, target, tag, targetDisp, length, kind);
+        }
+    }
+
+    java.util.Optional<NotifyRequest.Status> notifyIprobe(final int source, final int tag) {
+        try {
+            checkProbe("notifyIprobe", source, tag);
+            return java.util.Optional.ofNullable(statusOf(notifications.probe(source, tag)));
+        } catch (final RmaException e) {
+            throw errors.raise("notifyIprobe", e);
+        }
+    }
+
+    NotifyRequest.Status notifyProbe(final int source, final int tag) {
+        try {
+            checkProbe("notifyProbe", source, tag);
+            return statusOf(notifications.awaitProbe(source, tag));
+        } catch (final RmaException e) {
+            throw errors.raise("notifyProbe", e);
+        } catch (final RuntimeException e) {
+            throw Failures.translate(e, state.rank(), "notifyProbe(source=" + source + ", tag=" + tag + ")");
+        }
+    }
+
+    private void checkProbe(final String call, final int source, final int tag) {
+        checkOpen(call);
+        if (source != Rma.ANY_SOURCE) {
+            checkRank(source, call + " source");
+        }
+        if (tag != Rma.ANY_TAG) {
+            checkTag(call, tag);
+        }
+    }
+
+    private static NotifyRequest.Status statusOf(final org.rma4j.notify.Notification notification) {
+        return notification == null
+            ? null
+            : new NotifyRequest.Status(notification.source(), notification.tag(), 1, notification.displacement(),
+                notification.length());
+    }
+
     NotifyRequest notifyInit(final int source, final int tag, final int expectedCount) {
         checkOpen("notifyInit");
         if (source != Rma.ANY_SOURCE) {
@@ -215,17 +425,8 @@ final class NotifiedAccess {
      */
     private TargetMemory.Place notifiedPlace(final String call, final int target, final long targetDisp,
         final long length) {
-        checkOpen(call);
-        if (target == Rma.PROC_NULL) {
+        if (!notifiedTarget(call, target, targetDisp, length)) {
             return null;
-        }
-        checkRank(target, call);
-        if (targetDisp < 0) {
-            throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
-        }
-        if (length > Integer.MAX_VALUE) {
-            throw new RmaException(ErrorClass.COUNT, call + " length=" + length + " exceeds " + Integer.MAX_VALUE
-                + " bytes, the most one notification describes");
         }
         return state.counters().counted(call, target, length,
             memory.resolveInMapping(call, target, targetDisp, length));

@@ -30,7 +30,7 @@ import org.rma4j.notify.NotifyLanesLayout;
  * <p>Unlike the requests of {@link Window#rput} and friends, these are persistent: the standard's
  * rules for RMA request handles do not apply (see DESIGN.md, "Decisions").
  */
-public final class NotifyRequest implements AutoCloseable {
+public final class NotifyRequest implements Request, AutoCloseable {
     /** Lifecycle of a request. */
     public enum State {
         /** Made by notifyInit or completed: may be started. */
@@ -128,6 +128,7 @@ public final class NotifyRequest implements AutoCloseable {
      *
      * @throws RmaException REQUEST if the request is not active or freed, WIN if its window was freed.
      */
+    @Override
     public boolean test() {
         checkActive("test");
         if (!isComplete()) {
@@ -161,6 +162,12 @@ public final class NotifyRequest implements AutoCloseable {
      */
     public Status status() {
         return isComplete() || state != State.ACTIVE ? status : endpoint.statusOf(this);
+    }
+
+    /** @return whether the request is started and not complete ({@link State#ACTIVE}). */
+    @Override
+    public boolean isActive() {
+        return state == State.ACTIVE;
     }
 
     /**

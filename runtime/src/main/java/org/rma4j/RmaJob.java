@@ -9,6 +9,7 @@ import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.RankState;
 import org.rma4j.shm.ShmFormatException;
+import org.rma4j.shm.Liveness;
 import org.rma4j.shm.WaitStrategy;
 
 /**
@@ -511,6 +512,29 @@ public final class RmaJob implements AutoCloseable {
     }
 
     /**
+     * MPI_WAITANY over requests of any kinds ({@link Request}: RMA, notification and message requests of this
+     * job together): blocks until one active request completes and returns its index, or -1 (MPI_UNDEFINED) if
+     * none is active; nulls and inactive requests are skipped. Each kind's own {@code waitAny} sleeps on its
+     * arrivals; this one polls them, parking up to 1 ms between rounds (see {@code RequestWaits}).
+     *
+     * @throws RankFailedException if a rank of the job fails meanwhile.
+     * @throws RmaTimeoutException after the job's wait timeout.
+     */
+    public int waitAny(final Request... requests) {
+        return RequestWaits.waitAny(this, requests);
+    }
+
+    /** MPI_WAITALL over requests of any kinds: {@link #waitAny(Request...)} until none is active. */
+    public void waitAll(final Request... requests) {
+        RequestWaits.waitAll(this, requests);
+    }
+
+    /** MPI_TESTANY over requests of any kinds: one round; the index of a completed request, or -1. */
+    public int testAny(final Request... requests) {
+        return RequestWaits.testAny(this, requests);
+    }
+
+    /**
      * @return whether {@link #close()} was called.
      */
     public boolean isClosed() {
@@ -538,6 +562,11 @@ public final class RmaJob implements AutoCloseable {
 
     SharedAllocator allocator() {
         return allocator;
+    }
+
+    /** @return the liveness of every rank of the job, for a wait of this rank. */
+    Liveness liveness() {
+        return control.liveness(rank, true);
     }
 
     WaitStrategy waitStrategy() {

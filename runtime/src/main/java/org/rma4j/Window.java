@@ -462,6 +462,56 @@ public final class Window
     }
 
     @Override
+    public void getAccumulateNotify(final MemorySegment origin, final long originCount, final Datatype originType,
+        final MemorySegment result, final long resultCount, final Datatype resultType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType, final Op op, final int tag) {
+        notified.getAccumulateNotify(origin, originCount, originType, result, resultCount, resultType, target,
+            targetDisp, targetCount, targetType, op, tag);
+    }
+
+    @Override
+    public long compareAndSwapNotify(final long compare, final long value, final int target, final long targetDisp,
+        final int tag) {
+        return notified.compareAndSwapNotify(compare, value, target, targetDisp, tag);
+    }
+
+    @Override
+    public RmaRequest rputNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
+        return notified.rputNotify(origin, target, targetDisp, tag);
+    }
+
+    @Override
+    public RmaRequest rgetNotify(final MemorySegment destination, final int target, final long targetDisp,
+        final int tag) {
+        return notified.rgetNotify(destination, target, targetDisp, tag);
+    }
+
+    @Override
+    public RmaRequest raccumulateNotify(final MemorySegment origin, final long count, final Datatype type,
+        final int target, final long targetDisp, final Op op, final int tag) {
+        return notified.raccumulateNotify(origin, count, type, target, targetDisp, op, tag);
+    }
+
+    @Override
+    public RmaRequest rgetAccumulateNotify(final MemorySegment origin, final long originCount,
+        final Datatype originType, final MemorySegment result, final long resultCount, final Datatype resultType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType, final Op op,
+        final int tag) {
+        return notified.rgetAccumulateNotify(origin, originCount, originType, result, resultCount, resultType, target,
+            targetDisp, targetCount, targetType, op, tag);
+    }
+
+    @Override
+    public java.util.Optional<NotifyRequest.Status> notifyIprobe(final int source, final int tag) {
+        return notified.notifyIprobe(source, tag);
+    }
+
+    @Override
+    public NotifyRequest.Status notifyProbe(final int source, final int tag) {
+        return notified.notifyProbe(source, tag);
+    }
+
+    @Override
     public NotifyRequest notifyInit(final int source, final int tag, final int expectedCount) {
         return errors.call("notifyInit", () -> notified.notifyInit(source, tag, expectedCount));
     }

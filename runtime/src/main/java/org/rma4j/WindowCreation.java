@@ -409,7 +409,7 @@ final class WindowCreation {
         final ActiveTarget active = new ActiveTarget(state, mapping, transport, epochs, blocked, fileCheck, collective);
         final PassiveTarget passive = new PassiveTarget(state, transport, epochs, blocked, fileCheck,
             info.flag(Info.NO_LOCKS));
-        final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications, transport);
+        final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications, transport, errors);
         final WindowLifecycle lifecycle = new WindowLifecycle(state, file, memory, transport, epochs, active, notified,
             fileCreator);
         if (flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE) {
