@@ -11,7 +11,8 @@ import org.rma4j.internal.AtomicElements;
  * notified put, get, accumulate and fetch-and-op, which move their data at the call like their plain
  * counterparts ({@link TargetAccess}) and then publish a notification in this rank's lane at the target,
  * and the persistent {@link NotifyRequest}s made by notifyInit. Lanes, matching and waiting:
- * {@link Notifications}. Javadoc of each call: {@link Window}.
+ * {@link Notifications}. Javadoc of each call: {@link WindowNotifiedAccess}; each hands its
+ * {@link RmaException} to the window's {@link WindowErrors} before it leaves.
  *
  * <p>Each access takes this rank's lane at the target ({@link Notifications#lock}) before it moves the data
  * and gives it back after publishing: the data is in the target window when the notification is published
@@ -51,133 +52,165 @@ final class NotifiedAccess {
     }
 
     void putNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
-        Objects.requireNonNull(origin, "origin");
-        checkTag("putNotify", tag);
-        if (remote.reaches(target)) {
-            remote.putNotify(origin, target, targetDisp, tag);
-            return;
-        }
-        final long length = origin.byteSize();
-        final TargetMemory.Place destination = notifiedPlace("putNotify", target, targetDisp, length);
-        if (destination == null) {
-            return;
-        }
-        final Notifications.Lane lane = notifications.lock("putNotify", target);
         try {
-            // NOTE: the data goes into the target window at the call, before the notification is published
-            // (release), so it takes effect in program order with this origin's other operations to the target.
-            MemorySegment.copy(origin, 0, destination.mapping(), destination.offset(), length);
-            // NOTE: a short put's data travels in the notification too, so the target can take it from there
-            // (NotifyRequest.inlineData); the window's copy above is the one that takes effect.
-            notifications.publish("putNotify", lane, tag, targetDisp, (int)length, Notifications.KIND_PUT,
-                length <= NotifyRequest.INLINE_BYTES ? origin : null);
-        } finally {
-            lane.unlock();
+            Objects.requireNonNull(origin, "origin");
+            checkTag("putNotify", tag);
+            if (remote.reaches(target)) {
+                remote.putNotify(origin, target, targetDisp, tag);
+                return;
+            }
+            final long length = origin.byteSize();
+            final TargetMemory.Place destination = notifiedPlace("putNotify", target, targetDisp, length);
+            if (destination == null) {
+                return;
+            }
+            final Notifications.Lane lane = notifications.lock("putNotify", target);
+            try {
+                // NOTE: the data goes into the target window at the call, before the notification is published
+                // (release), so it takes effect in program order with this origin's other operations to the target.
+                MemorySegment.copy(origin, 0, destination.mapping(), destination.offset(), length);
+                // NOTE: a short put's data travels in the notification too, so the target can take it from there
+                // (NotifyRequest.inlineData); the window's copy above is the one that takes effect.
+                notifications.publish("putNotify", lane, tag, targetDisp, (int)length, Notifications.KIND_PUT,
+                    length <= NotifyRequest.INLINE_BYTES ? origin : null);
+            } finally {
+                lane.unlock();
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("putNotify", e);
         }
     }
 
     void putNotify(final MemorySegment origin, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType, final int tag) {
-        checkTag("putNotify", tag);
-        Objects.requireNonNull(origin, "origin");
-        Checks.checkTypes("putNotify", originCount, originType, targetCount, targetType);
-        Checks.checkBuffer("putNotify", "origin", origin, originCount, originType);
-        if (remote.reaches(target)) {
-            remote.putNotify(origin, originCount, originType, target, targetDisp, targetCount, targetType, tag);
-            return;
-        }
-        final MemorySegment destination = notifiedSlice("putNotify", target, targetDisp, targetType.span(targetCount));
-        if (destination == null) {
-            return;
-        }
-        final Notifications.Lane lane = notifications.lock("putNotify", target);
         try {
-            TypeCursor.copy(origin, new TypeCursor(0, originCount, originType), destination,
-                new TypeCursor(0, targetCount, targetType));
-            notifications.publish("putNotify", lane, tag, targetDisp,
-                (int)Math.min(targetCount * targetType.size(), Integer.MAX_VALUE), Notifications.KIND_PUT, null);
-        } finally {
-            lane.unlock();
+            checkTag("putNotify", tag);
+            Objects.requireNonNull(origin, "origin");
+            Checks.checkTypes("putNotify", originCount, originType, targetCount, targetType);
+            Checks.checkBuffer("putNotify", "origin", origin, originCount, originType);
+            if (remote.reaches(target)) {
+                remote.putNotify(origin, originCount, originType, target, targetDisp, targetCount, targetType, tag);
+                return;
+            }
+            final MemorySegment destination = notifiedSlice("putNotify", target, targetDisp,
+                targetType.span(targetCount));
+            if (destination == null) {
+                return;
+            }
+            final Notifications.Lane lane = notifications.lock("putNotify", target);
+            try {
+                TypeCursor.copy(origin, new TypeCursor(0, originCount, originType), destination,
+                    new TypeCursor(0, targetCount, targetType));
+                notifications.publish("putNotify", lane, tag, targetDisp,
+                    (int)Math.min(targetCount * targetType.size(), Integer.MAX_VALUE), Notifications.KIND_PUT, null);
+            } finally {
+                lane.unlock();
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("putNotify", e);
+        }
+    }
+
+    /** Notified put of {@code length} elements of {@code elementBytes} each from {@code array} at {@code offset}. */
+    void putNotifyElements(final MemorySegment array, final int offset, final int length, final int elementBytes,
+        final int target, final long targetDisp, final int tag) {
+        try {
+            putNotify(Checks.slice(array, offset, length, elementBytes), target, targetDisp, tag);
+        } catch (final RmaException e) {
+            throw errors.raise("putNotify", e);
         }
     }
 
     void getNotify(final MemorySegment destination, final int target, final long targetDisp, final int tag) {
-        Objects.requireNonNull(destination, "destination");
-        checkTag("getNotify", tag);
-        if (remote.reaches(target)) {
-            remote.getNotify(destination, target, targetDisp, tag);
-            return;
-        }
-        final long length = destination.byteSize();
-        final MemorySegment source = notifiedSlice("getNotify", target, targetDisp, length);
-        if (source == null) {
-            return;
-        }
-        final Notifications.Lane lane = notifications.lock("getNotify", target);
         try {
-            MemorySegment.copy(source, 0, destination, 0, length);
-            notifications.publish("getNotify", lane, tag, targetDisp, (int)Math.min(length, Integer.MAX_VALUE),
-                Notifications.KIND_GET, null);
-        } finally {
-            lane.unlock();
+            Objects.requireNonNull(destination, "destination");
+            checkTag("getNotify", tag);
+            if (remote.reaches(target)) {
+                remote.getNotify(destination, target, targetDisp, tag);
+                return;
+            }
+            final long length = destination.byteSize();
+            final MemorySegment source = notifiedSlice("getNotify", target, targetDisp, length);
+            if (source == null) {
+                return;
+            }
+            final Notifications.Lane lane = notifications.lock("getNotify", target);
+            try {
+                MemorySegment.copy(source, 0, destination, 0, length);
+                notifications.publish("getNotify", lane, tag, targetDisp, (int)Math.min(length, Integer.MAX_VALUE),
+                    Notifications.KIND_GET, null);
+            } finally {
+                lane.unlock();
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("getNotify", e);
         }
     }
 
     void accumulateNotify(final MemorySegment origin, final long count, final Datatype type, final int target,
         final long targetDisp, final Op op, final int tag) {
-        checkTag("accumulateNotify", tag);
-        Checks.checkOp("accumulateNotify", op, type);
-        Checks.checkNotNoOp("accumulateNotify", op);
-        Objects.requireNonNull(origin, "origin");
-        Checks.checkTypes("accumulateNotify", count, type, count, type);
-        if (type.pairOrNull() != null) {
-            throw new RmaException(ErrorClass.TYPE, "accumulateNotify datatype " + type + " is a pair type; notified"
-                + " accumulates take basic types (use accumulate with MINLOC or MAXLOC, then a notification)");
-        }
-        Checks.checkBuffer("accumulateNotify", "origin", origin, count, type);
-        if (remote.reaches(target)) {
-            remote.accumulateNotify(origin, count, type, target, targetDisp, op, tag);
-            return;
-        }
-        final TargetMemory.Place place = notifiedPlace("accumulateNotify", target, targetDisp, type.span(count));
-        if (place == null) {
-            return;
-        }
-        final Datatype.Basic basic = type.basic();
-        Checks.checkAligned("accumulateNotify", target, place.address(), basic);
-        final MemorySegment mapping = place.mapping();
-        final Notifications.Lane lane = notifications.lock("accumulateNotify", target);
         try {
-            TypeCursor.zip(new TypeCursor(0, count, type), new TypeCursor(place.offset(), count, type),
-                (originOffset, targetOffset, elements) -> AtomicElements.accumulate(op, basic, origin, originOffset,
-                    mapping, targetOffset, elements));
-            notifications.publish("accumulateNotify", lane, tag, targetDisp,
-                (int)Math.min(count * type.size(), Integer.MAX_VALUE), Notifications.KIND_ACCUMULATE, null);
-        } finally {
-            lane.unlock();
+            checkTag("accumulateNotify", tag);
+            Checks.checkOp("accumulateNotify", op, type);
+            Checks.checkNotNoOp("accumulateNotify", op);
+            Objects.requireNonNull(origin, "origin");
+            Checks.checkTypes("accumulateNotify", count, type, count, type);
+            if (type.pairOrNull() != null) {
+                throw new RmaException(ErrorClass.TYPE,
+                    "accumulateNotify datatype " + type + " is a pair type; notified"
+                        + " accumulates take basic types (use accumulate with MINLOC or MAXLOC, then a notification)");
+            }
+            Checks.checkBuffer("accumulateNotify", "origin", origin, count, type);
+            if (remote.reaches(target)) {
+                remote.accumulateNotify(origin, count, type, target, targetDisp, op, tag);
+                return;
+            }
+            final TargetMemory.Place place = notifiedPlace("accumulateNotify", target, targetDisp, type.span(count));
+            if (place == null) {
+                return;
+            }
+            final Datatype.Basic basic = type.basic();
+            Checks.checkAligned("accumulateNotify", target, place.address(), basic);
+            final MemorySegment mapping = place.mapping();
+            final Notifications.Lane lane = notifications.lock("accumulateNotify", target);
+            try {
+                TypeCursor.zip(new TypeCursor(0, count, type), new TypeCursor(place.offset(), count, type),
+                    (originOffset, targetOffset, elements) -> AtomicElements.accumulate(op, basic, origin, originOffset,
+                        mapping, targetOffset, elements));
+                notifications.publish("accumulateNotify", lane, tag, targetDisp,
+                    (int)Math.min(count * type.size(), Integer.MAX_VALUE), Notifications.KIND_ACCUMULATE, null);
+            } finally {
+                lane.unlock();
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("accumulateNotify", e);
         }
     }
 
     long fetchAndOpNotify(final long operand, final int target, final long targetDisp, final Op op, final int tag) {
-        checkTag("fetchAndOpNotify", tag);
-        Checks.checkOp("fetchAndOpNotify", op, Datatype.LONG);
-        if (remote.reaches(target)) {
-            return remote.fetchAndOpNotify(operand, target, targetDisp, op, tag);
-        }
-        final TargetMemory.Place place = notifiedPlace("fetchAndOpNotify", target, targetDisp, Long.BYTES);
-        if (place == null) {
-            return 0;
-        }
-        Checks.checkAligned("fetchAndOpNotify", target, place.address(), Datatype.Basic.LONG);
-        final Notifications.Lane lane = notifications.lock("fetchAndOpNotify", target);
         try {
-            final long previous = AtomicElements.getAndApply(op, Datatype.Basic.LONG, place.mapping(), place.offset(),
-                operand);
-            notifications.publish("fetchAndOpNotify", lane, tag, targetDisp, Long.BYTES, Notifications.KIND_ACCUMULATE,
-                null);
-            return previous;
-        } finally {
-            lane.unlock();
+            checkTag("fetchAndOpNotify", tag);
+            Checks.checkOp("fetchAndOpNotify", op, Datatype.LONG);
+            if (remote.reaches(target)) {
+                return remote.fetchAndOpNotify(operand, target, targetDisp, op, tag);
+            }
+            final TargetMemory.Place place = notifiedPlace("fetchAndOpNotify", target, targetDisp, Long.BYTES);
+            if (place == null) {
+                return 0;
+            }
+            Checks.checkAligned("fetchAndOpNotify", target, place.address(), Datatype.Basic.LONG);
+            final Notifications.Lane lane = notifications.lock("fetchAndOpNotify", target);
+            try {
+                final long previous = AtomicElements.getAndApply(op, Datatype.Basic.LONG, place.mapping(),
+                    place.offset(), operand);
+                notifications.publish("fetchAndOpNotify", lane, tag, targetDisp, Long.BYTES,
+                    Notifications.KIND_ACCUMULATE, null);
+                return previous;
+            } finally {
+                lane.unlock();
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("fetchAndOpNotify", e);
         }
     }
 

@@ -394,71 +394,43 @@ public final class Window
 
     @Override
     public void putNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
-        try {
-            notified.putNotify(origin, target, targetDisp, tag);
-        } catch (final RmaException e) {
-            throw errors.raise("putNotify", e);
-        }
+        notified.putNotify(origin, target, targetDisp, tag);
     }
 
     @Override
     public void putNotify(final long[] origin, final int offset, final int length, final int target,
         final long targetDisp, final int tag) {
-        try {
-            putNotify(Checks.slice(MemorySegment.ofArray(origin), offset, length, Long.BYTES), target, targetDisp, tag);
-        } catch (final RmaException e) {
-            throw errors.raise("putNotify", e);
-        }
+        notified.putNotifyElements(MemorySegment.ofArray(origin), offset, length, Long.BYTES, target, targetDisp, tag);
     }
 
     @Override
     public void putNotify(final double[] origin, final int offset, final int length, final int target,
         final long targetDisp, final int tag) {
-        try {
-            putNotify(Checks.slice(MemorySegment.ofArray(origin), offset, length, Double.BYTES), target, targetDisp,
-                tag);
-        } catch (final RmaException e) {
-            throw errors.raise("putNotify", e);
-        }
+        notified.putNotifyElements(MemorySegment.ofArray(origin), offset, length, Double.BYTES, target, targetDisp,
+            tag);
     }
 
     @Override
     public void putNotify(final MemorySegment origin, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType, final int tag) {
-        try {
-            notified.putNotify(origin, originCount, originType, target, targetDisp, targetCount, targetType, tag);
-        } catch (final RmaException e) {
-            throw errors.raise("putNotify", e);
-        }
+        notified.putNotify(origin, originCount, originType, target, targetDisp, targetCount, targetType, tag);
     }
 
     @Override
     public void getNotify(final MemorySegment destination, final int target, final long targetDisp, final int tag) {
-        try {
-            notified.getNotify(destination, target, targetDisp, tag);
-        } catch (final RmaException e) {
-            throw errors.raise("getNotify", e);
-        }
+        notified.getNotify(destination, target, targetDisp, tag);
     }
 
     @Override
     public void accumulateNotify(final MemorySegment origin, final long count, final Datatype type, final int target,
         final long targetDisp, final Op op, final int tag) {
-        try {
-            notified.accumulateNotify(origin, count, type, target, targetDisp, op, tag);
-        } catch (final RmaException e) {
-            throw errors.raise("accumulateNotify", e);
-        }
+        notified.accumulateNotify(origin, count, type, target, targetDisp, op, tag);
     }
 
     @Override
     public long fetchAndOpNotify(final long operand, final int target, final long targetDisp, final Op op,
         final int tag) {
-        try {
-            return notified.fetchAndOpNotify(operand, target, targetDisp, op, tag);
-        } catch (final RmaException e) {
-            throw errors.raise("fetchAndOpNotify", e);
-        }
+        return notified.fetchAndOpNotify(operand, target, targetDisp, op, tag);
     }
 
     @Override
