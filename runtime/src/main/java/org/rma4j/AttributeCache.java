@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  * What a window caches at this rank beyond its memory (MPI-3.1 sections 6.7.3, 6.8, 11.2.6 and 11.2.7):
  * the hints in effect (MPI_WIN_SET_INFO / MPI_WIN_GET_INFO), the window's name (MPI_WIN_SET_NAME /
  * MPI_WIN_GET_NAME) and the attributes set with keys of {@link Keyval} (MPI_WIN_SET_ATTR, GET_ATTR,
- * DELETE_ATTR). Javadoc of each call: {@link Window}.
+ * DELETE_ATTR). Javadoc of each call: {@link WindowAttributes}.
  *
  * <p>Order of deletion: attributes are kept in the order they were set (a replaced value counts as set
  * anew), and {@link #deleteAll} at MPI_WIN_FREE calls the delete callbacks in the reverse of that order.
@@ -67,7 +67,8 @@ final class AttributeCache {
                 }
             }
         }
-        final Info effective = WindowCreation.validate("setInfo", 0, 1, merged);
+        // NOTE: merged keeps the creation's notify capacity (a fixed key), so the default for the ranks never applies.
+        final Info effective = WindowCreation.validate("setInfo", 0, 1, merged, state.sizes().length);
         apply.accept(effective);
         info = effective;
     }

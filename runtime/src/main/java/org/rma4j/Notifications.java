@@ -2,155 +2,302 @@ package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.IntStream;
+import org.rma4j.internal.ArrivalBatch;
 import org.rma4j.internal.WindowLayout;
+import org.rma4j.notify.LaneProducer;
 import org.rma4j.notify.Matcher;
 import org.rma4j.notify.Notification;
 import org.rma4j.notify.NotificationHandler;
-import org.rma4j.notify.NotifyRing;
-import org.rma4j.notify.ProducerLiveness;
+import org.rma4j.notify.NotifyLanes;
+import org.rma4j.notify.NotifyLanesLayout;
+import org.rma4j.shm.BiasedLock;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.WaitStrategy;
+import org.rma4j.shm.WaitWords;
 
 /**
  * One rank's notification endpoint of one window (Notified Access, Belli and Hoefler, sections III and
- * IV): the ring it consumes, producer handles on the other ranks' rings, the unexpected queue and the
- * started requests.
+ * IV): the lanes it consumes (one single-producer lane per origin, {@link NotifyLanes}), its own lane at
+ * every other rank ({@link LaneProducer}), the unexpected queue and the started requests.
  *
- * <p>Arrival: {@link #progress()} drains the ring in arrival order. The data of a notified access is in
- * this rank's window before its notification is published (the origin writes it at the call); the
- * notification goes to the oldest started request that matches it, or to the unexpected queue. A request that starts takes matching notifications from the
- * unexpected queue first, oldest first, so matching order is arrival order throughout.
+ * <p>Arrival: {@link #progress()} drains the lanes in <em>delivery order</em>: each origin's notifications
+ * in the order it issued them (per origin FIFO), and notifications of different origins in the order the
+ * consumer finds them (the lane it served last while its turn lasts, then the next lanes with entries,
+ * cyclically). There is no order across origins, as in MPI, whose non-overtaking rule holds per sender and
+ * receiver only. The data of a notified access is in this rank's window before its notification is
+ * published (the origin writes it at the call); the notification goes to the oldest started request that
+ * matches it, or to the unexpected queue. A request that starts takes matching notifications from the
+ * unexpected queue first, oldest first, so matching order is delivery order throughout.
  *
- * <p>Sending: a full target ring is back-pressure, never deadlock: the sender keeps draining its own
- * ring into its unexpected queue while it waits for space, so two ranks filling each other's rings
- * both progress.
+ * <p>Sending: threads of this rank share its lane at a target, each send holding that lane's
+ * process-local lock (biased to the first sending thread: no atomic instruction while one thread sends;
+ * taken before the data moves) from its data transfer to its publication. A full lane is back-pressure, never deadlock: the sender keeps draining its own lanes into
+ * its unexpected queue while it waits for room, so two ranks filling each other's lanes both progress.
+ * No other process takes the lock; a rank that dies holding it leaves nothing published.
  *
- * <p>Thread-safe: the monitor guards the ring's consumer side, the unexpected queue and the active
+ * <p>Thread-safe: a guard (a {@link BiasedLock}, free of atomic instructions while one thread of the rank
+ * uses the endpoint) protects the lanes' consumer side, the unexpected queue and the active
  * requests, and is held only for bounded work (a drain of one lap, a match), never across a sleep. A
- * thread that waits drains and checks completion in one hold of the monitor, then waits on the ring's
+ * thread that waits drains and checks completion in one hold of the guard, then waits on the lanes'
  * signal word without it; a drain that completes a request while some thread waits signals that word.
  */
 final class Notifications {
-    /** Kinds of notified access, in the ring entry's user flags. */
+    /** Kinds of notified access, in the entry's user flags. */
     static final int KIND_PUT = 1;
     static final int KIND_GET = 2;
     static final int KIND_ACCUMULATE = 3;
     private final WindowState window;
     private final int rank;
-    private final int capacity;
+    /** Entries of one lap over every lane: what one {@link #progress()} drains at most. */
+    private final int lap;
     private final ControlFile control;
     private final WaitStrategy waitStrategy;
     private final Liveness liveness;
     final NotifyWaitPublication waits;
-    private final NotifyRing own;
-    private final NotifyRing[] outgoing;
+    private final NotifyLanes own;
+    private final Lane[] outgoing;
+    /**
+     * Producers of this rank's lanes of origins on other nodes, made at their first notification; used by this
+     * rank's {@link TargetAgent} only ({@link #deliver}).
+     */
+    private final LaneProducer[] inbound;
+    private final MemorySegment mapping;
+    private final int ranks;
+    private final int laneCapacity;
     private final Matcher unexpected = new Matcher();
     private final List<NotifyRequest> active = new ArrayList<>();
     private final NotificationHandler handler = this::arrived;
-    private long skippedSlots;
-    /** Threads of this rank in a wait on this endpoint (guarded by the monitor). */
+    /**
+     * Guards the lanes' consumer side, the unexpected queue, the active requests and the fields marked so, for
+     * bounded work only (a drain of one lap, a match), never across a sleep: biased to the rank's first thread
+     * that takes it ({@link BiasedLock}), so a rank that sends, drains and waits from one thread takes it
+     * without atomic instructions.
+     */
+    private final BiasedLock guard = new BiasedLock();
+    /** Threads of this rank in a wait on this endpoint (guarded by the guard). */
     private int waiters;
-    /** Whether the current drain completed a request (guarded by the monitor). */
+    /** Whether the current drain completed a request (guarded by the guard). */
     private boolean completedInDrain;
-    /** Test hook: runs after a waiter's drain-and-check step, before it waits (never under the monitor). */
+    /** Where {@link #drainTo} puts the arrivals no request matches, or null (guarded by the guard). */
+    private ArrivalBatch batch;
+    /** Arrivals in {@link #batch} so far (guarded by the guard). */
+    private int batched;
+    /** Test hook: runs after a waiter's drain-and-check step, before it waits (never under the guard). */
     private volatile Runnable beforeWait = () -> {
     };
-    /** Test hook: runs when a send first finds its target's ring full, before it waits for room. */
-    private volatile Runnable onFullRing = () -> {
+    /** Test hook: runs when a send first finds its target's lane full, before it waits for room. */
+    private volatile Runnable onFullLane = () -> {
     };
 
+    /**
+     * This rank's lane at one target, with the process-local lock that lets threads of the rank share it
+     * ({@link LaneProducer} has one producer thread at a time). The lock is biased to the first thread that
+     * sends ({@link BiasedLock}): a rank that sends from one thread takes it with a plain store and releases it
+     * with a release store, no atomic instruction behind its earlier notifications' stores.
+     */
+    static final class Lane {
+        final LaneProducer producer;
+        final int target;
+        private final BiasedLock lock = new BiasedLock();
+        /** How the holder took the lock (written and read by the holder only). */
+        private int taken;
+
+        Lane(final LaneProducer producer, final int target) {
+            this.producer = producer;
+            this.target = target;
+        }
+
+        boolean tryLock() {
+            final int how = lock.tryLock();
+            if (how == BiasedLock.NOT_TAKEN) {
+                return false;
+            }
+            taken = how;
+            return true;
+        }
+
+        void unlock() {
+            lock.unlock(taken);
+        }
+    }
+
     Notifications(final WindowState window, final MemorySegment mapping, final int rank, final int ranks,
-        final int capacity, final ControlFile control, final WaitStrategy waitStrategy, final Liveness liveness) {
+        final int laneCapacity, final ControlFile control, final WaitStrategy waitStrategy, final Liveness liveness) {
         this.window = window;
         this.rank = rank;
-        this.capacity = capacity;
+        this.lap = ranks * laneCapacity;
+        this.mapping = mapping;
+        this.ranks = ranks;
+        this.laneCapacity = laneCapacity;
+        this.inbound = new LaneProducer[ranks];
         this.control = control;
         this.waitStrategy = waitStrategy;
         this.liveness = liveness;
         this.waits = new NotifyWaitPublication(control, rank, window);
-        this.own = new NotifyRing(mapping, WindowLayout.notifyRingOffset(ranks, capacity, rank), capacity, rank,
-            ProducerLiveness.of(control::isDead, () -> IntStream.range(0, ranks).anyMatch(control::isDead)),
-            (index, producer) -> skipped(producer), NotifyRing.STUCK_CHECK_INTERVAL_NS_DEFAULT);
-        this.outgoing = new NotifyRing[ranks];
+        this.own = new NotifyLanes(mapping, WindowLayout.notifyLanesOffset(ranks, laneCapacity, rank), ranks,
+            laneCapacity);
+        // A producer of ours waiting for room in its full lane sleeps on its own signal word: wake it there.
+        own.onRoom(origin -> {
+            final long lanes = WindowLayout.notifyLanesOffset(ranks, laneCapacity, origin);
+            WaitWords.signalOnce(mapping, lanes + NotifyLanesLayout.SIGNAL_OFFSET,
+                lanes + NotifyLanesLayout.SLEEP_EPOCH_OFFSET, true);
+        });
+        this.outgoing = new Lane[ranks];
         for (int target = 0; target < ranks; target++) {
-            outgoing[target] = new NotifyRing(mapping, WindowLayout.notifyRingOffset(ranks, capacity, target), capacity,
-                rank);
+            outgoing[target] = new Lane(new LaneProducer(mapping,
+                WindowLayout.notifyLanesOffset(ranks, laneCapacity, target), ranks, laneCapacity, rank), target);
         }
     }
 
     /**
-     * Sends one notification to {@code target}, waiting for ring space if needed. While the target's ring
-     * is full this rank keeps draining its own ring (the target may be waiting for room in it), and waits
-     * through the window's wait strategy: liveness of the target, the job's timeout, busy-spin honoured.
+     * Takes the guard, spinning, then yielding while another thread of the rank holds it (it holds it for
+     * bounded work only).
+     *
+     * @return the token for {@link BiasedLock#unlock}.
      */
-    void notify(final String call, final int target, final int tag, final long displacement, final int length,
-        final int flags, final MemorySegment inline) {
-        final NotifyRing ring = outgoing[target];
-        if (ring.offer(rank, tag, displacement, length, flags, inline)) {
-            return;
+    private int enter() {
+        int held = guard.tryLock();
+        for (int attempt = 0; held == BiasedLock.NOT_TAKEN; attempt++) {
+            if (attempt < 64) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+            held = guard.tryLock();
         }
-        final var fullRingEvent = WindowCounters.begin(WindowCounters.FULL_RING);
-        onFullRing.run();
-        final String what = call + ": room in the full notification ring of rank " + target;
+        return held;
+    }
+
+    /**
+     * Takes this rank's lane at {@code target} for one notified access: the caller moves the data, then
+     * {@link #publish}es, and {@link Lane#unlock}s in a {@code finally}. Taken before the data moves, so that
+     * a CAS (once a second thread shared the lane) does not wait behind the data's stores. Another thread of this rank holding
+     * the lane is waited for through the window's wait strategy (liveness of the target, the job's timeout).
+     */
+    Lane lock(final String call, final int target) {
+        final Lane lane = outgoing[target];
+        if (!lane.tryLock()) {
+            lockSlowly(call, lane);
+        }
+        return lane;
+    }
+
+    private void lockSlowly(final String call, final Lane lane) {
+        final String what = call + ": this rank's notification lane at rank " + lane.target
+            + ", held by another thread of the rank";
         try {
-            waitStrategy.awaitPolled(() -> {
-                // NOTE: drain our own ring while the target's is full: the target may be waiting for room in ours.
-                progress();
-                return ring.offer(rank, tag, displacement, length, flags, inline);
-            }, () -> {
+            waitStrategy.awaitPolled(lane::tryLock, () -> {
                 window.checkOpen(call);
-                control.checkPeer(target, true);
+                control.checkPeer(lane.target, true);
             }, what);
         } catch (final RuntimeException e) {
             throw Failures.translate(e, rank, what);
         }
-        window.counters().end(fullRingEvent, target, tag, call);
     }
 
     /**
-     * Publishes, in this rank's own ring, a notification of {@code origin}, a rank on another node whose notified
-     * access already took effect here (its request, applied by this rank's {@link TargetAgent}).
+     * Publishes one notification in {@code lane} (held by the caller), waiting for room if the lane is full.
+     * {@code inline} (null, or up to {@link NotifyLanesLayout#INLINE_CAPACITY} bytes) travels in the entry: a
+     * copy of a short put's data, which the target's request hands out without reading the window.
+     * While it is full this rank keeps draining its own lanes (the target may be waiting for room in ours),
+     * and waits through the window's wait strategy: liveness of the target, the job's timeout, busy-spin
+     * honoured.
+     */
+    void publish(final String call, final Lane lane, final int tag, final long displacement, final int length,
+        final int flags, final MemorySegment inline) {
+        if (!lane.producer.offer(rank, tag, displacement, length, flags, inline)) {
+            publishWhenRoom(call, lane, tag, displacement, length, flags, inline);
+        }
+    }
+
+    private void publishWhenRoom(final String call, final Lane lane, final int tag, final long displacement,
+        final int length, final int flags, final MemorySegment inline) {
+        final int target = lane.target;
+        final var fullLaneEvent = WindowCounters.begin(WindowCounters.FULL_LANE);
+        onFullLane.run();
+        final String what = call + ": room in this rank's full notification lane at rank " + target;
+        // NOTE: the target's drain signals our own signal word when it frees room in our lane while this flag is
+        // set (NotifyLanesLayout, "Room"); notifications for us signal it too, and we must drain them meanwhile:
+        // the target may be waiting for room in our lanes.
+        lane.producer.waitForRoom(true);
+        try {
+            own.await(waitStrategy, () -> {
+                progress();
+                return lane.producer.offer(rank, tag, displacement, length, flags, inline);
+            }, () -> {
+                window.checkOpen(call);
+                control.checkPeer(target, true);
+            });
+        } catch (final RuntimeException e) {
+            throw Failures.translate(e, rank, what);
+        } finally {
+            lane.producer.waitForRoom(false);
+        }
+        window.counters().end(fullLaneEvent, target, tag, call);
+    }
+
+    /**
+     * Publishes, in this rank's lane of {@code origin}, a notification of {@code origin}, a rank on another node
+     * whose notified access already took effect here (its request, applied by this rank's {@link TargetAgent}
+     * after every earlier request of that origin, MPI's non-overtaking order on the link). The lane's one
+     * producer is then this rank's agent: the origin's process does not map this rank's lanes, and the agent
+     * runs on one thread at a time (the thread that polls the link, under the link's lock), so the lane keeps
+     * one producer and the origin's notifications their order.
      *
-     * @return false if the ring is full (nothing published; the agent offers it again later).
+     * @return false if the lane is full (nothing published; the agent offers it again at its next poll).
      */
     boolean deliver(final int origin, final int tag, final long displacement, final int length, final int flags) {
-        return outgoing[rank].offer(origin, tag, displacement, length, flags, null);
+        LaneProducer producer = inbound[origin];
+        if (producer == null) {
+            producer = new LaneProducer(mapping, WindowLayout.notifyLanesOffset(ranks, laneCapacity, rank), ranks,
+                laneCapacity, origin);
+            inbound[origin] = producer;
+        }
+        return producer.offer(origin, tag, displacement, length, flags, null);
     }
 
     /**
-     * Drains the ring, one lap at most, and matches each arrival. One lap (every entry published when the
-     * call began) so that producers refilling the ring as fast as it drains cannot keep one call moving
-     * their notifications into the unbounded unexpected queue.
+     * Drains the lanes, one lap at most (one lane capacity per origin), and matches each arrival. One lap so
+     * that producers refilling their lanes as fast as they drain cannot keep one call moving their
+     * notifications into the unbounded unexpected queue.
      */
-    synchronized void progress() {
-        drain(null, null);
+    void progress() {
+        final int held = enter();
+        try {
+            drain(null, null);
+        } finally {
+            guard.unlock(held);
+        }
     }
 
     /**
-     * Drains the ring until {@code request} is complete, one lap at most (see {@link #progress()}).
+     * Drains the lanes until {@code request} is complete, one lap at most (see {@link #progress()}).
      */
-    synchronized void progressFor(final NotifyRequest request) {
-        drain(request, null);
+    void progressFor(final NotifyRequest request) {
+        final int held = enter();
+        try {
+            drain(request, null);
+        } finally {
+            guard.unlock(held);
+        }
     }
 
     /**
      * Drains until {@code request} (if not null) is complete or one of {@code requests} (if not null) is,
-     * one lap at most. Stopping at the completion leaves later arrivals in the ring instead of moving them
-     * to the unexpected queue: the next request started takes them straight from the ring, without the
-     * queue's copy and look-ups, and a full ring holds producers back. Arrival order is kept either way
-     * (see {@link #start}). Caller holds the monitor.
+     * one lap at most. Stopping at the completion leaves later arrivals in the lanes instead of moving them
+     * to the unexpected queue: the next request started takes them straight from the lanes, without the
+     * queue's copy and look-ups, and a full lane holds its producer back. Delivery order is kept either way
+     * (see {@link #start}). Caller holds the guard.
      */
     private void drain(final NotifyRequest request, final NotifyRequest[] requests) {
         completedInDrain = false;
         if (request == null && requests == null) {
-            own.drain(handler, capacity);
+            own.drain(handler, lap);
         } else {
-            for (int i = 0; i < capacity && !done(request, requests) && own.drain(handler, 1) == 1; i++) {
+            for (int i = 0; i < lap && !done(request, requests) && own.drain(handler, 1) == 1; i++) {
                 // one arrival at a time: the completion is checked between two
             }
         }
@@ -167,16 +314,22 @@ final class Notifications {
 
     /**
      * Matches waiting notifications to a starting request, then lists it as active if it is not done. Only
-     * the unexpected queue is searched; the ring is left to the next test or await. Arrival order is kept:
-     * everything queued arrived before anything still in the ring, no active request matches a queued
-     * notification, and the next drain offers the ring's entries to the active requests in start order,
+     * the unexpected queue is searched; the lanes are left to the next test or await. Delivery order is kept:
+     * everything queued was delivered before anything still in the lanes, no active request matches a queued
+     * notification, and the next drain offers the lanes' entries to the active requests in start order,
      * the matching a drain before the start would give. A consumer with a backlog thus leaves new
-     * notifications in the ring, whose being full holds the producers back.
+     * notifications in the lanes, whose being full holds the producers back.
      */
-    synchronized void start(final NotifyRequest request) {
-        takeUnexpected(request);
-        if (!request.isComplete()) {
-            active.add(request);
+    void start(final NotifyRequest request) {
+        final int held = enter();
+        try {
+            request.reset();
+            takeUnexpected(request);
+            if (!request.isComplete()) {
+                active.add(request);
+            }
+        } finally {
+            guard.unlock(held);
         }
     }
 
@@ -187,75 +340,232 @@ final class Notifications {
             if (waiting.isEmpty()) {
                 break;
             }
-            final Notification n = waiting.get();
-            request.matched(n.source(), n.tag(), n.displacement(), n.length());
+            request.matched(waiting.get());
         }
     }
 
-    synchronized void cancel(final NotifyRequest request) {
-        active.remove(request);
+    void cancel(final NotifyRequest request) {
+        final int held = enter();
+        try {
+            active.remove(request);
+        } finally {
+            guard.unlock(held);
+        }
+    }
+
+    /**
+     * @return the status of an active request's matches so far, read under the guard (drains may run in
+     *         other threads).
+     */
+    NotifyRequest.Status statusOf(final NotifyRequest request) {
+        final int held = enter();
+        try {
+            return request.snapshot();
+        } finally {
+            guard.unlock(held);
+        }
     }
 
     /**
      * Drains and waits until {@code request} is complete. The drain and the completion check are one step
-     * under this endpoint's monitor; the wait holds no monitor, so other threads of the rank can drain and
-     * send meanwhile, and a thread that completes the request for this one wakes it.
+     * under this endpoint's guard, and so is every poll of the wait: while it spins, a waiting thread drains
+     * (a poll that finds the notification has also matched it). The wait holds no guard or lane between
+     * polls, so other threads of the rank can drain and send meanwhile, and a thread that completes the
+     * request for this one wakes it.
      */
     void awaitComplete(final NotifyRequest request) {
-        while (true) {
-            synchronized (this) {
-                drain(request, null);
-                if (request.isComplete()) {
-                    return;
-                }
-                waiters++;
-            }
-            try {
-                beforeWait.run();
-                own.await(waitStrategy, () -> request.isComplete() || headReady(), waits.liveness(liveness));
-            } finally {
+        if (drainedComplete(request, false)) {
+            return;
+        }
+        boolean left = false;
+        try {
+            beforeWait.run();
+            own.await(waitStrategy, () -> drainedComplete(request, true), waits.liveness(liveness));
+            left = true;
+        } finally {
+            if (!left) {
                 leaveWait();
             }
+        }
+    }
+
+    /**
+     * One step of {@link #awaitComplete} under the guard: drains until {@code request} is complete and says
+     * whether it is. On the way in ({@code waiting} false) an incomplete request makes this thread a waiter; a
+     * waiter that sees the completion stops being one.
+     */
+    private boolean drainedComplete(final NotifyRequest request, final boolean waiting) {
+        final int held = enter();
+        try {
+            drain(request, null);
+            final boolean complete = request.isComplete();
+            if (complete == waiting) {
+                waiters += waiting ? -1 : 1;
+            }
+            return complete;
+        } finally {
+            guard.unlock(held);
         }
     }
 
     /**
      * MPI_WAITANY over requests of this endpoint: drains, then returns the index of the first complete
-     * active request (-1 if none is active), in one step under the monitor; waits as
-     * {@link #awaitComplete} does when none is complete.
+     * active request (-1 if none is active), in one step under the guard; waits as {@link #awaitComplete}
+     * does when none is complete.
      */
     int awaitAny(final NotifyRequest[] requests) {
-        while (true) {
-            synchronized (this) {
-                drain(null, requests);
-                final int done = NotifyRequest.firstComplete(requests);
-                if (done != NotifyRequest.NONE_COMPLETE) {
-                    return done;
-                }
-                waiters++;
-            }
-            try {
-                beforeWait.run();
-                own.await(waitStrategy, () -> NotifyRequest.anyComplete(requests) || headReady(),
-                    waits.liveness(liveness));
-            } finally {
+        final int[] done = {NotifyRequest.NONE_COMPLETE};
+        if (drainedAny(requests, done, false)) {
+            return done[0];
+        }
+        boolean left = false;
+        try {
+            beforeWait.run();
+            own.await(waitStrategy, () -> drainedAny(requests, done, true), waits.liveness(liveness));
+            left = true;
+        } finally {
+            if (!left) {
                 leaveWait();
             }
+        }
+        return done[0];
+    }
+
+    /**
+     * {@link #drainedComplete} for {@link #awaitAny}: {@code done[0]} receives the index found.
+     */
+    private boolean drainedAny(final NotifyRequest[] requests, final int[] done, final boolean waiting) {
+        final int held = enter();
+        try {
+            drain(null, requests);
+            done[0] = NotifyRequest.firstComplete(requests);
+            final boolean any = done[0] != NotifyRequest.NONE_COMPLETE;
+            if (any == waiting) {
+                waiters += waiting ? -1 : 1;
+            }
+            return any;
+        } finally {
+            guard.unlock(held);
         }
     }
 
     /**
-     * For waits over several endpoints: drains once (under the monitor).
+     * The two-sided layer's receive path (see {@code RuntimeAccess#drainArrivals}): takes queued arrivals, then
+     * drains the lanes, giving each arrival to a matching started request as {@link #progress()} does and
+     * putting the others into {@code into} instead of the unexpected queue, until {@code into} is full.
+     *
+     * @return arrivals put into {@code into}.
      */
-    synchronized void drainForWait() {
-        progress();
+    int drainTo(final ArrivalBatch into) {
+        final int held = enter();
+        try {
+            int taken = 0;
+            while (taken < into.capacity() && !unexpected.isEmpty()) {
+                into.set(taken++, unexpected.takeOldest(Matcher.ANY_SOURCE, Matcher.ANY_TAG).orElseThrow());
+            }
+            if (taken == into.capacity()) {
+                return taken;
+            }
+            batch = into;
+            batched = taken;
+            completedInDrain = false;
+            try {
+                own.drain(handler, into.capacity() - taken);
+            } finally {
+                taken = batched;
+                batch = null;
+            }
+            if (completedInDrain && waiters > 0) {
+                own.wakeWaiters();
+            }
+            return taken;
+        } finally {
+            guard.unlock(held);
+        }
     }
 
     /**
-     * For waits over several endpoints: whether a notification waits in the ring, without draining it.
+     * Waits until an arrival waits for {@link #drainTo} (queued, or in the lanes), taking nothing; as
+     * {@link #awaitComplete} waits.
      */
-    synchronized boolean headReady() {
-        return own.isHeadReady();
+    void awaitArrival() {
+        if (arrivalWaits(false)) {
+            return;
+        }
+        try {
+            own.await(waitStrategy, () -> arrivalWaits(true), waits.liveness(liveness));
+        } finally {
+            leaveWait();
+        }
+    }
+
+    /**
+     * Under the guard: whether an arrival waits for {@link #drainTo}; on the way in ({@code waiting} false),
+     * none makes this thread a waiter.
+     */
+    private boolean arrivalWaits(final boolean waiting) {
+        final int held = enter();
+        try {
+            final boolean ready = !unexpected.isEmpty() || own.isHeadReady();
+            if (!ready && !waiting) {
+                waiters++;
+            }
+            return ready;
+        } finally {
+            guard.unlock(held);
+        }
+    }
+
+    /**
+     * The Notified Access paper's probe (section III): drains the lanes (arrivals that no active request matches
+     * join the unexpected queue) and returns the oldest queued notification from {@code source} with {@code tag}
+     * ({@link Rma#ANY_SOURCE} / {@link Rma#ANY_TAG} allowed), without taking it; null if there is none.
+     */
+    Notification probe(final int source, final int tag) {
+        final Notification[] found = {null};
+        probeFinds(source, tag, found, true);
+        return found[0];
+    }
+
+    /**
+     * The blocking {@link #probe}: waits as {@link #awaitArrival} does until a notification matches.
+     */
+    Notification awaitProbe(final int source, final int tag) {
+        final Notification[] found = {null};
+        if (probeFinds(source, tag, found, false)) {
+            return found[0];
+        }
+        try {
+            own.await(waitStrategy, () -> probeFinds(source, tag, found, true), waits.liveness(liveness));
+        } finally {
+            leaveWait();
+        }
+        return found[0];
+    }
+
+    /**
+     * Under the guard: drains, then looks for a queued match into {@code found}; on the way in ({@code waiting}
+     * false), none makes this thread a waiter.
+     */
+    private boolean probeFinds(final int source, final int tag, final Notification[] found, final boolean waiting) {
+        final int held = enter();
+        try {
+            drain(null, null);
+            found[0] = unexpected.peekOldest(matcherSource(source), matcherTag(tag)).orElse(null);
+            if (found[0] == null && !waiting) {
+                waiters++;
+            }
+            return found[0] != null;
+        } finally {
+            guard.unlock(held);
+        }
+    }
+
+    /**
+     * For waits over several endpoints: drains once (under the guard).
+     */
+    void drainForWait() {
+        progress();
     }
 
     /**
@@ -275,11 +585,11 @@ final class Notifications {
     }
 
     /**
-     * Sets the hook a sending thread runs when it first finds its target's ring full (for tests that
+     * Sets the hook a sending thread runs when it first finds its lane at the target full (for tests that
      * let the target make room only once the sender waits for it).
      */
-    void onFullRing(final Runnable hook) {
-        onFullRing = hook;
+    void onFullLane(final Runnable hook) {
+        onFullLane = hook;
     }
 
     int rank() {
@@ -290,23 +600,26 @@ final class Notifications {
         return waitStrategy;
     }
 
-    private synchronized void leaveWait() {
-        waiters--;
+    private void leaveWait() {
+        final int held = enter();
+        try {
+            waiters--;
+        } finally {
+            guard.unlock(held);
+        }
     }
 
     /**
-     * @return notifications waiting in the unexpected queue (after draining the ring).
+     * @return notifications waiting in the unexpected queue (after draining the lanes).
      */
-    synchronized int unexpectedCount() {
-        progress();
-        return unexpected.size();
-    }
-
-    /**
-     * @return ring slots given up because their producer died before publishing them.
-     */
-    synchronized long skippedSlots() {
-        return skippedSlots;
+    int unexpectedCount() {
+        final int held = enter();
+        try {
+            drain(null, null);
+            return unexpected.size();
+        } finally {
+            guard.unlock(held);
+        }
     }
 
     void checkOpen(final String call) {
@@ -314,33 +627,31 @@ final class Notifications {
     }
 
     private void arrived(final Notification notification) {
-        final Iterator<NotifyRequest> requests = active.iterator();
-        while (requests.hasNext()) {
-            final NotifyRequest request = requests.next();
-            if (request.matches(notification.source(), notification.tag())) {
-                if (request.matched(notification.source(), notification.tag(), notification.displacement(),
-                    notification.length())) {
-                    requests.remove();
+        final int source = notification.source();
+        final int tag = notification.tag();
+        for (int i = 0, n = active.size(); i < n; i++) {
+            final NotifyRequest request = active.get(i);
+            if (request.matches(source, tag)) {
+                if (request.matched(notification)) {
+                    active.remove(i);
                     completedInDrain = true;
                 }
                 return;
             }
         }
-        unexpected.add(notification);
-    }
-
-    private void skipped(final int producer) {
-        skippedSlots++;
-        System.err.println("rma4j: rank " + rank + " skipped a notification slot claimed by rank " + producer
-            + ", which died before publishing it");
+        if (batch != null) {
+            batch.set(batched++, notification);
+        } else {
+            unexpected.add(notification);
+        }
     }
 
     /**
-     * @return this rank's producer handle on {@code target}'s ring (for fault-injection tests, which
-     *         claim a slot and stop before publishing it).
+     * @return this rank's producer of its lane at {@code target} (for fault-injection tests, which write an
+     *         entry and stop before publishing it).
      */
-    NotifyRing outgoingRing(final int target) {
-        return outgoing[target];
+    LaneProducer outgoingLane(final int target) {
+        return outgoing[target].producer;
     }
 
     private static int matcherSource(final int source) {

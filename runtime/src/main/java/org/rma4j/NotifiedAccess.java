@@ -9,9 +9,14 @@ import org.rma4j.internal.AtomicElements;
 /**
  * Notified access of one window (Belli and Hoefler, "Notified Access", IPDPS 2015, section III): the
  * notified put, get, accumulate and fetch-and-op, which move their data at the call like their plain
- * counterparts ({@link TargetAccess}) and then publish a notification in the target's ring, and the
- * persistent {@link NotifyRequest}s made by notifyInit. Rings, matching and waiting:
- * {@link Notifications}. Javadoc of each call: {@link Window}.
+ * counterparts ({@link TargetAccess}) and then publish a notification in this rank's lane at the target,
+ * and the persistent {@link NotifyRequest}s made by notifyInit. Lanes, matching and waiting:
+ * {@link Notifications}. Javadoc of each call: {@link WindowNotifiedAccess}; each hands its
+ * {@link RmaException} to the window's {@link WindowErrors} before it leaves.
+ *
+ * <p>Each access takes this rank's lane at the target ({@link Notifications#lock}) before it moves the data
+ * and gives it back after publishing: the data is in the target window when the notification is published
+ * (release), and in program order with this origin's other operations to the target.
  */
 final class NotifiedAccess {
     private final WindowState state;
@@ -20,13 +25,18 @@ final class NotifiedAccess {
     private final List<NotifyRequest> requests = new ArrayList<>();
     /** Notified access to targets on another node. */
     private final RemoteNotified remote;
+    private final WindowTransport transport;
+    /** The calls below hand their {@link RmaException} to the window's error handler before it leaves. */
+    private final WindowErrors errors;
 
     NotifiedAccess(final WindowState state, final TargetMemory memory, final Notifications notifications,
-        final WindowTransport transport) {
+        final WindowTransport transport, final WindowErrors errors) {
         this.state = state;
         this.memory = memory;
         this.notifications = notifications;
         this.remote = new RemoteNotified(state, transport);
+        this.transport = transport;
+        this.errors = errors;
     }
 
     /**
@@ -42,106 +52,371 @@ final class NotifiedAccess {
     }
 
     void putNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
-        Objects.requireNonNull(origin, "origin");
-        checkTag("putNotify", tag);
-        if (remote.reaches(target)) {
-            remote.putNotify(origin, target, targetDisp, tag);
-            return;
+        try {
+            Objects.requireNonNull(origin, "origin");
+            checkTag("putNotify", tag);
+            if (remote.reaches(target)) {
+                remote.putNotify(origin, target, targetDisp, tag);
+                return;
+            }
+            final long length = origin.byteSize();
+            final TargetMemory.Place destination = notifiedPlace("putNotify", target, targetDisp, length);
+            if (destination == null) {
+                return;
+            }
+            final Notifications.Lane lane = notifications.lock("putNotify", target);
+            try {
+                // NOTE: the data goes into the target window at the call, before the notification is published
+                // (release), so it takes effect in program order with this origin's other operations to the target.
+                MemorySegment.copy(origin, 0, destination.mapping(), destination.offset(), length);
+                // NOTE: a short put's data travels in the notification too, so the target can take it from there
+                // (NotifyRequest.inlineData); the window's copy above is the one that takes effect.
+                notifications.publish("putNotify", lane, tag, targetDisp, (int)length, Notifications.KIND_PUT,
+                    length <= NotifyRequest.INLINE_BYTES ? origin : null);
+            } finally {
+                lane.unlock();
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("putNotify", e);
         }
-        final long length = origin.byteSize();
-        final TargetMemory.Place destination = notifiedPlace("putNotify", target, targetDisp, length);
-        if (destination == null) {
-            return;
-        }
-        // NOTE: the data goes into the target window at the call, before the notification is published
-        // (release), so it takes effect in program order with this origin's other operations to the target.
-        MemorySegment.copy(origin, 0, destination.mapping(), destination.offset(), length);
-        notifications.notify("putNotify", target, tag, targetDisp, (int)length, Notifications.KIND_PUT, null);
     }
 
     void putNotify(final MemorySegment origin, final long originCount, final Datatype originType, final int target,
         final long targetDisp, final long targetCount, final Datatype targetType, final int tag) {
-        checkTag("putNotify", tag);
-        Objects.requireNonNull(origin, "origin");
-        Checks.checkTypes("putNotify", originCount, originType, targetCount, targetType);
-        Checks.checkBuffer("putNotify", "origin", origin, originCount, originType);
-        if (remote.reaches(target)) {
-            remote.putNotify(origin, originCount, originType, target, targetDisp, targetCount, targetType, tag);
-            return;
+        try {
+            checkTag("putNotify", tag);
+            Objects.requireNonNull(origin, "origin");
+            Checks.checkTypes("putNotify", originCount, originType, targetCount, targetType);
+            Checks.checkBuffer("putNotify", "origin", origin, originCount, originType);
+            if (remote.reaches(target)) {
+                remote.putNotify(origin, originCount, originType, target, targetDisp, targetCount, targetType, tag);
+                return;
+            }
+            final MemorySegment destination = notifiedSlice("putNotify", target, targetDisp,
+                targetType.span(targetCount));
+            if (destination == null) {
+                return;
+            }
+            final Notifications.Lane lane = notifications.lock("putNotify", target);
+            try {
+                TypeCursor.copy(origin, new TypeCursor(0, originCount, originType), destination,
+                    new TypeCursor(0, targetCount, targetType));
+                notifications.publish("putNotify", lane, tag, targetDisp,
+                    (int)Math.min(targetCount * targetType.size(), Integer.MAX_VALUE), Notifications.KIND_PUT, null);
+            } finally {
+                lane.unlock();
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("putNotify", e);
         }
-        final MemorySegment destination = notifiedSlice("putNotify", target, targetDisp, targetType.span(targetCount));
-        if (destination == null) {
-            return;
+    }
+
+    /** Notified put of {@code length} elements of {@code elementBytes} each from {@code array} at {@code offset}. */
+    void putNotifyElements(final MemorySegment array, final int offset, final int length, final int elementBytes,
+        final int target, final long targetDisp, final int tag) {
+        try {
+            putNotify(Checks.slice(array, offset, length, elementBytes), target, targetDisp, tag);
+        } catch (final RmaException e) {
+            throw errors.raise("putNotify", e);
         }
-        TypeCursor.copy(origin, new TypeCursor(0, originCount, originType), destination,
-            new TypeCursor(0, targetCount, targetType));
-        notifications.notify("putNotify", target, tag, targetDisp,
-            (int)Math.min(targetCount * targetType.size(), Integer.MAX_VALUE), Notifications.KIND_PUT, null);
     }
 
     void getNotify(final MemorySegment destination, final int target, final long targetDisp, final int tag) {
-        Objects.requireNonNull(destination, "destination");
-        checkTag("getNotify", tag);
-        if (remote.reaches(target)) {
-            remote.getNotify(destination, target, targetDisp, tag);
-            return;
+        try {
+            Objects.requireNonNull(destination, "destination");
+            checkTag("getNotify", tag);
+            if (remote.reaches(target)) {
+                remote.getNotify(destination, target, targetDisp, tag);
+                return;
+            }
+            final long length = destination.byteSize();
+            final MemorySegment source = notifiedSlice("getNotify", target, targetDisp, length);
+            if (source == null) {
+                return;
+            }
+            final Notifications.Lane lane = notifications.lock("getNotify", target);
+            try {
+                MemorySegment.copy(source, 0, destination, 0, length);
+                notifications.publish("getNotify", lane, tag, targetDisp, (int)Math.min(length, Integer.MAX_VALUE),
+                    Notifications.KIND_GET, null);
+            } finally {
+                lane.unlock();
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("getNotify", e);
         }
-        final long length = destination.byteSize();
-        final MemorySegment source = notifiedSlice("getNotify", target, targetDisp, length);
-        if (source == null) {
-            return;
-        }
-        MemorySegment.copy(source, 0, destination, 0, length);
-        notifications.notify("getNotify", target, tag, targetDisp, (int)Math.min(length, Integer.MAX_VALUE),
-            Notifications.KIND_GET, null);
     }
 
     void accumulateNotify(final MemorySegment origin, final long count, final Datatype type, final int target,
         final long targetDisp, final Op op, final int tag) {
-        checkTag("accumulateNotify", tag);
-        Checks.checkOp("accumulateNotify", op, type);
-        Checks.checkNotNoOp("accumulateNotify", op);
-        Objects.requireNonNull(origin, "origin");
-        Checks.checkTypes("accumulateNotify", count, type, count, type);
-        if (type.pairOrNull() != null) {
-            throw new RmaException(ErrorClass.TYPE, "accumulateNotify datatype " + type + " is a pair type; notified"
-                + " accumulates take basic types (use accumulate with MINLOC or MAXLOC, then a notification)");
+        try {
+            checkTag("accumulateNotify", tag);
+            Checks.checkOp("accumulateNotify", op, type);
+            Checks.checkNotNoOp("accumulateNotify", op);
+            Objects.requireNonNull(origin, "origin");
+            Checks.checkTypes("accumulateNotify", count, type, count, type);
+            if (type.pairOrNull() != null) {
+                throw new RmaException(ErrorClass.TYPE,
+                    "accumulateNotify datatype " + type + " is a pair type; notified"
+                        + " accumulates take basic types (use accumulate with MINLOC or MAXLOC, then a notification)");
+            }
+            Checks.checkBuffer("accumulateNotify", "origin", origin, count, type);
+            if (remote.reaches(target)) {
+                remote.accumulateNotify(origin, count, type, target, targetDisp, op, tag);
+                return;
+            }
+            final TargetMemory.Place place = notifiedPlace("accumulateNotify", target, targetDisp, type.span(count));
+            if (place == null) {
+                return;
+            }
+            final Datatype.Basic basic = type.basic();
+            Checks.checkAligned("accumulateNotify", target, place.address(), basic);
+            final MemorySegment mapping = place.mapping();
+            final Notifications.Lane lane = notifications.lock("accumulateNotify", target);
+            try {
+                TypeCursor.zip(new TypeCursor(0, count, type), new TypeCursor(place.offset(), count, type),
+                    (originOffset, targetOffset, elements) -> AtomicElements.accumulate(op, basic, origin, originOffset,
+                        mapping, targetOffset, elements));
+                notifications.publish("accumulateNotify", lane, tag, targetDisp,
+                    (int)Math.min(count * type.size(), Integer.MAX_VALUE), Notifications.KIND_ACCUMULATE, null);
+            } finally {
+                lane.unlock();
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("accumulateNotify", e);
         }
-        Checks.checkBuffer("accumulateNotify", "origin", origin, count, type);
-        if (remote.reaches(target)) {
-            remote.accumulateNotify(origin, count, type, target, targetDisp, op, tag);
-            return;
-        }
-        final TargetMemory.Place place = notifiedPlace("accumulateNotify", target, targetDisp, type.span(count));
-        if (place == null) {
-            return;
-        }
-        final Datatype.Basic basic = type.basic();
-        Checks.checkAligned("accumulateNotify", target, place.address(), basic);
-        final MemorySegment mapping = place.mapping();
-        TypeCursor.zip(new TypeCursor(0, count, type), new TypeCursor(place.offset(), count, type),
-            (originOffset, targetOffset, elements) -> AtomicElements.accumulate(op, basic, origin, originOffset,
-                mapping, targetOffset, elements));
-        notifications.notify("accumulateNotify", target, tag, targetDisp,
-            (int)Math.min(count * type.size(), Integer.MAX_VALUE), Notifications.KIND_ACCUMULATE, null);
     }
 
     long fetchAndOpNotify(final long operand, final int target, final long targetDisp, final Op op, final int tag) {
-        checkTag("fetchAndOpNotify", tag);
-        Checks.checkOp("fetchAndOpNotify", op, Datatype.LONG);
+        try {
+            checkTag("fetchAndOpNotify", tag);
+            Checks.checkOp("fetchAndOpNotify", op, Datatype.LONG);
+            if (remote.reaches(target)) {
+                return remote.fetchAndOpNotify(operand, target, targetDisp, op, tag);
+            }
+            final TargetMemory.Place place = notifiedPlace("fetchAndOpNotify", target, targetDisp, Long.BYTES);
+            if (place == null) {
+                return 0;
+            }
+            Checks.checkAligned("fetchAndOpNotify", target, place.address(), Datatype.Basic.LONG);
+            final Notifications.Lane lane = notifications.lock("fetchAndOpNotify", target);
+            try {
+                final long previous = AtomicElements.getAndApply(op, Datatype.Basic.LONG, place.mapping(),
+                    place.offset(), operand);
+                notifications.publish("fetchAndOpNotify", lane, tag, targetDisp, Long.BYTES,
+                    Notifications.KIND_ACCUMULATE, null);
+                return previous;
+            } finally {
+                lane.unlock();
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("fetchAndOpNotify", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- notified atomics, request-based calls
+
+    /*
+     * These move their data as the plain calls do, through the window's transport (which checks the range and
+     * alignment, on this node or at the target's), then deliver the notification: into the target's endpoint on
+     * this node, through the transport's ordered channel to another node. Notified access needs no epoch (NA
+     * section III), so no epoch is checked.
+     */
+
+    void getAccumulateNotify(final MemorySegment origin, final long originCount, final Datatype originType,
+        final MemorySegment result, final long resultCount, final Datatype resultType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType, final Op op, final int tag) {
+        try {
+            final String call = "getAccumulateNotify";
+            checkTag(call, tag);
+            Checks.checkOp(call, op, targetType);
+            Objects.requireNonNull(result, "result");
+            Checks.checkAccumulateTypes(call, resultCount, resultType, targetCount, targetType);
+            Checks.checkBuffer(call, "result", result, resultCount, resultType);
+            if (op != Op.NO_OP) {
+                Objects.requireNonNull(origin, "origin");
+                Checks.checkAccumulateTypes(call, originCount, originType, targetCount, targetType);
+                Checks.checkBuffer(call, "origin", origin, originCount, originType);
+            }
+            final long span = targetType.span(targetCount);
+            if (!notifiedTarget(call, target, targetDisp, span)) {
+                return;
+            }
+            final Notifications.Lane lane = localLane(call, target);
+            try {
+                transport.getAccumulate(call, op, op == Op.NO_OP ? null : origin, originCount, originType, result,
+                    resultCount, resultType, target, targetDisp, targetCount, targetType);
+                deliver(call, lane, target, tag, targetDisp, targetCount * targetType.size(),
+                    Notifications.KIND_ACCUMULATE);
+            } finally {
+                unlock(lane);
+            }
+            state.counters().count(call, target, span);
+        } catch (final RmaException e) {
+            throw errors.raise("getAccumulateNotify", e);
+        }
+    }
+
+    long compareAndSwapNotify(final long compare, final long value, final int target, final long targetDisp,
+        final int tag) {
+        try {
+            final String call = "compareAndSwapNotify";
+            checkTag(call, tag);
+            if (!notifiedTarget(call, target, targetDisp, Long.BYTES)) {
+                return 0;
+            }
+            final Notifications.Lane lane = localLane(call, target);
+            final long previous;
+            try {
+                previous = transport.compareAndSwap(call, Datatype.LONG, compare, value, target, targetDisp);
+                deliver(call, lane, target, tag, targetDisp, Long.BYTES, Notifications.KIND_ACCUMULATE);
+            } finally {
+                unlock(lane);
+            }
+            state.counters().count(call, target, Long.BYTES);
+            return previous;
+        } catch (final RmaException e) {
+            throw errors.raise("compareAndSwapNotify", e);
+        }
+    }
+
+    RmaRequest rputNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
+        try {
+            putNotify(origin, target, targetDisp, tag);
+            completeLocally(target);
+            return RmaRequest.completed("rputNotify");
+        } catch (final RmaException e) {
+            throw errors.raise("rputNotify", e);
+        }
+    }
+
+    RmaRequest rgetNotify(final MemorySegment destination, final int target, final long targetDisp, final int tag) {
+        try {
+            getNotify(destination, target, targetDisp, tag);
+            return RmaRequest.completed("rgetNotify");
+        } catch (final RmaException e) {
+            throw errors.raise("rgetNotify", e);
+        }
+    }
+
+    RmaRequest raccumulateNotify(final MemorySegment origin, final long count, final Datatype type, final int target,
+        final long targetDisp, final Op op, final int tag) {
+        try {
+            accumulateNotify(origin, count, type, target, targetDisp, op, tag);
+            completeLocally(target);
+            return RmaRequest.completed("raccumulateNotify");
+        } catch (final RmaException e) {
+            throw errors.raise("raccumulateNotify", e);
+        }
+    }
+
+    RmaRequest rgetAccumulateNotify(final MemorySegment origin, final long originCount, final Datatype originType,
+        final MemorySegment result, final long resultCount, final Datatype resultType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType, final Op op, final int tag) {
+        try {
+            getAccumulateNotify(origin, originCount, originType, result, resultCount, resultType, target, targetDisp,
+                targetCount, targetType, op, tag);
+            return RmaRequest.completed("rgetAccumulateNotify");
+        } catch (final RmaException e) {
+            throw errors.raise("rgetAccumulateNotify", e);
+        }
+    }
+
+    /**
+     * A request-based call is complete when its origin buffer may be reused (MPI-3.1 section 11.3.5): at once on
+     * this node; to another node, after the transport's local completion.
+     */
+    private void completeLocally(final int target) {
         if (remote.reaches(target)) {
-            return remote.fetchAndOpNotify(operand, target, targetDisp, op, tag);
+            transport.flushLocal(target);
         }
-        final TargetMemory.Place place = notifiedPlace("fetchAndOpNotify", target, targetDisp, Long.BYTES);
-        if (place == null) {
-            return 0;
+    }
+
+    /**
+     * Checks a notified access that its transport resolves (no epoch needed).
+     *
+     * @return false for PROC_NULL (no operation).
+     */
+    private boolean notifiedTarget(final String call, final int target, final long targetDisp, final long length) {
+        checkOpen(call);
+        if (target == Rma.PROC_NULL) {
+            return false;
         }
-        Checks.checkAligned("fetchAndOpNotify", target, place.address(), Datatype.Basic.LONG);
-        final long previous = AtomicElements.getAndApply(op, Datatype.Basic.LONG, place.mapping(), place.offset(),
-            operand);
-        notifications.notify("fetchAndOpNotify", target, tag, targetDisp, Long.BYTES, Notifications.KIND_ACCUMULATE,
-            null);
-        return previous;
+        checkRank(target, call);
+        if (targetDisp < 0) {
+            throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
+        }
+        if (length > Integer.MAX_VALUE) {
+            throw new RmaException(ErrorClass.COUNT, call + " length=" + length + " exceeds " + Integer.MAX_VALUE
+                + " bytes, the most one notification describes");
+        }
+        return true;
+    }
+
+    /**
+     * @return this rank's lane at {@code target}, locked, when the target is on this node (the data then moves
+     *         and the notification is published under it, so threads of this rank publish in the order their data
+     *         took effect); null for a target on another node.
+     */
+    private Notifications.Lane localLane(final String call, final int target) {
+        return transport.mapped(target) ? notifications.lock(call, target) : null;
+    }
+
+    private static void unlock(final Notifications.Lane lane) {
+        if (lane != null) {
+            lane.unlock();
+        }
+    }
+
+    /**
+     * Publishes the notification of an access that took effect: in {@code lane} on this node, else through the
+     * transport's ordered channel to the target's node.
+     */
+    private void deliver(final String call, final Notifications.Lane lane, final int target, final int tag,
+        final long targetDisp, final long bytes, final int kind) {
+        final int length = (int)Math.min(bytes, Integer.MAX_VALUE);
+        if (lane != null) {
+            notifications.publish(call, lane, tag, targetDisp, length, kind, null);
+        } else {
+            transport.notify(call, target, tag, targetDisp, length, kind);
+        }
+    }
+
+    java.util.Optional<NotifyRequest.Status> notifyIprobe(final int source, final int tag) {
+        try {
+            checkProbe("notifyIprobe", source, tag);
+            return java.util.Optional.ofNullable(statusOf(notifications.probe(source, tag)));
+        } catch (final RmaException e) {
+            throw errors.raise("notifyIprobe", e);
+        }
+    }
+
+    NotifyRequest.Status notifyProbe(final int source, final int tag) {
+        try {
+            checkProbe("notifyProbe", source, tag);
+            return statusOf(notifications.awaitProbe(source, tag));
+        } catch (final RmaException e) {
+            throw errors.raise("notifyProbe", e);
+        } catch (final RuntimeException e) {
+            throw Failures.translate(e, state.rank(), "notifyProbe(source=" + source + ", tag=" + tag + ")");
+        }
+    }
+
+    private void checkProbe(final String call, final int source, final int tag) {
+        checkOpen(call);
+        if (source != Rma.ANY_SOURCE) {
+            checkRank(source, call + " source");
+        }
+        if (tag != Rma.ANY_TAG) {
+            checkTag(call, tag);
+        }
+    }
+
+    private static NotifyRequest.Status statusOf(final org.rma4j.notify.Notification notification) {
+        return notification == null
+            ? null
+            : new NotifyRequest.Status(notification.source(), notification.tag(), 1, notification.displacement(),
+                notification.length());
     }
 
     NotifyRequest notifyInit(final int source, final int tag, final int expectedCount) {
@@ -183,17 +458,8 @@ final class NotifiedAccess {
      */
     private TargetMemory.Place notifiedPlace(final String call, final int target, final long targetDisp,
         final long length) {
-        checkOpen(call);
-        if (target == Rma.PROC_NULL) {
+        if (!notifiedTarget(call, target, targetDisp, length)) {
             return null;
-        }
-        checkRank(target, call);
-        if (targetDisp < 0) {
-            throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
-        }
-        if (length > Integer.MAX_VALUE) {
-            throw new RmaException(ErrorClass.COUNT, call + " length=" + length + " exceeds " + Integer.MAX_VALUE
-                + " bytes, the most one notification describes");
         }
         return state.counters().counted(call, target, length,
             memory.resolveInMapping(call, target, targetDisp, length));

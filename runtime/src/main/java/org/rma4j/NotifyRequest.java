@@ -1,14 +1,26 @@
 package org.rma4j;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.LinkedHashSet;
+import org.rma4j.notify.Notification;
+import org.rma4j.notify.NotifyLanesLayout;
 
 /**
  * A persistent notification request (Notified Access, Belli and Hoefler, IPDPS 2015, section III):
  * made by {@link Window#notifyInit}, it completes after {@code expectedCount} notified accesses to
  * this rank's part of the window that match its source and tag ({@link Rma#ANY_SOURCE} and
- * {@link Rma#ANY_TAG} match any). Matching is in arrival order; notifications that arrive while no
+ * {@link Rma#ANY_TAG} match any). Matching is in delivery order; notifications that arrive while no
  * started request matches them wait in the window's unexpected queue for a later request.
+ *
+ * <p>Delivery order: the notifications of one origin are delivered in the order it issued them (each
+ * origin has its own lane at this rank), so a request for one source sees that source's notified accesses
+ * in program order. Notifications of different origins are delivered in the order this rank finds them,
+ * not in the order they were sent, even when the sends were ordered by some other communication: as in
+ * MPI, ordering holds per origin and target only. A request for {@link Rma#ANY_SOURCE} takes the oldest
+ * delivered.
  *
  * <p>Lifecycle ({@link State}): {@link #start()} activates it (and matches waiting notifications
  * first); {@link #test()} / {@link #await()} complete it, after which it may be started again;
@@ -18,7 +30,7 @@ import java.util.LinkedHashSet;
  * <p>Unlike the requests of {@link Window#rput} and friends, these are persistent: the standard's
  * rules for RMA request handles do not apply (see DESIGN.md, "Decisions").
  */
-public final class NotifyRequest implements AutoCloseable {
+public final class NotifyRequest implements Request, AutoCloseable {
     /** Lifecycle of a request. */
     public enum State {
         /** Made by notifyInit or completed: may be started. */
@@ -44,17 +56,44 @@ public final class NotifyRequest implements AutoCloseable {
     /** Returned by {@link #firstComplete} when no active request is complete. */
     static final int NONE_COMPLETE = -2;
 
+    /** The status before any match. */
+    private static final Status NO_MATCH = new Status(-1, -1, 0, -1, -1);
+    private static final VarHandle COMPLETE;
+    private static final VarHandle STATUS;
+
+    static {
+        try {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            COMPLETE = lookup.findVarHandle(NotifyRequest.class, "complete", boolean.class);
+            STATUS = lookup.findVarHandle(NotifyRequest.class, "status", Status.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private State state = State.INACTIVE;
-    /** Matches since the last start (guarded by the endpoint's monitor while active). */
-    private int matched;
-    /**
-     * The last match's status, published with a volatile store so that a thread reading it while another
-     * drains sees one match's fields, never a mix.
+    /*
+     * The last match's fields and the matches since the last start: written by whichever thread of the rank
+     * drains, under the endpoint's guard; read under it (status() of an incomplete request) or through the
+     * Status record published at completion.
      */
-    private volatile Status status = new Status(-1, -1, 0, -1, -1);
+    private int matched;
+    private int lastSource = -1;
+    private int lastTag = -1;
+    private long lastDisplacement = -1;
+    private int lastLength = -1;
+    /** The inline data of the completing match (see {@link #inlineData}), and its length. */
+    private final MemorySegment inline = MemorySegment.ofArray(new long[NotifyLanesLayout.INLINE_CAPACITY / 8]);
+    private int inlineLength;
     /**
-     * Written by whichever thread of the rank drains (under the endpoint's monitor), read without it by
-     * the request's owner and by waiting threads: volatile.
+     * The status at the last completion, published with a release store before {@link #complete}, so that a
+     * thread that sees the completion (acquire) sees one match's fields, never a mix.
+     */
+    private volatile Status status;
+    /**
+     * Written by whichever thread of the rank drains (under the endpoint's guard, release store), read without
+     * it by the request's owner and by waiting threads (acquire loads). A drain that completes a request another
+     * thread waits for signals the lanes after this store (a full fence there), so a release store suffices.
      */
     private volatile boolean complete;
 
@@ -63,6 +102,9 @@ public final class NotifyRequest implements AutoCloseable {
         this.source = source;
         this.tag = tag;
         this.expectedCount = expectedCount;
+        // NOTE: a plain store, not a volatile field initializer's fence: the request reaches other threads only
+        // through the endpoint's guard.
+        STATUS.set(this, NO_MATCH);
     }
 
     /**
@@ -77,10 +119,6 @@ public final class NotifyRequest implements AutoCloseable {
             throw new RmaException(ErrorClass.REQUEST, "start of an active notification request " + this);
         }
         state = State.ACTIVE;
-        matched = 0;
-        final Status last = status;
-        status = new Status(last.source(), last.tag(), 0, last.displacement(), last.length());
-        complete = expectedCount == 0;
         endpoint.start(this);
     }
 
@@ -90,16 +128,17 @@ public final class NotifyRequest implements AutoCloseable {
      *
      * @throws RmaException REQUEST if the request is not active or freed, WIN if its window was freed.
      */
+    @Override
     public boolean test() {
         checkActive("test");
-        if (!complete) {
+        if (!isComplete()) {
             endpoint.progressFor(this); // NOTE: not when complete: it would only move arrivals to the unexpected queue
         }
         return finishIfComplete();
     }
 
     /**
-     * MPI_WAIT: blocks until the request completes (sleeping on the window's notification ring when
+     * MPI_WAIT: blocks until the request completes (sleeping on the window's notification lanes when
      * idle) and returns its status; the request becomes inactive.
      *
      * @throws RmaException REQUEST if the request is not active or freed, WIN if its window was freed.
@@ -118,11 +157,51 @@ public final class NotifyRequest implements AutoCloseable {
     }
 
     /**
-     * @return the source, tag, count, displacement and length of the last match (-1 before any).
+     * @return the source, tag, count, displacement and length of the last match (-1 before any); the count is
+     *         the matches since the last start.
      */
     public Status status() {
-        return status;
+        return isComplete() || state != State.ACTIVE ? status : endpoint.statusOf(this);
     }
+
+    /** @return whether the request is started and not complete ({@link State#ACTIVE}). */
+    @Override
+    public boolean isActive() {
+        return state == State.ACTIVE;
+    }
+
+    /**
+     * The data the last match carried in its notification: a notified put of up to {@value #INLINE_BYTES} bytes
+     * ({@link Window#putNotify(MemorySegment, int, long, int)}, contiguous) sends a copy of its data inside the
+     * notification as well as into the window, so the target can read it from the notification, which it has
+     * in its cache already, instead of from the window's line, which the origin's store took away: one cache line
+     * moves instead of two. The copy is the data as the origin wrote it at the call; the window holds the same
+     * bytes unless a later operation changed them (operations take effect in program order). A notification
+     * of a longer put, of a get or an accumulate carries none (0 bytes), nor does a request that never matched.
+     * For an inactive or completed request: the last completion's data.
+     *
+     * @param into where the bytes go (at least as long as the last match's {@link Status#length()}, up to
+     *             {@value #INLINE_BYTES}).
+     * @return bytes copied: the last match's length if its data travelled inline, else 0.
+     * @throws RmaException REQUEST if the request is active and not complete, or freed; COUNT if {@code into}
+     *                      is too short.
+     */
+    public int inlineData(final MemorySegment into) {
+        Objects.requireNonNull(into, "into");
+        if (state == State.FREED || state == State.ACTIVE && !isComplete()) {
+            throw new RmaException(ErrorClass.REQUEST, "inlineData of a request that has not completed: " + this);
+        }
+        final int length = inlineLength;
+        if (into.byteSize() < length) {
+            throw new RmaException(ErrorClass.COUNT,
+                "inlineData into " + into.byteSize() + " bytes, but the last " + "match carried " + length);
+        }
+        MemorySegment.copy(inline, 0, into, 0, length);
+        return length;
+    }
+
+    /** Most bytes a notification carries inline ({@link #inlineData}). */
+    public static final int INLINE_BYTES = NotifyLanesLayout.INLINE_CAPACITY;
 
     /**
      * @return the lifecycle state.
@@ -226,18 +305,47 @@ public final class NotifyRequest implements AutoCloseable {
     }
 
     /**
-     * Counts one matching notification.
+     * Begins a round of matching (under the endpoint's guard, from {@link Notifications#start}): no match yet;
+     * a request that expects none is complete at once.
+     */
+    void reset() {
+        matched = 0;
+        inlineLength = 0;
+        if (expectedCount == 0) {
+            STATUS.setRelease(this, snapshot());
+            COMPLETE.setRelease(this, true);
+        } else {
+            COMPLETE.setRelease(this, false);
+        }
+    }
+
+    /**
+     * Counts one matching notification (under the endpoint's guard).
      *
      * @return whether the request is complete now.
      */
-    boolean matched(final int notificationSource, final int notificationTag, final long displacement,
-        final int length) {
+    boolean matched(final Notification notification) {
         matched++;
-        status = new Status(notificationSource, notificationTag, matched, displacement, length);
-        final boolean done = matched >= expectedCount;
-        // NOTE: complete last: a thread that sees it (volatile) sees the status of the completing match.
-        complete = done;
-        return done;
+        lastSource = notification.source();
+        lastTag = notification.tag();
+        lastDisplacement = notification.displacement();
+        lastLength = notification.length();
+        if (matched < expectedCount) {
+            return false;
+        }
+        // NOTE: only the completing match's inline data is kept: it is the last match's.
+        inlineLength = notification.copyInlinePayloadTo(inline, 0);
+        // NOTE: complete last: a thread that sees it (acquire) sees the status of the completing match.
+        STATUS.setRelease(this, snapshot());
+        COMPLETE.setRelease(this, true);
+        return true;
+    }
+
+    /**
+     * @return the status of the matches so far (under the endpoint's guard).
+     */
+    Status snapshot() {
+        return new Status(lastSource, lastTag, matched, lastDisplacement, lastLength);
     }
 
     int source() {
@@ -249,11 +357,11 @@ public final class NotifyRequest implements AutoCloseable {
     }
 
     boolean isComplete() {
-        return complete;
+        return (boolean)COMPLETE.getAcquire(this);
     }
 
     private boolean finishIfComplete() {
-        if (!complete) {
+        if (!isComplete()) {
             return false;
         }
         state = State.INACTIVE;
@@ -284,7 +392,7 @@ public final class NotifyRequest implements AutoCloseable {
         for (int i = 0; i < requests.length; i++) {
             final NotifyRequest request = requests[i];
             if (request != null && request.state == State.ACTIVE) {
-                if (request.complete) {
+                if (request.isComplete()) {
                     return i;
                 }
                 anyActive = true;

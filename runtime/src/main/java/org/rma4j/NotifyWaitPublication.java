@@ -1,5 +1,7 @@
 package org.rma4j;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import org.rma4j.events.RmaWaitEvent;
 import org.rma4j.events.Waits;
 import org.rma4j.shm.ControlFile;
@@ -18,14 +20,29 @@ import org.rma4j.shm.WaitState;
  * reported as the receive.
  *
  * <p>Thread-safe (the endpoint's waits may run in several threads of the rank); the first of concurrent
- * waits is the one reported (a diagnostic, never a synchronization).
+ * waits is the one reported (a diagnostic, never a synchronization). Lock-free, as {@link #begin} runs at
+ * every wait: the reported thread is the one whose CAS set {@link #waiter}; only that thread reads and
+ * writes the wait's fields until its {@link #end} gives {@code waiter} back with a release store.
  */
 final class NotifyWaitPublication {
+    private static final VarHandle WAITER;
+
+    static {
+        try {
+            WAITER = MethodHandles.lookup().findVarHandle(NotifyWaitPublication.class, "waiter", Thread.class);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final ControlFile control;
     private final int rank;
     private final WindowState window;
+    /** The thread whose wait is recorded, or null. */
+    @SuppressWarnings("unused")
+    private volatile Thread waiter;
+    /** The recorded wait (written and read by {@link #waiter} only). */
     private WaitState.Call call;
-    private Thread waiter;
     private int peer;
     private int tag;
     private boolean published;
@@ -108,12 +125,12 @@ final class NotifyWaitPublication {
      * @return whether this is the outermost wait of this thread on the endpoint and no other thread's wait is
      *         recorded: pass it to {@link #end}.
      */
-    synchronized boolean begin(final WaitState.Call call, final int peer, final int tag) {
-        if (this.call != null) {
+    boolean begin(final WaitState.Call call, final int peer, final int tag) {
+        final Thread me = Thread.currentThread();
+        if ((Thread)WAITER.getOpaque(this) != null || !WAITER.compareAndSet(this, null, me)) {
             return false;
         }
         this.call = call;
-        this.waiter = Thread.currentThread();
         this.peer = peer;
         this.tag = tag;
         return true;
@@ -135,8 +152,8 @@ final class NotifyWaitPublication {
         return wrapped;
     }
 
-    private synchronized void publish() {
-        if (call == null || published || waiter != Thread.currentThread()) {
+    private void publish() {
+        if ((Thread)WAITER.getOpaque(this) != Thread.currentThread() || published) {
             return;
         }
         // NOTE: a Messaging wait names no window: the window is its Messaging object's, not one of the program's.
@@ -148,15 +165,15 @@ final class NotifyWaitPublication {
     /**
      * The wait begun with {@link #begin} is over (done or failed).
      */
-    synchronized void end(final boolean outermost) {
+    void end(final boolean outermost) {
         if (!outermost) {
             return;
         }
         call = null;
-        waiter = null;
         if (published) {
             published = false;
             control.clearWait(rank);
         }
+        WAITER.setRelease(this, null);
     }
 }

@@ -10,7 +10,7 @@ import org.rma4j.shm.WaitState;
  * unlock, unlock_all on the targets' lock words, and flush / sync, through the window's
  * {@link WindowTransport} (in shared memory a lock word per rank in the window file,
  * {@link org.rma4j.internal.LockWord}; flush and sync are full fences there). Epoch states: {@link Epochs}; the
- * lock-versus-post rule: {@link ActiveTarget}. Javadoc of each call: {@link Window}.
+ * lock-versus-post rule: {@link ActiveTarget}. Javadoc of each call: {@link WindowSynchronization}.
  */
 final class PassiveTarget {
     private final WindowState state;

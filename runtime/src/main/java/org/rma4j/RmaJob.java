@@ -9,6 +9,7 @@ import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.RankState;
 import org.rma4j.shm.ShmFormatException;
+import org.rma4j.shm.Liveness;
 import org.rma4j.shm.WaitStrategy;
 
 /**
@@ -48,8 +49,14 @@ public final class RmaJob implements AutoCloseable {
     public static final String EPOCH_CHECKS_INFO_KEY = "rma4j_epoch_checks";
 
     /**
-     * Info key (rma4j-specific): entries of each rank's notification ring in the window, a power of
-     * two (default 256). A full ring makes notifying origins wait, never deadlock.
+     * Info key (rma4j-specific): how many notifications one origin may have published to one target rank
+     * and not yet consumed by it in the window (the capacity of the origin's notification lane at the
+     * target), a power of two in 1..16384; rank 0's value applies to the window. The default is 2048 divided
+     * by the ranks, rounded down to a power of two, between 64 and 1024 (1024 up to 2 ranks, 256 at 8, 64 from
+     * 32 on): deep lanes for few ranks, so that a stream of small notifications keeps flowing while its
+     * consumer is descheduled. Each rank's part of the window file holds one lane per origin:
+     * {@code ranks x (128 + 64 x capacity)} bytes. A full lane makes its origin wait (draining its own lanes
+     * meanwhile), never deadlock.
      */
     public static final String NOTIFY_CAPACITY_INFO_KEY = "rma4j_notify_capacity";
 
@@ -505,6 +512,29 @@ public final class RmaJob implements AutoCloseable {
     }
 
     /**
+     * MPI_WAITANY over requests of any kinds ({@link Request}: RMA, notification and message requests of this
+     * job together): blocks until one active request completes and returns its index, or -1 (MPI_UNDEFINED) if
+     * none is active; nulls and inactive requests are skipped. Each kind's own {@code waitAny} sleeps on its
+     * arrivals; this one polls them, parking up to 1 ms between rounds (see {@code RequestWaits}).
+     *
+     * @throws RankFailedException if a rank of the job fails meanwhile.
+     * @throws RmaTimeoutException after the job's wait timeout.
+     */
+    public int waitAny(final Request... requests) {
+        return RequestWaits.waitAny(this, requests);
+    }
+
+    /** MPI_WAITALL over requests of any kinds: {@link #waitAny(Request...)} until none is active. */
+    public void waitAll(final Request... requests) {
+        RequestWaits.waitAll(this, requests);
+    }
+
+    /** MPI_TESTANY over requests of any kinds: one round; the index of a completed request, or -1. */
+    public int testAny(final Request... requests) {
+        return RequestWaits.testAny(this, requests);
+    }
+
+    /**
      * @return whether {@link #close()} was called.
      */
     public boolean isClosed() {
@@ -532,6 +562,11 @@ public final class RmaJob implements AutoCloseable {
 
     SharedAllocator allocator() {
         return allocator;
+    }
+
+    /** @return the liveness of every rank of the job, for a wait of this rank. */
+    Liveness liveness() {
+        return control.liveness(rank, true);
     }
 
     WaitStrategy waitStrategy() {

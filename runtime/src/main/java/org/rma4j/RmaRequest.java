@@ -9,7 +9,7 @@ package org.rma4j;
  * <p>Completion of a request means local completion (the origin buffer may be reused, the result
  * buffer holds the data); in rma4j the operation is also complete at the target.
  */
-public final class RmaRequest {
+public final class RmaRequest implements Request {
     private final String operation;
     private boolean released;
 
@@ -26,6 +26,7 @@ public final class RmaRequest {
      *
      * @throws RmaException REQUEST if the request was already released.
      */
+    @Override
     public boolean test() {
         release("test");
         return true;
@@ -38,6 +39,12 @@ public final class RmaRequest {
      */
     public void await() {
         release("await");
+    }
+
+    /** @return whether neither test nor await released the request yet. */
+    @Override
+    public boolean isActive() {
+        return !released;
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
+import org.rma4j.internal.ArrivalBatch;
 import org.rma4j.internal.RuntimeAccess;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.WaitStrategy;
@@ -55,6 +56,21 @@ final class RuntimeAccessImpl implements RuntimeAccess {
     public void messagingWait(final Window window, final boolean send, final int peer, final int tag,
         final Runnable wait) {
         NotifyWaitPublication.messagingWait(window.notifications().waits, send, peer, tag, wait);
+    }
+
+    @Override
+    public int drainArrivals(final Window window, final ArrivalBatch batch) {
+        return window.notifications().drainTo(batch);
+    }
+
+    @Override
+    public void awaitArrival(final Window window) {
+        final Notifications endpoint = window.notifications();
+        try {
+            endpoint.awaitArrival();
+        } catch (final RuntimeException e) {
+            throw Failures.translate(e, endpoint.rank(), "a notification of its Messaging object");
+        }
     }
 
     @Override

@@ -398,71 +398,93 @@ public final class Window
 
     @Override
     public void putNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
-        try {
-            notified.putNotify(origin, target, targetDisp, tag);
-        } catch (final RmaException e) {
-            throw errors.raise("putNotify", e);
-        }
+        notified.putNotify(origin, target, targetDisp, tag);
     }
 
     @Override
     public void putNotify(final long[] origin, final int offset, final int length, final int target,
         final long targetDisp, final int tag) {
-        try {
-            putNotify(Checks.slice(MemorySegment.ofArray(origin), offset, length, Long.BYTES), target, targetDisp, tag);
-        } catch (final RmaException e) {
-            throw errors.raise("putNotify", e);
-        }
+        notified.putNotifyElements(MemorySegment.ofArray(origin), offset, length, Long.BYTES, target, targetDisp, tag);
     }
 
     @Override
     public void putNotify(final double[] origin, final int offset, final int length, final int target,
         final long targetDisp, final int tag) {
-        try {
-            putNotify(Checks.slice(MemorySegment.ofArray(origin), offset, length, Double.BYTES), target, targetDisp,
-                tag);
-        } catch (final RmaException e) {
-            throw errors.raise("putNotify", e);
-        }
+        notified.putNotifyElements(MemorySegment.ofArray(origin), offset, length, Double.BYTES, target, targetDisp,
+            tag);
     }
 
     @Override
     public void putNotify(final MemorySegment origin, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType, final int tag) {
-        try {
-            notified.putNotify(origin, originCount, originType, target, targetDisp, targetCount, targetType, tag);
-        } catch (final RmaException e) {
-            throw errors.raise("putNotify", e);
-        }
+        notified.putNotify(origin, originCount, originType, target, targetDisp, targetCount, targetType, tag);
     }
 
     @Override
     public void getNotify(final MemorySegment destination, final int target, final long targetDisp, final int tag) {
-        try {
-            notified.getNotify(destination, target, targetDisp, tag);
-        } catch (final RmaException e) {
-            throw errors.raise("getNotify", e);
-        }
+        notified.getNotify(destination, target, targetDisp, tag);
     }
 
     @Override
     public void accumulateNotify(final MemorySegment origin, final long count, final Datatype type, final int target,
         final long targetDisp, final Op op, final int tag) {
-        try {
-            notified.accumulateNotify(origin, count, type, target, targetDisp, op, tag);
-        } catch (final RmaException e) {
-            throw errors.raise("accumulateNotify", e);
-        }
+        notified.accumulateNotify(origin, count, type, target, targetDisp, op, tag);
     }
 
     @Override
     public long fetchAndOpNotify(final long operand, final int target, final long targetDisp, final Op op,
         final int tag) {
-        try {
-            return notified.fetchAndOpNotify(operand, target, targetDisp, op, tag);
-        } catch (final RmaException e) {
-            throw errors.raise("fetchAndOpNotify", e);
-        }
+        return notified.fetchAndOpNotify(operand, target, targetDisp, op, tag);
+    }
+
+    @Override
+    public void getAccumulateNotify(final MemorySegment origin, final long originCount, final Datatype originType,
+        final MemorySegment result, final long resultCount, final Datatype resultType, final int target,
+        final long targetDisp, final long targetCount, final Datatype targetType, final Op op, final int tag) {
+        notified.getAccumulateNotify(origin, originCount, originType, result, resultCount, resultType, target,
+            targetDisp, targetCount, targetType, op, tag);
+    }
+
+    @Override
+    public long compareAndSwapNotify(final long compare, final long value, final int target, final long targetDisp,
+        final int tag) {
+        return notified.compareAndSwapNotify(compare, value, target, targetDisp, tag);
+    }
+
+    @Override
+    public RmaRequest rputNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
+        return notified.rputNotify(origin, target, targetDisp, tag);
+    }
+
+    @Override
+    public RmaRequest rgetNotify(final MemorySegment destination, final int target, final long targetDisp,
+        final int tag) {
+        return notified.rgetNotify(destination, target, targetDisp, tag);
+    }
+
+    @Override
+    public RmaRequest raccumulateNotify(final MemorySegment origin, final long count, final Datatype type,
+        final int target, final long targetDisp, final Op op, final int tag) {
+        return notified.raccumulateNotify(origin, count, type, target, targetDisp, op, tag);
+    }
+
+    @Override
+    public RmaRequest rgetAccumulateNotify(final MemorySegment origin, final long originCount,
+        final Datatype originType, final MemorySegment result, final long resultCount, final Datatype resultType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType, final Op op,
+        final int tag) {
+        return notified.rgetAccumulateNotify(origin, originCount, originType, result, resultCount, resultType, target,
+            targetDisp, targetCount, targetType, op, tag);
+    }
+
+    @Override
+    public java.util.Optional<NotifyRequest.Status> notifyIprobe(final int source, final int tag) {
+        return notified.notifyIprobe(source, tag);
+    }
+
+    @Override
+    public NotifyRequest.Status notifyProbe(final int source, final int tag) {
+        return notified.notifyProbe(source, tag);
     }
 
     @Override

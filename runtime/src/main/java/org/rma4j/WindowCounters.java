@@ -37,15 +37,15 @@ final class WindowCounters {
             || WindowStatistics.Wait.START.ordinal() != Waits.START
             || WindowStatistics.Wait.WAIT.ordinal() != Waits.WAIT
             || WindowStatistics.Wait.NOTIFICATION.ordinal() != Waits.NOTIFY_WAIT
-            || WindowStatistics.Wait.FULL_RING.ordinal() != Waits.FULL_RING) {
+            || WindowStatistics.Wait.FULL_LANE.ordinal() != Waits.FULL_LANE) {
             throw new AssertionError("WindowStatistics.Wait and Waits differ");
         }
     }
 
     /** {@link Waits#FENCE}. */
     static final int FENCE = Waits.FENCE;
-    /** {@link Waits#FULL_RING}. */
-    static final int FULL_RING = Waits.FULL_RING;
+    /** {@link Waits#FULL_LANE}. */
+    static final int FULL_LANE = Waits.FULL_LANE;
     /** {@link Waits#BARRIER}. */
     static final int BARRIER = Waits.BARRIER;
 
@@ -191,6 +191,9 @@ final class WindowCounters {
         }
         if (call == "get") {
             return GET;
+        }
+        if (call == "putNotify") {
+            return NOTIFIED;
         }
         return switch (call) {
             case "put" -> PUT;

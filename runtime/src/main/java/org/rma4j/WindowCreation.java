@@ -8,7 +8,8 @@ import java.util.Set;
 import org.rma4j.internal.CreationRecordLayout;
 import org.rma4j.internal.SharedNames;
 import org.rma4j.internal.WindowLayout;
-import org.rma4j.notify.NotifyRing;
+import org.rma4j.notify.NotifyLanes;
+import org.rma4j.notify.NotifyLanesLayout;
 import org.rma4j.shm.FileHeader;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappedFile;
@@ -45,8 +46,16 @@ final class WindowCreation {
     /** Test hook: the rank whose mapping of the next window fails, or -1. */
     static volatile int failOpenAtRank = -1;
 
-    /** Entries of each notification ring when the info gives none. */
-    static final int NOTIFY_CAPACITY_DEFAULT = 256;
+    /**
+     * Entries of each rank's notification lanes together that the default lane capacity aims at (2,048 entries,
+     * 128 KiB): the capacity is this divided by the ranks, a power of two between {@link #NOTIFY_CAPACITY_MIN}
+     * and {@link #NOTIFY_CAPACITY_MAX}.
+     */
+    static final int NOTIFY_ENTRIES_PER_RANK = 2048;
+    /** Smallest default lane capacity. */
+    static final int NOTIFY_CAPACITY_MIN = 64;
+    /** Largest default lane capacity: 64 KiB of entries per origin. */
+    static final int NOTIFY_CAPACITY_MAX = 1024;
 
     private static final Set<String> ORDERINGS = Set.of("rar", "raw", "war", "waw");
 
@@ -138,7 +147,7 @@ final class WindowCreation {
         void propose(final long sizeBytes, final int dispUnit, final Info info, final MemorySegment base) {
             try {
                 HybridWindows.checkFlavor(context, flavor, call);
-                effective = validate(call, sizeBytes, dispUnit, info == null ? Info.create() : info);
+                effective = validate(call, sizeBytes, dispUnit, info == null ? Info.create() : info, ranks);
                 MappingBudget.check(call, flavor == WindowFlavor.CREATE ? ranks : 1);
                 if (flavor == WindowFlavor.CREATE && sizeBytes > 0) {
                     location = job.allocator().locate(base);
@@ -158,7 +167,7 @@ final class WindowCreation {
             Words.putLong(own, CreationRecordLayout.MEMORY_OFFSET_OFFSET, location == null ? 0 : location.fileOffset());
             Words.putInt(own, CreationRecordLayout.NOTIFY_CAPACITY_OFFSET,
                 effective == null
-                    ? NOTIFY_CAPACITY_DEFAULT
+                    ? notifyCapacityDefault(ranks)
                     : Integer.parseInt(effective.get(RmaJob.NOTIFY_CAPACITY_INFO_KEY).orElseThrow()));
             Words.putLong(own, CreationRecordLayout.SIZE_OFFSET, sizeBytes);
             Words.putInt(own, CreationRecordLayout.DISP_UNIT_OFFSET, dispUnit);
@@ -400,7 +409,7 @@ final class WindowCreation {
         final ActiveTarget active = new ActiveTarget(state, mapping, transport, epochs, blocked, fileCheck, collective);
         final PassiveTarget passive = new PassiveTarget(state, transport, epochs, blocked, fileCheck,
             info.flag(Info.NO_LOCKS));
-        final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications, transport);
+        final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications, transport, errors);
         final NotifyCounters notifyCounters = new NotifyCounters(state, transport, file.path(), collective);
         final WindowLifecycle lifecycle = new WindowLifecycle(state, file, memory, transport, epochs, active, notified,
             fileCreator);
@@ -422,7 +431,7 @@ final class WindowCreation {
     }
 
     /**
-     * Writes the header, the rank table and the empty notification rings of a window file (everything but
+     * Writes the header, the rank table and the empty notification lanes of a window file (everything but
      * the file header, which publishes it), as {@link WindowLayout#checkHeader} expects them.
      */
     static void writeHeader(final MemorySegment segment, final WindowFlavor flavor, final long[] sizes,
@@ -438,9 +447,11 @@ final class WindowCreation {
         Words.putLong(segment, WindowLayout.SYNC_SECTION_OFFSET, WindowLayout.syncTableOffset(ranks));
         Words.putLong(segment, WindowLayout.DATA_SECTION_OFFSET, WindowLayout.dataSectionOffset(ranks, notifyCapacity));
         Words.putInt(segment, WindowLayout.NOTIFY_CAPACITY_OFFSET, notifyCapacity);
-        Words.putLong(segment, WindowLayout.NOTIFY_SECTION_OFFSET, WindowLayout.notifyRingsOffset(ranks));
+        Words.putLong(segment, WindowLayout.NOTIFY_SECTION_OFFSET, WindowLayout.notifyLanesOffset(ranks));
         for (int r = 0; r < ranks; r++) {
-            NotifyRing.format(segment, WindowLayout.notifyRingOffset(ranks, notifyCapacity, r), notifyCapacity);
+            // NOTE: the fence mode (membarrier or not) is recorded in each region, so every rank uses the creator's.
+            NotifyLanes.format(segment, WindowLayout.notifyLanesOffset(ranks, notifyCapacity, r), ranks,
+                notifyCapacity);
         }
         Words.putLong(segment, WindowLayout.POST_SECTION_OFFSET, WindowLayout.postMatrixOffset(ranks));
         Words.putLong(segment, WindowLayout.COMPLETE_SECTION_OFFSET, WindowLayout.completeMatrixOffset(ranks));
@@ -453,10 +464,21 @@ final class WindowCreation {
     }
 
     /**
+     * @return the lane capacity of a window of {@code ranks} whose info does not set it: deep lanes for few ranks
+     *         (a stream of small notifications keeps flowing while its consumer is descheduled), about 128 KiB of
+     *         lanes per rank as the ranks grow, never below {@link #NOTIFY_CAPACITY_MIN}.
+     */
+    static int notifyCapacityDefault(final int ranks) {
+        final int share = Integer.highestOneBit(Math.max(1, NOTIFY_ENTRIES_PER_RANK / Math.max(1, ranks)));
+        return Math.max(NOTIFY_CAPACITY_MIN, Math.min(NOTIFY_CAPACITY_MAX, share));
+    }
+
+    /**
      * Validates this rank's arguments and returns the hints in effect: the predefined keys with their
      * values or defaults, then the caller's other keys.
      */
-    static Info validate(final String call, final long sizeBytes, final int dispUnit, final Info info) {
+    static Info validate(final String call, final long sizeBytes, final int dispUnit, final Info info,
+        final int ranks) {
         if (sizeBytes < 0) {
             throw new RmaException(ErrorClass.SIZE, call + " size=" + sizeBytes + " is negative");
         }
@@ -480,7 +502,7 @@ final class WindowCreation {
             effective.flag(key);
         }
         final String capacityValue = info.get(RmaJob.NOTIFY_CAPACITY_INFO_KEY)
-            .orElse(Integer.toString(NOTIFY_CAPACITY_DEFAULT)).trim();
+            .orElse(Integer.toString(notifyCapacityDefault(ranks))).trim();
         final int capacity;
         try {
             capacity = Integer.parseInt(capacityValue);
@@ -488,9 +510,12 @@ final class WindowCreation {
             throw new RmaException(ErrorClass.INFO_VALUE,
                 "info " + RmaJob.NOTIFY_CAPACITY_INFO_KEY + "=" + capacityValue + " is not a number");
         }
-        if (capacity < 2 || capacity > 1 << 20 || Integer.bitCount(capacity) != 1) {
-            throw new RmaException(ErrorClass.INFO_VALUE, "info " + RmaJob.NOTIFY_CAPACITY_INFO_KEY + "="
-                + capacityValue + " is not a power of two in 2..1048576");
+        if (capacity < NotifyLanesLayout.MIN_LANE_CAPACITY || capacity > NotifyLanesLayout.MAX_LANE_CAPACITY
+            || Integer.bitCount(capacity) != 1) {
+            throw new RmaException(ErrorClass.INFO_VALUE,
+                "info " + RmaJob.NOTIFY_CAPACITY_INFO_KEY + "=" + capacityValue + " is not a power of two in "
+                    + NotifyLanesLayout.MIN_LANE_CAPACITY + ".." + NotifyLanesLayout.MAX_LANE_CAPACITY
+                    + " (notifications per origin)");
         }
         effective.set(RmaJob.NOTIFY_CAPACITY_INFO_KEY, Integer.toString(capacity));
         final String ops = effective.get(Info.ACCUMULATE_OPS).orElseThrow();

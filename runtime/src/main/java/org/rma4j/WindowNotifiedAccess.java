@@ -67,6 +67,83 @@ public sealed interface WindowNotifiedAccess permits Window {
     long fetchAndOpNotify(long operand, int target, long targetDisp, Op op, int tag);
 
     /**
+     * Notified get-accumulate: {@link Window#getAccumulate}, then a notification with {@code tag} (kind accumulate,
+     * the target's {@code targetCount} x {@code targetType} described). With {@link Op#NO_OP} an atomic read that
+     * notifies. Notified Access (Belli and Hoefler) §III lets any access carry a notification.
+     *
+     * @throws RmaException as {@link Window#getAccumulate} and TAG.
+     */
+    void getAccumulateNotify(MemorySegment origin, long originCount, Datatype originType, MemorySegment result,
+        long resultCount, Datatype resultType, int target, long targetDisp, long targetCount, Datatype targetType,
+        Op op, int tag);
+
+    /**
+     * Notified compare-and-swap on a long: {@link Window#compareAndSwap(long, long, int, long)}, then a notification
+     * (kind accumulate, 8 bytes), whether or not the swap happened. Notified Access (Belli and Hoefler) §III.
+     *
+     * @return the target's previous value (equal to {@code compare} when the swap happened).
+     * @throws RmaException as {@link Window#compareAndSwap(long, long, int, long)} and TAG.
+     */
+    long compareAndSwapNotify(long compare, long value, int target, long targetDisp, int tag);
+
+    /**
+     * MPI_RPUT form of {@link #putNotify(MemorySegment, int, long, int)}: the request completes when the origin
+     * buffer may be reused (MPI-3.1 §11.3.5). Unlike {@link Window#rput} it needs no passive-target epoch: a
+     * notified access is its own epoch. On the caller's node the request is complete on return.
+     *
+     * @throws RmaException as {@link #putNotify(MemorySegment, int, long, int)}.
+     */
+    RmaRequest rputNotify(MemorySegment origin, int target, long targetDisp, int tag);
+
+    /**
+     * MPI_RGET form of {@link #getNotify}: the request completes when the data is in {@code destination} (on
+     * return, in rma4j). No epoch needed.
+     *
+     * @throws RmaException as {@link #getNotify}.
+     */
+    RmaRequest rgetNotify(MemorySegment destination, int target, long targetDisp, int tag);
+
+    /**
+     * MPI_RACCUMULATE form of {@link #accumulateNotify}: the request completes when the origin buffer may be
+     * reused. No epoch needed.
+     *
+     * @throws RmaException as {@link #accumulateNotify}.
+     */
+    RmaRequest raccumulateNotify(MemorySegment origin, long count, Datatype type, int target, long targetDisp, Op op,
+        int tag);
+
+    /**
+     * MPI_RGET_ACCUMULATE form of {@link #getAccumulateNotify}: the request completes when {@code result} holds the
+     * target's previous values (on return, in rma4j). No epoch needed.
+     *
+     * @throws RmaException as {@link #getAccumulateNotify}.
+     */
+    RmaRequest rgetAccumulateNotify(MemorySegment origin, long originCount, Datatype originType, MemorySegment result,
+        long resultCount, Datatype resultType, int target, long targetDisp, long targetCount, Datatype targetType,
+        Op op, int tag);
+
+    /**
+     * Nonblocking probe for notifications (the probe the Notified Access paper, section III, leaves to be added;
+     * as MPI_IPROBE for messages): makes progress on this rank's arrivals, then reports the oldest notification
+     * from {@code source} ({@link Rma#ANY_SOURCE}: any) with {@code tag} ({@link Rma#ANY_TAG}: any) that waits for
+     * a request, without taking it: a request started afterwards that matches it takes it, in arrival order.
+     * Notifications that an active request matches are that request's and never probed. The status has count 1.
+     *
+     * @return the status of that notification, or empty.
+     * @throws RmaException RANK for a bad source, TAG for a bad tag, WIN on a freed window.
+     */
+    java.util.Optional<NotifyRequest.Status> notifyIprobe(int source, int tag);
+
+    /**
+     * Blocking probe: {@link #notifyIprobe} that waits (spin, yield, then sleep, as every wait) until such a
+     * notification has arrived, and returns its status.
+     *
+     * @throws RmaException as {@link #notifyIprobe}.
+     * @throws RankFailedException if a rank fails meanwhile.
+     */
+    NotifyRequest.Status notifyProbe(int source, int tag);
+
+    /**
      * MPI_NOTIFY_INIT: a persistent request that completes after {@code expectedCount} notified
      * accesses to this rank's part of the window from {@code source} ({@link Rma#ANY_SOURCE}: any) with
      * {@code tag} ({@link Rma#ANY_TAG}: any). Notified Access (Belli and Hoefler) §III.

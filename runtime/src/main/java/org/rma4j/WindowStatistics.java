@@ -44,8 +44,8 @@ public final class WindowStatistics {
         WAIT,
         /** NotifyRequest await, and waitAny / waitAll over requests of this window only. */
         NOTIFICATION,
-        /** A notified access that found its target's notification ring full and waited for room. */
-        FULL_RING
+        /** A notified access that found this rank's notification lane at its target full and waited for room. */
+        FULL_LANE
     }
 
     private static final int OPERATIONS = Operation.values().length;
@@ -138,8 +138,9 @@ public final class WindowStatistics {
 
     /**
      * @return the total time in nanoseconds spent in the blocking calls of {@code kind}. LOCK and LOCK_ALL
-     *         calls are timed only while a JFR recording enables {@code org.rma4j.LockWait} (timing an
-     *         uncontended lock would double its cost); their count is always kept.
+     *         calls are timed only while a JFR recording enables {@code org.rma4j.LockWait}, NOTIFICATION
+     *         calls only while one enables {@code org.rma4j.NotifyWait} (timing an uncontended lock, or an
+     *         await whose notification has arrived, would double its cost); their count is always kept.
      */
     public long waitNs(final Wait kind) {
         return waits[Objects.requireNonNull(kind, "kind").ordinal() * 2 + 1];

@@ -61,6 +61,12 @@ abstract class MessagingContractTest {
         run(ranks, "exchangeLargeBlockingSendFirst");
     }
 
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 4})
+    void shouldTakeAFanInOfSmallMessagesInEachSourcesOrderAndServeAPollingReceiver(final int ranks) throws Exception {
+        run(ranks, "fanInAndPollingReceiver");
+    }
+
     @Test
     void shouldExchangeAllToAllOf64KiBAtEightRanksOnTwoCores() throws Exception {
         run(8, "allToAll");

@@ -119,6 +119,9 @@ final class MessagingScenarios {
                 m.send(new long[] {1234}, 0, 1, 0, 77);
                 assertEquals(new MessageStatus(0, 77, 8), m.recv(new long[1], 0, 1, 0, 77));
             }
+            // NOTE: the others send only once rank 0 took rank 1's message: MPI orders messages per sender, so a
+            // wildcard receive may take another sender's later message first (different lanes; MPI-3.1 §3.5).
+            m.barrier();
 
             if (me != 0) {
                 final List<MessageRequest> pending = new ArrayList<>();
@@ -151,6 +154,56 @@ final class MessagingScenarios {
                 final int rest = (n - 1) * count - count / 3 - fromOne - (n - 2) * (count / 3);
                 for (int k = 0; k < rest; k++) {
                     receiveNextInOrder(m, buffer, Rma.ANY_SOURCE, Rma.ANY_TAG, taken, sizes);
+                }
+            }
+            m.barrier();
+        }
+    }
+
+    /**
+     * Fan-in of small messages over many laps of the bounce rings, the credit coming back in batches: every
+     * other rank sends 20,000 8-byte messages to rank 0, which takes them from any source and checks each
+     * source's order. Then rank 1 sends 3,000 more while rank 0 receives each by polling {@code test()} (never a
+     * blocking call of Messaging): a test that finds its receive incomplete returns all the credit it owes, so
+     * rank 1, out of credit after a few laps, is never left waiting for credit that a polling receiver keeps.
+     */
+    static void fanInAndPollingReceiver(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        final int perSender = 20_000;
+        final int polled = 3_000;
+        try (Messaging m = Messaging.create(job, 4096)) {
+            final MemorySegment word = MemorySegment.ofArray(new long[1]);
+            if (me == 0) {
+                final long[] next = new long[n];
+                for (int i = 0; i < (n - 1) * perSender; i++) {
+                    final MessageStatus status = m.recv(word, Rma.ANY_SOURCE, 5);
+                    final int source = status.source();
+                    assertEquals(source * 1_000_000L + next[source], word.get(ValueLayout.JAVA_LONG, 0),
+                        "order of rank " + source);
+                    next[source]++;
+                }
+                for (int source = 1; source < n; source++) {
+                    assertEquals(perSender, next[source]);
+                }
+            } else {
+                for (int i = 0; i < perSender; i++) {
+                    word.set(ValueLayout.JAVA_LONG, 0, me * 1_000_000L + i);
+                    m.send(word, 0, 5);
+                }
+            }
+            if (n > 1 && me == 0) {
+                for (int i = 0; i < polled; i++) {
+                    final MessageRequest request = m.irecv(word, 1, 6);
+                    while (!request.test()) {
+                        Thread.onSpinWait();
+                    }
+                    assertEquals(i, word.get(ValueLayout.JAVA_LONG, 0));
+                }
+            } else if (me == 1) {
+                for (int i = 0; i < polled; i++) {
+                    word.set(ValueLayout.JAVA_LONG, 0, i);
+                    m.send(word, 0, 6);
                 }
             }
             m.barrier();

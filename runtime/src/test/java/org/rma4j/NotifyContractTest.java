@@ -27,12 +27,32 @@ abstract class NotifyContractTest {
     }
 
     @Test
+    void shouldNotifyGetAccumulateCompareAndSwapAndRequestBasedCallsWithoutAnEpoch() throws Exception {
+        run(4, "variants");
+    }
+
+    @Test
+    void shouldWaitOverRmaNotificationAndMessageRequestsInOneCall() throws Exception {
+        run(4, "mixedWaits");
+    }
+
+    @Test
+    void shouldHandOutTheDataOfShortPutsFromTheNotification() throws Exception {
+        run(2, "inlineData");
+    }
+
+    @Test
+    void shouldProbeNotificationsWithoutTakingThem() throws Exception {
+        run(3, "probe");
+    }
+
+    @Test
     void shouldRaiseErrorClassesOfNotifiedAccess() throws Exception {
         run(2, "errors");
     }
 
     @Test
-    void shouldFinishWhenTwoRanksFloodEachOthersSmallRings() throws Exception {
+    void shouldFinishWhenTwoRanksFloodEachOthersSmallLanes() throws Exception {
         run(2, "flood");
     }
 

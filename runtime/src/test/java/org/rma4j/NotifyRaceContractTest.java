@@ -51,4 +51,16 @@ abstract class NotifyRaceContractTest {
     void shouldSeeANotificationPublishedBetweenCheckAndWait(final int ranks) throws Exception {
         run(ranks, "publishBetweenCheckAndWait");
     }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void shouldShareALaneBetweenThreadsOfOneRankKeepingEachThreadsOrder(final int ranks) throws Exception {
+        run(ranks, "threadsOfOneRankShareALane");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void shouldWakeASenderAsleepOnAFullLaneAtEveryDrain(final int ranks) throws Exception {
+        run(ranks, "senderAsleepOnAFullLane");
+    }
 }

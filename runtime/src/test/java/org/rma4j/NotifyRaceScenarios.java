@@ -24,6 +24,8 @@ final class NotifyRaceScenarios {
     private static final int REQUEST_TAG = 1;
     private static final int NEVER_SENT_TAG = 2;
     private static final int ACK_TAG = 8;
+    private static final int SHARING_THREADS = 3;
+    private static final int SHARED_LANE_SENDS = 20_000;
 
     private NotifyRaceScenarios() {
     }
@@ -179,7 +181,7 @@ final class NotifyRaceScenarios {
                     }
                 });
                 // The sender, once it found the ring full, lets the partner make room.
-                window.notifications().onFullRing(job::barrier);
+                window.notifications().onFullLane(job::barrier);
                 try (NotifyRequest answer = window.notifyInit(partner, 1, 1)) {
                     answer.start();
                     assertEquals(partner, answer.await().source());
@@ -188,7 +190,7 @@ final class NotifyRaceScenarios {
                     });
                 }
                 assertTrue(started.get(), "the waiting thread never waited");
-                window.notifications().onFullRing(() -> {
+                window.notifications().onFullLane(() -> {
                 });
                 sender.join();
                 assertNull(senderFailure.get());
@@ -244,6 +246,85 @@ final class NotifyRaceScenarios {
                     asked.start();
                     asked.await();
                     window.putNotify(EMPTY, partner, 0, NEVER_SENT_TAG);
+                }
+            }
+            job.barrier();
+        }
+    }
+
+    /**
+     * Threads of one rank share its lane at a target: {@value #SHARING_THREADS} threads of the odd rank each
+     * send {@value #SHARED_LANE_SENDS} notifications to their partner through lanes of 4 entries, so they
+     * contend for the lane's lock while one of them waits for room. The partner receives one at a time and
+     * checks that each thread's notifications arrive once each, in the order that thread sent them (its
+     * sequence number is the displacement), and that nothing else arrives.
+     */
+    static void threadsOfOneRankShareALane(final RmaJob job) throws InterruptedException {
+        final int partner = partner(job);
+        try (Window window = job.allocateShared((long)SHARING_THREADS * SHARED_LANE_SENDS, 1,
+            Info.of(RmaJob.NOTIFY_CAPACITY_INFO_KEY, "4"))) {
+            if (partner >= 0 && job.rank() % 2 == 1) {
+                final AtomicReference<Throwable> failure = new AtomicReference<>();
+                final Thread[] senders = new Thread[SHARING_THREADS];
+                for (int t = 0; t < SHARING_THREADS; t++) {
+                    final int thread = t;
+                    senders[t] = new Thread(() -> {
+                        try {
+                            for (int i = 0; i < SHARED_LANE_SENDS; i++) {
+                                window.putNotify(EMPTY, partner, (long)thread * SHARED_LANE_SENDS + i, thread);
+                            }
+                        } catch (final Throwable e) {
+                            failure.set(e);
+                        }
+                    }, "sender-" + t);
+                    senders[t].start();
+                }
+                for (final Thread sender : senders) {
+                    sender.join();
+                }
+                assertNull(failure.get());
+            } else if (partner >= 0) {
+                final int[] next = new int[SHARING_THREADS];
+                try (NotifyRequest any = window.notifyInit(partner, Rma.ANY_TAG, 1)) {
+                    for (int i = 0; i < SHARING_THREADS * SHARED_LANE_SENDS; i++) {
+                        any.start();
+                        final NotifyRequest.Status status = any.await();
+                        final int thread = status.tag();
+                        assertTrue(thread >= 0 && thread < SHARING_THREADS, status::toString);
+                        assertEquals((long)thread * SHARED_LANE_SENDS + next[thread], status.displacement(),
+                            () -> "order of sender thread " + thread + ": " + status);
+                        next[thread]++;
+                    }
+                }
+                assertEquals(0, window.unexpectedNotifications());
+            }
+            job.barrier();
+        }
+    }
+
+    /**
+     * A sender whose one-entry lane is full waits for room and sleeps; its partner drains one notification at
+     * a time with pauses, and each drain must wake the sleeping sender (the room-wait flag and the signal of the
+     * sender's own word). The job runs with lost wake-ups failing the wait ({@code rma4j.wait.lostWakeUpFails})
+     * where the caller sets it; each send is followed by the next at once, so the sender sleeps again and again.
+     */
+    static void senderAsleepOnAFullLane(final RmaJob job) {
+        final int partner = partner(job);
+        final int sends = rounds() / 10;
+        try (Window window = job.allocateShared(64, 1, Info.of(RmaJob.NOTIFY_CAPACITY_INFO_KEY, "1"))) {
+            if (partner >= 0 && job.rank() % 2 == 1) {
+                for (int i = 0; i < sends; i++) {
+                    window.putNotify(EMPTY, partner, i % 64, 4);
+                }
+            } else if (partner >= 0) {
+                try (NotifyRequest request = window.notifyInit(partner, 4, 1)) {
+                    for (int i = 0; i < sends; i++) {
+                        if (i % 16 == 0) {
+                            Thread.yield();
+                        }
+                        request.start();
+                        assertEquals(i % 64, request.await().displacement());
+                    }
                 }
             }
             job.barrier();

@@ -98,6 +98,9 @@ final class NotifyScenarios {
             }
             job.barrier();
             if (me == 0) {
+                // The others' notifications are delivered (matched, not complete) before rank 0's own is sent:
+                // across origins, delivery order is the order the consumer finds them, not the order of the sends.
+                assertFalse(any.test());
                 window.putNotify(MemorySegment.ofArray(new long[] {100L}), 0, 3L * n, 20);
                 final NotifyRequest.Status status = any.await();
                 assertEquals(new NotifyRequest.Status(0, 20, n, 3L * n, 8), status, "the last match is rank 0's own");
@@ -228,6 +231,164 @@ final class NotifyScenarios {
             }
             job.barrier();
             fetched.close();
+        }
+    }
+
+    /**
+     * Notified get-accumulate, compare-and-swap and the request-based notified calls, outside every epoch: each
+     * rank other than 0 makes one of each to rank 0, which counts them per tag and checks the data they carry.
+     * Words of rank 0's window: 0 the sum, 8 the compare-and-swap word, 16 + 8 (r - 1) rank r's rputNotify,
+     * 56 the word the gets read.
+     */
+    static void variants(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        try (Window window = Scenarios.allocate(job, 64 + 8L * n, 8)) {
+            final MemorySegment mine = window.segment();
+            mine.set(ValueLayout.JAVA_LONG, 56, 4242L + me);
+            final NotifyRequest[] byTag = new NotifyRequest[6];
+            for (int t = 0; t < byTag.length; t++) {
+                byTag[t] = window.notifyInit(Rma.ANY_SOURCE, t + 1, me == 0 ? n - 1 : 0);
+                byTag[t].start();
+            }
+            job.barrier();
+            if (me != 0) {
+                final MemorySegment result = MemorySegment.ofArray(new long[1]);
+                window.getAccumulateNotify(MemorySegment.ofArray(new long[] {1}), 1, Datatype.LONG, result, 1,
+                    Datatype.LONG, 0, 0, 1, Datatype.LONG, Op.SUM, 1);
+                final long was = window.compareAndSwapNotify(0, me, 0, 1, 2);
+                assertTrue(was == 0 || was > 0 && was < n, "compareAndSwapNotify returned " + was);
+                final RmaRequest put = window.rputNotify(MemorySegment.ofArray(new long[] {1000L + me}), 0, 2L + me - 1,
+                    3);
+                final MemorySegment read = MemorySegment.ofArray(new long[1]);
+                final RmaRequest get = window.rgetNotify(read, 0, 7, 4);
+                final RmaRequest accumulate = window.raccumulateNotify(MemorySegment.ofArray(new long[] {10}), 1,
+                    Datatype.LONG, 0, 0, Op.SUM, 5);
+                final MemorySegment before = MemorySegment.ofArray(new long[1]);
+                final RmaRequest getAccumulate = window.rgetAccumulateNotify(MemorySegment.ofArray(new long[] {100}), 1,
+                    Datatype.LONG, before, 1, Datatype.LONG, 0, 0, 1, Datatype.LONG, Op.SUM, 6);
+                RmaRequest.waitAll(put, get, accumulate, getAccumulate);
+                assertEquals(4242L, read.get(ValueLayout.JAVA_LONG, 0), "rgetNotify read rank 0's word");
+                assertTrue(before.get(ValueLayout.JAVA_LONG, 0) >= 11, "rgetAccumulateNotify saw the earlier sums");
+            } else {
+                for (int t = 0; t < byTag.length; t++) {
+                    final NotifyRequest.Status status = byTag[t].await();
+                    assertEquals(n - 1, status.count(), "tag " + (t + 1));
+                }
+                assertEquals(111L * (n - 1), mine.get(ValueLayout.JAVA_LONG, 0), "every notified sum applied");
+                final long swapped = mine.get(ValueLayout.JAVA_LONG, 8);
+                assertTrue(swapped > 0 && swapped < n, "one compareAndSwapNotify won: " + swapped);
+                for (int r = 1; r < n; r++) {
+                    assertEquals(1000L + r, mine.get(ValueLayout.JAVA_LONG, 16 + 8L * (r - 1)), "rputNotify of " + r);
+                }
+                assertEquals(0, window.unexpectedNotifications());
+            }
+            for (final NotifyRequest request : byTag) {
+                request.close();
+            }
+            final MemorySegment eight = MemorySegment.ofArray(new long[1]);
+            expect(ErrorClass.TAG, () -> window.compareAndSwapNotify(0, 1, 0, 0, -1));
+            expect(ErrorClass.TAG, () -> window.rputNotify(eight, 0, 0, -1));
+            expect(ErrorClass.RMA_RANGE, () -> window.compareAndSwapNotify(0, 1, 0, 8 + n, 1));
+            expect(ErrorClass.OP, () -> window.raccumulateNotify(eight, 1, Datatype.LONG, 0, 0, Op.NO_OP, 1));
+            expect(ErrorClass.TYPE, () -> window.getAccumulateNotify(eight, 1, Datatype.LONG, eight, 1, Datatype.INT, 0,
+                0, 1, Datatype.LONG, Op.SUM, 1));
+            assertEquals(0, window.compareAndSwapNotify(0, 1, Rma.PROC_NULL, 0, 1), "PROC_NULL: no operation");
+            job.barrier();
+            assertEquals(0, window.unexpectedNotifications(), "failed and PROC_NULL calls notify nobody");
+            job.barrier();
+        }
+    }
+
+    /**
+     * One wait over an RMA request, a notification request and a message request ({@link RmaJob#waitAny},
+     * {@link RmaJob#testAny}, {@link RmaJob#waitAll}): rank 0 waits while rank 1 notifies it only after a barrier
+     * and rank 2 sends only after rank 0's go-ahead, so each wait can end only with the request named.
+     */
+    static void mixedWaits(final RmaJob job) {
+        final int me = job.rank();
+        final MemorySegment go = MemorySegment.ofArray(new long[] {1});
+        try (Window window = Scenarios.allocate(job, 64, 8);
+            org.rma4j.messaging.Messaging m = org.rma4j.messaging.Messaging.create(job, 256)) {
+            if (me == 0) {
+                final long[] in = new long[1];
+                final NotifyRequest notified = window.notifyInit(1, 7, 1);
+                notified.start();
+                final org.rma4j.messaging.MessageRequest received = m.irecv(MemorySegment.ofArray(in), 2, 3);
+                window.lockAll();
+                final RmaRequest put = window.rput(MemorySegment.ofArray(new long[] {5}), 1, Datatype.LONG, 1, 0, 1,
+                    Datatype.LONG);
+                final Request[] mix = {null, received, notified, put};
+                assertEquals(3, job.waitAny(mix), "the RMA request is complete at once");
+                assertEquals(-1, job.testAny(mix), "nothing sent or notified yet");
+                job.barrier();
+                assertEquals(2, job.waitAny(mix), "rank 1's notification");
+                assertEquals(9L, window.segment().get(ValueLayout.JAVA_LONG, 8));
+                m.send(go, 2, 4);
+                assertEquals(1, job.waitAny(mix), "rank 2's message");
+                assertEquals(42L, in[0]);
+                assertEquals(-1, job.waitAny(mix), "no request active");
+                notified.start();
+                job.barrier();
+                job.waitAll(notified,
+                    window.rput(MemorySegment.ofArray(new long[] {6}), 1, Datatype.LONG, 1, 0, 1, Datatype.LONG));
+                assertFalse(notified.isActive());
+                window.unlockAll();
+                notified.close();
+            } else if (me == 1) {
+                job.barrier();
+                window.putNotify(MemorySegment.ofArray(new long[] {9}), 0, 1, 7);
+                job.barrier();
+                window.putNotify(MemorySegment.ofArray(new long[] {10}), 0, 1, 7);
+            } else {
+                job.barrier();
+                if (me == 2) {
+                    m.recv(MemorySegment.ofArray(new long[1]), 0, 4);
+                    m.send(MemorySegment.ofArray(new long[] {42}), 0, 3);
+                }
+                job.barrier();
+            }
+            job.barrier();
+            if (me == 1) {
+                assertEquals(6L, window.segment().get(ValueLayout.JAVA_LONG, 0), "rank 0's second rput");
+            }
+        }
+    }
+
+    /**
+     * The probe: rank 1 sends rank 0 two notified puts (tags 5 and 6); rank 0, with no request active, probes
+     * for tag 6 (blocking), then for tag 5 and for rank 2 (nonblocking), takes tag 5 with a request made from
+     * what the probe told (as the Cholesky's consumer learns which tile arrived), and finds tag 6 still queued.
+     */
+    static void probe(final RmaJob job) {
+        final int me = job.rank();
+        try (Window window = Scenarios.allocate(job, 64, 8)) {
+            job.barrier();
+            if (me == 1) {
+                window.putNotify(MemorySegment.ofArray(new long[] {55}), 0, 1, 5);
+                window.putNotify(MemorySegment.ofArray(new long[] {66}), 0, 2, 6);
+            } else if (me == 0) {
+                final NotifyRequest.Status six = window.notifyProbe(Rma.ANY_SOURCE, 6);
+                assertEquals(new NotifyRequest.Status(1, 6, 1, 2, 8), six);
+                assertEquals(66L, window.segment().get(ValueLayout.JAVA_LONG, 16), "the data is there when probed");
+                final NotifyRequest.Status five = window.notifyIprobe(1, Rma.ANY_TAG).orElseThrow();
+                assertEquals(new NotifyRequest.Status(1, 5, 1, 1, 8), five, "the oldest from rank 1 comes first");
+                assertTrue(window.notifyIprobe(2, Rma.ANY_TAG).isEmpty(), "nothing from rank 2");
+                assertEquals(2, window.unexpectedNotifications(), "probes take nothing");
+                try (NotifyRequest take = window.notifyInit(five.source(), five.tag(), 1)) {
+                    take.start();
+                    assertEquals(five, take.await());
+                }
+                assertTrue(window.notifyIprobe(Rma.ANY_SOURCE, 5).isEmpty(), "tag 5 was taken");
+                assertEquals(six, window.notifyIprobe(1, 6).orElseThrow());
+                try (NotifyRequest rest = window.notifyInit(Rma.ANY_SOURCE, Rma.ANY_TAG, 1)) {
+                    rest.start();
+                    assertEquals(six, rest.await());
+                }
+            }
+            expect(ErrorClass.TAG, () -> window.notifyIprobe(0, -3));
+            expect(ErrorClass.RANK, () -> window.notifyProbe(job.size(), 1));
+            job.barrier();
         }
     }
 
@@ -371,6 +532,76 @@ final class NotifyScenarios {
         final byte[] data = new byte[size];
         for (int i = 0; i < size; i++) {
             data[i] = (byte)(rank * 31 + i * 7 + size);
+        }
+        return data;
+    }
+
+    /**
+     * Inline data: rank 1's notified puts of 8 and 32 bytes carry their data in the notification, a 33-byte one
+     * and a notified get or accumulate carry none. Rank 0 reads each match's inline data; after rank 1 put
+     * later data to the same place (program order: the window holds the later data), the inline data of the
+     * earlier match is still the earlier put's. Misuse: an active incomplete request, a buffer too short.
+     */
+    static void inlineData(final RmaJob job) {
+        try (Window window = job.allocateShared(256, 1, Info.create())) {
+            final int me = job.rank();
+            final byte[] eight = bytes(1, 8);
+            final byte[] thirtyTwo = bytes(2, 32);
+            final byte[] thirtyThree = bytes(3, 33);
+            if (me == 1) {
+                window.putNotify(MemorySegment.ofArray(eight), 0, 0, 1);
+                window.putNotify(MemorySegment.ofArray(thirtyTwo), 0, 64, 2);
+                window.putNotify(MemorySegment.ofArray(thirtyThree), 0, 128, 3);
+                window.lockAll();
+                window.put(MemorySegment.ofArray(bytes(9, 8)), 0, 0);
+                window.flush(0);
+                window.unlockAll();
+                window.putNotify(MemorySegment.NULL, 0, 0, 4);
+                window.getNotify(MemorySegment.ofArray(new byte[8]), 0, 0, 5);
+                window.accumulateNotify(MemorySegment.ofArray(new long[] {1}), 1, Datatype.LONG, 0, 200, Op.SUM, 6);
+            } else if (me == 0) {
+                final MemorySegment into = MemorySegment.ofArray(new byte[NotifyRequest.INLINE_BYTES]);
+                try (NotifyRequest first = window.notifyInit(1, 1, 1);
+                    NotifyRequest any = window.notifyInit(1, Rma.ANY_TAG, 1)) {
+                    assertEquals(0, first.inlineData(into), "never matched: nothing to read");
+                    first.start();
+                    first.await();
+                    for (final int tag : new int[] {2, 3, 4}) {
+                        any.start();
+                        assertEquals(tag, any.await().tag());
+                        if (tag == 2) {
+                            assertEquals(32, any.inlineData(into));
+                            assertArrayEquals(thirtyTwo, into.toArray(ValueLayout.JAVA_BYTE));
+                        } else if (tag == 3) {
+                            assertEquals(0, any.inlineData(into), "33 bytes do not travel inline");
+                        } else {
+                            assertEquals(0, any.inlineData(into), "an empty put");
+                            assertArrayEquals(bytes(9, 8),
+                                window.segment().asSlice(0, 8).toArray(ValueLayout.JAVA_BYTE),
+                                "the window holds the later put's data");
+                        }
+                    }
+                    assertEquals(8, first.inlineData(into), "the first request's match is still its own");
+                    assertArrayEquals(eight, into.asSlice(0, 8).toArray(ValueLayout.JAVA_BYTE),
+                        "the inline data is the data of the put that was matched, not the window's later data");
+                    expect(ErrorClass.COUNT, () -> first.inlineData(MemorySegment.ofArray(new byte[7])));
+                    for (final int tag : new int[] {5, 6}) {
+                        any.start();
+                        assertEquals(tag, any.await().tag());
+                        assertEquals(0, any.inlineData(into), "a notified get or accumulate carries no data");
+                    }
+                    any.start();
+                    expect(ErrorClass.REQUEST, () -> any.inlineData(into)); // active, not complete
+                }
+            }
+            job.barrier();
+        }
+    }
+
+    private static byte[] bytes(final int seed, final int size) {
+        final byte[] data = new byte[size];
+        for (int i = 0; i < size; i++) {
+            data[i] = (byte)(seed * 17 + i);
         }
         return data;
     }

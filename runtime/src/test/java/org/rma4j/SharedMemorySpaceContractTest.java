@@ -55,12 +55,12 @@ abstract class SharedMemorySpaceContractTest {
 
     @Test
     void shouldRefuseCreateWhoseWindowFileDoesNotFitAtEveryRank() throws Exception {
-        run(tmpfs.path(), 2, "createWithRingsLargerThanTheFileSystem");
+        run(tmpfs.path(), 2, "createWithoutRoomForTheWindowFile");
     }
 
     @Test
     void shouldRefuseCreateDynamicWhoseWindowFileDoesNotFitAtEveryRank() throws Exception {
-        run(tmpfs.path(), 2, "createDynamicWithRingsLargerThanTheFileSystem");
+        run(tmpfs.path(), 2, "createDynamicWithoutRoomForTheWindowFile");
     }
 
     @Test

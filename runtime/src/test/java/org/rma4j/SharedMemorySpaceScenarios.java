@@ -27,8 +27,8 @@ final class SharedMemorySpaceScenarios {
     static final long TMPFS_BYTES = 8 * MIB;
     /** Each rank's part of a window that does not fit: the two parts are twice the file system. */
     private static final long TOO_LARGE_PART = TMPFS_BYTES;
-    /** Notification rings of 64 MiB per rank: a window file that does not fit even without data. */
-    private static final Info HUGE_RINGS = Info.of(RmaJob.NOTIFY_CAPACITY_INFO_KEY, Integer.toString(1 << 20));
+    /** What rank 0's filler leaves free before a create: less than any window file (two pages at least). */
+    private static final long LEFT_FREE = 4096;
     private static final Pattern ASKED = Pattern.compile("(\\d+) bytes of shared memory asked, (\\d+) bytes free in ");
 
     private SharedMemorySpaceScenarios() {
@@ -43,14 +43,41 @@ final class SharedMemorySpaceScenarios {
         assertRefusedAtEveryRank(job, "allocate failed", 2 * TOO_LARGE_PART, () -> job.allocate(TOO_LARGE_PART, 1));
     }
 
-    static void createWithRingsLargerThanTheFileSystem(final RmaJob job) {
+    /**
+     * A create whose window file (header, tables and notification lanes; the memory is the ranks' own) does not
+     * fit in what rank 0's filler left.
+     */
+    static void createWithoutRoomForTheWindowFile(final RmaJob job) {
         final MemorySegment memory = job.allocMem(64);
-        assertRefusedAtEveryRank(job, "create failed", 2 * 64 * MIB, () -> job.create(memory, 1, HUGE_RINGS));
+        final MemorySegment filler = takeAllButLeftFree(job);
+        assertRefusedAtEveryRank(job, "create failed", 2 * LEFT_FREE, () -> job.create(memory, 1, Info.create()),
+            () -> release(job, filler));
         job.freeMem(memory);
     }
 
-    static void createDynamicWithRingsLargerThanTheFileSystem(final RmaJob job) {
-        assertRefusedAtEveryRank(job, "createDynamic failed", 2 * 64 * MIB, () -> job.createDynamic(HUGE_RINGS));
+    static void createDynamicWithoutRoomForTheWindowFile(final RmaJob job) {
+        final MemorySegment filler = takeAllButLeftFree(job);
+        assertRefusedAtEveryRank(job, "createDynamic failed", 2 * LEFT_FREE, () -> job.createDynamic(Info.create()),
+            () -> release(job, filler));
+    }
+
+    /**
+     * @return at rank 0, an allocation that leaves {@link #LEFT_FREE} bytes of the file system free; null at the
+     *         other ranks.
+     */
+    private static MemorySegment takeAllButLeftFree(final RmaJob job) {
+        job.barrier();
+        final MemorySegment filler = job.rank() == 0 ? job.allocMem(usableBytes(job) - LEFT_FREE) : null;
+        job.barrier();
+        return filler;
+    }
+
+    private static void release(final RmaJob job, final MemorySegment filler) {
+        job.barrier(); // every rank has checked the files and the free space with the filler in place
+        if (filler != null) {
+            job.freeMem(filler);
+        }
+        job.barrier();
     }
 
     /**
@@ -97,6 +124,16 @@ final class SharedMemorySpaceScenarios {
      */
     private static void assertRefusedAtEveryRank(final RmaJob job, final String what, final long leastAsked,
         final Executable creation) {
+        assertRefusedAtEveryRank(job, what, leastAsked, creation, () -> {
+        });
+    }
+
+    /**
+     * {@link #assertRefusedAtEveryRank(RmaJob, String, long, Executable)}, running {@code release} (which gives
+     * back what made the creation fail) after the checks and before the job goes on.
+     */
+    private static void assertRefusedAtEveryRank(final RmaJob job, final String what, final long leastAsked,
+        final Executable creation, final Runnable release) {
         job.barrier();
         final long free = usableBytes(job);
         final List<Path> files = files(job);
@@ -108,6 +145,7 @@ final class SharedMemorySpaceScenarios {
         job.barrier();
         assertEquals(free, usableBytes(job), "the failed creation holds no space");
         assertEquals(files, files(job), "the failed creation left a file");
+        release.run();
         assertJobGoesOn(job);
     }
 

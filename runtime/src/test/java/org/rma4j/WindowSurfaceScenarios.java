@@ -36,6 +36,9 @@ final class WindowSurfaceScenarios {
         try (Window window = Scenarios.allocate(job, 64, 8, created)) {
             assertEquals("rar", window.getInfo().get(Info.ACCUMULATE_ORDERING).orElseThrow());
             assertEquals("a", window.getInfo().get("my_hint").orElseThrow());
+            final String capacity = window.getInfo().get(RmaJob.NOTIFY_CAPACITY_INFO_KEY).orElseThrow();
+            assertEquals(Integer.toString(WindowCreation.notifyCapacityDefault(job.size())), capacity,
+                "the default lane capacity for the window's ranks");
             window.setInfo(Info.of(Info.NO_LOCKS, "true").set(Info.ACCUMULATE_ORDERING, "none")
                 .set(Info.ALLOC_SHARED_NONCONTIG, "true").set(Info.SAME_SIZE, "true")
                 .set(RmaJob.NOTIFY_CAPACITY_INFO_KEY, "4").set("other_hint", "b"));
@@ -44,7 +47,7 @@ final class WindowSurfaceScenarios {
             assertEquals("none", changed.get(Info.ACCUMULATE_ORDERING).orElseThrow());
             assertEquals("false", changed.get(Info.ALLOC_SHARED_NONCONTIG).orElseThrow(), "fixed at creation");
             assertEquals("false", changed.get(Info.SAME_SIZE).orElseThrow(), "fixed at creation");
-            assertEquals("256", changed.get(RmaJob.NOTIFY_CAPACITY_INFO_KEY).orElseThrow(), "fixed at creation");
+            assertEquals(capacity, changed.get(RmaJob.NOTIFY_CAPACITY_INFO_KEY).orElseThrow(), "fixed at creation");
             assertEquals("a", changed.get("my_hint").orElseThrow(), "a key setInfo does not name keeps its value");
             assertEquals("b", changed.get("other_hint").orElseThrow());
             expect(ErrorClass.RMA_SYNC, () -> window.lock(LockType.SHARED, right), "no_locks=true");

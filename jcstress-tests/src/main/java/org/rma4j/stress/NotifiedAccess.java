@@ -369,4 +369,42 @@ public final class NotifiedAccess {
             r.r1 = Local.getLong(targetMemory, base + DATA);
         }
     }
+
+    /**
+     * The inline data of a short notified put: the target reads the data from the notification
+     * ({@code NotifyRequest.inlineData}), which the origin wrote before publishing it, as it wrote the window.
+     */
+    @JCStressTest
+    @Description("Inline data: rank 0 putNotify(8 bytes = 1). Rank 1 waits for its request and reads the data the "
+        + "notification carried (r1) and the window (r2); r3 = 1 if the match named this state's slot.")
+    @Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "The notification carried the put's data, which is in the window too.")
+    @Outcome(id = "0, .*, 1", expect = FORBIDDEN, desc = "The notification carried no data, or stale data.")
+    @Outcome(expect = FORBIDDEN, desc = "The window lacked the data at the match, or the match named another slot.")
+    @State
+    public static class PutNotifyInlineData extends Slot {
+        private static final class Job {
+            static final RankPair PAIR = start("NotifiedAccess.PutNotifyInlineData");
+            static final NotifyRequest REQUEST = PAIR.window(0, 1).notifyInit(0, TAG, 1);
+        }
+
+        private final MemorySegment inline = MemorySegment.ofArray(new long[NotifyRequest.INLINE_BYTES / 8]);
+
+        public PutNotifyInlineData() {
+            super(Job.PAIR);
+        }
+
+        @Actor
+        public void rank0() {
+            origin.putNotify(MemorySegment.ofArray(ONE), 1, base + DATA, TAG);
+        }
+
+        @Actor
+        public void rank1(final JJJ_Result r) {
+            r.r3 = matched(Job.REQUEST);
+            r.r1 = Job.REQUEST.inlineData(inline) == Long.BYTES
+                ? inline.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0)
+                : -1;
+            r.r2 = Local.getLong(targetMemory, base + DATA);
+        }
+    }
 }

@@ -22,6 +22,7 @@ import org.rma4j.notify.LaneProducer;
 import org.rma4j.notify.Notification;
 import org.rma4j.notify.NotifyLanes;
 import org.rma4j.notify.NotifyLanesLayout;
+import org.rma4j.shm.BiasedLock;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.Membarrier;
 import org.rma4j.shm.WaitStrategy;
@@ -126,6 +127,68 @@ public final class NotifyLanesHandshake {
         }
     }
 
+    @JCStressTest
+    @Description("Two threads of one process share its lane, as two threads of a rank share its lane at a target: "
+        + "each takes the lane's BiasedLock (spinning while not taken), offers one notification and gives the lock "
+        + "back; the first taker owns the bias, the other revokes it. The arbiter drains.")
+    @Outcome(id = "1, 2", expect = ACCEPTABLE, desc = "Both delivered once, intact; the first thread offered first.")
+    @Outcome(id = "2, 1", expect = ACCEPTABLE, desc = "Both delivered once, intact; the second thread offered first.")
+    @Outcome(expect = FORBIDDEN, desc = "A notification lost (-1) or duplicated (99), or fields mixed from both (-2): "
+        + "the two offers overlapped in the lane.")
+    @State
+    public static class TwoThreadsOneLane {
+        private final BiasedLock lock = new BiasedLock();
+        private final LaneProducer producer;
+        private final NotifyLanes consumer;
+        private final int[] delivered = {-1, -1};
+        private int count;
+
+        public TwoThreadsOneLane() {
+            final MemorySegment lanes = newLanes(1, 2, asymmetricIfSupported());
+            consumer = new NotifyLanes(lanes, 0, 1, 2);
+            producer = new LaneProducer(lanes, 0, 1, 2, 0);
+        }
+
+        @Actor
+        public void first() {
+            offerLocked(1);
+        }
+
+        @Actor
+        public void second() {
+            offerLocked(2);
+        }
+
+        @Arbiter
+        public void arbiter(final II_Result r) {
+            consumer.drain(n -> {
+                final int tag = n.tag();
+                final boolean intact = n.displacement() == 10L * tag && n.length() == 100 * tag
+                    && n.inlinePayload().get(ValueLayout.JAVA_LONG_UNALIGNED, 0) == 7L * tag;
+                if (count < delivered.length) {
+                    delivered[count] = intact ? tag : -2;
+                } else {
+                    delivered[delivered.length - 1] = 99;
+                }
+                count++;
+            }, 4);
+            r.r1 = delivered[0];
+            r.r2 = delivered[1];
+        }
+
+        private void offerLocked(final int tag) {
+            int taken;
+            while ((taken = lock.tryLock()) == BiasedLock.NOT_TAKEN) {
+                Thread.onSpinWait();
+            }
+            try {
+                producer.offer(0, tag, 10L * tag, 100 * tag, 0, MemorySegment.ofArray(new long[] {7L * tag}));
+            } finally {
+                lock.unlock(taken);
+            }
+        }
+    }
+
     /** The handshake's shared part: lanes, a producer of lane 0, the consumer; r1, r2 as the outcomes say. */
     abstract static class Handshake {
         final MemorySegment lanes;
@@ -144,9 +207,14 @@ public final class NotifyLanesHandshake {
             producer.offer(0, 1, 0, 0, 0, null);
         }
 
-        /** Consumer: announce a sleeper, then whatever the rung puts between, then re-check the lanes. */
+        /**
+         * Consumer: announce a sleeper and record the value it would sleep on (the sleep epoch), then whatever the
+         * rung puts between, then re-check the lanes.
+         */
         int announceAndRecheck() {
+            final int value = Words.getIntVolatile(lanes, signal);
             Words.getAndAddInt(lanes, signal + WaitWords.SLEEPERS_OFFSET, 1);
+            Words.putIntRelease(lanes, NotifyLanesLayout.SLEEP_EPOCH_OFFSET, value);
             barrier();
             return consumer.isHeadReady() ? 1 : 0;
         }
@@ -262,6 +330,54 @@ public final class NotifyLanesHandshake {
         @Arbiter
         public void arbiter(final II_Result r) {
             r.r1 = producerSawSleeper();
+        }
+    }
+
+    @JCStressTest
+    @Description("Room: a producer waiting for room in its full one-entry lane sets the lane's room-wait flag, "
+        + "announces itself on its own wait word and re-checks the lane after a membarrier (a full fence in the "
+        + "symmetric mode); the consumer takes the entry, which releases the lane's head and reads the flag with "
+        + "no fence, its room listener bumping the producer's word.")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "Both saw each other: a spurious wake, harmless.")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "The consumer saw the waiting producer and wakes it.")
+    @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "The producer saw the room and does not sleep.")
+    @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "Lost wake-up: the producer would sleep on a lane with room.")
+    @State
+    public static class RoomHandshake {
+        /** The producer's own wait word, beside the lanes. */
+        private final MemorySegment word = Arena.ofAuto().allocate(WaitWords.LENGTH, 128);
+        private final LaneProducer producer;
+        private final NotifyLanes consumer;
+
+        public RoomHandshake() {
+            final MemorySegment lanes = newLanes(1, 1, asymmetricIfSupported());
+            producer = new LaneProducer(lanes, 0, 1, 1, 0);
+            consumer = new NotifyLanes(lanes, 0, 1, 1);
+            consumer.onRoom(lane -> Words.getAndAddInt(word, 0, 1));
+            producer.offer(0, 1, 0, 0, 0, null); // the lane is full
+        }
+
+        @Actor
+        public void producer(final II_Result r) {
+            producer.waitForRoom(true);
+            Words.getAndAddInt(word, WaitWords.SLEEPERS_OFFSET, 1);
+            if (consumer.isAsymmetric()) {
+                Membarrier.globalExpedited();
+            } else {
+                VarHandle.fullFence();
+            }
+            r.r2 = producer.offer(0, 2, 0, 0, 0, null) ? 1 : 0;
+        }
+
+        @Actor
+        public void consumer() {
+            consumer.poll(n -> {
+            });
+        }
+
+        @Arbiter
+        public void arbiter(final II_Result r) {
+            r.r1 = Words.getIntVolatile(word, 0);
         }
     }
 

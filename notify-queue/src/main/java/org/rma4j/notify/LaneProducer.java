@@ -2,15 +2,14 @@ package org.rma4j.notify;
 
 import static org.rma4j.notify.NotifyLanesLayout.HEAD_OFFSET;
 import static org.rma4j.notify.NotifyLanesLayout.SIGNAL_OFFSET;
-import static org.rma4j.notify.NotifyLanesLayout.SUMMARY_OFFSET;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 import org.rma4j.shm.Membarrier;
 import org.rma4j.shm.WaitWords;
-import org.rma4j.shm.Words;
 
 /**
  * The producer of one lane of a consumer's {@link NotifyLanes}: the origin that owns the lane offers with
@@ -27,11 +26,16 @@ import org.rma4j.shm.Words;
  * previous instance's offers have returned.
  */
 public final class LaneProducer {
-    private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
+    // NOTE: var handles of this class, not the shared Words accessors: each call site here keeps its own
+    // profile of the segment type, so the JIT inlines the accesses (a shared accessor sees every segment type).
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    /** Doorbells are stored little-endian (NotifyLanesLayout, "Mixed sizes"). */
+    private static final VarHandle DOORBELL = ValueLayout.JAVA_SHORT.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
 
     /*
      * Invariants: head <= tail <= head + capacity; entry i's fields are written only while i == tail and
-     * i < head + capacity; doorbell == tail & 0xFF once offer returned.
+     * i < head + capacity; doorbell == tail & 0xFFFF once offer returned.
      * Non-invariant: limit may lag head + capacity (an underestimate of the room).
      */
     private final MemorySegment segment;
@@ -40,6 +44,7 @@ public final class LaneProducer {
     private final long headOffset;
     private final long doorbellOffset;
     private final long signalOffset;
+    private final long epochOffset;
     private final long laneOffset;
     private final boolean fence;
     private long tail;
@@ -63,11 +68,12 @@ public final class LaneProducer {
         this.capacity = laneCapacity;
         this.laneOffset = offset + NotifyLanesLayout.laneOffset(lanes, laneCapacity, lane);
         this.headOffset = laneOffset + HEAD_OFFSET;
-        this.doorbellOffset = offset + SUMMARY_OFFSET + lane;
+        this.doorbellOffset = offset + NotifyLanesLayout.doorbellOffset(lane);
         this.signalOffset = offset + SIGNAL_OFFSET;
+        this.epochOffset = offset + NotifyLanesLayout.SLEEP_EPOCH_OFFSET;
         this.fence = mode != NotifyLanesLayout.FENCE_ASYMMETRIC || !Membarrier.registerGlobalExpedited();
         this.tail = resumeIndex();
-        this.limit = Words.getLongAcquire(segment, headOffset) + capacity;
+        this.limit = (long)LONG.getAcquire(segment, headOffset) + capacity;
     }
 
     public int lane() {
@@ -93,17 +99,17 @@ public final class LaneProducer {
      * @param tag           the sender's tag (>= 0).
      * @param displacement  where the notified access went in the target's memory.
      * @param length        bytes of the notified access (>= 0).
-     * @param flags         the caller's flags, bits of {@link NotifyRingLayout#USER_FLAGS_MASK}.
-     * @param inlinePayload up to {@link NotifyRingLayout#INLINE_CAPACITY} bytes carried in the entry, or null.
+     * @param flags         the caller's flags, bits of {@link NotifyLanesLayout#USER_FLAGS_MASK}.
+     * @param inlinePayload up to {@link NotifyLanesLayout#INLINE_CAPACITY} bytes carried in the entry, or null.
      * @return true if the notification was published; false if the lane was full (nothing was written).
      * @throws IllegalArgumentException naming an invalid argument.
      */
     public boolean offer(final int source, final int tag, final long displacement, final int length, final int flags,
         final MemorySegment inlinePayload) {
-        NotifyRingLayout.checkEntry(source, tag, length, flags, inlinePayload == null ? 0 : inlinePayload.byteSize());
+        NotifyLanesLayout.checkEntry(source, tag, length, flags, inlinePayload == null ? 0 : inlinePayload.byteSize());
         final long index = tail;
         if (index >= limit) {
-            limit = Words.getLongAcquire(segment, headOffset) + capacity;
+            limit = (long)LONG.getAcquire(segment, headOffset) + capacity;
             if (index >= limit) {
                 return false;
             }
@@ -112,16 +118,21 @@ public final class LaneProducer {
         Notification.writeFields(segment, entry, source, tag, displacement, length, flags, inlinePayload);
         // NOTE: release: the fields must be visible before the stamp, on their own line: a consumer polling this
         // lane sees the entry after one line transfer, not after the summary line's as well.
-        Words.putLongRelease(segment, entry + NotifyRingLayout.SEQUENCE_OFFSET, NotifyRingLayout.publishedValue(index));
+        LONG.setRelease(segment, entry + NotifyLanesLayout.STAMP_OFFSET, NotifyLanesLayout.stamp(index));
         // NOTE: release, and before the sleeper check: the doorbell is what a sleeping consumer re-checks.
-        BYTE.setRelease(segment, doorbellOffset, NotifyLanesLayout.doorbell(index + 1));
+        DOORBELL.setRelease(segment, doorbellOffset, NotifyLanesLayout.doorbell(index + 1));
         tail = index + 1;
-        if (fence) {
-            WaitWords.signal(segment, signalOffset);
-        } else {
-            WaitWords.signalAsymmetric(segment, signalOffset);
-        }
+        WaitWords.signalOnce(segment, signalOffset, epochOffset, fence);
         return true;
+    }
+
+    /**
+     * Sets or clears the lane's room-wait flag: set it before waiting for room in a full lane (then announce
+     * yourself on the word the consumer's room listener signals, issue the membarrier, re-check with
+     * {@link #offer} and only then sleep; {@link NotifyLanesLayout}, "Room"), clear it once done.
+     */
+    public void waitForRoom(final boolean waiting) {
+        INT.setVolatile(segment, laneOffset + NotifyLanesLayout.ROOM_WAIT_OFFSET, waiting ? 1 : 0);
     }
 
     /**
@@ -133,7 +144,7 @@ public final class LaneProducer {
     long writeWithoutPublishing(final int source, final int tag, final long displacement, final int length,
         final int flags) {
         final long index = tail;
-        if (index >= Words.getLongAcquire(segment, headOffset) + capacity) {
+        if (index >= (long)LONG.getAcquire(segment, headOffset) + capacity) {
             return -1;
         }
         Notification.writeFields(segment, laneOffset + NotifyLanesLayout.entryOffset(index, capacity), source, tag,
@@ -151,8 +162,8 @@ public final class LaneProducer {
     private long resumeIndex() {
         long stamp = 0;
         for (int slot = 0; slot < capacity; slot++) {
-            stamp = Math.max(stamp, Words.getLongAcquire(segment,
-                laneOffset + NotifyLanesLayout.entryOffset(slot, capacity) + NotifyRingLayout.SEQUENCE_OFFSET));
+            stamp = Math.max(stamp, (long)LONG.getAcquire(segment,
+                laneOffset + NotifyLanesLayout.entryOffset(slot, capacity) + NotifyLanesLayout.STAMP_OFFSET));
         }
         return stamp;
     }

@@ -15,7 +15,7 @@ import java.util.Optional;
  * whatever the mix of (source, tag) pairs queued; no lookup scans notifications of other pairs.
  *
  * <p>Notifications added are {@linkplain Notification#copy() copied} unless already detached, so a view
- * of a ring slot may be added straight from a {@link NotificationHandler}: {@code ring.drain(matcher::add, n)}.
+ * of a lane slot may be added straight from a {@link NotificationHandler}: {@code lanes.drain(matcher::add, n)}.
  */
 public final class Matcher {
     /** Source wildcard: matches every source. */
@@ -45,7 +45,7 @@ public final class Matcher {
     /**
      * Appends a notification to the unexpected queue.
      *
-     * @param notification a detached notification, or a ring view (copied here).
+     * @param notification a detached notification, or a lane view (copied here).
      * @throws IllegalArgumentException if its source or tag is negative.
      */
     public void add(final Notification notification) {

@@ -1,30 +1,34 @@
 package org.rma4j.notify;
 
-import static org.rma4j.notify.NotifyRingLayout.DISPLACEMENT_OFFSET;
-import static org.rma4j.notify.NotifyRingLayout.ENTRY_LENGTH;
-import static org.rma4j.notify.NotifyRingLayout.FLAGS_OFFSET;
-import static org.rma4j.notify.NotifyRingLayout.INLINE_LENGTH_SHIFT;
-import static org.rma4j.notify.NotifyRingLayout.INLINE_OFFSET;
-import static org.rma4j.notify.NotifyRingLayout.LENGTH_OFFSET;
-import static org.rma4j.notify.NotifyRingLayout.SOURCE_OFFSET;
-import static org.rma4j.notify.NotifyRingLayout.TAG_OFFSET;
-import static org.rma4j.notify.NotifyRingLayout.USER_FLAGS_MASK;
+import static org.rma4j.notify.NotifyLanesLayout.DISPLACEMENT_OFFSET;
+import static org.rma4j.notify.NotifyLanesLayout.ENTRY_LENGTH;
+import static org.rma4j.notify.NotifyLanesLayout.FLAGS_OFFSET;
+import static org.rma4j.notify.NotifyLanesLayout.INLINE_LENGTH_SHIFT;
+import static org.rma4j.notify.NotifyLanesLayout.INLINE_OFFSET;
+import static org.rma4j.notify.NotifyLanesLayout.LENGTH_OFFSET;
+import static org.rma4j.notify.NotifyLanesLayout.SOURCE_OFFSET;
+import static org.rma4j.notify.NotifyLanesLayout.TAG_OFFSET;
+import static org.rma4j.notify.NotifyLanesLayout.USER_FLAGS_MASK;
 
 import java.lang.foreign.MemorySegment;
-
-import org.rma4j.shm.Words;
+import java.lang.invoke.VarHandle;
+import java.lang.foreign.ValueLayout;
 
 /**
  * One notification: source, tag, target displacement, length, the caller's flags and up to
- * {@link NotifyRingLayout#INLINE_CAPACITY} bytes of inline payload.
+ * {@link NotifyLanesLayout#INLINE_CAPACITY} bytes of inline payload.
  *
- * <p>Two kinds of instance exist. A <em>view</em> is what {@link NotifyRing#poll} hands to a
- * {@link NotificationHandler}: it reads the ring slot in place, is reused for the next entry and is valid
+ * <p>Two kinds of instance exist. A <em>view</em> is what {@link NotifyLanes#poll} hands to a
+ * {@link NotificationHandler}: it reads the lane's slot in place, is reused for the next entry and is valid
  * only during the handler call, because the slot is handed back to the producers afterwards. A
  * <em>detached</em> notification ({@link #copy()}, {@link #of}) owns a private copy of the 64-byte entry
  * and is immutable; keep only detached notifications beyond a handler call.
  */
 public final class Notification {
+    // NOTE: var handles of this class, not the shared Words accessors: each call site here keeps its own
+    // profile of the segment type, so the JIT inlines the accesses (a shared accessor sees every segment type).
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private MemorySegment segment;
     private long offset;
     private final boolean detached;
@@ -36,30 +40,30 @@ public final class Notification {
     }
 
     /**
-     * @return a view to be pointed at ring slots with {@link #wrap}.
+     * @return a view to be pointed at lane slots with {@link #wrap}.
      */
     static Notification view() {
         return new Notification(MemorySegment.NULL, 0, false);
     }
 
     /**
-     * Points this view at the entry at {@code entryOffset} of {@code ringSegment}.
+     * Points this view at the entry at {@code entryOffset} of {@code laneSegment}.
      */
-    void wrap(final MemorySegment ringSegment, final long entryOffset) {
-        this.segment = ringSegment;
+    void wrap(final MemorySegment laneSegment, final long entryOffset) {
+        this.segment = laneSegment;
         this.offset = entryOffset;
     }
 
     /**
-     * Makes a detached notification, e.g. for a target that notifies itself without a ring.
+     * Makes a detached notification, e.g. for a target that notifies itself without a lane.
      *
-     * @param inlinePayload up to {@link NotifyRingLayout#INLINE_CAPACITY} bytes, or null for none.
-     * @throws IllegalArgumentException as {@link NotifyRing#offer} does.
+     * @param inlinePayload up to {@link NotifyLanesLayout#INLINE_CAPACITY} bytes, or null for none.
+     * @throws IllegalArgumentException as {@link LaneProducer#offer} does.
      */
     public static Notification of(final int source, final int tag, final long displacement, final int length,
         final int flags, final MemorySegment inlinePayload) {
         final long inlineLength = inlinePayload == null ? 0 : inlinePayload.byteSize();
-        NotifyRingLayout.checkEntry(source, tag, length, flags, inlineLength);
+        NotifyLanesLayout.checkEntry(source, tag, length, flags, inlineLength);
         final MemorySegment entry = newEntry();
         writeFields(entry, 0, source, tag, displacement, length, flags, inlinePayload);
         return new Notification(entry, 0, true);
@@ -67,59 +71,59 @@ public final class Notification {
 
     /**
      * Writes the fields and inline payload of an entry with plain stores; the sequence word is not touched.
-     * The arguments must have passed {@link NotifyRingLayout#checkEntry}.
+     * The arguments must have passed {@link NotifyLanesLayout#checkEntry}.
      */
     static void writeFields(final MemorySegment segment, final long entryOffset, final int source, final int tag,
         final long displacement, final int length, final int flags, final MemorySegment inlinePayload) {
         final int inlineLength = inlinePayload == null ? 0 : (int)inlinePayload.byteSize();
-        Words.putInt(segment, entryOffset + SOURCE_OFFSET, source);
-        Words.putInt(segment, entryOffset + TAG_OFFSET, tag);
-        Words.putLong(segment, entryOffset + DISPLACEMENT_OFFSET, displacement);
-        Words.putInt(segment, entryOffset + LENGTH_OFFSET, length);
-        Words.putInt(segment, entryOffset + FLAGS_OFFSET, flags | inlineLength << INLINE_LENGTH_SHIFT);
+        INT.set(segment, entryOffset + SOURCE_OFFSET, source);
+        INT.set(segment, entryOffset + TAG_OFFSET, tag);
+        LONG.set(segment, entryOffset + DISPLACEMENT_OFFSET, displacement);
+        INT.set(segment, entryOffset + LENGTH_OFFSET, length);
+        INT.set(segment, entryOffset + FLAGS_OFFSET, flags | inlineLength << INLINE_LENGTH_SHIFT);
         if (inlineLength > 0) {
             MemorySegment.copy(inlinePayload, 0, segment, entryOffset + INLINE_OFFSET, inlineLength);
         }
     }
 
     public int source() {
-        return Words.getInt(segment, offset + SOURCE_OFFSET);
+        return (int)INT.get(segment, offset + SOURCE_OFFSET);
     }
 
     public int tag() {
-        return Words.getInt(segment, offset + TAG_OFFSET);
+        return (int)INT.get(segment, offset + TAG_OFFSET);
     }
 
     /**
      * @return where the notified access went in the target's memory, as the producer described it.
      */
     public long displacement() {
-        return Words.getLong(segment, offset + DISPLACEMENT_OFFSET);
+        return (long)LONG.get(segment, offset + DISPLACEMENT_OFFSET);
     }
 
     /**
      * @return bytes of the notified access (which may exceed the inline payload).
      */
     public int length() {
-        return Words.getInt(segment, offset + LENGTH_OFFSET);
+        return (int)INT.get(segment, offset + LENGTH_OFFSET);
     }
 
     /**
-     * @return the caller's flags (bits of {@link NotifyRingLayout#USER_FLAGS_MASK}).
+     * @return the caller's flags (bits of {@link NotifyLanesLayout#USER_FLAGS_MASK}).
      */
     public int flags() {
-        return Words.getInt(segment, offset + FLAGS_OFFSET) & USER_FLAGS_MASK;
+        return (int)INT.get(segment, offset + FLAGS_OFFSET) & USER_FLAGS_MASK;
     }
 
     /**
-     * @return bytes of inline payload, 0..{@link NotifyRingLayout#INLINE_CAPACITY}.
+     * @return bytes of inline payload, 0..{@link NotifyLanesLayout#INLINE_CAPACITY}.
      */
     public int inlineLength() {
-        return Words.getInt(segment, offset + FLAGS_OFFSET) >>> INLINE_LENGTH_SHIFT;
+        return (int)INT.get(segment, offset + FLAGS_OFFSET) >>> INLINE_LENGTH_SHIFT;
     }
 
     /**
-     * @return a read-only view of the inline payload; for a ring view, valid only during the handler call.
+     * @return a read-only view of the inline payload; for a lane view, valid only during the handler call.
      */
     public MemorySegment inlinePayload() {
         return segment.asSlice(offset + INLINE_OFFSET, inlineLength()).asReadOnly();
@@ -138,7 +142,7 @@ public final class Notification {
     }
 
     /**
-     * @return whether this notification owns its entry (true) or is a view of a ring slot (false).
+     * @return whether this notification owns its entry (true) or is a view of a lane slot (false).
      */
     public boolean isDetached() {
         return detached;

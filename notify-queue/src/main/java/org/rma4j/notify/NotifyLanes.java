@@ -19,17 +19,16 @@ import org.rma4j.shm.Membarrier;
 import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.WaitStrategy;
 import org.rma4j.shm.WaitWords;
-import org.rma4j.shm.Words;
 
 /**
  * The consumer side of one party's notification lanes ({@link NotifyLanesLayout}): one single-producer lane per
- * origin ({@link LaneProducer}), a summary line of doorbells, a signal word to sleep on. Same consumer methods
- * as {@link NotifyRing}: {@link #poll}, {@link #drain}, {@link #awaitNotEmpty}, {@link #await},
- * {@link #isHeadReady}, {@link #wakeWaiters}, {@link #size}, {@link #isEmpty}.
+ * origin ({@link LaneProducer}), a summary line of doorbells, a signal word to sleep on. Consumer methods:
+ * {@link #poll}, {@link #drain}, {@link #awaitNotEmpty}, {@link #await}, {@link #isHeadReady},
+ * {@link #wakeWaiters}, {@link #size}, {@link #isEmpty}.
  *
  * <p>Consumer side, one thread at a time (the caller's lock), not from a handler. A poll reads the next entry of
  * the lane it served last (in a two-party exchange the only line it touches) and the summary words (one line
- * per 64 lanes); an entry is read only after an acquire load saw it published. Happens-before: everything a
+ * per 32 lanes); an entry is read only after an acquire load saw it published. Happens-before: everything a
  * producer stored before its {@code offer} returned true is visible to the handler that receives the entry;
  * the handler's reads of an entry happen before its producer reuses the slot.
  *
@@ -41,18 +40,25 @@ import org.rma4j.shm.Words;
  * visible, and no other lane waits for it.
  */
 public final class NotifyLanes {
-    /** Summary words read little-endian, so that byte {@code k} of a word is the doorbell of lane {@code 8w + k}. */
+    // NOTE: var handles of this class, not the shared Words accessors: each call site here keeps its own
+    // profile of the segment type, so the JIT inlines the accesses (a shared accessor sees every segment type).
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    /** Summary words read little-endian, so that doorbell {@code j} of word {@code w} is lane {@code 4w + j}'s. */
     private static final VarHandle SUMMARY_WORD = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
-    private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
+    private static final VarHandle DOORBELL = ValueLayout.JAVA_SHORT.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
+    /** Doorbells per summary word. */
+    private static final int PER_WORD = Long.BYTES / NotifyLanesLayout.DOORBELL_BYTES;
+    private static final long DOORBELL_MASK = 0xFFFFL;
     private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     /*
      * Invariants (consumer thread):
      * - heads[k] is lane k's shared head, which only this consumer writes (release store after each entry).
-     * - expected[w] byte j == heads[8w + j] & 0xFF: a summary word equal to it has no pending lane.
+     * - expected[w] doorbell j == heads[4w + j] & 0xFFFF: a summary word equal to it has no pending lane.
      * - cursorKnown <= entries published and unconsumed in lane cursor.
-     * - (doorbell(k) - heads[k]) & 0xFF is the pending count if <= capacity, else the doorbell's lag behind
-     *   entries taken through their stamps (capacity <= 64, so the two ranges never meet).
+     * - (doorbell(k) - heads[k]) & 0xFFFF is the pending count if <= capacity, else the doorbell's lag behind
+     *   entries taken through their stamps (capacity <= 16384, so the two ranges never meet).
      * Non-invariants: cursorKnown may be 0 while the cursor lane has entries (found at the next poll).
      */
     private final MemorySegment segment;
@@ -60,6 +66,7 @@ public final class NotifyLanes {
     private final int capacity;
     private final boolean asymmetric;
     private final long signalOffset;
+    private final long epochOffset;
     private final long summaryOffset;
     private final long firstLaneOffset;
     private final long laneLength;
@@ -67,6 +74,9 @@ public final class NotifyLanes {
     private final long[] heads;
     private final long[] expected;
     private final Notification view = Notification.view();
+    /** Whether a release needs a full fence before it reads the room-wait flag (no membarrier registration). */
+    private final boolean roomFence;
+    private RoomListener roomListener;
     private final BooleanSupplier headReady = this::headReady;
     private int cursor;
     private int cursorKnown;
@@ -86,15 +96,18 @@ public final class NotifyLanes {
         this.lanes = lanes;
         this.capacity = laneCapacity;
         this.asymmetric = mode == NotifyLanesLayout.FENCE_ASYMMETRIC;
+        // NOTE: a producer waiting for room issues the membarrier; this process's release stores are the fast side.
+        this.roomFence = !asymmetric || !Membarrier.registerGlobalExpedited();
         this.signalOffset = offset + SIGNAL_OFFSET;
+        this.epochOffset = offset + NotifyLanesLayout.SLEEP_EPOCH_OFFSET;
         this.summaryOffset = offset + SUMMARY_OFFSET;
         this.firstLaneOffset = offset + NotifyLanesLayout.lanesOffset(lanes);
         this.laneLength = NotifyLanesLayout.laneLength(laneCapacity);
-        this.summaryWords = (lanes + Long.BYTES - 1) / Long.BYTES;
+        this.summaryWords = (lanes + PER_WORD - 1) / PER_WORD;
         this.heads = new long[lanes];
         this.expected = new long[summaryWords];
         for (int lane = 0; lane < lanes; lane++) {
-            heads[lane] = Words.getLongAcquire(segment, laneOffset(lane) + HEAD_OFFSET);
+            heads[lane] = (long)LONG.getAcquire(segment, laneOffset(lane) + HEAD_OFFSET);
             setExpected(lane, heads[lane]);
         }
     }
@@ -131,9 +144,9 @@ public final class NotifyLanes {
             throw new IllegalArgumentException("fence mode " + fenceMode + " needs membarrier, which is not supported");
         }
         segment.asSlice(offset, NotifyLanesLayout.lengthFor(lanes, laneCapacity)).fill((byte)0);
-        Words.putInt(segment, offset + LANE_CAPACITY_OFFSET, laneCapacity);
-        Words.putInt(segment, offset + FENCE_MODE_OFFSET, fenceMode);
-        Words.putIntRelease(segment, offset + LANES_OFFSET, lanes);
+        INT.set(segment, offset + LANE_CAPACITY_OFFSET, laneCapacity);
+        INT.set(segment, offset + FENCE_MODE_OFFSET, fenceMode);
+        INT.setRelease(segment, offset + LANES_OFFSET, lanes);
     }
 
     /**
@@ -143,20 +156,38 @@ public final class NotifyLanes {
      */
     static int checkFormatted(final MemorySegment segment, final long offset, final int lanes, final int laneCapacity) {
         NotifyLanesLayout.checkPlacement(segment, offset, lanes, laneCapacity);
-        final int formatted = Words.getIntAcquire(segment, offset + LANES_OFFSET);
+        final int formatted = (int)INT.getAcquire(segment, offset + LANES_OFFSET);
         if (formatted == 0) {
             throw new IllegalStateException("no notification lanes were formatted at offset " + offset);
         }
-        final int formattedCapacity = Words.getInt(segment, offset + LANE_CAPACITY_OFFSET);
+        final int formattedCapacity = (int)INT.get(segment, offset + LANE_CAPACITY_OFFSET);
         if (formatted != lanes || formattedCapacity != laneCapacity) {
             throw new IllegalArgumentException("lanes at offset " + offset + " are " + formatted + " of "
                 + formattedCapacity + " entries, not " + lanes + " of " + laneCapacity);
         }
-        return Words.getInt(segment, offset + FENCE_MODE_OFFSET);
+        return (int)INT.get(segment, offset + FENCE_MODE_OFFSET);
     }
 
     public int lanes() {
         return lanes;
+    }
+
+    /**
+     * Tells the consumer who to call when it frees room in a lane whose producer waits for room (the producer
+     * set the lane's room-wait flag, {@link LaneProducer#waitForRoom}). The listener runs on the consumer's
+     * thread, inside {@link #drain}; it should only signal (a wait word the producer sleeps on).
+     */
+    public void onRoom(final RoomListener listener) {
+        this.roomListener = listener;
+    }
+
+    /** Told that a waiting producer's lane has room now. */
+    @FunctionalInterface
+    public interface RoomListener {
+        /**
+         * @param lane the lane whose head just moved.
+         */
+        void room(int lane);
     }
 
     public int laneCapacity() {
@@ -222,7 +253,7 @@ public final class NotifyLanes {
     public void awaitNotEmpty(final WaitStrategy strategy, final Liveness peers) {
         enterConsumer();
         try {
-            strategy.awaitCondition(segment, signalOffset, headReady, peers, asymmetric);
+            strategy.awaitCondition(segment, signalOffset, headReady, peers, asymmetric, epochOffset);
         } finally {
             consuming = false;
         }
@@ -239,7 +270,7 @@ public final class NotifyLanes {
      * @throws PeerFailedException from {@code peers}.
      */
     public void await(final WaitStrategy strategy, final BooleanSupplier ready, final Liveness peers) {
-        strategy.awaitCondition(segment, signalOffset, ready, peers, asymmetric);
+        strategy.awaitCondition(segment, signalOffset, ready, peers, asymmetric, epochOffset);
     }
 
     /**
@@ -270,8 +301,9 @@ public final class NotifyLanes {
     public int size() {
         int size = 0;
         for (int lane = 0; lane < lanes; lane++) {
-            final int doorbell = Byte.toUnsignedInt((byte)BYTE.getAcquire(segment, summaryOffset + lane));
-            size += NotifyLanesLayout.pending(doorbell, Words.getLongAcquire(segment, laneOffset(lane) + HEAD_OFFSET));
+            final int doorbell = Short.toUnsignedInt(
+                (short)DOORBELL.getAcquire(segment, summaryOffset + (long)lane * NotifyLanesLayout.DOORBELL_BYTES));
+            size += NotifyLanesLayout.pending(doorbell, (long)LONG.getAcquire(segment, laneOffset(lane) + HEAD_OFFSET));
         }
         return size;
     }
@@ -309,17 +341,17 @@ public final class NotifyLanes {
     private boolean findEntries() {
         if (turn < capacity) {
             final long index = heads[cursor];
-            final long stamp = Words.getLongAcquire(segment,
-                laneOffset(cursor) + NotifyLanesLayout.entryOffset(index, capacity) + NotifyRingLayout.SEQUENCE_OFFSET);
-            if (stamp == NotifyRingLayout.publishedValue(index)) {
+            final long stamp = (long)LONG.getAcquire(segment,
+                laneOffset(cursor) + NotifyLanesLayout.entryOffset(index, capacity) + NotifyLanesLayout.STAMP_OFFSET);
+            if (stamp == NotifyLanesLayout.stamp(index)) {
                 cursorKnown = 1;
                 return true;
             }
         }
         final int start = cursor + 1 == lanes ? 0 : cursor + 1;
-        final int startWord = start >>> 3;
+        final int startWord = start / PER_WORD;
         // The start word's lanes from start on, the other words in order, then the start word's lanes below start.
-        final long startMask = -1L << ((start & 7) << 3);
+        final long startMask = -1L << ((start % PER_WORD) << 4);
         if (summaryWords == 1) {
             return findInOneWord(startMask);
         }
@@ -333,9 +365,9 @@ public final class NotifyLanes {
                 diff &= ~startMask;
             }
             while (diff != 0) {
-                final int shift = Long.numberOfTrailingZeros(diff) & ~7;
-                final int lane = (word << 3) + (shift >>> 3);
-                final int pending = NotifyLanesLayout.pending((int)(value >>> shift) & 0xFF, heads[lane]);
+                final int shift = Long.numberOfTrailingZeros(diff) & ~15;
+                final int lane = word * PER_WORD + (shift >>> 4);
+                final int pending = NotifyLanesLayout.pending((int)((value >>> shift) & DOORBELL_MASK), heads[lane]);
                 if (pending <= capacity) {
                     cursor = lane;
                     cursorKnown = pending;
@@ -343,7 +375,7 @@ public final class NotifyLanes {
                     return true;
                 }
                 // The doorbell lags entries taken by their stamps (NotifyLanesLayout, "Doorbell lag").
-                diff &= ~(0xFFL << shift);
+                diff &= ~(DOORBELL_MASK << shift);
             }
             word = word + 1 == summaryWords ? 0 : word + 1;
         }
@@ -351,43 +383,54 @@ public final class NotifyLanes {
     }
 
     /**
-     * {@link #findEntries()}'s summary scan for up to 8 lanes: one load, lanes from the start mask's on first.
+     * {@link #findEntries()}'s summary scan for up to 4 lanes: one load, lanes from the start mask's on first.
      */
     private boolean findInOneWord(final long startMask) {
         final long value = summaryWord(0);
         long diff = value ^ expected[0];
         while (diff != 0) {
             final long fromStart = diff & startMask;
-            final int shift = Long.numberOfTrailingZeros(fromStart != 0 ? fromStart : diff) & ~7;
-            final int lane = shift >>> 3;
-            final int pending = NotifyLanesLayout.pending((int)(value >>> shift) & 0xFF, heads[lane]);
+            final int shift = Long.numberOfTrailingZeros(fromStart != 0 ? fromStart : diff) & ~15;
+            final int lane = shift >>> 4;
+            final int pending = NotifyLanesLayout.pending((int)((value >>> shift) & DOORBELL_MASK), heads[lane]);
             if (pending <= capacity) {
                 cursor = lane;
                 cursorKnown = pending;
                 turn = 0;
                 return true;
             }
-            diff &= ~(0xFFL << shift);
+            diff &= ~(DOORBELL_MASK << shift);
         }
         return false;
     }
 
     private long summaryWord(final int word) {
         final long offset = summaryOffset + (long)word * Long.BYTES;
-        return LITTLE_ENDIAN ? Words.getLongAcquire(segment, offset) : (long)SUMMARY_WORD.getAcquire(segment, offset);
+        return LITTLE_ENDIAN ? (long)LONG.getAcquire(segment, offset) : (long)SUMMARY_WORD.getAcquire(segment, offset);
     }
 
     private void release(final int lane, final long head) {
         heads[lane] = head;
         setExpected(lane, head);
         // NOTE: release: the handler's reads of the entry precede the producer's reuse of its slot.
-        Words.putLongRelease(segment, laneOffset(lane) + HEAD_OFFSET, head);
+        final long laneOffset = laneOffset(lane);
+        LONG.setRelease(segment, laneOffset + HEAD_OFFSET, head);
+        if (roomListener != null) {
+            if (roomFence) {
+                VarHandle.fullFence();
+            }
+            // NOTE: after the head store, no fence in the asymmetric mode: a waiting producer's membarrier
+            // orders the two (NotifyLanesLayout, "Room").
+            if ((int)INT.getVolatile(segment, laneOffset + NotifyLanesLayout.ROOM_WAIT_OFFSET) != 0) {
+                roomListener.room(lane);
+            }
+        }
     }
 
     private void setExpected(final int lane, final long head) {
-        final int shift = (lane & 7) << 3;
-        final int word = lane >>> 3;
-        expected[word] = (expected[word] & ~(0xFFL << shift)) | ((head & 0xFFL) << shift);
+        final int shift = (lane % PER_WORD) << 4;
+        final int word = lane / PER_WORD;
+        expected[word] = (expected[word] & ~(DOORBELL_MASK << shift)) | ((head & DOORBELL_MASK) << shift);
     }
 
     private long laneOffset(final int lane) {

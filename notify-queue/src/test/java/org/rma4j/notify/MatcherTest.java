@@ -22,11 +22,11 @@ import org.junit.jupiter.api.Test;
 class MatcherTest {
     private final Matcher matcher = new Matcher();
     private long arrivals;
-    private RingFiles files;
+    private LaneFiles files;
 
     @BeforeEach
     void setUp() throws Exception {
-        files = new RingFiles();
+        files = new LaneFiles();
     }
 
     @AfterEach
@@ -200,12 +200,14 @@ class MatcherTest {
     }
 
     @Test
-    void shouldCopyViewsOutOfTheRingBeforeTheSlotIsReused() {
-        final NotifyRing ring = new NotifyRing(files.createRing("ring", 1), RingFiles.RING_OFFSET, 1, 0);
-        assertTrue(ring.offer(1, 1, 100, 1, 0, MemorySegment.ofArray(new byte[] {42})));
-        assertEquals(1, ring.drain(matcher::add, 10));
-        assertTrue(ring.offer(2, 2, 200, 1, 0, MemorySegment.ofArray(new byte[] {43})));
-        assertEquals(1, ring.drain(matcher::add, 10));
+    void shouldCopyViewsOutOfTheLaneBeforeTheSlotIsReused() {
+        final MemorySegment segment = files.createLanes("lanes", 1, 1);
+        final NotifyLanes lanes = new NotifyLanes(segment, LaneFiles.LANES_OFFSET, 1, 1);
+        final LaneProducer lane = new LaneProducer(segment, LaneFiles.LANES_OFFSET, 1, 1, 0);
+        assertTrue(lane.offer(1, 1, 100, 1, 0, MemorySegment.ofArray(new byte[] {42})));
+        assertEquals(1, lanes.drain(matcher::add, 10));
+        assertTrue(lane.offer(2, 2, 200, 1, 0, MemorySegment.ofArray(new byte[] {43})));
+        assertEquals(1, lanes.drain(matcher::add, 10));
 
         final Notification first = matcher.takeOldest(1, ANY_TAG).orElseThrow();
         assertTrue(first.isDetached());

@@ -15,11 +15,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class NotificationTest {
-    private RingFiles files;
+    private LaneFiles files;
 
     @BeforeEach
     void setUp() throws Exception {
-        files = new RingFiles();
+        files = new LaneFiles();
     }
 
     @AfterEach
@@ -51,15 +51,17 @@ class NotificationTest {
     }
 
     @Test
-    void shouldKeepACopysPayloadAfterTheRingSlotIsReused() {
-        final NotifyRing ring = new NotifyRing(files.createRing("ring", 1), RingFiles.RING_OFFSET, 1, 0);
+    void shouldKeepACopysPayloadAfterTheLaneSlotIsReused() {
+        final MemorySegment segment = files.createLanes("lanes", 1, 1);
+        final NotifyLanes lanes = new NotifyLanes(segment, LaneFiles.LANES_OFFSET, 1, 1);
+        final LaneProducer lane = new LaneProducer(segment, LaneFiles.LANES_OFFSET, 1, 1, 0);
         final Notification[] kept = new Notification[2];
-        assertTrue(ring.offer(1, 1, 1, 2, 0, MemorySegment.ofArray(new byte[] {10, 11})));
-        ring.poll(n -> {
+        assertTrue(lane.offer(1, 1, 1, 2, 0, MemorySegment.ofArray(new byte[] {10, 11})));
+        lanes.poll(n -> {
             kept[0] = n;
             kept[1] = n.copy();
         });
-        assertTrue(ring.offer(2, 2, 2, 3, 0, MemorySegment.ofArray(new byte[] {20, 21, 22})));
+        assertTrue(lane.offer(2, 2, 2, 3, 0, MemorySegment.ofArray(new byte[] {20, 21, 22})));
 
         assertFalse(kept[0].isDetached());
         assertEquals(2, kept[0].source(), "a view reads whatever the slot holds now");

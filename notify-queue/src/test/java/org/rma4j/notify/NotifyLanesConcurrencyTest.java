@@ -33,11 +33,11 @@ class NotifyLanesConcurrencyTest {
     static final int LANE_CAPACITY = 16;
     private static final long OFFERS_PER_PRODUCER = 50_000;
 
-    private RingFiles files;
+    private LaneFiles files;
 
     @BeforeEach
     void setUp() throws Exception {
-        files = new RingFiles();
+        files = new LaneFiles();
     }
 
     @AfterEach
@@ -49,10 +49,10 @@ class NotifyLanesConcurrencyTest {
     @ValueSource(ints = {1, 3, 7})
     void shouldDeliverEveryOfferOnceAndInProducerOrder(final int producers) throws Exception {
         final NotifyLanes consumer = new NotifyLanes(files.createLanes("lanes", producers, LANE_CAPACITY),
-            RingFiles.RING_OFFSET, producers, LANE_CAPACITY);
+            LaneFiles.LANES_OFFSET, producers, LANE_CAPACITY);
         final List<Future<Boolean>> running = new ArrayList<>();
         for (int p = 0; p < producers; p++) {
-            final LaneProducer lane = new LaneProducer(files.open("lanes"), RingFiles.RING_OFFSET, producers,
+            final LaneProducer lane = new LaneProducer(files.open("lanes"), LaneFiles.LANES_OFFSET, producers,
                 LANE_CAPACITY, p);
             final int producer = p;
             running.add(files.submit(() -> Traffic.produce(lane, producer, OFFERS_PER_PRODUCER, () -> true)));
@@ -106,8 +106,8 @@ class NotifyLanesConcurrencyTest {
             assertTrue(Membarrier.isGlobalExpeditedSupported(), "membarrier is supported on this machine");
         }
         final MemorySegment segment = files.createLanes("lanes", 4, 4, fenceMode);
-        final NotifyLanes consumer = new NotifyLanes(segment, RingFiles.RING_OFFSET, 4, 4);
-        final LaneProducer producer = new LaneProducer(files.open("lanes"), RingFiles.RING_OFFSET, 4, 4, 2);
+        final NotifyLanes consumer = new NotifyLanes(segment, LaneFiles.LANES_OFFSET, 4, 4);
+        final LaneProducer producer = new LaneProducer(files.open("lanes"), LaneFiles.LANES_OFFSET, 4, 4, 2);
         final long signal = consumer.signalOffset();
         final WaitStrategy sleepAtOnce = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
         final int rounds = 3;
@@ -131,16 +131,68 @@ class NotifyLanesConcurrencyTest {
         assertEquals(fenceMode == NotifyLanesLayout.FENCE_SYMMETRIC, producer.usesFullFence());
     }
 
+    /**
+     * A producer asleep waiting for room in its full lane (room-wait flag set, sleeping on a word of its own that
+     * the consumer's room listener signals) is woken by the consumer's drain, and its offer then succeeds.
+     */
+    @ParameterizedTest(name = "fence mode {0}")
+    @ValueSource(ints = {NotifyLanesLayout.FENCE_SYMMETRIC, NotifyLanesLayout.FENCE_ASYMMETRIC})
+    void shouldWakeAProducerProvablyAsleepForRoomWhenTheConsumerDrains(final int fenceMode) throws Exception {
+        final MemorySegment segment = files.createLanes("lanes", 2, 2, fenceMode);
+        final NotifyLanes consumer = new NotifyLanes(segment, LaneFiles.LANES_OFFSET, 2, 2);
+        final MemorySegment producerSide = files.open("lanes");
+        final LaneProducer producer = new LaneProducer(producerSide, LaneFiles.LANES_OFFSET, 2, 2, 1);
+        // The producer's own wait word: the first 8 bytes of the file header's padding, outside the lanes.
+        final long wordOffset = 64;
+        final java.util.concurrent.atomic.AtomicInteger told = new java.util.concurrent.atomic.AtomicInteger();
+        consumer.onRoom(lane -> {
+            told.incrementAndGet();
+            WaitWords.signal(segment, wordOffset);
+        });
+        final WaitStrategy sleepAtOnce = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
+        final int rounds = 3;
+        for (int round = 0; round < rounds; round++) {
+            while (producer.offer(1, 0, round, 0, 0, null)) {
+                // fill the lane
+            }
+            final long expected = producer.published();
+            final Future<Long> offered = files.submit(() -> {
+                producer.waitForRoom(true);
+                try {
+                    sleepAtOnce.awaitCondition(producerSide, wordOffset, () -> producer.offer(1, 0, 99, 0, 0, null),
+                        Liveness.NONE, consumer.isAsymmetric());
+                } finally {
+                    producer.waitForRoom(false);
+                }
+                return producer.published();
+            });
+            FutexSleepers.await(producerSide, wordOffset, 1);
+            final int toldBefore = told.get();
+
+            assertEquals(1, consumer.poll(n -> {
+            }), "the consumer frees one slot");
+
+            assertEquals(expected + 1, offered.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS));
+            assertEquals(toldBefore + 1, told.get(), "the drain saw the room-wait flag");
+            consumer.drain(n -> {
+            }, 10);
+        }
+        assertEquals(0, Words.getIntVolatile(segment, wordOffset + WaitWords.SLEEPERS_OFFSET), "no sleeper left");
+        consumer.poll(n -> {
+        });
+        assertEquals(told.get(), rounds, "no room call without a waiting producer");
+    }
+
     @Test
     void shouldDeliverEverythingToAConsumerThatSleepsAtOnceUnderConstantOffers() throws Exception {
         // Every wait goes to sleep at once, so many waits race an offer between the announcement and the sleep.
         final int producers = 2;
         final long offers = 5_000;
-        final NotifyLanes consumer = new NotifyLanes(files.createLanes("lanes", producers, 2), RingFiles.RING_OFFSET,
+        final NotifyLanes consumer = new NotifyLanes(files.createLanes("lanes", producers, 2), LaneFiles.LANES_OFFSET,
             producers, 2);
         final List<Future<Boolean>> running = new ArrayList<>();
         for (int p = 0; p < producers; p++) {
-            final LaneProducer lane = new LaneProducer(files.open("lanes"), RingFiles.RING_OFFSET, producers, 2, p);
+            final LaneProducer lane = new LaneProducer(files.open("lanes"), LaneFiles.LANES_OFFSET, producers, 2, p);
             final int producer = p;
             running.add(files.submit(() -> Traffic.produce(lane, producer, offers, () -> true)));
         }

@@ -24,7 +24,7 @@ import org.rma4j.shm.WaitWords;
 import org.rma4j.shm.Words;
 
 /**
- * Producer processes ({@link RingChild}), one lane each, offering into lanes in a file this test created, this
+ * Producer processes ({@link LaneChild}), one lane each, offering into lanes in a file this test created, this
  * JVM consuming: exactly-once delivery and per-origin order, a consumer asleep woken by another process, and
  * producers killed with SIGKILL mid-stream and between writing and publishing an entry.
  */
@@ -34,11 +34,11 @@ class NotifyLanesCrossProcessTest {
     private static final int LANE_CAPACITY = 16;
     private static final long OFFERS_PER_PRODUCER = 100_000;
 
-    private RingFiles files;
+    private LaneFiles files;
 
     @BeforeEach
     void setUp() throws Exception {
-        files = new RingFiles();
+        files = new LaneFiles();
     }
 
     @AfterEach
@@ -47,7 +47,7 @@ class NotifyLanesCrossProcessTest {
     }
 
     private NotifyLanes createLanes() {
-        return new NotifyLanes(files.createLanes("lanes", LANES, LANE_CAPACITY), RingFiles.RING_OFFSET, LANES,
+        return new NotifyLanes(files.createLanes("lanes", LANES, LANE_CAPACITY), LaneFiles.LANES_OFFSET, LANES,
             LANE_CAPACITY);
     }
 
@@ -84,7 +84,7 @@ class NotifyLanesCrossProcessTest {
     @Test
     void shouldWakeAConsumerProvablyAsleepWhenAProducerProcessOffers() throws Exception {
         final MemorySegment segment = files.createLanes("lanes", LANES, LANE_CAPACITY);
-        final NotifyLanes consumer = new NotifyLanes(segment, RingFiles.RING_OFFSET, LANES, LANE_CAPACITY);
+        final NotifyLanes consumer = new NotifyLanes(segment, LaneFiles.LANES_OFFSET, LANES, LANE_CAPACITY);
         final long signal = consumer.signalOffset();
         final WaitStrategy sleepAtOnce = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
         for (int round = 0; round < 2; round++) {
@@ -140,8 +140,8 @@ class NotifyLanesCrossProcessTest {
         final MemorySegment segment = files.open("lanes");
         final long published = 1_000;
         final Process stalled = startProducer("stall-lane", 0, published);
-        final long stagedDisplacement = RingFiles.RING_OFFSET + NotifyLanesLayout.laneOffset(LANES, LANE_CAPACITY, 0)
-            + NotifyLanesLayout.entryOffset(published, LANE_CAPACITY) + NotifyRingLayout.DISPLACEMENT_OFFSET;
+        final long stagedDisplacement = LaneFiles.LANES_OFFSET + NotifyLanesLayout.laneOffset(LANES, LANE_CAPACITY, 0)
+            + NotifyLanesLayout.entryOffset(published, LANE_CAPACITY) + NotifyLanesLayout.DISPLACEMENT_OFFSET;
         final Traffic.Checker checker = new Traffic.Checker(LANES);
 
         consumeUntil(consumer, checker, () -> checker.receivedFrom(0) == published

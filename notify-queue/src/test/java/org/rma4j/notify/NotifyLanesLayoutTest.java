@@ -1,6 +1,8 @@
 package org.rma4j.notify;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,12 +25,56 @@ class NotifyLanesLayoutTest {
     }
 
     @Test
-    void shouldPutSixtyFourDoorbellsInOneSummaryLine() {
+    void shouldPackTheEntryFieldsNaturallyAlignedIntoOneCacheLine() {
+        assertEquals(0, NotifyLanesLayout.STAMP_OFFSET);
+        assertEquals(0, NotifyLanesLayout.DISPLACEMENT_OFFSET % Long.BYTES);
+        assertEquals(NotifyLanesLayout.STAMP_OFFSET + Long.BYTES, NotifyLanesLayout.SOURCE_OFFSET);
+        assertEquals(NotifyLanesLayout.SOURCE_OFFSET + Integer.BYTES, NotifyLanesLayout.TAG_OFFSET);
+        assertEquals(NotifyLanesLayout.TAG_OFFSET + Integer.BYTES, NotifyLanesLayout.DISPLACEMENT_OFFSET);
+        assertEquals(NotifyLanesLayout.DISPLACEMENT_OFFSET + Long.BYTES, NotifyLanesLayout.LENGTH_OFFSET);
+        assertEquals(NotifyLanesLayout.LENGTH_OFFSET + Integer.BYTES, NotifyLanesLayout.FLAGS_OFFSET);
+        assertEquals(NotifyLanesLayout.FLAGS_OFFSET + Integer.BYTES, NotifyLanesLayout.INLINE_OFFSET);
+        assertEquals(32, NotifyLanesLayout.INLINE_CAPACITY);
+        assertEquals(NotifyLanesLayout.ENTRY_LENGTH,
+            NotifyLanesLayout.INLINE_OFFSET + NotifyLanesLayout.INLINE_CAPACITY);
+    }
+
+    @Test
+    void shouldKeepTheInlineLengthOutOfTheCallersFlagBits() {
+        assertEquals(0, NotifyLanesLayout.USER_FLAGS_MASK >>> NotifyLanesLayout.INLINE_LENGTH_SHIFT);
+        final int shifted = NotifyLanesLayout.INLINE_CAPACITY << NotifyLanesLayout.INLINE_LENGTH_SHIFT;
+        assertEquals(NotifyLanesLayout.INLINE_CAPACITY, shifted >>> NotifyLanesLayout.INLINE_LENGTH_SHIFT);
+        assertEquals(0, shifted & NotifyLanesLayout.USER_FLAGS_MASK);
+    }
+
+    @Test
+    void shouldStampEachLapWithItsOwnValue() {
+        assertEquals(1, NotifyLanesLayout.stamp(0));
+        assertNotEquals(NotifyLanesLayout.stamp(3), NotifyLanesLayout.stamp(3 + 64), "a later lap's stamp");
+        assertNotEquals(0, NotifyLanesLayout.stamp(0), "a never used slot holds 0");
+    }
+
+    @Test
+    void shouldRejectInvalidEntryFieldsNamingTheValue() {
+        assertDoesNotThrow(() -> NotifyLanesLayout.checkEntry(0, 0, 0, NotifyLanesLayout.USER_FLAGS_MASK, 32));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkEntry(-3, 0, 0, 0, 0))
+            .getMessage().contains("-3"));
+        assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkEntry(0, -1, 0, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkEntry(0, 0, -1, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkEntry(0, 0, 0, 1 << 24, 0));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkEntry(0, 0, 0, 0, 33))
+            .getMessage().contains("33"));
+    }
+
+    @Test
+    void shouldPutThirtyTwoDoorbellsInOneSummaryLine() {
+        assertEquals(32, NotifyLanesLayout.LANES_PER_SUMMARY_LINE);
         assertEquals(Align.PAD, NotifyLanesLayout.summaryLength(1));
-        assertEquals(Align.PAD, NotifyLanesLayout.summaryLength(64));
-        assertEquals(Align.PAD, NotifyLanesLayout.summaryLength(65), "two lines, still one 128-byte region");
-        assertEquals(2 * Align.PAD, NotifyLanesLayout.summaryLength(129));
+        assertEquals(Align.PAD, NotifyLanesLayout.summaryLength(32));
+        assertEquals(Align.PAD, NotifyLanesLayout.summaryLength(64), "two lines, still one 128-byte region");
+        assertEquals(2 * Align.PAD, NotifyLanesLayout.summaryLength(65));
         assertEquals(NotifyLanesLayout.SUMMARY_OFFSET + Align.PAD, NotifyLanesLayout.lanesOffset(64));
+        assertEquals(NotifyLanesLayout.SUMMARY_OFFSET + 2 * 31, NotifyLanesLayout.doorbellOffset(31));
     }
 
     @Test
@@ -46,10 +92,10 @@ class NotifyLanesLayoutTest {
     }
 
     @Test
-    void shouldCountPendingEntriesModulo256AcrossTheWrap() {
-        for (long head = 0; head < 600; head += 7) {
-            for (int published = 0; published <= NotifyLanesLayout.MAX_LANE_CAPACITY; published++) {
-                final int doorbell = Byte.toUnsignedInt(NotifyLanesLayout.doorbell(head + published));
+    void shouldCountPendingEntriesModulo65536AcrossTheWrap() {
+        for (long head = 65_536 - 20_000; head < 65_536 + 20_000; head += 997) {
+            for (int published = 0; published <= NotifyLanesLayout.MAX_LANE_CAPACITY; published += 7) {
+                final int doorbell = Short.toUnsignedInt(NotifyLanesLayout.doorbell(head + published));
                 assertEquals(published, NotifyLanesLayout.pending(doorbell, head), "head " + head);
             }
         }
@@ -58,9 +104,9 @@ class NotifyLanesLayoutTest {
     @Test
     void shouldKeepPendingCountsApartFromDoorbellLags() {
         final int capacity = NotifyLanesLayout.MAX_LANE_CAPACITY;
-        for (long head = 0; head < 600; head += 5) {
-            for (int lag = 1; lag <= capacity; lag++) {
-                final int doorbell = Byte.toUnsignedInt(NotifyLanesLayout.doorbell(head - lag));
+        for (long head = 0; head < 70_000; head += 1999) {
+            for (int lag = 1; lag <= capacity; lag += 3) {
+                final int doorbell = Short.toUnsignedInt(NotifyLanesLayout.doorbell(head - lag));
                 assertTrue(NotifyLanesLayout.pending(doorbell, head) > capacity, "lag " + lag + " at head " + head);
             }
         }
@@ -68,11 +114,12 @@ class NotifyLanesLayoutTest {
 
     @Test
     void shouldRejectBadDimensions() {
-        for (final int capacity : new int[] {0, 3, 128, 256, -1}) {
+        for (final int capacity : new int[] {0, 3, 1 << 15, 100, -1}) {
             final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> NotifyLanesLayout.checkLaneCapacity(capacity));
             assertTrue(e.getMessage().contains("lane capacity " + capacity), e.getMessage());
         }
+        NotifyLanesLayout.checkLaneCapacity(1 << 14);
         NotifyLanesLayout.checkLaneCapacity(64);
         NotifyLanesLayout.checkLaneCapacity(1);
         assertThrows(IllegalArgumentException.class, () -> NotifyLanesLayout.checkLanes(0));

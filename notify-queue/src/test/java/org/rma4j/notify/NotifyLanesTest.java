@@ -19,11 +19,11 @@ import org.rma4j.shm.WaitStrategy;
 import org.rma4j.shm.Liveness;
 
 class NotifyLanesTest {
-    private RingFiles files;
+    private LaneFiles files;
 
     @BeforeEach
     void setUp() throws Exception {
-        files = new RingFiles();
+        files = new LaneFiles();
     }
 
     @AfterEach
@@ -32,11 +32,11 @@ class NotifyLanesTest {
     }
 
     private NotifyLanes lanes(final int lanes, final int capacity) {
-        return new NotifyLanes(files.createLanes("lanes", lanes, capacity), RingFiles.RING_OFFSET, lanes, capacity);
+        return new NotifyLanes(files.createLanes("lanes", lanes, capacity), LaneFiles.LANES_OFFSET, lanes, capacity);
     }
 
     private LaneProducer producer(final int lanes, final int capacity, final int lane) {
-        return new LaneProducer(files.open("lanes"), RingFiles.RING_OFFSET, lanes, capacity, lane);
+        return new LaneProducer(files.open("lanes"), LaneFiles.LANES_OFFSET, lanes, capacity, lane);
     }
 
     private static List<Integer> drainTags(final NotifyLanes consumer, final int limit) {
@@ -49,7 +49,7 @@ class NotifyLanesTest {
     void shouldCarryEveryFieldAndInlinePayloadsOfEverySize() {
         final NotifyLanes consumer = lanes(2, 64);
         final LaneProducer producer = producer(2, 64, 1);
-        for (int size = 0; size <= NotifyRingLayout.INLINE_CAPACITY; size++) {
+        for (int size = 0; size <= NotifyLanesLayout.INLINE_CAPACITY; size++) {
             final MemorySegment payload = MemorySegment.ofArray(new byte[size]);
             for (int i = 0; i < size; i++) {
                 payload.set(ValueLayout.JAVA_BYTE, i, (byte)(size * 3 + i));
@@ -145,9 +145,43 @@ class NotifyLanesTest {
         assertEquals(List.of(4, 5, 6), drainTags(consumer, 100));
     }
 
+    /**
+     * Lanes of 1,024 entries past the 16-bit doorbells' wrap: 140,000 offers into two lanes, drained in bursts
+     * that leave the lanes nearly full and nearly empty, each lane in its offer order.
+     */
+    @Test
+    void shouldWrapTheDoorbellsOfLargeLanesInOrder() {
+        final int capacity = 1024;
+        final NotifyLanes consumer = lanes(2, capacity);
+        final LaneProducer[] producers = {producer(2, capacity, 0), producer(2, capacity, 1)};
+        final long[] next = new long[2];
+        final long[] taken = new long[2];
+        final int total = 70_000;
+        while (next[0] < total || next[1] < total) {
+            for (int lane = 0; lane < 2; lane++) {
+                while (next[lane] < total && producers[lane].offer(lane, 0, next[lane], 0, 0, null)) {
+                    next[lane]++;
+                }
+            }
+            consumer.drain(n -> {
+                assertEquals(taken[n.source()], n.displacement(), "order of lane " + n.source());
+                taken[n.source()]++;
+            }, (int)(next[0] % 3 == 0 ? 2 * capacity - 1 : capacity / 2 + 1));
+        }
+        while (consumer.drain(n -> {
+            assertEquals(taken[n.source()], n.displacement(), "order of lane " + n.source());
+            taken[n.source()]++;
+        }, 100) > 0) {
+            // the rest
+        }
+        assertEquals(total, taken[0]);
+        assertEquals(total, taken[1]);
+        assertTrue(consumer.isEmpty());
+    }
+
     @Test
     void shouldFindEveryLaneOfAManyLineSummary() {
-        final int count = 130;
+        final int count = 130; // five summary lines
         final NotifyLanes consumer = lanes(count, 1);
         final List<Integer> expected = new ArrayList<>();
         for (int lane = count - 1; lane >= 0; lane -= 3) {
@@ -220,10 +254,11 @@ class NotifyLanesTest {
 
     @Test
     void shouldWorkInSymmetricModeToo() {
-        final MemorySegment segment = files.createRaw("sym", RingFiles.RING_OFFSET + NotifyLanesLayout.lengthFor(2, 2));
-        NotifyLanes.format(segment, RingFiles.RING_OFFSET, 2, 2, NotifyLanesLayout.FENCE_SYMMETRIC);
-        final NotifyLanes consumer = new NotifyLanes(segment, RingFiles.RING_OFFSET, 2, 2);
-        final LaneProducer producer = new LaneProducer(segment, RingFiles.RING_OFFSET, 2, 2, 1);
+        final MemorySegment segment = files.createRaw("sym",
+            LaneFiles.LANES_OFFSET + NotifyLanesLayout.lengthFor(2, 2));
+        NotifyLanes.format(segment, LaneFiles.LANES_OFFSET, 2, 2, NotifyLanesLayout.FENCE_SYMMETRIC);
+        final NotifyLanes consumer = new NotifyLanes(segment, LaneFiles.LANES_OFFSET, 2, 2);
+        final LaneProducer producer = new LaneProducer(segment, LaneFiles.LANES_OFFSET, 2, 2, 1);
         assertFalse(consumer.isAsymmetric());
         assertTrue(producer.usesFullFence());
         producer.offer(1, 7, 0, 0, 0, null);
@@ -233,13 +268,13 @@ class NotifyLanesTest {
 
     @Test
     void shouldRejectUnformattedOrMismatchedLanesAndBadArguments() {
-        final MemorySegment raw = files.createRaw("raw", RingFiles.RING_OFFSET + NotifyLanesLayout.lengthFor(2, 4));
+        final MemorySegment raw = files.createRaw("raw", LaneFiles.LANES_OFFSET + NotifyLanesLayout.lengthFor(2, 4));
         final IllegalStateException none = assertThrows(IllegalStateException.class,
-            () -> new NotifyLanes(raw, RingFiles.RING_OFFSET, 2, 4));
+            () -> new NotifyLanes(raw, LaneFiles.LANES_OFFSET, 2, 4));
         assertTrue(none.getMessage().contains("no notification lanes"), none.getMessage());
         lanes(2, 4);
         final IllegalArgumentException other = assertThrows(IllegalArgumentException.class,
-            () -> new NotifyLanes(files.open("lanes"), RingFiles.RING_OFFSET, 1, 4));
+            () -> new NotifyLanes(files.open("lanes"), LaneFiles.LANES_OFFSET, 1, 4));
         assertTrue(other.getMessage().contains("are 2 of 4 entries, not 1 of 4"), other.getMessage());
         assertThrows(IllegalArgumentException.class, () -> producer(2, 4, 2));
         final LaneProducer producer = producer(2, 4, 0);
@@ -247,7 +282,7 @@ class NotifyLanesTest {
         assertThrows(IllegalArgumentException.class, () -> producer.offer(0, 0, 0, 0, 1 << 24, null));
         assertThrows(IllegalArgumentException.class,
             () -> producer.offer(0, 0, 0, 0, 0, MemorySegment.ofArray(new byte[33])));
-        assertThrows(IllegalArgumentException.class, () -> NotifyLanes.format(raw, RingFiles.RING_OFFSET, 2, 4, 7));
+        assertThrows(IllegalArgumentException.class, () -> NotifyLanes.format(raw, LaneFiles.LANES_OFFSET, 2, 4, 7));
         assertEquals(0, producer.published(), "nothing was written by a refused offer");
     }
 
@@ -270,20 +305,21 @@ class NotifyLanesTest {
     @Test
     void shouldTakeEntriesByTheirStampsWhileTheirDoorbellLags() {
         final MemorySegment segment = files.createLanes("lanes", 2, 4);
-        final NotifyLanes consumer = new NotifyLanes(segment, RingFiles.RING_OFFSET, 2, 4);
+        final NotifyLanes consumer = new NotifyLanes(segment, LaneFiles.LANES_OFFSET, 2, 4);
         final LaneProducer cursorLane = producer(2, 4, 0);
         final LaneProducer otherLane = producer(2, 4, 1);
-        final long doorbell0 = RingFiles.RING_OFFSET + NotifyLanesLayout.SUMMARY_OFFSET;
+        final long doorbell0 = LaneFiles.LANES_OFFSET + NotifyLanesLayout.SUMMARY_OFFSET;
         cursorLane.offer(0, 1, 0, 0, 0, null);
         cursorLane.offer(0, 2, 0, 0, 0, null);
         otherLane.offer(1, 11, 0, 0, 0, null);
-        segment.set(ValueLayout.JAVA_BYTE, doorbell0, (byte)0); // as if lane 0's doorbell stores were not visible yet
-        segment.set(ValueLayout.JAVA_BYTE, doorbell0 + 1, (byte)0);
+        final ValueLayout.OfShort doorbell = ValueLayout.JAVA_SHORT.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+        segment.set(doorbell, doorbell0, (short)0); // as if lane 0's doorbell stores were not visible yet
+        segment.set(doorbell, doorbell0 + NotifyLanesLayout.DOORBELL_BYTES, (short)0);
 
         assertEquals(List.of(1, 2), drainTags(consumer, 10), "the cursor lane's entries, by their stamps");
         assertFalse(consumer.isHeadReady(), "a lagging doorbell shows nothing pending; lane 1 not rung yet");
-        segment.set(ValueLayout.JAVA_BYTE, doorbell0, (byte)2);
-        segment.set(ValueLayout.JAVA_BYTE, doorbell0 + 1, (byte)1);
+        segment.set(doorbell, doorbell0, (short)2);
+        segment.set(doorbell, doorbell0 + NotifyLanesLayout.DOORBELL_BYTES, (short)1);
         assertEquals(List.of(11), drainTags(consumer, 10));
         assertTrue(consumer.isEmpty());
     }

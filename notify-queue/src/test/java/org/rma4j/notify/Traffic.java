@@ -21,11 +21,11 @@ final class Traffic {
     }
 
     static int flags(final long sequence) {
-        return (int)(sequence * 31) & NotifyRingLayout.USER_FLAGS_MASK;
+        return (int)(sequence * 31) & NotifyLanesLayout.USER_FLAGS_MASK;
     }
 
     static int inlineLength(final long sequence) {
-        return (int)(sequence % (NotifyRingLayout.INLINE_CAPACITY + 1));
+        return (int)(sequence % (NotifyLanesLayout.INLINE_CAPACITY + 1));
     }
 
     static byte payloadByte(final int producer, final long sequence, final int i) {
@@ -33,35 +33,27 @@ final class Traffic {
     }
 
     /**
-     * Offers {@code count} notifications as producer {@code producer} (its source), retrying while the ring
-     * is full; between retries calls {@code stillWanted}, which returns false to give up.
+     * Offers {@code count} notifications into {@code lane} as producer {@code producer} (its source), retrying
+     * while the lane is full; between retries calls {@code stillWanted}, which returns false to give up.
      *
      * @return whether all were offered.
-     */
-    static boolean produce(final NotifyRing ring, final int producer, final long count,
-        final BooleanSupplier stillWanted) {
-        return produce((Sink)ring::offer, producer, count, stillWanted);
-    }
-
-    /**
-     * {@link #produce(NotifyRing, int, long, BooleanSupplier)} into a lane.
      */
     static boolean produce(final LaneProducer lane, final int producer, final long count,
         final BooleanSupplier stillWanted) {
         return produce((Sink)lane::offer, producer, count, stillWanted);
     }
 
-    /** Where notifications are offered: a ring or a lane. */
+    /** Where notifications are offered. */
     @FunctionalInterface
     interface Sink {
         boolean offer(int source, int tag, long displacement, int length, int flags, MemorySegment inlinePayload);
     }
 
-    static boolean produce(final Sink ring, final int producer, final long count, final BooleanSupplier stillWanted) {
-        final MemorySegment scratch = MemorySegment.ofArray(new byte[NotifyRingLayout.INLINE_CAPACITY]);
+    static boolean produce(final Sink sink, final int producer, final long count, final BooleanSupplier stillWanted) {
+        final MemorySegment scratch = MemorySegment.ofArray(new byte[NotifyLanesLayout.INLINE_CAPACITY]);
         long fullRetries = 0;
         for (long sequence = 0; sequence < count; sequence++) {
-            while (!offer(ring, producer, sequence, scratch)) {
+            while (!offer(sink, producer, sequence, scratch)) {
                 if ((++fullRetries & 1023) == 0 && !stillWanted.getAsBoolean()) {
                     return false;
                 }
@@ -76,16 +68,12 @@ final class Traffic {
      *
      * @return the offer's result.
      */
-    static boolean offer(final NotifyRing ring, final int producer, final long sequence, final MemorySegment scratch) {
-        return offer((Sink)ring::offer, producer, sequence, scratch);
-    }
-
-    static boolean offer(final Sink ring, final int producer, final long sequence, final MemorySegment scratch) {
+    static boolean offer(final Sink sink, final int producer, final long sequence, final MemorySegment scratch) {
         final int inlineLength = inlineLength(sequence);
         for (int i = 0; i < inlineLength; i++) {
             scratch.set(ValueLayout.JAVA_BYTE, i, payloadByte(producer, sequence, i));
         }
-        return ring.offer(producer, tag(sequence), sequence, length(sequence), flags(sequence),
+        return sink.offer(producer, tag(sequence), sequence, length(sequence), flags(sequence),
             scratch.asSlice(0, inlineLength));
     }
 

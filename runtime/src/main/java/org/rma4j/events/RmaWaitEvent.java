@@ -38,7 +38,7 @@ public abstract class RmaWaitEvent extends Event {
     /** The {@link Waits} kind (not recorded). */
     transient int kind;
 
-    /** A shared stand-in of an untimed lock call: neither begun nor committed (not recorded). */
+    /** A shared stand-in of an untimed call: neither begun nor committed (not recorded). */
     transient boolean untimed;
 
     /** {@link System#nanoTime()} at the begin, for the window's wait counters (not recorded). */

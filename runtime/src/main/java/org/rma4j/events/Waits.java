@@ -7,9 +7,10 @@ package org.rma4j.events;
  *
  * <p>Cost: {@link #begin} allocates one small event object and reads {@link System#nanoTime()} (for
  * the window's wait counters), then {@link #end} reads it again; with no recording, or below the
- * threshold, nothing else happens. A lock call (the cheapest blocking call when uncontended: two clock
- * reads would double its cost) is timed only while a recording enables {@code org.rma4j.LockWait}; else
- * it is only counted. Safe from any thread: each call has its own event object.
+ * threshold, nothing else happens. The calls that often return without waiting, or whose whole cost is
+ * about that of two clock reads (lock and lockAll, a notification request's await and waitAny, a Messaging
+ * receive or send), are timed only while a recording enables their event; else they are only counted.
+ * Safe from any thread: each timed call has its own event object.
  */
 public final class Waits {
     /** lock (MPI_WIN_LOCK). */
@@ -24,8 +25,8 @@ public final class Waits {
     public static final int WAIT = 4;
     /** NotifyRequest await, waitAny, waitAll. */
     public static final int NOTIFY_WAIT = 5;
-    /** A notified access waiting for room in the target's ring. */
-    public static final int FULL_RING = 6;
+    /** A notified access waiting for room in its lane at the target. */
+    public static final int FULL_LANE = 6;
     /** barrier (MPI_BARRIER). */
     public static final int BARRIER = 7;
     /** A Messaging receive. */
@@ -42,14 +43,25 @@ public final class Waits {
      */
     public static final String DEFAULT_THRESHOLD = "1 ms";
 
-    /** Per lock kind: the shared stand-in of an untimed lock call (no recording enables LockWait). */
-    private static final RmaWaitEvent[] UNTIMED = {untimed(LOCK), untimed(LOCK_ALL)};
+    /**
+     * Per kind timed only while a recording enables its event: the shared stand-in of an untimed call, and an
+     * instance that tells whether the event type is enabled (null for the kinds that are always timed).
+     */
+    private static final RmaWaitEvent[] UNTIMED = new RmaWaitEvent[KINDS];
+    private static final RmaWaitEvent[] PROBES = new RmaWaitEvent[KINDS];
+
+    static {
+        for (final int kind : new int[] {LOCK, LOCK_ALL, NOTIFY_WAIT, RECV, SEND}) {
+            UNTIMED[kind] = untimed(kind);
+            PROBES[kind] = create(kind);
+        }
+    }
 
     private Waits() {
     }
 
     private static RmaWaitEvent untimed(final int kind) {
-        final RmaWaitEvent event = new LockWaitEvent();
+        final RmaWaitEvent event = create(kind);
         event.kind = kind;
         event.untimed = true;
         return event;
@@ -61,27 +73,32 @@ public final class Waits {
      * @return the event, to pass to {@link #end}.
      */
     public static RmaWaitEvent begin(final int kind) {
-        final RmaWaitEvent event = switch (kind) {
+        final RmaWaitEvent probe = kind >= 0 && kind < KINDS ? PROBES[kind] : null;
+        if (probe != null && !probe.isEnabled()) {
+            // NOTE: an uncontended lock + unlock, or an await whose notification is there, costs about as much as
+            // two clock reads: such calls are timed only while a recording enables their event.
+            return UNTIMED[kind];
+        }
+        final RmaWaitEvent event = create(kind);
+        event.kind = kind;
+        event.startNs = System.nanoTime();
+        event.begin();
+        return event;
+    }
+
+    private static RmaWaitEvent create(final int kind) {
+        return switch (kind) {
             case LOCK, LOCK_ALL -> new LockWaitEvent();
             case FENCE -> new FenceEvent();
             case START -> new PscwStartEvent();
             case WAIT -> new PscwWaitEvent();
             case NOTIFY_WAIT -> new NotifyWaitEvent();
-            case FULL_RING -> new FullRingEvent();
+            case FULL_LANE -> new FullLaneEvent();
             case BARRIER -> new BarrierEvent();
             case RECV -> new MessagingReceiveEvent();
             case SEND -> new MessagingSendEvent();
             default -> throw new IllegalArgumentException("no wait event of kind " + kind);
         };
-        if (kind <= LOCK_ALL && !event.isEnabled()) {
-            // NOTE: an uncontended lock + unlock costs about as much as two clock reads: a lock call is timed
-            // only while a recording enables its event.
-            return UNTIMED[kind];
-        }
-        event.kind = kind;
-        event.startNs = System.nanoTime();
-        event.begin();
-        return event;
     }
 
     /**
@@ -94,8 +111,8 @@ public final class Waits {
      * @param peer   the rank waited for, or -1.
      * @param tag    the tag waited for, or -1.
      * @param call   the call, e.g. {@code "lock(EXCLUSIVE)"}.
-     * @return the call's duration in nanoseconds, or -1 for a lock call while no recording enables its
-     *         event (not timed).
+     * @return the call's duration in nanoseconds, or -1 for a call that was not timed (no recording enables
+     *         its event; see the class comment).
      */
     public static long end(final RmaWaitEvent event, final int rank, final int window, final int peer, final int tag,
         final String call) {

@@ -69,6 +69,25 @@ public interface RuntimeAccess {
     void messagingWait(Window window, boolean send, int peer, int tag, Runnable wait);
 
     /**
+     * Takes the notifications that have arrived at this rank's endpoint of {@code window} and that no started
+     * request matches (those a wait for room in a full lane moved to the unexpected queue first), in delivery
+     * order, at most {@code batch.capacity()}, into {@code batch}: the two-sided layer's receive path, one hold
+     * of the endpoint's guard per batch instead of a request's start and test per notification.
+     *
+     * @return how many were taken.
+     */
+    int drainArrivals(Window window, ArrivalBatch batch);
+
+    /**
+     * Waits until a notification has arrived at this rank's endpoint of {@code window} and waits for
+     * {@link #drainArrivals} (nothing is taken), through the window's wait strategy with its liveness checks.
+     *
+     * @throws org.rma4j.RankFailedException if a rank of the job dies meanwhile.
+     * @throws org.rma4j.RmaTimeoutException after the job's wait timeout.
+     */
+    void awaitArrival(Window window);
+
+    /**
      * @return {@code length} elements of {@code elementBytes} of {@code array} from {@code offset}.
      * @throws org.rma4j.RmaException COUNT for a range outside the array.
      */

@@ -2,7 +2,7 @@ package org.rma4j.internal;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import org.rma4j.notify.NotifyRingLayout;
+import org.rma4j.notify.NotifyLanesLayout;
 import org.rma4j.shm.Align;
 import org.rma4j.shm.DisseminationBarrierLayout;
 import org.rma4j.shm.FileHeader;
@@ -50,8 +50,9 @@ import org.rma4j.shm.Words;
  *   |   0 free, holder's rank + 1 held; sleepers): MINLOC / MAXLOC and the     |
  *   |   other accumulates of 16-byte pair types, stripe = hash(file offset)    |
  *   +-------------------------------------------------------------------------+
- *   | notification rings: per target rank, one NotifyRingLayout ring of        |
- *   |   notifyCapacity 64-byte entries (header at 88), 128-aligned             |
+ *   | notification lanes: per target rank, one NotifyLanesLayout region of     |
+ *   |   ranks single-producer lanes (one per origin) of notifyCapacity 64-byte |
+ *   |   entries each (lane capacity at 88), 128-aligned                        |
  *   +------------------------------------------------ aligned to 4096 --------+
  *   | data: the ranks' segments, contiguous in rank order, or each page-      |
  *   |   aligned and padded when FLAG_NONCONTIG is set                          |
@@ -85,7 +86,7 @@ import org.rma4j.shm.Words;
  * process; pairs 8-byte aligned of 8 bytes use one compare-and-set and no stripe.
  *
  * <p>Publication: rank 0 creates the file, writes the whole header, the rank table and the formatted
- * rings, then publishes it with {@link FileHeader#publish} (magic last, release). The others open it
+ * lanes, then publishes it with {@link FileHeader#publish} (magic last, release). The others open it
  * only after the creation's second barrier and check every header field and rank entry against what
  * the creation's exchange told them ({@link #checkHeader}) before they use any section.
  */
@@ -93,10 +94,11 @@ public final class WindowLayout {
     /** "RMA4JWIN" in ASCII. */
     public static final long MAGIC = 0x524D41344A57494EL;
     /**
-     * Format version: 4 has the growable attach table and the pair locks (3 had 64 fixed attach slots per
-     * rank; 2 stored the flavor as its enum ordinal).
+     * Format version: 5 holds notification lanes (one per origin and target) where 4 held one multi-producer
+     * ring per target; 4 has the growable attach table and the pair locks (3 had 64 fixed attach slots per rank;
+     * 2 stored the flavor as its enum ordinal).
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
 
     /** Ranks of the window (int), right after the {@link FileHeader}. */
     public static final int RANKS_OFFSET = FileHeader.LENGTH;
@@ -124,11 +126,11 @@ public final class WindowLayout {
     public static final int POST_SECTION_OFFSET = DATA_SECTION_OFFSET + SECTION_OFFSET_LENGTH;
     /** Offset of the complete matrix (long), {@link #completeMatrixOffset}. */
     public static final int COMPLETE_SECTION_OFFSET = POST_SECTION_OFFSET + SECTION_OFFSET_LENGTH;
-    /** Entries of each notification ring (int, a power of two). */
+    /** Entries of each notification lane (int, a power of two): the lane capacity. */
     public static final int NOTIFY_CAPACITY_OFFSET = COMPLETE_SECTION_OFFSET + SECTION_OFFSET_LENGTH;
     /** Length of {@link #NOTIFY_CAPACITY_OFFSET}'s field. */
     public static final int NOTIFY_CAPACITY_LENGTH = Integer.BYTES;
-    /** Offset of the notification rings (long, 8-aligned), {@link #notifyRingsOffset}. */
+    /** Offset of the notification lanes (long, 8-aligned), {@link #notifyLanesOffset(int)}. */
     public static final int NOTIFY_SECTION_OFFSET = (int)Align.up(NOTIFY_CAPACITY_OFFSET + NOTIFY_CAPACITY_LENGTH,
         Long.BYTES);
     /** End of the header fields; the rank table starts at the next {@link Align#PAD} boundary. */
@@ -200,7 +202,7 @@ public final class WindowLayout {
         expect(segment, path, "data section offset", DATA_SECTION_OFFSET, dataSectionOffset(ranks, notifyCapacity));
         expect(segment, path, "post section offset", POST_SECTION_OFFSET, postMatrixOffset(ranks));
         expect(segment, path, "complete section offset", COMPLETE_SECTION_OFFSET, completeMatrixOffset(ranks));
-        expect(segment, path, "notify section offset", NOTIFY_SECTION_OFFSET, notifyRingsOffset(ranks));
+        expect(segment, path, "notify section offset", NOTIFY_SECTION_OFFSET, notifyLanesOffset(ranks));
         final long[] dataOffsets = new long[ranks];
         final long length = placeSegments(sizes, notifyCapacity, (flags & FLAG_NONCONTIG) != 0, dataOffsets);
         if (segment.byteSize() < length) {
@@ -309,30 +311,37 @@ public final class WindowLayout {
             + (mixed >>> (Long.SIZE - Integer.numberOfTrailingZeros(PAIR_LOCK_STRIPES))) * PAIR_LOCK_LINE_LENGTH;
     }
 
-    public static long notifyRingsOffset(final int ranks) {
+    /**
+     * @return offset of the notification section: every rank's lanes, in rank order.
+     */
+    public static long notifyLanesOffset(final int ranks) {
         return Align.up(pairLockTableOffset(ranks) + (long)PAIR_LOCK_STRIPES * PAIR_LOCK_LINE_LENGTH, Align.PAD);
     }
 
-    public static long notifyRingLength(final int capacity) {
-        return Align.up(NotifyRingLayout.lengthFor(capacity), Align.PAD);
+    /**
+     * @return bytes of one rank's lanes: {@code ranks} lanes (one per origin) of {@code laneCapacity} entries,
+     *         padded to {@link Align#PAD}.
+     */
+    public static long notifyLanesLength(final int ranks, final int laneCapacity) {
+        return Align.up(NotifyLanesLayout.lengthFor(ranks, laneCapacity), Align.PAD);
     }
 
     /**
-     * @return offset of the notification ring that {@code target} consumes.
+     * @return offset of the notification lanes that {@code target} consumes (its {@code NotifyLanes} region).
      */
-    public static long notifyRingOffset(final int ranks, final int capacity, final int target) {
-        return notifyRingsOffset(ranks) + target * notifyRingLength(capacity);
+    public static long notifyLanesOffset(final int ranks, final int laneCapacity, final int target) {
+        return notifyLanesOffset(ranks) + target * notifyLanesLength(ranks, laneCapacity);
     }
 
     public static long dataSectionOffset(final int ranks, final int notifyCapacity) {
-        return Align.up(notifyRingOffset(ranks, notifyCapacity, ranks), DATA_ALIGNMENT);
+        return Align.up(notifyLanesOffset(ranks, notifyCapacity, ranks), DATA_ALIGNMENT);
     }
 
     /**
      * Computes where each rank's segment starts.
      *
      * @param sizes       the ranks' sizes in bytes.
-     * @param notifyCapacity entries of each notification ring.
+     * @param notifyCapacity entries of each notification lane.
      * @param noncontig   whether to page-align each segment.
      * @param dataOffsets receives each rank's data offset.
      * @return the file length.

@@ -25,7 +25,7 @@ import org.rma4j.RmaException;
  * throws its error from the call that reports its completion. Requests are used by the thread that
  * uses their {@link Messaging} object.
  */
-public final class MessageRequest {
+public final class MessageRequest implements org.rma4j.Request {
     private final MessagingEngine engine;
     private final boolean send;
     private final MemorySegment buffer;
@@ -65,6 +65,7 @@ public final class MessageRequest {
      * @throws RmaException COUNT if the receive failed because the message was longer than its buffer;
      *                      OTHER if the Messaging object was closed before the request completed.
      */
+    @Override
     public boolean test() {
         if (!complete) {
             engine.checkOpen("test");
@@ -76,6 +77,12 @@ public final class MessageRequest {
         reported = true;
         throwIfFailed();
         return true;
+    }
+
+    /** @return whether the request's completion was not reported yet (by test, await or a wait over it). */
+    @Override
+    public boolean isActive() {
+        return !reported;
     }
 
     /**
@@ -171,7 +178,7 @@ public final class MessageRequest {
 
     /**
      * Makes progress on the requests' Messaging objects until {@code done}: asleep on the object's
-     * notification ring when all requests belong to one (the usual case), polling with back-off when
+     * notification lanes when all requests belong to one (the usual case), polling with back-off when
      * they belong to several.
      */
     private static void waitUntil(final MessageRequest[] requests, final BooleanSupplier done) {

@@ -46,23 +46,25 @@ import org.rma4j.internal.RuntimeAccess;
  * {@link #create} allocates one shared window ({@link MessagingLayout}: per rank a bounce ring for each
  * sender, a staging pair for each receiver, a credit and a rendezvous word per peer). Every message and
  * every control signal is a notified access on it ({@link Window#putNotify}, {@link Window#getNotify}),
- * so it travels through the receiver's notification ring, in the order the sender issued it; the
- * receiver drains its ring through one persistent {@link org.rma4j.NotifyRequest} that matches anything, and
- * tells the kinds apart by the displacement that {@link org.rma4j.NotifyRequest.Status} reports (Notified
+ * so it travels through the sender's notification lane at the receiver, in the order the sender issued it;
+ * the receiver takes them from its lanes in batches (the window's notification endpoint, as a request that
+ * matches anything would, with one hold of the endpoint's guard per batch instead of a request's start and
+ * test per notification), and tells the kinds apart by the displacement each notification names (Notified
  * Access, section IV: the notification names the target region it announces). No other shared-memory
  * protocol is added below the runtime.
  * <ul>
  *   <li><b>Eager</b> (length &lt;= bounceBytesPerPeer): the sender reserves the next free bytes of its
  *   ring at the receiver (64-byte aligned, skipping to the start when the payload does not fit before
- *   the end) and does a notified put of the payload there with the message's tag. Up to 32 bytes travel
- *   inside the notification and land in the ring when the receiver drains it; larger ones are copied at
- *   the call. The notification's displacement and length locate the payload. On arrival the receiver
+ *   the end) and does a notified put of the payload there with the message's tag (the data is copied at
+ *   the call; up to 32 bytes also travel inside the notification, from which the receiver copies them). The
+ *   notification's displacement and length locate the payload. On arrival the receiver
  *   copies it into the oldest matching posted receive, or into a private buffer as an unexpected
- *   message, so ring bytes are always freed in arrival order.</li>
+ *   message, so ring bytes are always freed in the order the sender wrote them (its lane is FIFO).</li>
  *   <li><b>Credit</b>: the sender may have at most one ring's worth of bytes unconsumed at a receiver.
- *   After each round of progress the receiver reports, per sender whose payloads it consumed, the total
- *   consumed so far with an 8-byte inline notified put into the sender's credit word; the sender's
- *   drain writes it there, and the sender resumes its queued sends to that receiver.</li>
+ *   The receiver reports, per sender whose payloads it consumed, the total consumed so far with an 8-byte
+ *   notified put into the sender's credit word: while it has work, once a quarter of that sender's ring is owed;
+ *   before it sleeps, and at the end of every test, everything it owes. The sender reads its credit word
+ *   before each eager send and resumes its queued sends to that receiver when credit returns.</li>
  *   <li><b>Rendezvous</b> (longer messages): the sender copies the first two chunks (chunk size: the
  *   ring size clamped to 64 KiB .. 1 MiB) into the two halves of its staging pair for the receiver and
  *   announces the message with an 8-byte inline notified put of its length into the receiver's
@@ -86,12 +88,13 @@ import org.rma4j.internal.RuntimeAccess;
  * <h2>Progress and waiting</h2>
  * Every call makes progress: it handles all arrived notifications (matching messages, reading
  * rendezvous chunks, refilling staging halves, sending queued messages as credit returns) and then
- * returns the credit it owes, so a rank never blocks while a peer waits on it. A blocked call (a send
- * waiting for credit or a receive waiting for a message) keeps doing this and otherwise sleeps in
- * {@link org.rma4j.NotifyRequest#await} on its notification ring, where everything it can wait for arrives;
- * two ranks that send large messages to each other before receiving both finish. A rank that computes
- * without calling its Messaging object makes no progress (as in MPI without an asynchronous progress
- * thread): its senders wait for it once its ring is full.
+ * returns the credit it owes (a call that has work to do returns it in batches, and all of it before it
+ * waits), so a rank never blocks while a peer waits on it. A blocked call (a send waiting for credit or a
+ * receive waiting for a message) keeps doing this and otherwise sleeps on its notification lanes, where
+ * everything it can wait for arrives; two ranks that send large messages to each other before receiving
+ * both finish. A rank that computes without calling its Messaging object makes no progress (as in MPI
+ * without an asynchronous progress thread): its senders wait for it once three quarters of its ring are
+ * full.
  *
  * <h2>Threads and lifecycle</h2>
  * A Messaging object and its requests are used by one thread of their rank. {@link #create} and
@@ -110,7 +113,10 @@ public final class Messaging implements AutoCloseable {
     public static final String BOUNCE_BYTES_PER_PEER_PROP_NAME = "rma4j.messaging.bounceBytesPerPeer";
     /** Default bounceBytesPerPeer: messages up to 64 KiB go eagerly. */
     public static final long BOUNCE_BYTES_PER_PEER_DEFAULT = 64 * 1024;
-    /** Notification ring entries per rank of the window (a power of two). */
+    /**
+     * Notifications one rank may have unconsumed at another: the window's lane capacity, as many as 8-byte
+     * messages fill a default bounce ring (64 KiB of 64-byte records).
+     */
     static final int NOTIFY_CAPACITY = 1024;
 
     private final RmaJob job;

@@ -12,6 +12,7 @@ import org.rma4j.Rma;
 import org.rma4j.RmaException;
 import org.rma4j.RmaTimeoutException;
 import org.rma4j.Window;
+import org.rma4j.internal.ArrivalBatch;
 import org.rma4j.internal.RuntimeAccess;
 import org.rma4j.messaging.MessagingTransfers.Inbound;
 import org.rma4j.messaging.MessagingTransfers.Outbound;
@@ -35,6 +36,13 @@ final class MessagingEngine {
     static final int TAG_UB = COLLECTIVE_CONTEXT - 1;
     /** Tag of credit, chunk and acknowledgement notifications: they are told apart by displacement. */
     private static final int CONTROL_TAG = 0;
+    /** Arrivals taken from the endpoint per step. */
+    private static final int ARRIVAL_BATCH = 256;
+    /**
+     * While it has work, a receiver returns a sender's credit once this fraction of the sender's ring is owed:
+     * often enough that a streaming sender rarely runs out and sleeps, rarely enough that credit costs little.
+     */
+    private static final long CREDIT_PARTS = 4;
 
     /** Test hook: the engine whose next notified access throws (once), or null. */
     static volatile MessagingEngine failNextTransfer;
@@ -42,8 +50,9 @@ final class MessagingEngine {
     /*
      * Invariants (at every return to the caller):
      * - consumed[s] is the end (in bytes since creation, wrap padding included) of the last payload of
-     *   s's ring that this rank has copied out; reported[s] == consumed[s] after progress() returns, so a
-     *   rank never blocks while owing credit.
+     *   s's ring that this rank has copied out; reported[s] == consumed[s] after progress() returns and
+     *   before waitUntil sleeps, so a rank never blocks while owing credit; when waitUntil returns,
+     *   consumed[s] - reported[s] < ring / 4.
      * - This rank never writes a payload over ring bytes at d whose earlier payload d has not copied
      *   out: the credit word d covers every payload written one lap before the new one's bytes (wrap
      *   padding holds no payload and needs no credit).
@@ -67,8 +76,8 @@ final class MessagingEngine {
     private final MessagingLayout layout;
     private final MemorySegment local;
     private final int rank;
-    private final NotifyRequest arrivals;
-    private boolean armed;
+    /** Arrivals taken from the endpoint in one step (see RuntimeAccess#drainArrivals). */
+    private final ArrivalBatch batch = new ArrivalBatch(ARRIVAL_BATCH);
     private final MemorySegment word = MemorySegment.ofArray(new long[1]);
     private boolean closed;
 
@@ -95,7 +104,6 @@ final class MessagingEngine {
         this.local = window.segment();
         this.rank = window.rank();
         final int ranks = layout.ranks();
-        this.arrivals = window.notifyInit(Rma.ANY_SOURCE, Rma.ANY_TAG, 1);
         this.credit = new RingCredit(ranks, layout.ringBytes());
         this.inbound = new Inbound[ranks];
         this.reserved = new long[ranks];
@@ -147,36 +155,48 @@ final class MessagingEngine {
     }
 
     /**
-     * Handles every notification that has arrived, then returns the credit owed. Never blocks for an
-     * arrival (it may wait for room in a peer's notification ring, draining its own meanwhile).
+     * Handles every notification that has arrived, then returns all the credit owed. Never blocks for an
+     * arrival (it may wait for room in a peer's notification lane, draining its own meanwhile).
      */
     void progress() {
-        while (true) {
-            arm();
-            if (!arrivals.test()) {
-                break;
-            }
-            armed = false;
-            dispatch(arrivals.status());
-        }
-        returnCredit();
+        handleArrivals();
+        returnCredit(0);
     }
 
     /**
-     * Makes progress until {@code done}, sleeping on this rank's notification ring whenever nothing is
-     * left to do: everything this rank waits for (credit, acknowledgements, messages) arrives there.
+     * Takes every notification that has arrived, one batch at a time, and handles each outside the endpoint's
+     * guard (handling makes notified accesses).
+     */
+    private void handleArrivals() {
+        int taken;
+        do {
+            taken = ACCESS.drainArrivals(window, batch);
+            for (int i = 0; i < taken; i++) {
+                dispatch(batch.source[i], batch.tag[i], batch.displacement[i], batch.length[i], i);
+            }
+        } while (taken == batch.capacity());
+    }
+
+    /**
+     * Makes progress until {@code done}, sleeping on this rank's notification lanes whenever nothing is left to
+     * do: everything this rank waits for (credit, acknowledgements, messages) arrives there. Credit is returned
+     * in batches while there is work (once a quarter of a sender's ring is owed, {@link RingCredit#returnOwed}), and
+     * all of it before sleeping.
      */
     void waitUntil(final BooleanSupplier done) {
         try {
             while (true) {
-                progress();
+                handleArrivals();
                 if (done.getAsBoolean()) {
+                    returnCredit(layout.ringBytes() / CREDIT_PARTS);
                     return;
                 }
-                arm();
-                final NotifyRequest.Status status = arrivals.await();
-                armed = false;
-                dispatch(status);
+                // NOTE: never block owing credit: the senders may be waiting for it. Returning it may itself wait
+                // for room, draining this rank's lanes meanwhile, so look at the arrivals again before sleeping.
+                if (returnCredit(0)) {
+                    continue;
+                }
+                ACCESS.awaitArrival(window);
             }
         } catch (final RankFailedException e) {
             throw fail(e);
@@ -238,7 +258,6 @@ final class MessagingEngine {
         closed = true;
         queues.clear(request -> request.fail(ErrorClass.OTHER,
             "the Messaging object of rank " + rank + " was closed before " + request + " matched a message"));
-        arrivals.close();
     }
 
     boolean isClosed() {
@@ -410,17 +429,15 @@ final class MessagingEngine {
 
     // ---------------------------------------------------------------- receiving
 
-    private void dispatch(final NotifyRequest.Status arrival) {
-        final int source = arrival.source();
-        final long disp = arrival.displacement();
+    private void dispatch(final int source, final int wireTag, final long disp, final int length, final int arrival) {
         final MessagingLayout.Region region = layout.regionOf(disp);
         if (region != MessagingLayout.Region.CHUNK_SIGNAL && layout.ownerOf(region, disp) != source) {
             throw new IllegalStateException("rank " + rank + " got a notification from rank " + source + " in the "
                 + region + " slot of rank " + layout.ownerOf(region, disp) + " at displacement " + disp);
         }
         switch (region) {
-            case BOUNCE -> onEager(source, arrival.tag(), disp, arrival.length());
-            case RENDEZVOUS -> onRendezvous(source, arrival.tag());
+            case BOUNCE -> onEager(source, wireTag, disp, length, arrival);
+            case RENDEZVOUS -> onRendezvous(source, wireTag);
             case CHUNK_SIGNAL -> pull(inboundFrom(source));
             case STAGING -> onAcknowledgement(source);
             case CREDIT -> pump(source);
@@ -431,7 +448,7 @@ final class MessagingEngine {
      * An eager message from {@code source}: copies it out of the ring (into the matching receive or
      * into an unexpected copy), which frees its ring bytes.
      */
-    private void onEager(final int source, final int wireTag, final long disp, final int length) {
+    private void onEager(final int source, final int wireTag, final long disp, final int length, final int arrival) {
         final long size = MessagingLayout.recordBytes(length);
         if (size > 0) {
             credit.consume(source, disp - layout.ringOffset(source), size);
@@ -439,16 +456,20 @@ final class MessagingEngine {
         if ((wireTag & COLLECTIVE_CONTEXT) != 0 && MessagingCollectives.isClose(wireTag)) {
             onClosing(source);
         }
-        final MemorySegment payload = local.asSlice(disp, length);
+        // NOTE: a short message travelled inside its notification too: copying it from there reads the line this
+        // rank has already, not the ring's line, which the sender's store took away.
+        final boolean inline = batch.inlineLength[arrival] == length;
+        final MemorySegment from = inline ? batch.inline : local;
+        final long fromOffset = inline ? (long)arrival * NotifyRequest.INLINE_BYTES : disp;
         final MessageRequest request = queues.takePosted(source, wireTag);
         if (request != null) {
             if (MatchQueues.fits(request, source, wireTag, length)) {
-                MemorySegment.copy(payload, 0, request.buffer(), 0, length);
+                MemorySegment.copy(from, fromOffset, request.buffer(), 0, length);
                 request.complete(MatchQueues.status(source, wireTag, length));
             }
         } else {
             final MemorySegment copy = MemorySegment.ofArray(new byte[length]);
-            MemorySegment.copy(payload, 0, copy, 0, length);
+            MemorySegment.copy(from, fromOffset, copy, 0, length);
             queues.park(new Unexpected(source, wireTag, length, copy, null));
         }
     }
@@ -560,11 +581,13 @@ final class MessagingEngine {
     }
 
     /**
-     * Tells each sender how far this rank has consumed its ring, with one inline notified put of the
-     * total into the sender's credit word.
+     * Tells each sender whose unreported consumed bytes reach {@code atLeast} how far this rank has consumed
+     * its ring, with one notified put of the total into the sender's credit word.
+     *
+     * @return whether any credit was returned.
      */
-    private void returnCredit() {
-        credit.returnOwed(creditReport);
+    private boolean returnCredit(final long atLeast) {
+        return credit.returnOwed(creditReport, atLeast);
     }
 
     /**
@@ -574,12 +597,5 @@ final class MessagingEngine {
         word.set(ValueLayout.JAVA_LONG, 0, consumed);
         transfer();
         window.putNotify(word, source, layout.creditOffset(rank), CONTROL_TAG);
-    }
-
-    private void arm() {
-        if (!armed) {
-            arrivals.start();
-            armed = true;
-        }
     }
 }

@@ -34,7 +34,7 @@ class MpiNotifyTest {
     @Test
     void shouldRunTheNotifyAndMessagingScenariosAcrossNodes() throws Exception {
         final List<String> scenarios = new ArrayList<>(MpiJobs.of(Class.forName("org.rma4j.NotifyScenarios"),
-            "matching", "transfers", "errors", "flood", "soak", "tokenRing"));
+            "matching", "transfers", "variants", "probe", "mixedWaits", "errors", "flood", "soak", "tokenRing"));
         scenarios.addAll(MpiJobs.of(Class.forName("org.rma4j.CounterScenarios"), "producers", "sleeper",
             "getAndAccumulate", "errors", "attachDetach"));
         scenarios.addAll(MpiJobs.of(Class.forName("org.rma4j.MessagingScenarios"), "pingPong", "orderAndWildcards",

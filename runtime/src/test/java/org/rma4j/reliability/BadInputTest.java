@@ -640,7 +640,7 @@ class BadInputTest {
             {Info.ALLOC_SHARED_NONCONTIG, "2"}, {Info.ACCUMULATE_OPS, "sum_only"}, {Info.ACCUMULATE_ORDERING, "fifo"},
             {Info.ACCUMULATE_ORDERING, "rar,xyz"}, {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "3"},
             {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "0"}, {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "-4"},
-            {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "2097152"}, {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "many"}}) {
+            {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "32768"}, {RmaJob.NOTIFY_CAPACITY_INFO_KEY, "many"}}) {
             rows.add(Row.collective(api, "window with " + bad[0] + "=" + bad[1], ErrorClass.INFO_VALUE,
                 bad[0] + "=" + bad[1], f -> f.job.allocate(64, 8, f.badInfo(bad[0], bad[1]))));
         }

@@ -13,8 +13,7 @@ import org.rma4j.NotifyRequest;
 import org.rma4j.Rma;
 import org.rma4j.RmaJob;
 import org.rma4j.Window;
-import org.rma4j.notify.NotifyRing;
-import org.rma4j.notify.StuckClaims;
+import org.rma4j.notify.UnpublishedEntries;
 import org.rma4j.RankFailedException;
 
 /**
@@ -39,19 +38,14 @@ import org.rma4j.RankFailedException;
  *   not drain (it waits in a barrier), and is killed by its own second thread while it waits for room.
  *   Rank 0 then drains: it must receive every notification the victim published, in order and with
  *   its data, and then end with RankFailedException ({@code DRAINED received=N offered=M}).</li>
- *   <li>{@code claim} (3 ranks): the victim claims a slot of rank 0's notification ring and records
- *   itself in it ({@link StuckClaims#claimAndRecord}), never publishes it, and dies after rank 2 published
- *   {@value #BEHIND_STUCK} notifications behind that slot. Rank 0 waits for notifications from any source
- *   in {@code NotifyRequest.await}: while the victim lives it must get none of them ({@code HELD early=0});
- *   once the victim is dead the ring gives its slot up, and rank 0 must receive all of rank 2's
- *   notifications in order with their data ({@code CONSUMED received=N skipped=S ms=T}, T from the death
- *   to the last one), and then detect the victim in its await for one more. An await that ends with
- *   RankFailedException before the slot was given up is the detection, and rank 0 waits again. Rank 2
- *   waits in a barrier. (Rank 0 detects in its await, not in a barrier: rank 2's arrival at the barrier it
- *   left with RankFailedException stays counted, mode {@code barrier-again}.)</li>
- *   <li>{@code claim-unrecorded} (3 ranks): as {@code claim}, but the victim dies after the claim's CAS of
- *   the producer index and before recording itself in the slot ({@link StuckClaims#claimOnly}), so the
- *   consumer cannot tell whose claim it is.</li>
+ *   <li>{@code unpublished} (3 ranks, fault (d)): the victim writes an entry into its lane at rank 0 and stops
+ *   before publishing it ({@link UnpublishedEntries#write}), as a producer killed between writing and publishing;
+ *   rank 2 then publishes {@value #BEHIND_STUCK} notifications to rank 0. Rank 0 waits for notifications from any
+ *   source in {@code NotifyRequest.await}: it must receive all of rank 2's, in order with their data, while the
+ *   victim still lives (no lane waits for another), and none from the victim ({@code CONSUMED received=N
+ *   fromVictim=0}); the victim dies only after that, while rank 0 awaits one more, and that await must end with
+ *   RankFailedException naming it; nothing is left in rank 0's lanes or unexpected queue
+ *   ({@code AFTER unexpected=0}). Rank 2 waits in a barrier.</li>
  *   <li>{@code barrier-again} (3 ranks): the victim dies before a barrier; rank 2 detects it there
  *   ({@code LEFT ...}) and enters another barrier; rank 0 enters its first barrier only after that. Both must
  *   end with RankFailedException.</li>
@@ -68,12 +62,12 @@ public final class FaultMain {
     private static final long SETTLE_MS = 300;
     private static final int RING_SLOTS = 16;
     private static final int RING_CAPACITY = 4;
-    /** Rank that keeps notifying rank 0 in the {@code claim} modes. */
+    /** Rank that keeps notifying rank 0 in the {@code unpublished} mode. */
     private static final int LIVE_PRODUCER = 2;
-    /** Notifications the live producer publishes behind the victim's unpublished slot. */
+    /** Notifications the live producer publishes after the victim's unpublished entry. */
     static final int BEHIND_STUCK = 8;
-    /** Awaits of rank 0 in the {@code claim} modes that may end with RankFailedException before it stops. */
-    private static final int CLAIM_AWAIT_ATTEMPTS = 20;
+    /** Tag of the victim's unpublished entry. */
+    private static final int VICTIM_TAG = 99;
 
     private FaultMain() {
     }
@@ -89,8 +83,7 @@ public final class FaultMain {
                 case "pscw" -> pscw(job, clock);
                 case "pscw-post" -> pscwPost(job, clock);
                 case "ring" -> ring(job, clock);
-                case "claim" -> claim(job, clock, true);
-                case "claim-unrecorded" -> claim(job, clock, false);
+                case "unpublished" -> unpublished(job, clock);
                 case "barrier-again" -> barrierAgain(job, clock);
                 case "create" -> create(job, clock);
                 case "linger" -> linger(job);
@@ -212,22 +205,21 @@ public final class FaultMain {
         close(job);
     }
 
-    private static void claim(final RmaJob job, final Window clock, final boolean record) {
-        final Window window = job.allocateShared(RING_SLOTS * 8, 8,
-            Info.of(RmaJob.NOTIFY_CAPACITY_INFO_KEY, Integer.toString(RING_SLOTS)));
+    private static void unpublished(final RmaJob job, final Window clock) {
+        final Window window = job.allocateShared(RING_SLOTS * 8, 8);
         if (job.rank() == VICTIM) {
-            final NotifyRing ring = NotifyFaults.outgoingRing(window, 0);
-            final long index = record ? StuckClaims.claimAndRecord(ring) : StuckClaims.claimOnly(ring);
+            final long index = UnpublishedEntries.write(NotifyFaults.outgoingLane(window, 0), VICTIM, VICTIM_TAG,
+                RING_SLOTS - 1, Long.BYTES);
             if (index < 0) {
-                throw new IllegalStateException("rank 0's empty ring is full: " + ring);
+                throw new IllegalStateException("the victim's empty lane at rank 0 is full");
             }
         }
-        job.barrier(); // the victim's claim is now the head of rank 0's ring
+        job.barrier(); // the victim's written, unpublished entry is now at the head of its lane at rank 0
         switch (job.rank()) {
-            case 0 -> consumeBehindStuckSlot(job, clock, window);
+            case 0 -> consumeBesideUnpublished(job, clock, window);
             case VICTIM -> {
-                awaitProgress(clock, LIVE_PRODUCER, BEHIND_STUCK);
-                RankSupport.sleep(SETTLE_MS); // rank 0 now waits in await behind the unpublished slot
+                awaitProgress(clock, 0, BEHIND_STUCK);
+                RankSupport.sleep(SETTLE_MS); // rank 0 now waits in await for one more
                 RankSupport.die(clock);
             }
             default -> {
@@ -241,41 +233,19 @@ public final class FaultMain {
     }
 
     /**
-     * Rank 0 of the {@code claim} modes: nothing behind the victim's slot while it lives; then, one at a time,
-     * every notification of rank 2 and the one the victim never published, whose await must end with
-     * RankFailedException. An await that ends so earlier, before the ring gave the slot up, is the reported
-     * detection, and rank 0 waits again.
+     * Rank 0 of the {@code unpublished} mode: every notification of rank 2, in order with its data, while the
+     * victim lives; then one more await, which must end with RankFailedException naming the victim.
      */
-    private static void consumeBehindStuckSlot(final RmaJob job, final Window clock, final Window window) {
-        awaitProgress(clock, LIVE_PRODUCER, BEHIND_STUCK);
-        final int early = window.unexpectedNotifications(); // drains the ring
-        final boolean victimAlive = Double.isNaN(RankSupport.millisSinceDeath(clock, VICTIM));
-        System.out.println("HELD early=" + early + " victimAlive=" + victimAlive);
-        if (early != 0 && victimAlive) {
-            System.out.println("WRONG_NOTIFICATION delivered past the slot of a live claimer");
-            System.exit(7);
-        }
+    private static void consumeBesideUnpublished(final RmaJob job, final Window clock, final Window window) {
         final NotifyRequest request = window.notifyInit(Rma.ANY_SOURCE, Rma.ANY_TAG, 1);
-        boolean detected = false;
-        int failures = 0;
         int received = 0;
-        while (failures < CLAIM_AWAIT_ATTEMPTS) {
-            if (request.state() != NotifyRequest.State.ACTIVE) {
-                request.start();
-            }
-            final NotifyRequest.Status status;
-            try {
-                status = request.await();
-            } catch (final RankFailedException e) {
-                if (!detected) {
-                    report(clock, "await", e);
-                    detected = true;
-                }
-                failures++;
-                if (received == BEHIND_STUCK) {
-                    break;
-                }
-                continue; // the request stays active; the ring may give the dead claimer's slot up meanwhile
+        int fromVictim = 0;
+        while (received < BEHIND_STUCK) {
+            request.start();
+            final NotifyRequest.Status status = request.await();
+            if (status.source() == VICTIM) {
+                fromVictim++;
+                continue;
             }
             final long data = window.segment().get(ValueLayout.JAVA_LONG, status.displacement() * 8);
             if (status.tag() != received || status.source() != LIVE_PRODUCER || data != 2000 + received) {
@@ -283,19 +253,21 @@ public final class FaultMain {
                 System.exit(7);
             }
             received++;
-            if (received == BEHIND_STUCK) {
-                System.out.println("CONSUMED received=" + received + " skipped=" + NotifyFaults.skippedSlots(window)
-                    + " ms=" + RankSupport.millis(RankSupport.millisSinceDeath(clock, VICTIM)) + " awaitFailures="
-                    + failures);
-            }
         }
-        if (!detected) {
-            System.out.println("NOT_STOPPED await");
-            System.exit(5);
+        final boolean victimAlive = Double.isNaN(RankSupport.millisSinceDeath(clock, VICTIM));
+        System.out
+            .println("CONSUMED received=" + received + " fromVictim=" + fromVictim + " victimAlive=" + victimAlive);
+        RankSupport.progress(clock, BEHIND_STUCK);
+        request.start();
+        try {
+            final NotifyRequest.Status status = request.await();
+            System.out.println("WRONG_NOTIFICATION after the last expected one: " + status);
+            System.exit(7);
+        } catch (final RankFailedException e) {
+            report(clock, "await", e);
         }
-        if (received < BEHIND_STUCK) {
-            System.out.println("UNCONSUMED received=" + received + " skipped=" + NotifyFaults.skippedSlots(window));
-        }
+        request.close();
+        System.out.println("AFTER unexpected=" + window.unexpectedNotifications());
         close(job);
     }
 

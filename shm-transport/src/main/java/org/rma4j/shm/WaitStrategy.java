@@ -85,6 +85,8 @@ public final class WaitStrategy {
     }
 
     private static final WaitStrategy DEFAULT = fromSystemProperties();
+    /** No sleep epoch (see {@link #awaitCondition(MemorySegment, long, BooleanSupplier, Liveness, boolean, long)}). */
+    private static final long NO_EPOCH = -1;
     private static final boolean LOST_WAKE_UP_FAILS = Boolean
         .parseBoolean(System.getProperty(LOST_WAKE_UP_FAILS_PROP_NAME, Boolean.toString(LOST_WAKE_UP_FAILS_DEFAULT)));
     /** Sleeps that ran out their period and then found the condition true, in this JVM. */
@@ -231,7 +233,7 @@ public final class WaitStrategy {
             final int value = Words.getIntVolatile(segment, offset);
             accepted[0] = value;
             return done.test(value);
-        }, liveness);
+        }, liveness, false, false, NO_EPOCH);
         return accepted[0];
     }
 
@@ -265,6 +267,28 @@ public final class WaitStrategy {
      */
     public void awaitCondition(final MemorySegment segment, final long signalOffset, final BooleanSupplier done,
         final Liveness liveness, final boolean asymmetric) {
+        awaitCondition(segment, signalOffset, done, liveness, asymmetric, true, NO_EPOCH);
+    }
+
+    /**
+     * {@link #awaitCondition(MemorySegment, long, BooleanSupplier, Liveness, boolean)} for a signal word whose
+     * writers wake at most once per sleep ({@link WaitWords#signalOnce}): before sleeping, a waiter records the
+     * signal value it will sleep on at {@code epochOffset} (after announcing itself, before its fence).
+     *
+     * @param epochOffset offset of the word's sleep epoch (an int beside the wait word).
+     */
+    public void awaitCondition(final MemorySegment segment, final long signalOffset, final BooleanSupplier done,
+        final Liveness liveness, final boolean asymmetric, final long epochOffset) {
+        awaitCondition(segment, signalOffset, done, liveness, asymmetric, true, epochOffset);
+    }
+
+    /**
+     * @param signalApart whether the signal word is apart from the condition (a writer bumps it only to wake a
+     *                    sleeper it saw), so that a bump seen after a timed-out sleep proves a late wake, not a
+     *                    lost one; false where the word is the condition itself ({@link #awaitInt}).
+     */
+    private void awaitCondition(final MemorySegment segment, final long signalOffset, final BooleanSupplier done,
+        final Liveness liveness, final boolean asymmetric, final boolean signalApart, final long epochOffset) {
         if (done.getAsBoolean()) {
             return;
         }
@@ -287,7 +311,7 @@ public final class WaitStrategy {
                     sleeping = pollingSinceNs == NOT_POLLING;
                 }
             }
-            if (sleeping && sleepOnSignal(segment, signalOffset, done, asymmetric)) {
+            if (sleeping && sleepOnSignal(segment, signalOffset, done, asymmetric, signalApart, epochOffset)) {
                 return;
             }
             if (done.getAsBoolean()) {
@@ -322,10 +346,14 @@ public final class WaitStrategy {
      * @return whether {@code done} held (the wait is over).
      */
     private boolean sleepOnSignal(final MemorySegment segment, final long signalOffset, final BooleanSupplier done,
-        final boolean asymmetric) {
+        final boolean asymmetric, final boolean signalApart, final long epochOffset) {
         final int signal = Words.getIntVolatile(segment, signalOffset);
         final boolean woken;
         WaitWords.addSleeper(segment, signalOffset);
+        if (epochOffset != NO_EPOCH) {
+            // NOTE: before the fence, like the announcement: a writer that sees this sleeper sees the epoch too.
+            WaitWords.recordEpoch(segment, epochOffset, signal);
+        }
         try {
             // NOTE: announce first, then re-check: a writer that made the condition true after
             // this check sees the sleeper, bumps the signal and wakes this thread. The fence keeps
@@ -346,7 +374,11 @@ public final class WaitStrategy {
             WaitWords.removeSleeper(segment, signalOffset);
         }
         if (!woken && done.getAsBoolean()) {
-            recheckWake(signalOffset);
+            // NOTE: a writer that saw this sleeper bumped the value before waking it; one that did so just after the
+            // sleep timed out was late, not lost.
+            if (!signalApart || Words.getIntVolatile(segment, signalOffset) == signal) {
+                recheckWake(signalOffset);
+            }
             return true;
         }
         return false;

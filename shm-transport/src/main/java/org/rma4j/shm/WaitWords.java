@@ -1,6 +1,7 @@
 package org.rma4j.shm;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -48,6 +49,9 @@ import java.lang.invoke.VarHandle;
  * supported, issues a full fence between W1 and W2 ({@link #signal}), which pairs with R2 as with a fence.
  */
 public final class WaitWords {
+    // NOTE: var handles of this class, not the shared Words accessors: each call site here keeps its own
+    // profile of the segment type, so the JIT inlines the accesses (a shared accessor sees every segment type).
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     /** Offset of the value (int) in a wait word: the word's offset itself, the futex's address. */
     public static final int VALUE_OFFSET = 0;
     /** Offset of the sleeper count (int) from the value. */
@@ -65,7 +69,7 @@ public final class WaitWords {
      * @param offset  offset of the word's value.
      */
     public static void wakeAll(final MemorySegment segment, final long offset) {
-        if (Words.getIntVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
+        if ((int)INT.getVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
             Futex.wake(segment, offset, Integer.MAX_VALUE);
         }
     }
@@ -78,7 +82,7 @@ public final class WaitWords {
      * @param value   the new value.
      */
     public static void putIntVolatileAndWake(final MemorySegment segment, final long offset, final int value) {
-        Words.putIntVolatile(segment, offset, value);
+        INT.setVolatile(segment, offset, value);
         wakeAll(segment, offset);
     }
 
@@ -91,7 +95,7 @@ public final class WaitWords {
      * @return the previous value.
      */
     public static int getAndAddIntAndWake(final MemorySegment segment, final long offset, final int delta) {
-        final int previous = Words.getAndAddInt(segment, offset, delta);
+        final int previous = (int)INT.getAndAdd(segment, offset, delta);
         wakeAll(segment, offset);
         return previous;
     }
@@ -108,8 +112,8 @@ public final class WaitWords {
         // NOTE: the store that made the condition true may be a release store, which a later load can
         // pass; the fence keeps the sleeper-count read after it, so no announced sleeper is missed.
         VarHandle.fullFence();
-        if (Words.getIntVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
-            Words.getAndAddInt(segment, offset, 1);
+        if ((int)INT.getVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
+            INT.getAndAdd(segment, offset, 1);
             Futex.wake(segment, offset, Integer.MAX_VALUE);
         }
     }
@@ -126,8 +130,8 @@ public final class WaitWords {
     public static void signalAsymmetric(final MemorySegment segment, final long offset) {
         // NOTE: no fence: the waiter's membarrier orders this load after the caller's release store (W1, W2
         // in the class comment); the compiler keeps the two ordered accesses in program order.
-        if (Words.getIntVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
-            Words.getAndAddInt(segment, offset, 1);
+        if ((int)INT.getVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
+            INT.getAndAdd(segment, offset, 1);
             Futex.wake(segment, offset, Integer.MAX_VALUE);
         }
     }
@@ -153,13 +157,59 @@ public final class WaitWords {
     }
 
     /**
+     * The light side of the asymmetric protocol for a signal word with a sleep epoch (its waiters record the value
+     * they sleep on, {@link WaitStrategy#awaitCondition(MemorySegment, long, java.util.function.BooleanSupplier,
+     * Liveness, boolean, long)}): as {@link #signalAsymmetric}, but only the writer that moves the value on from
+     * the sleepers' epoch wakes them; a writer that finds the value moved on already (its sleepers were woken and
+     * have not yet withdrawn) issues no system call. Without it, a stream of publications into a consumer that
+     * is slow to run after its wake (a loaded machine) makes one futex wake per publication.
+     *
+     * @param segment     the mapping holding the signal word.
+     * @param offset      offset of the signal word's value.
+     * @param epochOffset offset of the word's sleep epoch.
+     * @param fence       whether to put a full fence first (the symmetric protocol, {@link #signal}).
+     */
+    public static void signalOnce(final MemorySegment segment, final long offset, final long epochOffset,
+        final boolean fence) {
+        if (fence) {
+            VarHandle.fullFence();
+        }
+        // NOTE: a sleeper's announcement and epoch both precede its fence or membarrier: a writer that sees the
+        // announcement sees the epoch. If the value is past it, a bump since woke (or will wake) the sleepers;
+        // the sleeper's futex wait on the epoch returns at once.
+        if ((int)INT.getVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
+            final int value = (int)INT.getVolatile(segment, offset);
+            if (value == (int)INT.getVolatile(segment, epochOffset)
+                && INT.compareAndSet(segment, offset, value, value + 1)) {
+                Futex.wake(segment, offset, Integer.MAX_VALUE);
+            }
+        }
+    }
+
+    /**
+     * Records the value a sleeper will sleep on, for {@link #signalOnce}: moves the epoch forward to {@code value},
+     * never back. Several sleepers share one word (threads of one rank): one that read the value before a bump
+     * and records it after another sleeper recorded the bumped value must not leave the epoch behind the value
+     * that sleeper sleeps on, or no writer would wake it. Every sleeper blocked in the futex sleeps on the
+     * current value (a futex wait on an older one returns at once), and the epoch, the newest value recorded,
+     * is then that value.
+     */
+    static void recordEpoch(final MemorySegment segment, final long epochOffset, final int value) {
+        int recorded = (int)INT.getVolatile(segment, epochOffset);
+        // NOTE: signal values only grow (by one per bump; compared by difference, so wrapping is harmless).
+        while (value - recorded > 0 && !INT.compareAndSet(segment, epochOffset, recorded, value)) {
+            recorded = (int)INT.getVolatile(segment, epochOffset);
+        }
+    }
+
+    /**
      * Announces a sleeper; pair with {@link #removeSleeper}.
      */
     static void addSleeper(final MemorySegment segment, final long offset) {
-        Words.getAndAddInt(segment, offset + SLEEPERS_OFFSET, 1);
+        INT.getAndAdd(segment, offset + SLEEPERS_OFFSET, 1);
     }
 
     static void removeSleeper(final MemorySegment segment, final long offset) {
-        Words.getAndAddInt(segment, offset + SLEEPERS_OFFSET, -1);
+        INT.getAndAdd(segment, offset + SLEEPERS_OFFSET, -1);
     }
 }

@@ -118,6 +118,58 @@ class WaitWordsTest {
         assertEquals(1, Words.getIntVolatile(segment, WORD + WaitWords.SLEEPERS_OFFSET), "the count is the waiter's");
     }
 
+    /**
+     * signalOnce: of several writers that signal while the announced sleeper has not withdrawn, only the first
+     * bumps the value and wakes it; after the sleeper sleeps again on the new value, the next writer wakes it.
+     */
+    @Test
+    void shouldWakeEachSleepOnceOnSignalOnce() throws Exception {
+        final long epoch = WORD + 64;
+        WaitWords.addSleeper(segment, WORD);
+        WaitWords.recordEpoch(segment, epoch, 0);
+        final Future<Boolean> sleeper = shm.submit(() -> Futex.wait(segment, WORD, 0, LONG_TIMEOUT_NS));
+        FutexSleepers.await(segment, WORD, 1);
+
+        WaitWords.signalOnce(segment, WORD, epoch, false);
+        WaitWords.signalOnce(segment, WORD, epoch, true);
+        WaitWords.signalOnce(segment, WORD, epoch, false);
+
+        assertTrue(sleeper.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
+        assertEquals(1, Words.getIntVolatile(segment, WORD), "one bump for the three signals");
+        WaitWords.recordEpoch(segment, epoch, 1); // the sleeper sleeps again, on the value it sees now
+        WaitWords.signalOnce(segment, WORD, epoch, false);
+        assertEquals(2, Words.getIntVolatile(segment, WORD));
+        WaitWords.removeSleeper(segment, WORD);
+        WaitWords.signalOnce(segment, WORD, epoch, false);
+        assertEquals(2, Words.getIntVolatile(segment, WORD), "no sleeper, no bump");
+    }
+
+    /**
+     * signalOnce with two sleepers on one word: one sleeps on the value after a bump, the other read the value
+     * before that bump, records it late and withdraws (its condition came true). The epoch must stay at the value
+     * the remaining sleeper sleeps on, so that the next writer wakes it.
+     */
+    @Test
+    void shouldWakeSleeperOnSignalOnceAfterAnotherRecordedAnOlderValue() throws Exception {
+        final long epoch = WORD + 64;
+        Words.putIntVolatile(segment, WORD, 1); // one bump happened
+        WaitWords.addSleeper(segment, WORD);
+        WaitWords.recordEpoch(segment, epoch, 1);
+        final Future<Boolean> sleeper = shm.submit(() -> Futex.wait(segment, WORD, 1, LONG_TIMEOUT_NS));
+        FutexSleepers.await(segment, WORD, 1);
+        // the late sleeper: read 0 before the bump, announces itself and records it now, then withdraws
+        WaitWords.addSleeper(segment, WORD);
+        WaitWords.recordEpoch(segment, epoch, 0);
+        WaitWords.removeSleeper(segment, WORD);
+
+        WaitWords.signalOnce(segment, WORD, epoch, true);
+
+        assertTrue(sleeper.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS), "woken, not timed out");
+        assertEquals(2, Words.getIntVolatile(segment, WORD));
+        assertEquals(1, Words.getIntVolatile(segment, epoch), "the epoch never moves back");
+        WaitWords.removeSleeper(segment, WORD);
+    }
+
     @Test
     void shouldNeitherBumpNorWakeOnSignalWithoutAnnouncedSleeper() throws Exception {
         // An unannounced sleeper: neither call may wake it. A futex wake makes its sleeper runnable before

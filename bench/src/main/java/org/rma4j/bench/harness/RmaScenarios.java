@@ -66,7 +66,9 @@ final class RmaScenarios {
     /**
      * notified-put: Listing 1 of the Notified Access paper. Client: start the request, putNotify the
      * payload, flush, await the echo's notification. Server: start, await, putNotify the bytes that
-     * arrived back, flush. Payloads of up to 32 bytes travel inside the notification.
+     * arrived back, flush. Payloads of up to 32 bytes travel inside the notification as well as into the
+     * window, and the server takes them from there ({@code NotifyRequest.inlineData}); longer ones it sends
+     * back from its window.
      */
     void notifiedPut() throws Exception {
         notifiedPut("notified-put");
@@ -77,6 +79,7 @@ final class RmaScenarios {
      */
     void notifiedPut(final String row) throws Exception {
         window.lockAll();
+        final MemorySegment inline = arena.allocate(NotifyRequest.INLINE_BYTES, 64);
         try (NotifyRequest request = window.notifyInit(context.partner, TAG, 1)) {
             context.pingPong(row, (s, seq) -> {
                 request.start();
@@ -86,7 +89,9 @@ final class RmaScenarios {
             }, (s, seq) -> {
                 request.start();
                 request.await();
-                window.putNotify(ownDataSlices[s], context.partner, DATA_OFFSET, TAG);
+                final int arrived = request.inlineData(inline);
+                window.putNotify(arrived > 0 ? inline.asSlice(0, arrived) : ownDataSlices[s], context.partner,
+                    DATA_OFFSET, TAG);
                 window.flush(context.partner);
             });
         }

@@ -35,6 +35,12 @@ import org.rma4j.Window;
  *   notifications from rank 0 itself, {@code putNotify} of 8 bytes to rank 0's own window (the bytes
  *   are written into the window at the call, then the ring entry is published), and the {@code test()}
  *   that drains the entry, matches it and returns true. No cache line leaves the core.</li>
+ *   <li>{@code startPutNotifyAwaitHit8}: the same cycle ended by {@code await()} instead of {@code test()}
+ *   (the consumer's call of Listing 1): its drain finds the entry at once, so this is the software cost of
+ *   a wait that does not wait.</li>
+ *   <li>{@code startPutNotifyAwaitHit64}: the same with 64 bytes, which do not travel inline.</li>
+ *   <li>{@code startPutNotifyAwaitInline8}: {@code startPutNotifyAwaitHit8} followed by
+ *   {@code inlineData}: the 8 bytes read from the notification.</li>
  * </ul>
  *
  * <p>The request of {@code testMiss} (source 1) stays active for the whole trial, so every drain in
@@ -58,6 +64,8 @@ public class NotifyBenchmark {
     private Window window;
     private Arena arena;
     private MemorySegment value;
+    private MemorySegment value64;
+    private MemorySegment inline;
     private NotifyRequest miss;
     private NotifyRequest zeroCount;
     private NotifyRequest self;
@@ -67,6 +75,8 @@ public class NotifyBenchmark {
         arena = Arena.ofShared();
         value = arena.allocate(ValueLayout.JAVA_LONG);
         value.set(ValueLayout.JAVA_LONG, 0, 42L);
+        value64 = arena.allocate(64, 8);
+        inline = arena.allocate(NotifyRequest.INLINE_BYTES, 8);
         job = TwoRankJob.start(WINDOW_BYTES, TwoRankJob.IDLE);
         window = job.window();
         miss = window.notifyInit(TwoRankJob.TARGET, MISS_TAG, 1);
@@ -113,5 +123,27 @@ public class NotifyBenchmark {
         self.start();
         window.putNotify(value, TwoRankJob.ORIGIN, 0, SELF_TAG);
         return self.test();
+    }
+
+    @Benchmark
+    public NotifyRequest.Status startPutNotifyAwaitHit8() {
+        self.start();
+        window.putNotify(value, TwoRankJob.ORIGIN, 0, SELF_TAG);
+        return self.await();
+    }
+
+    @Benchmark
+    public NotifyRequest.Status startPutNotifyAwaitHit64() {
+        self.start();
+        window.putNotify(value64, TwoRankJob.ORIGIN, 64, SELF_TAG);
+        return self.await();
+    }
+
+    @Benchmark
+    public int startPutNotifyAwaitInline8() {
+        self.start();
+        window.putNotify(value, TwoRankJob.ORIGIN, 0, SELF_TAG);
+        self.await();
+        return self.inlineData(inline);
     }
 }

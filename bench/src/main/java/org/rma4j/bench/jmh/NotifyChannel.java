@@ -9,23 +9,18 @@ import org.rma4j.notify.Notification;
 import org.rma4j.notify.NotificationHandler;
 import org.rma4j.notify.NotifyLanes;
 import org.rma4j.notify.NotifyLanesLayout;
-import org.rma4j.notify.NotifyRing;
-import org.rma4j.notify.NotifyRingLayout;
-import org.rma4j.notify.ProducerLiveness;
 
 /**
- * One consumer's notification queue as the lane benchmarks compare them: the shared multi-producer
- * {@link NotifyRing} (CAS claim, CAS record, release store, full fence) and the single-producer
- * {@link NotifyLanes} (one release store, no fence where membarrier is supported), each over a private
- * native segment, carrying 8-byte inline notifications.
+ * One consumer's notification lanes as the lane benchmarks use them: {@link NotifyLanes} (one release store
+ * per offer and one for the doorbell, no fence where membarrier is supported) over a private native segment,
+ * carrying 8-byte inline notifications. The shared multi-producer ring these benchmarks compared the lanes
+ * with is gone from the code; notify-queue/README.md keeps the comparison's figures.
  *
- * <p>Same memory for both: {@code origins} lanes of {@code laneCapacity} entries against a ring of
- * {@code origins x laneCapacity} entries rounded up to a power of two. {@link #producer} once per origin
- * (one thread each); {@link #drain} by one thread at a time. The handler copies the payload out of the entry
- * and adds it to {@link #sum()}, as the runtime does with an inline put.
+ * <p>{@code origins} lanes of {@code laneCapacity} entries. {@link #producer} once per origin (one thread
+ * each); {@link #drain} by one thread at a time. The handler copies the payload out of the entry and adds it
+ * to {@link #sum()}.
  */
 abstract sealed class NotifyChannel implements AutoCloseable {
-    static final String RING = "ring";
     static final String LANES = "lanes";
     static final int LANE_CAPACITY = NotifyLanesLayout.LANE_CAPACITY_DEFAULT;
     private static final int TAG = 1;
@@ -38,7 +33,6 @@ abstract sealed class NotifyChannel implements AutoCloseable {
 
     static NotifyChannel of(final String impl, final int origins) {
         return switch (impl) {
-            case RING -> new Ring(origins);
             case LANES -> new Lanes(origins);
             default -> throw new IllegalArgumentException("unknown notification queue " + impl);
         };
@@ -85,34 +79,6 @@ abstract sealed class NotifyChannel implements AutoCloseable {
     @Override
     public void close() {
         arena.close();
-    }
-
-    static final class Ring extends NotifyChannel {
-        private final MemorySegment ring;
-        private final int capacity;
-        private final NotifyRing consumer;
-
-        Ring(final int origins) {
-            capacity = Integer.highestOneBit(Math.max(1, origins * LANE_CAPACITY - 1)) << 1;
-            ring = arena.allocate(NotifyRingLayout.lengthFor(capacity), 4096);
-            NotifyRing.format(ring, 0, capacity);
-            consumer = new NotifyRing(ring, 0, capacity, ProducerLiveness.UNKNOWN_PRODUCER);
-        }
-
-        @Override
-        Producer producer(final int origin) {
-            final NotifyRing producer = new NotifyRing(ring, 0, capacity, origin);
-            final MemorySegment payload = payload();
-            return value -> {
-                payload.set(ValueLayout.JAVA_LONG, 0, value);
-                return producer.offer(origin, TAG, 0, Long.BYTES, 0, payload);
-            };
-        }
-
-        @Override
-        int drain(final int limit) {
-            return consumer.drain(handler, limit);
-        }
     }
 
     static final class Lanes extends NotifyChannel {

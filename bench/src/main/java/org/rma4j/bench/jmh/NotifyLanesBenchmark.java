@@ -16,15 +16,16 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The shared ring against the per-origin lanes ({@link NotifyChannel}), one call at a time:
+ * The per-origin notification lanes ({@link NotifyChannel}), one call at a time (the {@code impl} parameter
+ * named the shared ring the lanes replaced, too; its figures are in notify-queue/README.md):
  * <ul>
  *   <li>{@code roundTrip}: an 8-byte notification to an echo thread, which sends it back through the
  *       benchmark thread's own queue: two offers and two polls across two cores (divide by 2 for a half round
  *       trip);</li>
  *   <li>{@code offerPoll}: one offer and one poll on one thread, the origin rotating over {@code origins}
- *       (the ring's CAS and fence against the lanes' plain stores, every line in one core);</li>
+ *       (plain and release stores, every line in one core);</li>
  *   <li>{@code emptyPoll}: a poll that finds nothing, over {@code origins} lanes (the cursor lane's stamp and
- *       the summary words) or the ring (its head slot).</li>
+ *       the summary words).</li>
  * </ul>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -34,7 +35,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {BenchJvm.NATIVE_ACCESS, BenchJvm.AGRONA_EXPORTS})
 @State(Scope.Thread)
 public class NotifyLanesBenchmark {
-    @Param({NotifyChannel.RING, NotifyChannel.LANES})
+    @Param({NotifyChannel.LANES})
     public String impl;
 
     @Param({"2", "8", "64"})

@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Fan-in throughput of the shared ring against the per-origin lanes ({@link NotifyChannel}): 1, 7 or 63
+ * Fan-in throughput of the per-origin lanes ({@link NotifyChannel}): 1, 7 or 63
  * producer threads, each its own origin, offering 8-byte notifications to one consumer thread, which drains up
  * to {@link #BATCH} per call. No call waits (JCTools' {@code QueueThroughputBackoffNone} scheme). Read
  * {@code taken} (notifications through the queue per microsecond); {@code offersFailed} shows a full queue.
@@ -34,10 +34,10 @@ public class NotifyLanesFanInBenchmark {
     /** Notifications the consumer takes per call at most. */
     static final int BATCH = 64;
 
-    /** Which queue: the shared ring or the lanes. */
+    /** Which queue (the lanes; the shared ring they replaced was the other). */
     @State(Scope.Benchmark)
     public static class Impl {
-        @Param({NotifyChannel.RING, NotifyChannel.LANES})
+        @Param({NotifyChannel.LANES})
         public String impl;
     }
 

@@ -38,7 +38,7 @@ import org.rma4j.Window;
 public class ObservabilityBenchmark {
     static final long WINDOW_BYTES = 64;
     private static final String[] EVENTS = {"org.rma4j.LockWait", "org.rma4j.Fence", "org.rma4j.PscwStart",
-        "org.rma4j.PscwWait", "org.rma4j.NotifyWait", "org.rma4j.FullNotifyRing", "org.rma4j.Barrier"};
+        "org.rma4j.PscwWait", "org.rma4j.NotifyWait", "org.rma4j.FullNotifyLane", "org.rma4j.Barrier"};
 
     /** none: no recording; threshold: rma4j events enabled at 1 ms; all: enabled at 0 ms, no stack trace. */
     @Param({"none", "threshold", "all"})

@@ -13,20 +13,20 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.jctools.queues.MpscArrayQueue;
 import org.rma4j.notify.Notification;
 import org.rma4j.notify.NotificationHandler;
-import org.rma4j.notify.NotifyRing;
-import org.rma4j.notify.NotifyRingLayout;
-import org.rma4j.notify.ProducerLiveness;
+import org.rma4j.notify.LaneProducer;
+import org.rma4j.notify.NotifyLanes;
+import org.rma4j.notify.NotifyLanesLayout;
 
 /**
  * A bounded multi-producer single-consumer channel of 8-byte messages, with one implementation per
- * ring the ring benchmarks compare: rma4j's {@link NotifyRing} (the notification ring of every
- * window, here over a private native segment), Agrona's {@link ManyToOneRingBuffer} and JCTools'
- * {@link MpscArrayQueue}. Each holds {@link #CAPACITY} messages.
+ * queue the ring benchmarks compare: rma4j's {@link NotifyLanes} (the notification lanes of every window,
+ * here over a private native segment, one lane per producer thread), Agrona's {@link ManyToOneRingBuffer}
+ * and JCTools' {@link MpscArrayQueue}. Each holds {@link #CAPACITY} messages.
  *
  * <p>The same work in each: a producer hands over one {@code long}, the consumer takes one message
  * per {@link #poll()} and adds its value to {@link #sum()}. What moves differs by design:
- * NotifyRing writes a 64-byte entry (sequence, source, tag, displacement, length, flags and the
- * 8 bytes inline) and checks for a sleeping consumer; Agrona writes a 16-byte record (8-byte header,
+ * the lanes write a 64-byte entry (stamp, source, tag, displacement, length, flags and the 8 bytes
+ * inline), a doorbell byte, and check for a sleeping consumer; Agrona writes a 16-byte record (8-byte header,
  * 8 bytes); JCTools stores a reference to a {@code Long} the producer allocated once.
  *
  * <p>{@link #producer()} is called once per producer thread; {@link #poll()} by one thread at a time.
@@ -36,18 +36,18 @@ public abstract sealed class RingChannel implements AutoCloseable {
     public static final int CAPACITY = 1024;
 
     /** The implementations, by the name the benchmarks' {@code impl} parameter uses. */
-    public static final String NOTIFY_RING = "notifyRing";
+    public static final String NOTIFY_LANES = "notifyLanes";
     public static final String AGRONA = "agronaManyToOne";
     public static final String JCTOOLS = "jctoolsMpsc";
 
     protected long sum;
 
     /**
-     * @param name one of {@link #NOTIFY_RING}, {@link #AGRONA}, {@link #JCTOOLS}.
+     * @param name one of {@link #NOTIFY_LANES}, {@link #AGRONA}, {@link #JCTOOLS}.
      */
     public static RingChannel of(final String name) {
         return switch (name) {
-            case NOTIFY_RING -> new NotifyRingChannel();
+            case NOTIFY_LANES -> new NotifyLanesChannel();
             case AGRONA -> new AgronaChannel();
             case JCTOOLS -> new JctoolsChannel();
             default -> throw new IllegalArgumentException("unknown ring implementation " + name);
@@ -58,6 +58,14 @@ public abstract sealed class RingChannel implements AutoCloseable {
      * @return a handle for one producer thread.
      */
     public abstract Producer producer();
+
+    /**
+     * @return messages one producer can offer before the channel refuses it: {@link #CAPACITY}, or its lane's
+     *         capacity where each producer has its own lane.
+     */
+    public int producerCapacity() {
+        return CAPACITY;
+    }
 
     /**
      * Takes at most one message. Consumer thread only.
@@ -85,27 +93,33 @@ public abstract sealed class RingChannel implements AutoCloseable {
         boolean offer(long value);
     }
 
-    /** rma4j's notification ring; each producer has its own instance with its own producer id. */
-    static final class NotifyRingChannel extends RingChannel {
+    /**
+     * rma4j's notification lanes: {@link #LANES} lanes of {@link #CAPACITY} / {@link #LANES} entries, each producer
+     * thread its own lane (as each rank has its own lane at a target).
+     */
+    static final class NotifyLanesChannel extends RingChannel {
+        /** Lanes: the producer threads a channel serves at most. */
+        static final int LANES = 16;
+        private static final int LANE_CAPACITY = CAPACITY / LANES;
         private static final int TAG = 1;
         private final Arena arena = Arena.ofShared();
-        private final MemorySegment ring;
-        private final NotifyRing consumer;
+        private final MemorySegment lanes;
+        private final NotifyLanes consumer;
         private final AtomicInteger producers = new AtomicInteger();
         private final NotificationHandler handler = this::onNotification;
         private final MemorySegment received;
 
-        NotifyRingChannel() {
+        NotifyLanesChannel() {
             received = arena.allocate(ValueLayout.JAVA_LONG);
-            ring = arena.allocate(NotifyRingLayout.lengthFor(CAPACITY), 4096);
-            NotifyRing.format(ring, 0, CAPACITY);
-            consumer = new NotifyRing(ring, 0, CAPACITY, ProducerLiveness.UNKNOWN_PRODUCER);
+            lanes = arena.allocate(NotifyLanesLayout.lengthFor(LANES, LANE_CAPACITY), 4096);
+            NotifyLanes.format(lanes, 0, LANES, LANE_CAPACITY);
+            consumer = new NotifyLanes(lanes, 0, LANES, LANE_CAPACITY);
         }
 
         @Override
         public Producer producer() {
             final int id = producers.getAndIncrement();
-            final NotifyRing producer = new NotifyRing(ring, 0, CAPACITY, id);
+            final LaneProducer producer = new LaneProducer(lanes, 0, LANES, LANE_CAPACITY, id);
             final MemorySegment payload = arena.allocate(ValueLayout.JAVA_LONG);
             return value -> {
                 payload.set(ValueLayout.JAVA_LONG, 0, value);
@@ -118,8 +132,12 @@ public abstract sealed class RingChannel implements AutoCloseable {
             return consumer.poll(handler);
         }
 
+        @Override
+        public int producerCapacity() {
+            return LANE_CAPACITY;
+        }
+
         private void onNotification(final Notification notification) {
-            // As the runtime does with an inline put: copy the payload out of the slot, then use it.
             notification.copyInlinePayloadTo(received, 0);
             sum += received.get(ValueLayout.JAVA_LONG, 0);
         }

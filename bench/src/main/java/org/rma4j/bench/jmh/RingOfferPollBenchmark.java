@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {BenchJvm.NATIVE_ACCESS, BenchJvm.AGRONA_EXPORTS})
 @State(Scope.Thread)
 public class RingOfferPollBenchmark {
-    @Param({RingChannel.NOTIFY_RING, RingChannel.AGRONA, RingChannel.JCTOOLS})
+    @Param({RingChannel.NOTIFY_LANES, RingChannel.AGRONA, RingChannel.JCTOOLS})
     public String impl;
 
     private RingChannel channel;

@@ -40,7 +40,7 @@ public class RingThroughputBenchmark {
     /** The channel the threads of one group share. */
     @State(Scope.Group)
     public static class Shared {
-        @Param({RingChannel.NOTIFY_RING, RingChannel.AGRONA, RingChannel.JCTOOLS})
+        @Param({RingChannel.NOTIFY_LANES, RingChannel.AGRONA, RingChannel.JCTOOLS})
         public String impl;
 
         RingChannel channel;

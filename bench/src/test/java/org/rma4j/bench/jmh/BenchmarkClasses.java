@@ -10,7 +10,7 @@ final class BenchmarkClasses {
         LockBenchmark.class, FenceBenchmark.class, PscwBenchmark.class, NotifyBenchmark.class,
         NotifyCounterBenchmark.class, NotifyPutBenchmark.class, RingOfferPollBenchmark.class,
         RingThroughputBenchmark.class, ObservabilityBenchmark.class, NotifyLanesBenchmark.class,
-        NotifyLanesFanInBenchmark.class, CollectiveBenchmark.class);
+        NotifyLanesFanInBenchmark.class, SmallMessageBenchmark.class, CollectiveBenchmark.class);
 
     private BenchmarkClasses() {
     }

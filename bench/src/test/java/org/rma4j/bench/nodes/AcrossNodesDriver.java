@@ -33,20 +33,32 @@ import org.rma4j.test.cluster.MpiCluster;
  * Prints each round, then the medians over rounds with the ratios rma4j / C (remote) and hybrid / shared memory
  * (local), and the load average before and after; writes the tables to {@code bench/target/across-nodes.md}.
  *
- * <p>usage: AcrossNodesDriver [ROUNDS [ITERATIONS [WARMUP [PARTS]]]] (defaults 3, 2000, 3000, {@code remote,local}:
+ * <p>usage: AcrossNodesDriver [ROUNDS [ITERATIONS [WARMUP [PARTS]]]] (defaults 9, 2000, 3000, {@code remote,local}:
  * which of the two tables to measure); run it with
- * {@code mvn -B -pl bench -am -P across-nodes process-test-classes [-Drma4j.nodes.args="5 2000 3000"]} as root.
+ * {@code mvn -B -pl bench -am -P across-nodes process-test-classes [-Drma4j.nodes.args="9 2000 3000"]} as root; more options
+ * of every rank's JVM (a JFR recording, a property): {@code -Drma4j.nodes.jvm="..."}.
  */
 public final class AcrossNodesDriver {
     private static final Duration TIMEOUT = Duration.ofMinutes(15);
-    private static final List<String> RANK_JVM = List.of("-XX:-UsePerfData", "-Xmx256m");
-    private static final List<String> HYBRID_JVM = List.of("-XX:-UsePerfData", "-Xmx256m", "-Drma4j.mpi.pollWait.us=0");
+    /** System property: more JVM options of every rank, separated by spaces (e.g. a JFR recording). */
+    static final String JVM_PROP_NAME = "rma4j.nodes.jvm";
+    private static final List<String> RANK_JVM = jvm("-XX:-UsePerfData", "-Xmx256m");
+    private static final List<String> HYBRID_JVM = jvm("-XX:-UsePerfData", "-Xmx256m", "-Drma4j.mpi.pollWait.us=0");
 
     private AcrossNodesDriver() {
     }
 
+    private static List<String> jvm(final String... options) {
+        final List<String> all = new ArrayList<>(List.of(options));
+        final String more = System.getProperty(JVM_PROP_NAME, "").strip();
+        if (!more.isEmpty()) {
+            all.addAll(List.of(more.split("\\s+")));
+        }
+        return List.copyOf(all);
+    }
+
     public static void main(final String[] args) throws Exception {
-        final int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+        final int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 9;
         final String iterations = args.length > 1 ? args[1] : "2000";
         final String warmup = args.length > 2 ? args[2] : "3000";
         final List<String> parts = List.of((args.length > 3 ? args[3] : "remote,local").split(","));

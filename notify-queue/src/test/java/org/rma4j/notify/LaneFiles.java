@@ -13,35 +13,22 @@ import org.rma4j.shm.Membarrier;
 import org.rma4j.test.ShmTestDirectory;
 
 /**
- * Ring files (a {@link FileHeader} then a ring at {@link #RING_OFFSET}) in a test's {@link ShmTestDirectory},
+ * Lane files (a {@link FileHeader} then notification lanes at {@link #LANES_OFFSET}) in a test's {@link ShmTestDirectory},
  * which holds the mappings, threads and child JVMs of the test and removes them in {@link #close()} (called
  * from {@code @AfterEach}, so also after a failure).
  */
-final class RingFiles implements AutoCloseable {
-    /** Where the ring starts in a ring file: after the file header's 128-byte region. */
-    static final long RING_OFFSET = Align.PAD;
-    /** "RMA4JNTQ" in ASCII: the magic of test ring files. */
+final class LaneFiles implements AutoCloseable {
+    /** Where the lanes start in a lanes file: after the file header's 128-byte region. */
+    static final long LANES_OFFSET = Align.PAD;
+    /** "RMA4JNTQ" in ASCII: the magic of test lane files. */
     static final long MAGIC = 0x524D41344A4E5451L;
-    /** Layout version of test ring files. */
+    /** Layout version of test lane files. */
     static final int VERSION = 1;
 
     private final ShmTestDirectory shm = new ShmTestDirectory("rma4j-notify-test-");
 
     Path path(final String name) {
         return shm.path(name);
-    }
-
-    /**
-     * Creates a ring file of {@code capacity} entries, formats the ring and publishes the file header.
-     *
-     * @return the creator's mapping.
-     */
-    MemorySegment createRing(final String name, final int capacity) {
-        final MappedFile file = shm
-            .track(MappedFile.create(path(name), RING_OFFSET + NotifyRingLayout.lengthFor(capacity)));
-        NotifyRing.format(file.segment(), RING_OFFSET, capacity);
-        FileHeader.publish(file.segment(), MAGIC, VERSION);
-        return file.segment();
     }
 
     /**
@@ -61,21 +48,21 @@ final class RingFiles implements AutoCloseable {
      */
     MemorySegment createLanes(final String name, final int lanes, final int laneCapacity, final int fenceMode) {
         final MappedFile file = shm
-            .track(MappedFile.create(path(name), RING_OFFSET + NotifyLanesLayout.lengthFor(lanes, laneCapacity)));
-        NotifyLanes.format(file.segment(), RING_OFFSET, lanes, laneCapacity, fenceMode);
+            .track(MappedFile.create(path(name), LANES_OFFSET + NotifyLanesLayout.lengthFor(lanes, laneCapacity)));
+        NotifyLanes.format(file.segment(), LANES_OFFSET, lanes, laneCapacity, fenceMode);
         FileHeader.publish(file.segment(), MAGIC, VERSION);
         return file.segment();
     }
 
     /**
-     * @return the mapping of a new zero-filled file of {@code sizeBytes} holding no ring.
+     * @return the mapping of a new zero-filled file of {@code sizeBytes} holding no lanes.
      */
     MemorySegment createRaw(final String name, final long sizeBytes) {
         return shm.track(MappedFile.create(path(name), sizeBytes)).segment();
     }
 
     /**
-     * @return a mapping of its own of the ring file {@code name}, as another process would have.
+     * @return a mapping of its own of the lanes file {@code name}, as another process would have.
      */
     MemorySegment open(final String name) {
         final MappedFile file = shm.track(MappedFile.open(path(name)));
@@ -88,10 +75,10 @@ final class RingFiles implements AutoCloseable {
     }
 
     /**
-     * Starts a JVM running {@link RingChild} with {@code args} (see {@link ShmTestDirectory#startJvm}).
+     * Starts a JVM running {@link LaneChild} with {@code args} (see {@link ShmTestDirectory#startJvm}).
      */
     Process startChild(final String... args) throws IOException {
-        return shm.startJvm(RingChild.class, args);
+        return shm.startJvm(LaneChild.class, args);
     }
 
     /**

@@ -5,20 +5,19 @@ import java.nio.file.Path;
 import org.rma4j.shm.MappedFile;
 
 /**
- * A producer process of {@link NotifyRingCrossProcessTest}: a JVM started by the test with the test class
- * path, which maps the ring file the test created and offers {@link Traffic} into it.
+ * A producer process of {@link NotifyLanesCrossProcessTest}: a JVM started by the test with the test class
+ * path, which maps the lanes file the test created and offers {@link Traffic} into one lane.
  *
- * <p>Arguments: {@code produce PATH CAPACITY PRODUCER_ID COUNT} (a ring), or a lane mode (below). Exit status 0 means every notification was
- * offered; anything else is a failure, described on standard error (kept in a log file by the test).
+ * <p>Arguments: a mode and its operands (below). Exit status 0 means every notification was offered; anything
+ * else is a failure, described on standard error (kept in a log file by the test).
  */
-final class RingChild {
-    private RingChild() {
+final class LaneChild {
+    private LaneChild() {
     }
 
     public static void main(final String[] args) {
         try {
             switch (args[0]) {
-                case "produce" -> produceRing(args);
                 case "produce-lane" -> produceLane(args);
                 case "stall-lane" -> stallLane(args);
                 default -> throw new IllegalArgumentException("unknown mode " + args[0]);
@@ -30,20 +29,6 @@ final class RingChild {
         System.exit(0);
     }
 
-    private static void produceRing(final String[] args) {
-        final Path path = Path.of(args[1]);
-        final int capacity = Integer.parseInt(args[2]);
-        final int producerId = Integer.parseInt(args[3]);
-        final long count = Long.parseLong(args[4]);
-        try (MappedFile file = MappedFile.open(path)) {
-            final NotifyRing ring = new NotifyRing(file.segment(), RingFiles.RING_OFFSET, capacity, producerId);
-            if (!Traffic.produce(ring, producerId, count, RingChild::parentAlive)) {
-                System.err.println("the test JVM is gone; producer " + producerId + " stops");
-                System.exit(2);
-            }
-        }
-    }
-
     /** {@code produce-lane PATH LANES LANE_CAPACITY LANE COUNT}: offers {@link Traffic} into lane LANE. */
     private static void produceLane(final String[] args) {
         final Path path = Path.of(args[1]);
@@ -52,9 +37,9 @@ final class RingChild {
         final int lane = Integer.parseInt(args[4]);
         final long count = Long.parseLong(args[5]);
         try (MappedFile file = MappedFile.open(path)) {
-            final LaneProducer producer = new LaneProducer(file.segment(), RingFiles.RING_OFFSET, lanes, laneCapacity,
+            final LaneProducer producer = new LaneProducer(file.segment(), LaneFiles.LANES_OFFSET, lanes, laneCapacity,
                 lane);
-            if (!Traffic.produce(producer, lane, count, RingChild::parentAlive)) {
+            if (!Traffic.produce(producer, lane, count, LaneChild::parentAlive)) {
                 System.err.println("the test JVM is gone; producer " + lane + " stops");
                 System.exit(2);
             }
@@ -73,9 +58,9 @@ final class RingChild {
         final int lane = Integer.parseInt(args[4]);
         final long count = Long.parseLong(args[5]);
         final MappedFile file = MappedFile.open(path);
-        final LaneProducer producer = new LaneProducer(file.segment(), RingFiles.RING_OFFSET, lanes, laneCapacity,
+        final LaneProducer producer = new LaneProducer(file.segment(), LaneFiles.LANES_OFFSET, lanes, laneCapacity,
             lane);
-        if (!Traffic.produce(producer, lane, count, RingChild::parentAlive)) {
+        if (!Traffic.produce(producer, lane, count, LaneChild::parentAlive)) {
             System.exit(2);
         }
         while (producer.writeWithoutPublishing(lane, Traffic.tag(count), count, Traffic.length(count),

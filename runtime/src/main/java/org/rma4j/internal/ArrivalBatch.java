@@ -1,0 +1,55 @@
+package org.rma4j.internal;
+
+import java.lang.foreign.MemorySegment;
+import org.rma4j.notify.Notification;
+import org.rma4j.notify.NotifyLanesLayout;
+
+/**
+ * Notifications taken from a window's notification endpoint in one step ({@link RuntimeAccess#drainArrivals}),
+ * as parallel arrays, for the two-sided layer: it handles them after the endpoint's monitor is released (its
+ * handling makes notified accesses, which must not run inside a drain). Reused from drain to drain by one thread.
+ */
+public final class ArrivalBatch {
+    /** The source rank of each arrival. */
+    public final int[] source;
+    /** The tag of each arrival. */
+    public final int[] tag;
+    /** The target displacement of each arrival's notified access. */
+    public final long[] displacement;
+    /** The byte length of each arrival's notified access. */
+    public final int[] length;
+    /** Bytes of each arrival's data that travelled in its notification (0 if none). */
+    public final int[] inlineLength;
+    /** The data that travelled inline: arrival {@code i}'s at offset {@code i * INLINE_CAPACITY}. */
+    public final MemorySegment inline;
+
+    /**
+     * @param capacity arrivals one drain takes at most.
+     */
+    public ArrivalBatch(final int capacity) {
+        source = new int[capacity];
+        tag = new int[capacity];
+        displacement = new long[capacity];
+        length = new int[capacity];
+        inlineLength = new int[capacity];
+        inline = MemorySegment.ofArray(new long[capacity * NotifyLanesLayout.INLINE_CAPACITY / Long.BYTES]);
+    }
+
+    /**
+     * @return arrivals one drain takes at most.
+     */
+    public int capacity() {
+        return source.length;
+    }
+
+    /**
+     * Records {@code notification} as arrival {@code index}; for the endpoint's drain.
+     */
+    public void set(final int index, final Notification notification) {
+        source[index] = notification.source();
+        tag[index] = notification.tag();
+        displacement[index] = notification.displacement();
+        length[index] = notification.length();
+        inlineLength[index] = notification.copyInlinePayloadTo(inline, (long)index * NotifyLanesLayout.INLINE_CAPACITY);
+    }
+}
