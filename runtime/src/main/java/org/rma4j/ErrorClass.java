@@ -68,6 +68,12 @@ public enum ErrorClass {
     TOPOLOGY("MPI_ERR_TOPOLOGY", "invalid topology", 42),
     /** Invalid dimension argument of a topology call. */
     DIMS("MPI_ERR_DIMS", "invalid dimension argument", 43),
+    /**
+     * A notification counter index outside the counters attached at the rank it names (an extension class, not
+     * in MPI-3.1: {@code MPI_ERR_RMA_NOTIF_RANGE} of the notified RMA extension of Bull's Open MPI 5, which
+     * implements MPI Forum issue 59, "RMA Notification"; see {@link Window#notifyAttach}).
+     */
+    RMA_NOTIF_RANGE("MPI_ERR_RMA_NOTIF_RANGE", "notification counter index out of range", 44),
     /** The job or an operation on it failed in a way no other class describes. */
     OTHER("MPI_ERR_OTHER", "known error not in this list", 25),
     /** Invalid attribute key: freed, predefined where a user key is needed (MPI-3.1 section 6.7). */

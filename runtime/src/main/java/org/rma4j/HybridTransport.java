@@ -461,6 +461,23 @@ final class HybridTransport implements WindowTransport {
         link.send(worldRank(target), message);
     }
 
+    @Override
+    public void incrementCounter(final String call, final int target, final int index) {
+        if (mapped[target]) {
+            local.incrementCounter(call, target, index);
+            return;
+        }
+        // NOTE: as notify: the one-sided data completes at the target first; requests go before it in order. A
+        // flush waits until the agent applied it (the detach of the counters relies on that).
+        completeMpi(target);
+        final NativeBuffers.Buffer message = link.request(0);
+        AmLayout.writeHeader(message.segment(), RemoteRequests.COUNTER, key, target, state.rank(), 0, index, 0, 0, 0);
+        link.send(worldRank(target), message);
+        link.lock();
+        requestsPending[target] = true;
+        link.unlock();
+    }
+
     // ---------------------------------------------------------------- completion
 
     @Override

@@ -49,6 +49,8 @@ final class RemoteRequests {
     static final int GET = 10;
     /** A notification of the sender for the receiver: arg0 tag, arg1 the displacement, arg2 length and kind. */
     static final int NOTIFY = 11;
+    /** One more on the receiver's notification counter arg0, from the sender; no reply. */
+    static final int COUNTER = 12;
 
     /** Reply status of a lock request granted while the target exposes its window in a post epoch. */
     static final int EXPOSED = 1;

@@ -298,6 +298,11 @@ final class ShmTransport implements WindowTransport {
             + " window's Notifications' to publish");
     }
 
+    @Override
+    public void incrementCounter(final String call, final int target, final int index) {
+        state.attachedCounters().increment(call, target, index);
+    }
+
     // ---------------------------------------------------------------- completion
 
     @Override

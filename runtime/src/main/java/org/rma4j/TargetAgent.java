@@ -76,6 +76,7 @@ final class TargetAgent implements AmHandler {
                 return notifications.deliver(message.origin(), (int)message.arg0(), message.offset(),
                     (int)message.arg1(), (int)message.arg2());
             }
+            case RemoteRequests.COUNTER -> local.incrementCounter("notify counter", rank, (int)message.arg0());
             case RemoteRequests.PUT -> put(message);
             case RemoteRequests.GET -> get(message);
             default -> throw new IllegalStateException("unknown request kind " + message.kind() + " from rank "

@@ -9,9 +9,9 @@ import java.lang.foreign.MemorySegment;
  * <p>The contract of each call is in the interface that groups it as the standard does:
  * {@link WindowAttributes} (attributes, info, name, error handler), {@link WindowCommunication} (put, get,
  * accumulate, atomics: section 11.3), {@link WindowSynchronization} (fence, PSCW, lock, flush: section 11.5) and
- * {@link WindowNotifiedAccess}. This class delegates each call to a package-private part: {@code TargetAccess}
+ * {@link WindowNotifiedAccess} and {@link WindowNotifyCounters}. This class delegates each call to a package-private part: {@code TargetAccess}
  * (checks and data movement), {@code PassiveTarget} (locks, flush), {@code ActiveTarget} (fence, PSCW),
- * {@code NotifiedAccess}, {@code WindowLifecycle} (free, close), over the window's {@code WindowTransport}.
+ * {@code NotifiedAccess}, {@code NotifyCounters}, {@code WindowLifecycle} (free, close), over the window's {@code WindowTransport}.
  *
  * <h2>Completion</h2>
  * An rma4j origin performs every operation itself, at the call, with loads and stores on its mapping
@@ -48,6 +48,7 @@ public final class Window
         WindowCommunication,
         WindowSynchronization,
         WindowNotifiedAccess,
+        WindowNotifyCounters,
         AutoCloseable {
     /**
      * MPI_MAX_OBJECT_NAME: a window name ({@link #setName}) keeps at most this many characters less one, as
@@ -65,6 +66,8 @@ public final class Window
     private final ActiveTarget active;
     /** Notified access (Belli and Hoefler, section III): notified operations and requests. */
     private final NotifiedAccess notified;
+    /** Notification counters (MPI Forum issue 59). */
+    private final NotifyCounters notifyCounters;
     /** Free, close and release (section 11.2.5). */
     private final WindowLifecycle lifecycle;
     /** Info, name and cached attributes (sections 6.7.3, 6.8, 11.2.6, 11.2.7). */
@@ -75,13 +78,14 @@ public final class Window
     /** Made by {@link WindowCreation}, which wires the parts. */
     Window(final WindowState state, final Info info, final MemorySegment localSegment, final WindowErrors errors,
         final TargetAccess access, final PassiveTarget passive, final ActiveTarget active,
-        final NotifiedAccess notified, final WindowLifecycle lifecycle) {
+        final NotifiedAccess notified, final NotifyCounters notifyCounters, final WindowLifecycle lifecycle) {
         this.state = state;
         this.localSegment = localSegment;
         this.access = access;
         this.passive = passive;
         this.active = active;
         this.notified = notified;
+        this.notifyCounters = notifyCounters;
         this.lifecycle = lifecycle;
         this.attributes = new AttributeCache(this, state, info, passive::applyInfo);
         this.errors = errors;
@@ -493,6 +497,72 @@ public final class Window
         return errors.callInt("unexpectedNotifications", () -> notified.unexpectedNotifications());
     }
 
+    // ------------------------------------------------ WindowNotifyCounters (MPI Forum issue 59)
+
+    @Override
+    public void notifyAttach(final int counters) {
+        errors.run("notifyAttach", () -> notifyCounters.attach(counters));
+    }
+
+    @Override
+    public void notifyDetach() {
+        errors.run("notifyDetach", notifyCounters::detach);
+    }
+
+    @Override
+    public long notifyGetValue(final int counter) {
+        return errors.callLong("notifyGetValue", () -> notifyCounters.getValue(counter));
+    }
+
+    @Override
+    public void notifySetValue(final int counter, final long value) {
+        errors.run("notifySetValue", () -> notifyCounters.setValue(counter, value));
+    }
+
+    @Override
+    public long notifyWait(final int counter, final long atLeast) {
+        return errors.callLong("notifyWait", () -> notifyCounters.await(counter, atLeast));
+    }
+
+    @Override
+    public boolean notifyTest(final int counter, final long atLeast) {
+        return errors.callBoolean("notifyTest", () -> notifyCounters.test(counter, atLeast));
+    }
+
+    @Override
+    public void putNotifyCounter(final MemorySegment origin, final int target, final long targetDisp,
+        final int counter) {
+        errors.run("putNotifyCounter", () -> notifyCounters.putNotifyCounter(origin, target, targetDisp, counter));
+    }
+
+    @Override
+    public void putNotifyCounter(final MemorySegment origin, final long originCount, final Datatype originType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType, final int counter) {
+        errors.run("putNotifyCounter", () -> notifyCounters.putNotifyCounter(origin, originCount, originType, target,
+            targetDisp, targetCount, targetType, counter));
+    }
+
+    @Override
+    public void getNotifyCounter(final MemorySegment destination, final int target, final long targetDisp,
+        final int counter) {
+        errors.run("getNotifyCounter", () -> notifyCounters.getNotifyCounter(destination, target, targetDisp, counter));
+    }
+
+    @Override
+    public void getNotifyCounter(final MemorySegment destination, final long originCount, final Datatype originType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType, final int counter) {
+        errors.run("getNotifyCounter", () -> notifyCounters.getNotifyCounter(destination, originCount, originType,
+            target, targetDisp, targetCount, targetType, counter));
+    }
+
+    @Override
+    public void accumulateNotifyCounter(final MemorySegment origin, final long originCount, final Datatype originType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType, final Op op,
+        final int counter) {
+        errors.run("accumulateNotifyCounter", () -> notifyCounters.accumulateNotifyCounter(origin, originCount,
+            originType, target, targetDisp, targetCount, targetType, op, counter));
+    }
+
     // ------------------------------------------------ WindowSynchronization (section 11.5)
 
     @Override
@@ -630,6 +700,11 @@ public final class Window
     /** @return the window's notification endpoint. */
     Notifications notifications() {
         return notified.notifications();
+    }
+
+    /** @return the window's notification counters. */
+    NotifyCounters notifyCounters() {
+        return notifyCounters;
     }
 
     /** @return the job the window belongs to. */

@@ -200,7 +200,8 @@ final class WindowCounters {
             case "get" -> GET;
             case "accumulate", "getAccumulate" -> ACCUMULATE;
             case "fetchAndOp", "compareAndSwap" -> ATOMIC;
-            case "putNotify", "getNotify", "accumulateNotify", "fetchAndOpNotify" -> NOTIFIED;
+            case "putNotify", "getNotify", "accumulateNotify", "fetchAndOpNotify", "putNotifyCounter",
+                "getNotifyCounter", "accumulateNotifyCounter" -> NOTIFIED;
             default -> -1;
         };
     }

@@ -410,13 +410,15 @@ final class WindowCreation {
         final PassiveTarget passive = new PassiveTarget(state, transport, epochs, blocked, fileCheck,
             info.flag(Info.NO_LOCKS));
         final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications, transport, errors);
+        final NotifyCounters notifyCounters = new NotifyCounters(state, transport, file.path(), collective);
         final WindowLifecycle lifecycle = new WindowLifecycle(state, file, memory, transport, epochs, active, notified,
             fileCreator);
         if (flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE) {
             job.allocator().expose(file.path().getFileName().toString(), mapping,
                 WindowLayout.dataSectionOffset(sizes.length, notifyCapacity));
         }
-        return new Window(state, info, localSegment, errors, access, passive, active, notified, lifecycle);
+        return new Window(state, info, localSegment, errors, access, passive, active, notified, notifyCounters,
+            lifecycle);
     }
 
     private static MappedFile createFile(final RmaJob job, final String name, final WindowFlavor flavor,

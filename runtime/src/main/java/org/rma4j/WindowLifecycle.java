@@ -107,6 +107,7 @@ final class WindowLifecycle {
      */
     private void unmap() {
         job.allocator().withdraw(file.segment());
+        state.attachedCounters().close();
         memory.close();
         if (fileCreator) {
             file.unlink();

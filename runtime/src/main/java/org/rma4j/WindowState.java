@@ -13,6 +13,7 @@ final class WindowState {
     private final int rank;
     private final long[] sizes;
     private final WindowCounters counters;
+    private final AttachedCounters attachedCounters = new AttachedCounters();
     private boolean freed;
 
     WindowState(final CommContext context, final int number, final long[] sizes) {
@@ -29,6 +30,13 @@ final class WindowState {
      */
     WindowCounters counters() {
         return counters;
+    }
+
+    /**
+     * @return the notification counters attached to the window ({@link NotifyCounters}).
+     */
+    AttachedCounters attachedCounters() {
+        return attachedCounters;
     }
 
     RmaJob job() {

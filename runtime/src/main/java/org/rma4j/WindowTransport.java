@@ -128,6 +128,15 @@ interface WindowTransport {
      */
     void notify(String call, int target, int tag, long displacement, int length, int kind);
 
+    /**
+     * Adds one to notification counter {@code index} of {@code target} (checked by the caller against the
+     * target's attached counters) after every operation of this rank to it issued before took effect there, and
+     * wakes the target's waiters: in shared memory an atomic add on the target's mapped counter block at the
+     * call; to a rank this process does not map, a request applied by the target's node after the data
+     * (MPI Forum issue 59, "RMA Notification").
+     */
+    void incrementCounter(String call, int target, int index);
+
     // ---------------------------------------------------------------- completion (sections 11.5.4, 11.7)
 
     /** MPI_WIN_FLUSH: this rank's operations to {@code target} are complete at origin and target. */

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Timeout;
 import org.rma4j.test.cluster.MpiCluster;
 
 /**
- * Notified access and Messaging across nodes: a real job of 2 nodes x 2 ranks under Open MPI runs the
+ * Notified access, notification counters and Messaging across nodes: a real job of 2 nodes x 2 ranks under Open MPI runs the
  * scenarios of thread and process mode. Not here: MessagingScenarios.collectives (it reads a board through
  * sharedQuery, which needs one node). The job's waits poll MPI for 20 ms, then sleep (the default is to poll
  * for ever): so the scenarios also run with consumers, receivers and lock waiters asleep, served by the progress
@@ -35,6 +35,8 @@ class MpiNotifyTest {
     void shouldRunTheNotifyAndMessagingScenariosAcrossNodes() throws Exception {
         final List<String> scenarios = new ArrayList<>(MpiJobs.of(Class.forName("org.rma4j.NotifyScenarios"),
             "matching", "transfers", "variants", "probe", "mixedWaits", "errors", "flood", "soak", "tokenRing"));
+        scenarios.addAll(MpiJobs.of(Class.forName("org.rma4j.CounterScenarios"), "producers", "sleeper",
+            "getAndAccumulate", "errors", "attachDetach"));
         scenarios.addAll(MpiJobs.of(Class.forName("org.rma4j.MessagingScenarios"), "pingPong", "orderAndWildcards",
             "unexpectedMessages", "nonblocking", "exchangeLargeBlockingSendFirst", "allToAll", "errors",
             "waitingSleeps"));

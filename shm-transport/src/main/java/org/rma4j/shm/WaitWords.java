@@ -137,6 +137,26 @@ public final class WaitWords {
     }
 
     /**
+     * Signals a condition that the caller just made true with a volatile store or a volatile read-modify-write
+     * ({@link Words#getAndAddLong}, {@link Words#putLongVolatile}, ...), awaited with
+     * {@link WaitStrategy#awaitCondition(MemorySegment, long, java.util.function.BooleanSupplier, Liveness)}
+     * whose condition reads the word with volatile loads: if a sleeper announced itself, bumps the signal value
+     * and wakes every sleeper. No fence: the caller's volatile access and this volatile load of the sleeper count
+     * are synchronization actions, totally ordered with the waiter's announcement (a volatile read-modify-write)
+     * and its volatile re-check, so either this load sees the sleeper or the re-check sees the new value
+     * (JLS 17.4.4).
+     *
+     * @param segment the mapping holding the signal word.
+     * @param offset  offset of the signal word's value.
+     */
+    public static void signalAfterVolatile(final MemorySegment segment, final long offset) {
+        if (Words.getIntVolatile(segment, offset + SLEEPERS_OFFSET) != 0) {
+            Words.getAndAddInt(segment, offset, 1);
+            Futex.wake(segment, offset, Integer.MAX_VALUE);
+        }
+    }
+
+    /**
      * The light side of the asymmetric protocol for a signal word with a sleep epoch (its waiters record the value
      * they sleep on, {@link WaitStrategy#awaitCondition(MemorySegment, long, java.util.function.BooleanSupplier,
      * Liveness, boolean, long)}): as {@link #signalAsymmetric}, but only the writer that moves the value on from

@@ -73,7 +73,7 @@ public final class Harness implements Callable<Integer> {
     Integer bwSamples;
 
     @Option(names = "--java", split = ",", description = "Java scenarios to run (default: all): "
-        + "floor, notified-put, put-flush-flag, send-recv, load-store, pscw, fence, ops, bandwidth, memcpy, costs, "
+        + "floor, notified-put, counter-put, put-flush-flag, send-recv, load-store, pscw, fence, ops, bandwidth, memcpy, costs, "
         + "none")
     List<String> javaScenarios;
 

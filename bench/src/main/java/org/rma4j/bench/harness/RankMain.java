@@ -18,8 +18,8 @@ public final class RankMain {
 
     /** The Java scenarios, one job each. */
     enum Scenario {
-        FLOOR("floor"), NOTIFIED_PUT("notified-put"), PUT_FLUSH_FLAG("put-flush-flag"), SEND_RECV(
-            "send-recv"), LOAD_STORE("load-store"), PSCW(
+        FLOOR("floor"), NOTIFIED_PUT("notified-put"), COUNTER_PUT("counter-put"), PUT_FLUSH_FLAG(
+            "put-flush-flag"), SEND_RECV("send-recv"), LOAD_STORE("load-store"), PSCW(
                 "pscw"), FENCE("fence"), OPS("ops"), BANDWIDTH("bandwidth"), MEMCPY("memcpy"), COSTS("costs");
 
         final String id;
@@ -67,6 +67,7 @@ public final class RankMain {
             final RmaScenarios rows = new RmaScenarios(context);
             switch (scenario) {
                 case NOTIFIED_PUT -> rows.notifiedPut();
+                case COUNTER_PUT -> rows.counterPut();
                 case PUT_FLUSH_FLAG -> rows.putFlushFlag();
                 case LOAD_STORE -> rows.loadStore();
                 case PSCW -> rows.pscw();

@@ -26,7 +26,7 @@ public final class ReportWriter {
      * counterpart, the closest MPI-3 way to move data and tell the target is put + flush + flag.
      */
     static String mpiCounterpart(final String row) {
-        return row.equals("notified-put") ? "put-flush-flag" : row;
+        return row.equals("notified-put") || row.equals("counter-put") ? "put-flush-flag" : row;
     }
 
     private ReportWriter() {
@@ -80,8 +80,9 @@ public final class ReportWriter {
         md.append("- MPICH's one-sided calls need the target inside MPI (its receiver polls with MPI_Iprobe "
             + "in put-flush-flag, rank 1 waits in MPI_Barrier in the single operations): its one-sided numbers "
             + "are a reference, not a like-for-like comparison.\n");
-        md.append("- † notified-put has no MPI counterpart; its MPI columns and its ratio to Open MPI use "
-            + "put-flush-flag, the MPI-3 way to move data and tell the target.\n");
+        md.append(
+            "- † notified-put and counter-put have no MPI-3 counterpart; their MPI columns and its ratio to Open MPI use "
+                + "put-flush-flag, the MPI-3 way to move data and tell the target.\n");
         for (final String note : results.notes()) {
             md.append("- ").append(note.replace("\n", "\n  ")).append('\n');
         }

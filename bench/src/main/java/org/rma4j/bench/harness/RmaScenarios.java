@@ -99,6 +99,25 @@ final class RmaScenarios {
     }
 
     /**
+     * counter-put: the notified-put ping-pong with a notification counter (MPI Forum issue 59) instead of a
+     * matched request. Client: putNotifyCounter the payload to the partner's counter 0, wait for its own
+     * counter 0 to reach the round's count. Server: wait, putNotifyCounter the bytes that arrived back. No epoch
+     * and no flush: the operation is complete when it returns, and its increment follows its data.
+     */
+    void counterPut() throws Exception {
+        window.notifyAttach(1);
+        final long[] rounds = {0};
+        context.pingPong("counter-put", (s, seq) -> {
+            window.putNotifyCounter(localSlices[s], context.partner, DATA_OFFSET, 0);
+            window.notifyWait(0, ++rounds[0]);
+        }, (s, seq) -> {
+            window.notifyWait(0, ++rounds[0]);
+            window.putNotifyCounter(ownDataSlices[s], context.partner, DATA_OFFSET, 0);
+        });
+        window.notifyDetach();
+    }
+
+    /**
      * put-flush-flag: inside lockAll, put the payload, flush, put the 8-byte sequence number into the
      * partner's flag word, flush; the receiver spins on its own flag word with acquire loads. The flag
      * is a plain put: a torn read cannot equal the new sequence number unless every byte that changed

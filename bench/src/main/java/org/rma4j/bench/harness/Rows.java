@@ -42,6 +42,9 @@ public final class Rows {
         new Row("notified-put", Kind.HALF_ROUND_TRIP,
             "rma4j putNotify + flush, then start + await of a "
                 + "notification request (the Notified Access paper's Listing 1); the echo is the same"),
+        new Row("counter-put", Kind.HALF_ROUND_TRIP,
+            "rma4j putNotifyCounter, then notifyWait of the own counter "
+                + "for the round's count (MPI Forum issue 59's notification counters); the echo is the same"),
         new Row("put-flush-flag", Kind.HALF_ROUND_TRIP,
             "inside lock_all: put payload, flush, put an 8-byte "
                 + "sequence number into the partner's flag, flush; the receiver polls its own flag (acquire load; "

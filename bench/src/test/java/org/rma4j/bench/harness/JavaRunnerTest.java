@@ -42,7 +42,7 @@ class JavaRunnerTest {
 
     @Test
     void shouldRunEveryPingPongRowOfRma4j() throws InterruptedException {
-        for (final RankMain.Scenario scenario : List.of(RankMain.Scenario.NOTIFIED_PUT,
+        for (final RankMain.Scenario scenario : List.of(RankMain.Scenario.NOTIFIED_PUT, RankMain.Scenario.COUNTER_PUT,
             RankMain.Scenario.PUT_FLUSH_FLAG, RankMain.Scenario.LOAD_STORE, RankMain.Scenario.PSCW,
             RankMain.Scenario.FENCE)) {
             final List<Measurement> measurements = run(scenario);

@@ -7,10 +7,10 @@ import java.util.List;
  */
 final class BenchmarkClasses {
     static final List<Class<?>> ALL = List.of(PutGetBenchmark.class, FlushBenchmark.class, AtomicsBenchmark.class,
-        LockBenchmark.class, FenceBenchmark.class, PscwBenchmark.class, NotifyBenchmark.class, NotifyPutBenchmark.class,
-        RingOfferPollBenchmark.class, RingThroughputBenchmark.class, ObservabilityBenchmark.class,
-        NotifyLanesBenchmark.class, NotifyLanesFanInBenchmark.class, SmallMessageBenchmark.class,
-        CollectiveBenchmark.class);
+        LockBenchmark.class, FenceBenchmark.class, PscwBenchmark.class, NotifyBenchmark.class,
+        NotifyCounterBenchmark.class, NotifyPutBenchmark.class, RingOfferPollBenchmark.class,
+        RingThroughputBenchmark.class, ObservabilityBenchmark.class, NotifyLanesBenchmark.class,
+        NotifyLanesFanInBenchmark.class, SmallMessageBenchmark.class, CollectiveBenchmark.class);
 
     private BenchmarkClasses() {
     }
