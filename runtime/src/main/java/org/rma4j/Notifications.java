@@ -213,6 +213,16 @@ final class Notifications {
         }
     }
 
+    /**
+     * Publishes one notification in {@code lane} (held by the caller) if it has room, without waiting.
+     *
+     * @return whether it was published.
+     */
+    boolean offer(final Lane lane, final int tag, final long displacement, final int length, final int flags,
+        final MemorySegment inline) {
+        return lane.producer.offer(rank, tag, displacement, length, flags, inline);
+    }
+
     private void publishWhenRoom(final String call, final Lane lane, final int tag, final long displacement,
         final int length, final int flags, final MemorySegment inline) {
         final int target = lane.target;

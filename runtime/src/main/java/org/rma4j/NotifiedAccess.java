@@ -52,17 +52,34 @@ final class NotifiedAccess {
     }
 
     void putNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
+        putNotify(origin, target, targetDisp, tag, true);
+    }
+
+    /**
+     * A notified put whose notification is published only if this rank's lane at the target has room (the data
+     * is written in any case), for a sender of flow-control words (Messaging's credit) whose earlier
+     * notifications, still in the full lane, make the target read the word again when it drains them: a lane
+     * full of them must not make the sender wait for a target that waits for it.
+     *
+     * @return whether the notification was published (always, for a target on another node, which never waits).
+     */
+    boolean putNotifyIfRoom(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
+        return putNotify(origin, target, targetDisp, tag, false);
+    }
+
+    private boolean putNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag,
+        final boolean waitForRoom) {
         try {
             Objects.requireNonNull(origin, "origin");
             checkTag("putNotify", tag);
             if (remote.reaches(target)) {
                 remote.putNotify(origin, target, targetDisp, tag);
-                return;
+                return true;
             }
             final long length = origin.byteSize();
             final TargetMemory.Place destination = notifiedPlace("putNotify", target, targetDisp, length);
             if (destination == null) {
-                return;
+                return true;
             }
             final Notifications.Lane lane = notifications.lock("putNotify", target);
             try {
@@ -71,8 +88,12 @@ final class NotifiedAccess {
                 MemorySegment.copy(origin, 0, destination.mapping(), destination.offset(), length);
                 // NOTE: a short put's data travels in the notification too, so the target can take it from there
                 // (NotifyRequest.inlineData); the window's copy above is the one that takes effect.
-                notifications.publish("putNotify", lane, tag, targetDisp, (int)length, Notifications.KIND_PUT,
-                    length <= NotifyRequest.INLINE_BYTES ? origin : null);
+                final MemorySegment inline = length <= NotifyRequest.INLINE_BYTES ? origin : null;
+                if (!waitForRoom) {
+                    return notifications.offer(lane, tag, targetDisp, (int)length, Notifications.KIND_PUT, inline);
+                }
+                notifications.publish("putNotify", lane, tag, targetDisp, (int)length, Notifications.KIND_PUT, inline);
+                return true;
             } finally {
                 lane.unlock();
             }

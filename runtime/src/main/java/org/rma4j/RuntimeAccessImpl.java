@@ -64,6 +64,12 @@ final class RuntimeAccessImpl implements RuntimeAccess {
     }
 
     @Override
+    public boolean putNotifyIfRoom(final Window window, final MemorySegment origin, final int target,
+        final long targetDisp, final int tag) {
+        return window.putNotifyIfRoom(origin, target, targetDisp, tag);
+    }
+
+    @Override
     public void awaitArrival(final Window window) {
         final Notifications endpoint = window.notifications();
         try {

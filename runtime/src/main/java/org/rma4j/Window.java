@@ -697,6 +697,11 @@ public final class Window
         return localSegment;
     }
 
+    /** Messaging's credit words: {@code NotifiedAccess#putNotifyIfRoom}. */
+    boolean putNotifyIfRoom(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
+        return notified.putNotifyIfRoom(origin, target, targetDisp, tag);
+    }
+
     /** @return the window's notification endpoint. */
     Notifications notifications() {
         return notified.notifications();

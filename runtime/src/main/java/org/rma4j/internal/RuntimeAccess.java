@@ -79,6 +79,14 @@ public interface RuntimeAccess {
     int drainArrivals(Window window, ArrivalBatch batch);
 
     /**
+     * {@link Window#putNotify(MemorySegment, int, long, int)} that publishes its notification only if this rank's
+     * lane at {@code target} has room; the data is written in any case.
+     *
+     * @return whether the notification was published.
+     */
+    boolean putNotifyIfRoom(Window window, MemorySegment origin, int target, long targetDisp, int tag);
+
+    /**
      * Waits until a notification has arrived at this rank's endpoint of {@code window} and waits for
      * {@link #drainArrivals} (nothing is taken), through the window's wait strategy with its liveness checks.
      *

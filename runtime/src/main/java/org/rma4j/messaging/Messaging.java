@@ -114,10 +114,12 @@ public final class Messaging implements AutoCloseable {
     /** Default bounceBytesPerPeer: messages up to 64 KiB go eagerly. */
     public static final long BOUNCE_BYTES_PER_PEER_DEFAULT = 64 * 1024;
     /**
-     * Notifications one rank may have unconsumed at another: the window's lane capacity, as many as 8-byte
-     * messages fill a default bounce ring (64 KiB of 64-byte records).
+     * System property: notifications one rank may have unconsumed at another (the window's lane capacity, a power
+     * of two in 1..16384; every rank must give the same).
      */
-    static final int NOTIFY_CAPACITY = 1024;
+    public static final String NOTIFY_CAPACITY_PROP_NAME = "rma4j.messaging.notifyCapacity";
+    /** Default of {@link #NOTIFY_CAPACITY_PROP_NAME}: as many as 8-byte messages fill a default bounce ring. */
+    public static final int NOTIFY_CAPACITY_DEFAULT = 1024;
 
     private final RmaJob job;
     private final Window window;
@@ -174,8 +176,9 @@ public final class Messaging implements AutoCloseable {
         final MessagingLayout layout = new MessagingLayout(comm.size(), valid ? bounceBytesPerPeer : 0);
         // NOTE: allocate, not allocateShared: peers reach each other's parts by notified access only, which also
         // works across nodes; the values to agree on travel by an allgather.
-        final Window window = comm.allocate(layout.partBytes(), 1, Info.of(Info.ALLOC_SHARED_NONCONTIG, "true")
-            .set(RmaJob.NOTIFY_CAPACITY_INFO_KEY, Integer.toString(NOTIFY_CAPACITY)));
+        final Window window = comm.allocate(layout.partBytes(), 1,
+            Info.of(Info.ALLOC_SHARED_NONCONTIG, "true").set(RmaJob.NOTIFY_CAPACITY_INFO_KEY,
+                Integer.toString(Integer.getInteger(NOTIFY_CAPACITY_PROP_NAME, NOTIFY_CAPACITY_DEFAULT))));
         layout.writeHeader(window.segment(), bounceBytesPerPeer);
         // Every rank checks every rank's value, so all throw or none does.
         final long[] requested = comm.allgather(new long[] {bounceBytesPerPeer});

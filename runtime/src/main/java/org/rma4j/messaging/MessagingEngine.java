@@ -442,6 +442,11 @@ final class MessagingEngine {
             case STAGING -> onAcknowledgement(source);
             case CREDIT -> pump(source);
         }
+        if (region != MessagingLayout.Region.CREDIT && !sendQueue[source].isEmpty()) {
+            // NOTE: the source may have written credit without a notification (its lane here was full:
+            // putCredit): any of its notifications is the occasion to read the credit word again.
+            pump(source);
+        }
     }
 
     /**
@@ -596,6 +601,9 @@ final class MessagingEngine {
     private void putCredit(final int source, final long consumed) {
         word.set(ValueLayout.JAVA_LONG, 0, consumed);
         transfer();
-        window.putNotify(word, source, layout.creditOffset(rank), CONTROL_TAG);
+        // NOTE: never wait for room here. A lane full of this rank's notifications to the sender is drained by
+        // the sender, whose handling of any of them reads the credit word again (pump); while the lane is full the
+        // sender may be waiting for this rank (a barrier, a receive), so waiting for room could deadlock.
+        ACCESS.putNotifyIfRoom(window, word, source, layout.creditOffset(rank), CONTROL_TAG);
     }
 }
