@@ -17,6 +17,8 @@ import org.rma4j.shm.Words;
  * of each call: {@link Window}.
  */
 final class ActiveTarget {
+    /** The calls below hand their {@link RmaException} to the window's error handler before it leaves. */
+    private final WindowErrors errors;
     private final WindowState state;
     private final RmaJob job;
     private final int rank;
@@ -36,8 +38,8 @@ final class ActiveTarget {
     private String pscwWait = "";
 
     ActiveTarget(final WindowState state, final MemorySegment mapping, final WindowTransport transport,
-        final Epochs epochs, final WaitPublication blocked, final MappingLiveness fileCheck,
-        final Liveness collective) {
+        final Epochs epochs, final WaitPublication blocked, final MappingLiveness fileCheck, final Liveness collective,
+        final WindowErrors errors) {
         this.state = state;
         this.job = state.job();
         this.rank = state.rank();
@@ -49,6 +51,7 @@ final class ActiveTarget {
         this.blocked = blocked;
         this.fileCheck = fileCheck;
         this.pscwPeers = collective;
+        this.errors = errors;
         this.fenceWait = transport.fenceWait();
         this.pscw = new Pscw(mapping, transport, rank, ranks, job.waitStrategy(), this::checkPscwPeers);
     }
@@ -65,90 +68,114 @@ final class ActiveTarget {
     }
 
     void fence(final int assertions) {
-        checkOpen("fence");
-        Checks.checkAssertions("fence", assertions,
-            Rma.MODE_NOSTORE | Rma.MODE_NOPUT | Rma.MODE_NOPRECEDE | Rma.MODE_NOSUCCEED);
-        epochs.beforeFence(assertions);
-        final var fenceEvent = WindowCounters.begin(WindowCounters.FENCE);
-        state.context().collective(CollectiveCalls.Kind.FENCE, number + 1, fenceWait);
-        state.counters().end(fenceEvent, -1, -1, "fence");
-        epochs.afterFence(assertions);
+        try {
+            checkOpen("fence");
+            Checks.checkAssertions("fence", assertions,
+                Rma.MODE_NOSTORE | Rma.MODE_NOPUT | Rma.MODE_NOPRECEDE | Rma.MODE_NOSUCCEED);
+            epochs.beforeFence(assertions);
+            final var fenceEvent = WindowCounters.begin(WindowCounters.FENCE);
+            state.context().collective(CollectiveCalls.Kind.FENCE, number + 1, fenceWait);
+            state.counters().end(fenceEvent, -1, -1, "fence");
+            epochs.afterFence(assertions);
+        } catch (final RmaException e) {
+            throw errors.raise("fence", e);
+        }
     }
 
     void post(final Group processes, final int assertions) {
-        checkOpen("post");
-        Checks.checkAssertions("post", assertions, Rma.MODE_NOCHECK | Rma.MODE_NOSTORE | Rma.MODE_NOPUT);
-        final Group group = state.windowRanks("post", processes);
-        epochs.checkPost();
-        checkNotLocked();
-        pscw.setExposed(true);
-        if ((assertions & Rma.MODE_NOCHECK) == 0) {
-            pscw.post(group);
+        try {
+            checkOpen("post");
+            Checks.checkAssertions("post", assertions, Rma.MODE_NOCHECK | Rma.MODE_NOSTORE | Rma.MODE_NOPUT);
+            final Group group = state.windowRanks("post", processes);
+            epochs.checkPost();
+            checkNotLocked();
+            pscw.setExposed(true);
+            if ((assertions & Rma.MODE_NOCHECK) == 0) {
+                pscw.post(group);
+            }
+            epochs.posted(group);
+        } catch (final RmaException e) {
+            throw errors.raise("post", e);
         }
-        epochs.posted(group);
     }
 
     void start(final Group processes, final int assertions) {
-        checkOpen("start");
-        Checks.checkAssertions("start", assertions, Rma.MODE_NOCHECK);
-        final Group group = state.windowRanks("start", processes);
-        epochs.checkStart();
-        if ((assertions & Rma.MODE_NOCHECK) == 0) {
+        try {
+            checkOpen("start");
+            Checks.checkAssertions("start", assertions, Rma.MODE_NOCHECK);
+            final Group group = state.windowRanks("start", processes);
+            epochs.checkStart();
+            if ((assertions & Rma.MODE_NOCHECK) == 0) {
+                pscwWaitedOn = group.members();
+                pscwPosts = true;
+                pscwWait = "start on window " + number + " for the posts of " + group;
+                blocked.begin(WaitState.Call.START, -1);
+                try {
+                    pscw.awaitPosts(group);
+                } catch (final InternalError e) {
+                    throw fileCheck.explain(e);
+                } catch (final RuntimeException e) {
+                    throw state.context().recordFailure(
+                        Failures.translate(e, rank, "start on window " + number + " for the posts of " + group));
+                } finally {
+                    blocked.end();
+                }
+            }
+            epochs.started(group);
+        } catch (final RmaException e) {
+            throw errors.raise("start", e);
+        }
+    }
+
+    void complete() {
+        try {
+            checkOpen("complete");
+            final Group group = epochs.checkComplete();
+            pscw.complete(group);
+            epochs.completed();
+        } catch (final RmaException e) {
+            throw errors.raise("complete", e);
+        }
+    }
+
+    void await() {
+        try {
+            checkOpen("wait");
+            final Group group = epochs.checkWait("wait");
             pscwWaitedOn = group.members();
-            pscwPosts = true;
-            pscwWait = "start on window " + number + " for the posts of " + group;
-            blocked.begin(WaitState.Call.START, -1);
+            pscwPosts = false;
+            pscwWait = "wait on window " + number + " for the completes of " + group;
+            blocked.begin(WaitState.Call.WAIT, -1);
             try {
-                pscw.awaitPosts(group);
+                pscw.awaitCompletes(group);
             } catch (final InternalError e) {
                 throw fileCheck.explain(e);
             } catch (final RuntimeException e) {
                 throw state.context().recordFailure(
-                    Failures.translate(e, rank, "start on window " + number + " for the posts of " + group));
+                    Failures.translate(e, rank, "wait on window " + number + " for the completes of " + group));
             } finally {
                 blocked.end();
             }
+            pscw.setExposed(false);
+            epochs.waited();
+        } catch (final RmaException e) {
+            throw errors.raise("await", e);
         }
-        epochs.started(group);
-    }
-
-    void complete() {
-        checkOpen("complete");
-        final Group group = epochs.checkComplete();
-        pscw.complete(group);
-        epochs.completed();
-    }
-
-    void await() {
-        checkOpen("wait");
-        final Group group = epochs.checkWait("wait");
-        pscwWaitedOn = group.members();
-        pscwPosts = false;
-        pscwWait = "wait on window " + number + " for the completes of " + group;
-        blocked.begin(WaitState.Call.WAIT, -1);
-        try {
-            pscw.awaitCompletes(group);
-        } catch (final InternalError e) {
-            throw fileCheck.explain(e);
-        } catch (final RuntimeException e) {
-            throw state.context().recordFailure(
-                Failures.translate(e, rank, "wait on window " + number + " for the completes of " + group));
-        } finally {
-            blocked.end();
-        }
-        pscw.setExposed(false);
-        epochs.waited();
     }
 
     boolean test() {
-        checkOpen("test");
-        final Group group = epochs.checkWait("test");
-        if (!pscw.testCompletes(group)) {
-            return false;
+        try {
+            checkOpen("test");
+            final Group group = epochs.checkWait("test");
+            if (!pscw.testCompletes(group)) {
+                return false;
+            }
+            pscw.setExposed(false);
+            epochs.waited();
+            return true;
+        } catch (final RmaException e) {
+            throw errors.raise("test", e);
         }
-        pscw.setExposed(false);
-        epochs.waited();
-        return true;
     }
 
     /**

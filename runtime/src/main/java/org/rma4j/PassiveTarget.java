@@ -13,6 +13,8 @@ import org.rma4j.shm.WaitState;
  * lock-versus-post rule: {@link ActiveTarget}. Javadoc of each call: {@link WindowSynchronization}.
  */
 final class PassiveTarget {
+    /** The calls below hand their {@link RmaException} to the window's error handler before it leaves. */
+    private final WindowErrors errors;
     private final WindowState state;
     private final int rank;
     private final int number;
@@ -27,7 +29,8 @@ final class PassiveTarget {
     private volatile boolean noLocks;
 
     PassiveTarget(final WindowState state, final WindowTransport transport, final Epochs epochs,
-        final WaitPublication blocked, final MappingLiveness fileCheck, final boolean noLocks) {
+        final WaitPublication blocked, final MappingLiveness fileCheck, final boolean noLocks,
+        final WindowErrors errors) {
         this.state = state;
         this.rank = state.rank();
         this.number = state.number();
@@ -37,6 +40,7 @@ final class PassiveTarget {
         this.blocked = blocked;
         this.fileCheck = fileCheck;
         this.noLocks = noLocks;
+        this.errors = errors;
         final Liveness lockPeers = fileCheck.and(state.context().control().liveness(rank, false));
         this.lockLiveness = () -> {
             blocked.publish();
@@ -45,103 +49,140 @@ final class PassiveTarget {
     }
 
     void lock(final LockType lockType, final int target, final int assertions) {
-        checkOpen("lock");
-        if (lockType == null) {
-            throw new RmaException(ErrorClass.LOCKTYPE, "lock type is null; use LockType.SHARED or LockType.EXCLUSIVE");
-        }
-        if (target == Rma.PROC_NULL) {
-            return;
-        }
-        checkRank(target, "lock");
-        Checks.checkAssertions("lock", assertions, Rma.MODE_NOCHECK);
-        checkLocksAllowed("lock");
-        epochs.checkLock(target);
-        epochs.beforePassive("lock");
-        final boolean nocheck = (assertions & Rma.MODE_NOCHECK) != 0;
-        if (!nocheck) {
-            acquire(lockType, target, "lock");
-        }
-        epochs.locked(target,
-            (lockType == LockType.EXCLUSIVE ? Epochs.EXCLUSIVE : Epochs.SHARED) | (nocheck ? Epochs.NOCHECK : 0));
-        if (nocheck) {
-            // NOTE: only without an acquisition: the acquiring CAS is itself a two-way barrier (volatile
-            // read and write), so no access of the epoch moves before it.
-            VarHandle.fullFence();
+        try {
+            checkOpen("lock");
+            if (lockType == null) {
+                throw new RmaException(ErrorClass.LOCKTYPE,
+                    "lock type is null; use LockType.SHARED or LockType.EXCLUSIVE");
+            }
+            if (target == Rma.PROC_NULL) {
+                return;
+            }
+            checkRank(target, "lock");
+            Checks.checkAssertions("lock", assertions, Rma.MODE_NOCHECK);
+            checkLocksAllowed("lock");
+            epochs.checkLock(target);
+            epochs.beforePassive("lock");
+            final boolean nocheck = (assertions & Rma.MODE_NOCHECK) != 0;
+            if (!nocheck) {
+                acquire(lockType, target, "lock");
+            }
+            epochs.locked(target,
+                (lockType == LockType.EXCLUSIVE ? Epochs.EXCLUSIVE : Epochs.SHARED) | (nocheck ? Epochs.NOCHECK : 0));
+            if (nocheck) {
+                // NOTE: only without an acquisition: the acquiring CAS is itself a two-way barrier (volatile
+                // read and write), so no access of the epoch moves before it.
+                VarHandle.fullFence();
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("lock", e);
         }
     }
 
     void unlock(final int target) {
-        checkOpen("unlock");
-        if (target == Rma.PROC_NULL) {
-            return;
+        try {
+            checkOpen("unlock");
+            if (target == Rma.PROC_NULL) {
+                return;
+            }
+            checkRank(target, "unlock");
+            final int mode = epochs.checkUnlock(target);
+            release(target, mode);
+            epochs.unlocked(target);
+        } catch (final RmaException e) {
+            throw errors.raise("unlock", e);
         }
-        checkRank(target, "unlock");
-        final int mode = epochs.checkUnlock(target);
-        release(target, mode);
-        epochs.unlocked(target);
     }
 
     void lockAll(final int assertions) {
-        checkOpen("lockAll");
-        Checks.checkAssertions("lockAll", assertions, Rma.MODE_NOCHECK);
-        checkLocksAllowed("lockAll");
-        epochs.checkLockAll();
-        epochs.beforePassive("lockAll");
-        final boolean nocheck = (assertions & Rma.MODE_NOCHECK) != 0;
-        if (!nocheck) {
-            for (int target = 0; target < sizes.length; target++) {
-                try {
-                    acquire(LockType.SHARED, target, null);
-                } catch (final RuntimeException e) {
-                    for (int held = 0; held < target; held++) {
-                        transport.unlock(LockType.SHARED, held);
+        try {
+            checkOpen("lockAll");
+            Checks.checkAssertions("lockAll", assertions, Rma.MODE_NOCHECK);
+            checkLocksAllowed("lockAll");
+            epochs.checkLockAll();
+            epochs.beforePassive("lockAll");
+            final boolean nocheck = (assertions & Rma.MODE_NOCHECK) != 0;
+            if (!nocheck) {
+                for (int target = 0; target < sizes.length; target++) {
+                    try {
+                        acquire(LockType.SHARED, target, null);
+                    } catch (final RuntimeException e) {
+                        for (int held = 0; held < target; held++) {
+                            transport.unlock(LockType.SHARED, held);
+                        }
+                        throw e;
                     }
-                    throw e;
                 }
             }
-        }
-        epochs.lockedAll(Epochs.SHARED | (nocheck ? Epochs.NOCHECK : 0));
-        if (nocheck) {
-            VarHandle.fullFence(); // as in lock: the acquiring CASes are barriers themselves
+            epochs.lockedAll(Epochs.SHARED | (nocheck ? Epochs.NOCHECK : 0));
+            if (nocheck) {
+                VarHandle.fullFence(); // as in lock: the acquiring CASes are barriers themselves
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("lockAll", e);
         }
     }
 
     void unlockAll() {
-        checkOpen("unlockAll");
-        final int mode = epochs.checkUnlockAll();
-        for (int target = 0; target < sizes.length; target++) {
-            release(target, mode);
+        try {
+            checkOpen("unlockAll");
+            final int mode = epochs.checkUnlockAll();
+            for (int target = 0; target < sizes.length; target++) {
+                release(target, mode);
+            }
+            epochs.unlockedAll();
+        } catch (final RmaException e) {
+            throw errors.raise("unlockAll", e);
         }
-        epochs.unlockedAll();
     }
 
     void flush(final int target) {
-        if (checkFlush("flush", target)) {
-            transport.flush(target);
+        try {
+            if (checkFlush("flush", target)) {
+                transport.flush(target);
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("flush", e);
         }
     }
 
     void flushAll() {
-        checkOpen("flushAll");
-        epochs.checkAnyPassive("flushAll");
-        transport.flushAll();
+        try {
+            checkOpen("flushAll");
+            epochs.checkAnyPassive("flushAll");
+            transport.flushAll();
+        } catch (final RmaException e) {
+            throw errors.raise("flushAll", e);
+        }
     }
 
     void flushLocal(final int target) {
-        if (checkFlush("flushLocal", target)) {
-            transport.flushLocal(target);
+        try {
+            if (checkFlush("flushLocal", target)) {
+                transport.flushLocal(target);
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("flushLocal", e);
         }
     }
 
     void flushLocalAll() {
-        checkOpen("flushLocalAll");
-        epochs.checkAnyPassive("flushLocalAll");
-        transport.flushLocalAll();
+        try {
+            checkOpen("flushLocalAll");
+            epochs.checkAnyPassive("flushLocalAll");
+            transport.flushLocalAll();
+        } catch (final RmaException e) {
+            throw errors.raise("flushLocalAll", e);
+        }
     }
 
     void sync() {
-        checkOpen("sync");
-        transport.sync();
+        try {
+            checkOpen("sync");
+            transport.sync();
+        } catch (final RmaException e) {
+            throw errors.raise("sync", e);
+        }
     }
 
     private void release(final int target, final int mode) {

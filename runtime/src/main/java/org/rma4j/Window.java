@@ -567,77 +567,77 @@ public final class Window
 
     @Override
     public void fence(final int assertions) {
-        errors.run("fence", () -> active.fence(assertions));
+        active.fence(assertions);
     }
 
     @Override
     public void post(final Group group, final int assertions) {
-        errors.run("post", () -> active.post(group, assertions));
+        active.post(group, assertions);
     }
 
     @Override
     public void start(final Group group, final int assertions) {
-        errors.run("start", () -> active.start(group, assertions));
+        active.start(group, assertions);
     }
 
     @Override
     public void complete() {
-        errors.run("complete", () -> active.complete());
+        active.complete();
     }
 
     @Override
     public void await() {
-        errors.run("await", () -> active.await());
+        active.await();
     }
 
     @Override
     public boolean test() {
-        return errors.callBoolean("test", () -> active.test());
+        return active.test();
     }
 
     @Override
     public void lock(final LockType lockType, final int target, final int assertions) {
-        errors.run("lock", () -> passive.lock(lockType, target, assertions));
+        passive.lock(lockType, target, assertions);
     }
 
     @Override
     public void unlock(final int target) {
-        errors.run("unlock", () -> passive.unlock(target));
+        passive.unlock(target);
     }
 
     @Override
     public void lockAll(final int assertions) {
-        errors.run("lockAll", () -> passive.lockAll(assertions));
+        passive.lockAll(assertions);
     }
 
     @Override
     public void unlockAll() {
-        errors.run("unlockAll", () -> passive.unlockAll());
+        passive.unlockAll();
     }
 
     @Override
     public void flush(final int target) {
-        errors.run("flush", () -> passive.flush(target));
+        passive.flush(target);
     }
 
     @Override
     public void flushAll() {
-        errors.run("flushAll", () -> passive.flushAll());
+        passive.flushAll();
     }
 
     @Override
     public void flushLocal(final int target) {
-        errors.run("flushLocal", () -> passive.flushLocal(target));
+        passive.flushLocal(target);
     }
 
     @Override
     public void flushLocalAll() {
-        errors.run("flushLocalAll", () -> passive.flushLocalAll());
+        passive.flushLocalAll();
     }
 
     @Override
     public void sync() {
-        errors.run("sync", () -> passive.sync());
+        passive.sync();
     }
 
     // ---------------------------------------------------------------- destruction (section 11.2.5)

@@ -406,9 +406,10 @@ final class WindowCreation {
             : HybridWindows.transport(part, state, shm, memory, notifications, dispUnits, flavor, collective);
         final WindowErrors errors = new WindowErrors(state);
         final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs, transport, errors);
-        final ActiveTarget active = new ActiveTarget(state, mapping, transport, epochs, blocked, fileCheck, collective);
+        final ActiveTarget active = new ActiveTarget(state, mapping, transport, epochs, blocked, fileCheck, collective,
+            errors);
         final PassiveTarget passive = new PassiveTarget(state, transport, epochs, blocked, fileCheck,
-            info.flag(Info.NO_LOCKS));
+            info.flag(Info.NO_LOCKS), errors);
         final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications, transport, errors);
         final NotifyCounters notifyCounters = new NotifyCounters(state, transport, file.path(), collective);
         final WindowLifecycle lifecycle = new WindowLifecycle(state, file, memory, transport, epochs, active, notified,
