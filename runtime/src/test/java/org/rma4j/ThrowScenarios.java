@@ -1,7 +1,6 @@
 package org.rma4j;
 
 import org.rma4j.messaging.Messaging;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Programs of two ranks in which rank 1 fails at a chosen point while rank 0 goes on as a correct
@@ -25,9 +24,6 @@ final class ThrowScenarios {
 
     static final String[] THROW_MODES = {"fences", "lock", "pscw", "pscw-start", "notify", "messaging"};
     static final String[] MISMATCH_MODES = {"fence-free", "fence-barrier", "fence-create"};
-
-    /** When rank 1 threw (thread mode reads it). */
-    static final AtomicLong THROWN_AT = new AtomicLong();
 
     private ThrowScenarios() {
     }
@@ -119,7 +115,6 @@ final class ThrowScenarios {
 
     private static IllegalStateException bug() {
         mark();
-        THROWN_AT.set(System.nanoTime());
         return new IllegalStateException(BUG);
     }
 
