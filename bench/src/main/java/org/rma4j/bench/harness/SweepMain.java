@@ -34,6 +34,11 @@ public final class SweepMain {
     static final int MESSAGE_BYTES = 8;
     /** Bytes between two producers' slots in rank 0's window. */
     static final int SLOT_BYTES = 64;
+    /**
+     * System property naming the rows to run (comma-separated; default: every row): the profiling step
+     * ({@code org.rma4j.bench.profile.ProfileMain}) runs one row per job so that its samples are that row's.
+     */
+    static final String ROWS_PROPERTY = "rma4j.bench.sweep.rows";
 
     private final RmaJob job;
     private final Path out;
@@ -109,6 +114,10 @@ public final class SweepMain {
     }
 
     private void row(final String row, final long bytes, final Pass pass) {
+        final String selected = System.getProperty(ROWS_PROPERTY);
+        if (selected != null && !java.util.List.of(selected.split(",")).contains(row)) {
+            return;
+        }
         for (int r = 0; r < runs; r++) {
             job.barrier();
             pass.run();
