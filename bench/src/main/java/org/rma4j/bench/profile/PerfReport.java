@@ -76,7 +76,7 @@ public final class PerfReport {
         /** The kernel: system calls, futex sleeps and wake-ups, scheduling, page faults, interrupts. */
         KERNEL("kernel"),
         /** libc and other native libraries. */
-        NATIVE("libc and other native code");
+        NATIVE("libc, vDSO and other native code");
 
         final String label;
 

@@ -70,7 +70,7 @@ public final class ProfileMain implements Callable<Integer> {
     int top = 15;
 
     @Option(names = "--warmup", description = "untimed round trips of a latency scenario (default: ${DEFAULT-VALUE})")
-    int warmup = 5_000_000;
+    int warmup = 2_000_000;
 
     @Option(names = {"-n", "--iterations"}, description = "timed round trips of a latency scenario "
         + "(default: ${DEFAULT-VALUE})")
@@ -78,10 +78,10 @@ public final class ProfileMain implements Callable<Integer> {
 
     @Option(names = "--messages", description = "messages rank 0 receives per pass of a fan-in row; a row runs 3 "
         + "warm-up and 3 timed passes (default: ${DEFAULT-VALUE})")
-    int messages = 1_000_000;
+    int messages = 4_000_000;
 
-    @Option(names = "--calls", description = "fence or barrier calls per pass (default: 500000 at 2 ranks, 60000 "
-        + "up to 4, 20000 beyond)")
+    @Option(names = "--calls", description = "fence or barrier calls per pass (default: 3000000 at 2 ranks, "
+        + "200000 up to 4, 20000 beyond)")
     Integer calls;
 
     @Option(names = "--jvm-option", description = "further JVM option of the rank JVMs (repeatable)")
@@ -134,18 +134,22 @@ public final class ProfileMain implements Callable<Integer> {
         final Results reference = baselineResults();
         final List<ProfileMarkdown.ScenarioProfile> profiles = new ArrayList<>();
         boolean failed = false;
+        final Path report = out.resolve(base + ".md");
+        final long start = System.nanoTime();
         for (int i = 0; i < scenarios.size(); i++) {
             System.out.printf(Locale.ROOT, "== [%d/%d] profile %s%n", i + 1, scenarios.size(), scenarios.get(i).id());
             final ProfileMarkdown.ScenarioProfile profile = profile(tool, data, scenarios.get(i), reference);
             failed |= profile.error() != null;
             profiles.add(profile);
+            // rewritten after each scenario, so that an interrupted run keeps what it measured
+            Files.writeString(report, ProfileMarkdown.write(header(), profiles, top, frequency),
+                StandardCharsets.UTF_8);
+            System.out.printf(Locale.ROOT, "%s: %.0f s under perf; %.0f s so far; wrote %s%n", scenarios.get(i).id(),
+                profile.seconds(), (System.nanoTime() - start) / 1e9, report);
         }
         if (!keepData) {
             deleteEmpty(data);
         }
-        final Path report = out.resolve(base + ".md");
-        Files.writeString(report, ProfileMarkdown.write(header(), profiles, top, frequency), StandardCharsets.UTF_8);
-        System.out.println("wrote " + report);
         return failed ? 1 : 0;
     }
 
@@ -158,7 +162,9 @@ public final class ProfileMain implements Callable<Integer> {
             + " -g` (every process of the job), the rank JVMs with `" + String.join(" ", PROFILING_JVM_OPTIONS)
             + (jvmOptions.isEmpty() ? "" : " " + String.join(" ", jvmOptions)) + "`; latency scenarios: " + iterations
             + " timed round trips after " + warmup + " untimed ones; sweep rows: 3 warm-up and 3 timed " + "passes of "
-            + messages + " messages (fan-in) or the calls the command line gives. The figure is the "
+            + messages + " messages (fan-in) or of "
+            + (calls != null ? calls + " calls" : "3000000 calls at 2 ranks, 200000 " + "up to 4, 20000 beyond")
+            + " (fence, barrier). The figure is the "
             + "run's own median, taken under perf (sampling costs it a few %). The tables count the samples of the last "
             + (100 - skip) + " % of each job's recording (`perf report --time " + skip + "%-100%`): the steady state, "
             + "after the JVMs' start and first warm-up; the JIT compiler threads' share shows whether it was reached. "
@@ -252,7 +258,7 @@ public final class ProfileMain implements Callable<Integer> {
 
     /** @return fence or barrier calls per pass at {@code ranks}: a few seconds of each on 2 cores. */
     static int defaultCalls(final int ranks) {
-        return ranks <= 2 ? 500_000 : ranks <= 4 ? 60_000 : 20_000;
+        return ranks <= 2 ? 3_000_000 : ranks <= 4 ? 200_000 : 20_000;
     }
 
     private Results baselineResults() {
