@@ -61,7 +61,7 @@ public final class ProfileMain implements Callable<Integer> {
     @Option(names = {"-F", "--frequency"}, description = "samples per second of CPU time (default: ${DEFAULT-VALUE})")
     int frequency = 9999;
 
-    @Option(names = "--skip", description = "first part of each job's recording left out of the report, % of its "
+    @Option(names = "--skip", description = "first part of each job's recording left out of the report, %% of its "
         + "time: the JVMs' start and first warm-up, so that the tables show the steady state; 0 reports the whole "
         + "job (default: ${DEFAULT-VALUE})")
     int skip = 50;
@@ -100,7 +100,7 @@ public final class ProfileMain implements Callable<Integer> {
 
     public static void main(final String[] args) {
         final ProfileMain main = new ProfileMain();
-        final CommandLine command = new CommandLine(main);
+        final CommandLine command = new CommandLine(main).setOverwrittenOptionsAllowed(true);
         command.getCommandSpec().name("rma4j-profile");
         System.exit(command.execute(args));
     }
