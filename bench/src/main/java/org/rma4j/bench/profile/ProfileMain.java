@@ -80,7 +80,7 @@ public final class ProfileMain implements Callable<Integer> {
         + "warm-up and 3 timed passes (default: ${DEFAULT-VALUE})")
     int messages = 4_000_000;
 
-    @Option(names = "--calls", description = "fence or barrier calls per pass (default: 3000000 at 2 ranks, "
+    @Option(names = "--calls", description = "fence or barrier calls per pass (default: 1000000 at 2 ranks, "
         + "200000 up to 4, 20000 beyond)")
     Integer calls;
 
@@ -163,7 +163,7 @@ public final class ProfileMain implements Callable<Integer> {
             + (jvmOptions.isEmpty() ? "" : " " + String.join(" ", jvmOptions)) + "`; latency scenarios: " + iterations
             + " timed round trips after " + warmup + " untimed ones; sweep rows: 3 warm-up and 3 timed " + "passes of "
             + messages + " messages (fan-in) or of "
-            + (calls != null ? calls + " calls" : "3000000 calls at 2 ranks, 200000 " + "up to 4, 20000 beyond")
+            + (calls != null ? calls + " calls" : "1000000 calls at 2 ranks, 200000 " + "up to 4, 20000 beyond")
             + " (fence, barrier). The figure is the "
             + "run's own median, taken under perf (sampling costs it a few %). The tables count the samples of the last "
             + (100 - skip) + " % of each job's recording (`perf report --time " + skip + "%-100%`): the steady state, "
@@ -258,7 +258,7 @@ public final class ProfileMain implements Callable<Integer> {
 
     /** @return fence or barrier calls per pass at {@code ranks}: a few seconds of each on 2 cores. */
     static int defaultCalls(final int ranks) {
-        return ranks <= 2 ? 3_000_000 : ranks <= 4 ? 200_000 : 20_000;
+        return ranks <= 2 ? 1_000_000 : ranks <= 4 ? 200_000 : 20_000;
     }
 
     private Results baselineResults() {
