@@ -337,7 +337,7 @@ final class WindowCreation {
                 throw new RmaException(ErrorClass.RMA_SHARED,
                     call + " failed: rank " + failedOpen + " could not" + " map the window (every rank throws)");
             }
-            job.remember(window);
+            job.resources().remember(window);
             context.retain();
             return window;
         }

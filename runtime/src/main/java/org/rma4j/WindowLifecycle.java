@@ -56,7 +56,7 @@ final class WindowLifecycle {
         final RmaException callback = attributes.deleteAll();
         state.context().collective(CollectiveCalls.Kind.FREE, state.number() + 1, active.barrierWait());
         state.markFreed();
-        job.forget(window);
+        job.resources().forget(window);
         transport.free();
         unmap();
         if (callback != null) {
