@@ -7,18 +7,13 @@ import java.lang.foreign.MemorySegment;
  * (MPI_Win, MPI-3.1 chapter 11).
  *
  * <p>The contract of each call is in the interface that groups it as the standard does:
- * {@link WindowAttributes} (attributes, info, name, error handler), {@link WindowCommunication} (put, get,
- * accumulate, atomics: section 11.3), {@link WindowSynchronization} (fence, PSCW, lock, flush: section 11.5) and
- * {@link WindowNotifiedAccess} and {@link WindowNotifyCounters}. This class delegates each call to a package-private part: {@code TargetAccess}
- * (checks and data movement), {@code PassiveTarget} (locks, flush), {@code ActiveTarget} (fence, PSCW),
- * {@code NotifiedAccess}, {@code NotifyCounters}, {@code WindowLifecycle} (free, close), {@code AttributeCache},
- * over the window's {@code WindowTransport}. When a call completes: {@link WindowSynchronization}, "Completion".
- *
- * <h2>Memory model</h2>
- * Always {@link MemoryModel#UNIFIED}: the machine is cache-coherent, so public and private copies
- * are the same memory and a store is eventually seen by other ranks without further calls (section
- * 11.4). To poll window memory for a value written by another rank, read it with an acquire load
- * (a plain read loop may be hoisted by the JIT).
+ * {@link WindowAttributes} (attributes, info, name, error handler, the memory model), {@link WindowCommunication}
+ * (put, get, accumulate, atomics: section 11.3), {@link WindowSynchronization} (fence, PSCW, lock, flush: section
+ * 11.5, and when a call completes), {@link WindowNotifiedAccess} and {@link WindowNotifyCounters}. This class
+ * delegates each call to a package-private part: {@code TargetAccess} (checks and data movement),
+ * {@code PassiveTarget} (locks, flush), {@code ActiveTarget} (fence, PSCW), {@code NotifiedAccess},
+ * {@code NotifyCounters}, {@code WindowLifecycle} (free, close), {@code AttributeCache}, over the window's
+ * {@code WindowTransport}.
  *
  * <h2>Threads</h2>
  * A window handle belongs to its rank. Synchronization calls on one window must not run
