@@ -32,6 +32,8 @@ final class AttributeCache {
 
     private final Window window;
     private final WindowState state;
+    /** The calls below hand their {@link RmaException} to the window's error handler before it leaves. */
+    private final WindowErrors errors;
     private final Consumer<Info> apply;
     private final Map<Keyval<?>, Object> values = new LinkedHashMap<>();
     private Info info;
@@ -41,9 +43,11 @@ final class AttributeCache {
      * @param info  the hints in effect since creation.
      * @param apply makes the window's parts follow new hints (no_locks).
      */
-    AttributeCache(final Window window, final WindowState state, final Info info, final Consumer<Info> apply) {
+    AttributeCache(final Window window, final WindowState state, final Info info, final Consumer<Info> apply,
+        final WindowErrors errors) {
         this.window = window;
         this.state = state;
+        this.errors = errors;
         this.info = info;
         this.apply = apply;
     }
@@ -57,7 +61,15 @@ final class AttributeCache {
      * which are ignored; keys it does not name keep their values (section 11.2.7). Validated as at creation
      * before anything changes.
      */
-    synchronized void setInfo(final Info update) {
+    void setInfo(final Info update) {
+        try {
+            updateInfo(update);
+        } catch (final RmaException e) {
+            throw errors.raise("setInfo", e);
+        }
+    }
+
+    private synchronized void updateInfo(final Info update) {
         state.checkOpen("setInfo");
         final Info merged = info.dup();
         if (update != null) {
@@ -81,7 +93,15 @@ final class AttributeCache {
      * MPI_WIN_SET_NAME: names longer than {@link Window#MAX_OBJECT_NAME} - 1 characters are truncated, as MPI
      * does (section 6.8).
      */
-    synchronized void setName(final String newName) {
+    void setName(final String newName) {
+        try {
+            updateName(newName);
+        } catch (final RmaException e) {
+            throw errors.raise("setName", e);
+        }
+    }
+
+    private synchronized void updateName(final String newName) {
         state.checkOpen("setName");
         if (newName == null) {
             throw new RmaException(ErrorClass.ARG, "setName name is null");
@@ -93,7 +113,15 @@ final class AttributeCache {
      * MPI_WIN_SET_ATTR: a value already set under the key is deleted first (its delete callback runs, as for
      * MPI_WIN_DELETE_ATTR); if that callback fails, the old value stays and nothing is set.
      */
-    synchronized <T> void set(final Keyval<T> keyval, final T value) {
+    <T> void set(final Keyval<T> keyval, final T value) {
+        try {
+            put(keyval, value);
+        } catch (final RmaException e) {
+            throw errors.raise("setAttr", e);
+        }
+    }
+
+    private synchronized <T> void put(final Keyval<T> keyval, final T value) {
         state.checkOpen("setAttr");
         checkUserKey("setAttr", keyval);
         if (value == null) {
@@ -108,7 +136,15 @@ final class AttributeCache {
     /**
      * MPI_WIN_GET_ATTR: empty if nothing is set under the key (MPI's flag = false).
      */
-    synchronized <T> Optional<T> get(final Keyval<T> keyval) {
+    <T> Optional<T> get(final Keyval<T> keyval) {
+        try {
+            return lookUp(keyval);
+        } catch (final RmaException e) {
+            throw errors.raise("getAttr", e);
+        }
+    }
+
+    private synchronized <T> Optional<T> lookUp(final Keyval<T> keyval) {
         state.checkOpen("getAttr");
         checkKey("getAttr", keyval);
         if (keyval.isPredefined()) {
@@ -123,7 +159,15 @@ final class AttributeCache {
      * MPI_WIN_DELETE_ATTR: runs the delete callback, then removes the value; if the callback throws, the
      * value stays and the call throws. Nothing set under the key: nothing happens.
      */
-    synchronized void delete(final Keyval<?> keyval) {
+    void delete(final Keyval<?> keyval) {
+        try {
+            remove(keyval);
+        } catch (final RmaException e) {
+            throw errors.raise("deleteAttr", e);
+        }
+    }
+
+    private synchronized void remove(final Keyval<?> keyval) {
         state.checkOpen("deleteAttr");
         checkUserKey("deleteAttr", keyval);
         if (values.containsKey(keyval)) {

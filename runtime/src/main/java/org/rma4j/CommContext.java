@@ -306,7 +306,7 @@ final class CommContext {
     void release() {
         if (references > 0 && --references == 0) {
             unmap();
-            job.forgetContext(this);
+            job.resources().forget(this);
         }
     }
 

@@ -260,7 +260,7 @@ final class CommCreation {
                 ? CommContext.acrossNodes(job, id, jobRanks(), newRank,
                     MpiCollective.key(creatorJobRank, creatorNumber), false)
                 : CommContext.over(job, id, jobRanks(), newRank, file);
-            job.rememberContext(context);
+            job.resources().remember(context);
             return context;
         }
 

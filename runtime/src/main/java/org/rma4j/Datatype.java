@@ -2,11 +2,9 @@ package org.rma4j;
 
 import static org.rma4j.TypeArguments.checkBlocks;
 import static org.rma4j.TypeArguments.checkCount;
-import static org.rma4j.TypeArguments.checkDisplacement;
 import static org.rma4j.TypeArguments.checkOld;
 import static org.rma4j.TypeArguments.describe;
 import static org.rma4j.TypeArguments.filled;
-import static org.rma4j.TypeArguments.saturatedProduct;
 import static org.rma4j.TypeArguments.tooManyBlocks;
 
 import java.util.Arrays;
@@ -383,7 +381,7 @@ public final class Datatype {
         }
         final TypeArguments.SubarrayRows rows = TypeArguments.subarrayRows(description, sizes, subsizes, starts,
             order == Order.C, old);
-        final TypeBlocks blocks = replicateBlocks(old, rows.displacements(), old.extent,
+        final TypeBlocks blocks = TypeBlocks.replicate(old, rows.displacements(), old.extent,
             filled(rows.displacements().length, rows.run()), description);
         try {
             final long extent = Math.multiplyExact(rows.arrayElements(), old.extent);
@@ -406,26 +404,7 @@ public final class Datatype {
      *                      negative, TYPE for a null type or a negative displacement.
      */
     public static Datatype struct(final int[] blocklengths, final long[] byteDisplacements, final Datatype[] types) {
-        if (blocklengths == null || byteDisplacements == null || types == null) {
-            throw new RmaException(ErrorClass.ARG, "struct blocklengths, displacements and types must not be null");
-        }
-        final String description = "struct(" + describe(blocklengths) + ", " + describe(byteDisplacements) + ", "
-            + describe(types) + ")";
-        if (blocklengths.length != byteDisplacements.length || blocklengths.length != types.length) {
-            throw new RmaException(ErrorClass.COUNT, description + " has " + blocklengths.length + " blocklengths, "
-                + byteDisplacements.length + " displacements and " + types.length + " types");
-        }
-        long blocks = 0;
-        for (int i = 0; i < types.length; i++) {
-            checkOld(types[i], "struct types[" + i + "]");
-            checkCount(blocklengths[i], "struct blocklengths[" + i + "]");
-            checkDisplacement(description, byteDisplacements[i]);
-            // NOTE: each term is below 2^51 and the sum stops growing past MAX_BLOCKS: no overflow.
-            blocks += types[i].isContiguous() ? 1 : saturatedProduct(blocklengths[i], types[i].blocks());
-            if (blocks > MAX_BLOCKS) {
-                throw tooManyBlocks(description, blocks);
-            }
-        }
+        final String description = TypeArguments.checkStruct(blocklengths, byteDisplacements, types);
         final TypeBlocks built = new TypeBlocks();
         Pair common = null;
         boolean any = false;
@@ -459,22 +438,8 @@ public final class Datatype {
      */
     private static Datatype replicate(final Datatype old, final long[] displacements, final long unit,
         final long[] lengths, final String description) {
-        final TypeBlocks blocks = replicateBlocks(old, displacements, unit, lengths, description);
+        final TypeBlocks blocks = TypeBlocks.replicate(old, displacements, unit, lengths, description);
         return new Datatype(blocks, old.basic, blocks.upperBound(), old.pair, description);
-    }
-
-    private static TypeBlocks replicateBlocks(final Datatype old, final long[] displacements, final long unit,
-        final long[] lengths, final String description) {
-        final TypeBlocks blocks = new TypeBlocks();
-        for (int i = 0; i < displacements.length; i++) {
-            checkDisplacement(description, displacements[i]);
-            try {
-                blocks.addCopies(old, Math.multiplyExact(displacements[i], unit), lengths[i]);
-            } catch (final ArithmeticException e) {
-                throw new RmaException(ErrorClass.COUNT, description + " spans more than " + Long.MAX_VALUE + " bytes");
-            }
-        }
-        return blocks;
     }
 
     /**

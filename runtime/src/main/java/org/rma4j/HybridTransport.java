@@ -6,10 +6,6 @@ import org.rma4j.internal.AtomicElements;
 import org.rma4j.internal.mpi.AmLayout;
 import org.rma4j.internal.mpi.MpiLink;
 import org.rma4j.internal.mpi.NativeBuffers;
-import org.rma4j.mpi.MpiBasicType;
-import org.rma4j.mpi.MpiDatatype;
-import org.rma4j.mpi.MpiException;
-import org.rma4j.mpi.MpiWin;
 import org.rma4j.shm.Liveness;
 
 /**
@@ -24,7 +20,7 @@ import org.rma4j.shm.Liveness;
  *   target's address; the link holds that MPI window in an {@code MPI_Win_lock_all(MPI_MODE_NOCHECK)} epoch for
  *   the job's life, and rma4j's own epochs and locks give the synchronization. A put is
  *   complete at the next completion call (flush, unlock, fence, complete), as MPI says; its origin buffer may
- *   be reused at once when it was copied (heap memory, or at most {@value #COPIED_PUT_BYTES} bytes), after
+ *   be reused at once when it was copied (heap memory, or at most {@value MpiOneSided#COPIED_PUT_BYTES} bytes), after
  *   flushLocal otherwise. A get waits for its data ({@code MPI_Win_flush_local}): the destination holds it
  *   when the call returns, as in shared memory. A dynamic window's put and get are requests to the target,
  *   whose attached regions decide their range.</li>
@@ -43,9 +39,6 @@ import org.rma4j.shm.Liveness;
  * operations (which targets have puts or requests to complete, the copies of origin buffers) is guarded by it.
  */
 final class HybridTransport implements WindowTransport {
-    /** Puts of at most this many bytes from native memory are copied, so their buffer may be reused at once. */
-    static final int COPIED_PUT_BYTES = 4096;
-
     private final WindowState state;
     private final ShmTransport local;
     private final boolean[] mapped;
@@ -54,16 +47,14 @@ final class HybridTransport implements WindowTransport {
     private final long[] bases;
     private final boolean dynamic;
     private final MpiLink link;
-    private final MpiDatatype bytes;
-    private final MpiWin win;
+    /** {@code MPI_Put} and {@code MPI_Get} of a static window, and their completion. */
+    private final MpiOneSided oneSided;
     /** The mapping this rank attached to the link's window for the others (NULL: none), detached at the end. */
     private final MemorySegment exposed;
     private final long key;
     private final Liveness liveness;
     private final Runnable fenceWait;
-    private final boolean[] mpiPending;
     private final boolean[] requestsPending;
-    private final Staging staging;
     private final RemoteCalls calls;
 
     /**
@@ -81,14 +72,11 @@ final class HybridTransport implements WindowTransport {
         this.bases = bases;
         this.dynamic = dynamic;
         this.link = state.job().link();
-        this.bytes = link.mpi().datatype(MpiBasicType.BYTE);
-        this.win = link.win();
+        this.oneSided = new MpiOneSided(state, bases);
         this.exposed = exposed;
         this.key = key;
         this.liveness = liveness;
-        this.mpiPending = new boolean[sizes.length];
         this.requestsPending = new boolean[sizes.length];
-        this.staging = new Staging(link.buffers(), sizes.length);
         this.calls = new RemoteCalls(state, link, key, liveness);
         final Runnable barrier = state.context().barrierWait();
         this.fenceWait = () -> {
@@ -107,13 +95,7 @@ final class HybridTransport implements WindowTransport {
         } else if (dynamic) {
             calls.request(target, RemoteRequests.PUT, targetDisp, 0, 0, 0, origin, null, call);
         } else {
-            final long at = checkRange(call, target, targetDisp, origin.byteSize());
-            link.lock();
-            try {
-                putBytes(call, target, stage(target, origin, origin.byteSize() <= COPIED_PUT_BYTES), at);
-            } finally {
-                link.unlock();
-            }
+            oneSided.put(call, target, origin, checkRange(call, target, targetDisp, origin.byteSize()));
         }
     }
 
@@ -125,26 +107,7 @@ final class HybridTransport implements WindowTransport {
             calls.request(target, RemoteRequests.GET, targetDisp, destination.byteSize(), 0, 0, null, destination,
                 call);
         } else {
-            final long at = checkRange(call, target, targetDisp, destination.byteSize());
-            final NativeBuffers.Buffer copy = destination.isNative()
-                ? null
-                : link.buffers().acquire(destination.byteSize());
-            link.lock();
-            try {
-                final MemorySegment into = copy == null
-                    ? destination
-                    : copy.segment().asSlice(0, destination.byteSize());
-                getBytes(call, target, into, at);
-                mpi(call, target, () -> win.flushLocal(worldRank(target)));
-                if (copy != null) {
-                    MemorySegment.copy(into, 0, destination, 0, destination.byteSize());
-                }
-            } finally {
-                link.unlock();
-                if (copy != null) {
-                    link.buffers().release(copy);
-                }
-            }
+            oneSided.get(call, target, destination, checkRange(call, target, targetDisp, destination.byteSize()));
         }
     }
 
@@ -159,17 +122,10 @@ final class HybridTransport implements WindowTransport {
         final TypeCursor from = new TypeCursor(0, originCount, originType);
         final TypeCursor to = new TypeCursor(0, targetCount, targetType);
         if (dynamic) {
-            forEachRun(from, to, (fromOffset, toOffset, length) -> calls.request(target, RemoteRequests.PUT,
+            TypeCursor.forEachRun(from, to, (fromOffset, toOffset, length) -> calls.request(target, RemoteRequests.PUT,
                 at + toOffset, 0, 0, 0, origin.asSlice(fromOffset, length), null, call));
-            return;
-        }
-        link.lock();
-        try {
-            final MemorySegment source = stage(target, origin, true);
-            forEachRun(from, to, (fromOffset, toOffset, length) -> putBytes(call, target,
-                source.asSlice(fromOffset, length), at + toOffset));
-        } finally {
-            link.unlock();
+        } else {
+            oneSided.put(call, target, origin, from, to, at);
         }
     }
 
@@ -185,74 +141,11 @@ final class HybridTransport implements WindowTransport {
         final TypeCursor from = new TypeCursor(0, targetCount, targetType);
         final TypeCursor to = new TypeCursor(0, originCount, originType);
         if (dynamic) {
-            forEachRun(from, to, (fromOffset, toOffset, length) -> calls.request(target, RemoteRequests.GET,
+            TypeCursor.forEachRun(from, to, (fromOffset, toOffset, length) -> calls.request(target, RemoteRequests.GET,
                 at + fromOffset, length, 0, 0, null, destination.asSlice(toOffset, length), call));
-            return;
+        } else {
+            oneSided.get(call, target, destination, from, to, at);
         }
-        link.lock();
-        try {
-            // NOTE: a heap destination is copied in first: the bytes between the type's runs stay as they were.
-            final MemorySegment into = destination.isNative() ? destination : stage(target, destination, true);
-            forEachRun(from, to, (fromOffset, toOffset, length) -> getBytes(call, target,
-                into.asSlice(toOffset, length), at + fromOffset));
-            mpi(call, target, () -> win.flushLocal(worldRank(target)));
-            if (into != destination) {
-                MemorySegment.copy(into, 0, destination, 0, destination.byteSize());
-            }
-        } finally {
-            link.unlock();
-        }
-    }
-
-    /** Receives one run of a typed transfer: bytes at an offset of each side. */
-    @FunctionalInterface
-    private interface Run {
-        void run(long fromOffset, long toOffset, long length);
-    }
-
-    private static void forEachRun(final TypeCursor from, final TypeCursor to, final Run run) {
-        while (from.hasMore() && to.hasMore()) {
-            final long n = Math.min(from.remaining(), to.remaining());
-            run.run(from.offset(), to.offset(), n * from.basic().bytes());
-            from.advance(n);
-            to.advance(n);
-        }
-    }
-
-    /** {@code MPI_Put} of a native source, in pieces MPI's int counts allow (the caller holds the lock). */
-    private void putBytes(final String call, final int target, final MemorySegment source, final long offset) {
-        final long at = bases[target] + offset;
-        for (long done = 0; done < source.byteSize();) {
-            final int n = (int)Math.min(Integer.MAX_VALUE, source.byteSize() - done);
-            final long from = done;
-            mpi(call, target, () -> win.put(source.asSlice(from, n), n, bytes, worldRank(target), at + from));
-            done += n;
-        }
-        mpiPending[target] = true;
-    }
-
-    /** {@code MPI_Get} into a native destination, in pieces (the caller holds the lock and completes it). */
-    private void getBytes(final String call, final int target, final MemorySegment into, final long offset) {
-        final long at = bases[target] + offset;
-        for (long done = 0; done < into.byteSize();) {
-            final int n = (int)Math.min(Integer.MAX_VALUE, into.byteSize() - done);
-            final long from = done;
-            mpi(call, target, () -> win.get(into.asSlice(from, n), n, bytes, worldRank(target), at + from));
-            done += n;
-        }
-    }
-
-    /**
-     * @return {@code origin} if MPI may read it until the put completes (native and not to be copied), else a
-     *         copy that lives until then (the caller holds the lock).
-     */
-    private MemorySegment stage(final int target, final MemorySegment origin, final boolean copySmall) {
-        if (origin.isNative() && !(copySmall && origin.byteSize() <= COPIED_PUT_BYTES)) {
-            return origin;
-        }
-        final MemorySegment copy = staging.take(target, origin);
-        MemorySegment.copy(origin, 0, copy, 0, origin.byteSize());
-        return copy;
     }
 
     // ---------------------------------------------------------------- element atomics
@@ -402,7 +295,7 @@ final class HybridTransport implements WindowTransport {
             local.unlock(type, target);
             return;
         }
-        completeMpi(target);
+        oneSided.complete(target);
         // NOTE: after the epoch's puts completed, and after its requests (earlier on the same ordered channel).
         calls.finish("unlock", target,
             calls.call(target, calls.header(RemoteRequests.UNLOCK, target, lockArg(type)), MemorySegment.NULL,
@@ -454,7 +347,7 @@ final class HybridTransport implements WindowTransport {
         final int kind) {
         // NOTE: the one-sided data first completes at the target; requests (accumulates) need no flush: the
         // notification follows them on the same ordered channel and the agent applies them in order.
-        completeMpi(target);
+        oneSided.complete(target);
         final NativeBuffers.Buffer message = link.request(0);
         AmLayout.writeHeader(message.segment(), RemoteRequests.NOTIFY, key, target, state.rank(), displacement, tag,
             length, kind, 0);
@@ -469,7 +362,7 @@ final class HybridTransport implements WindowTransport {
         }
         // NOTE: as notify: the one-sided data completes at the target first; requests go before it in order. A
         // flush waits until the agent applied it (the detach of the counters relies on that).
-        completeMpi(target);
+        oneSided.complete(target);
         final NativeBuffers.Buffer message = link.request(0);
         AmLayout.writeHeader(message.segment(), RemoteRequests.COUNTER, key, target, state.rank(), 0, index, 0, 0, 0);
         link.send(worldRank(target), message);
@@ -483,7 +376,7 @@ final class HybridTransport implements WindowTransport {
     @Override
     public void flush(final int target) {
         if (!mapped[target]) {
-            completeMpi(target);
+            oneSided.complete(target);
             completeRequests(target);
         }
         VarHandle.fullFence();
@@ -491,20 +384,7 @@ final class HybridTransport implements WindowTransport {
 
     @Override
     public void flushAll() {
-        link.lock();
-        try {
-            boolean any = false;
-            for (final boolean pending : mpiPending) {
-                any |= pending;
-            }
-            if (any) {
-                mpi("flushAll", -1, win::flushAll);
-                java.util.Arrays.fill(mpiPending, false);
-                staging.releaseAll();
-            }
-        } finally {
-            link.unlock();
-        }
+        oneSided.completeAll();
         for (int target = 0; target < sizes.length; target++) {
             completeRequests(target);
         }
@@ -514,15 +394,7 @@ final class HybridTransport implements WindowTransport {
     @Override
     public void flushLocal(final int target) {
         if (!mapped[target]) {
-            link.lock();
-            try {
-                if (mpiPending[target]) {
-                    mpi("flushLocal", target, () -> win.flushLocal(worldRank(target)));
-                    staging.release(target);
-                }
-            } finally {
-                link.unlock();
-            }
+            oneSided.completeLocal(target);
         }
         VarHandle.fullFence();
     }
@@ -537,20 +409,6 @@ final class HybridTransport implements WindowTransport {
     @Override
     public void sync() {
         VarHandle.fullFence();
-    }
-
-    /** Completes this rank's MPI one-sided operations to {@code target} at the target. */
-    private void completeMpi(final int target) {
-        link.lock();
-        try {
-            if (mpiPending[target]) {
-                mpi("flush", target, () -> win.flush(worldRank(target)));
-                mpiPending[target] = false;
-                staging.release(target);
-            }
-        } finally {
-            link.unlock();
-        }
     }
 
     /** Waits until the target applied this rank's requests that did not wait for a reply. */
@@ -582,12 +440,7 @@ final class HybridTransport implements WindowTransport {
     public void release() {
         link.unregister(key);
         link.detach(exposed);
-        link.lock();
-        try {
-            staging.releaseAll();
-        } finally {
-            link.unlock();
-        }
+        oneSided.release();
     }
 
     // ---------------------------------------------------------------- requests
@@ -614,13 +467,4 @@ final class HybridTransport implements WindowTransport {
         return start;
     }
 
-    /** Runs an MPI call of this window, its MPI error as an RmaException naming the call. */
-    private void mpi(final String call, final int target, final Runnable body) {
-        try {
-            body.run();
-        } catch (final MpiException e) {
-            throw new RmaException(ErrorClass.OTHER, call + (target >= 0 ? " to rank " + target : "") + " on window "
-                + state.number() + ": " + e.getMessage(), e);
-        }
-    }
 }

@@ -27,14 +27,17 @@ final class NotifyCounters {
     private final Path windowFile;
     private final Liveness liveness;
     private final AttachedCounters attached;
+    /** Every call below hands its {@link RmaException} to the window's error handler before it leaves. */
+    private final WindowErrors errors;
 
     /**
      * @param windowFile the window's file: the counter files are named after it, in its directory.
      * @param liveness   the liveness check of the window's waits.
      */
     NotifyCounters(final WindowState state, final WindowTransport transport, final Path windowFile,
-        final Liveness liveness) {
+        final Liveness liveness, final WindowErrors errors) {
         this.state = state;
+        this.errors = errors;
         this.transport = transport;
         this.windowFile = windowFile;
         this.liveness = liveness;
@@ -49,48 +52,52 @@ final class NotifyCounters {
     // ---------------------------------------------------------------- attach, detach (collective)
 
     void attach(final int count) {
-        state.checkOpen("notifyAttach");
-        final int ranks = state.sizes().length;
-        final int rank = state.rank();
-        RmaException error = null;
-        if (attached.blocks() != null) {
-            error = new RmaException(ErrorClass.RMA_SYNC, "notifyAttach at rank " + rank + ": "
-                + attached.blocks().own().count() + " counters are attached already (notifyDetach first)");
-        } else if (count < 0 || count > CounterBlockLayout.MAX_COUNT) {
-            error = new RmaException(ErrorClass.COUNT,
-                "notifyAttach counters=" + count + " is outside 0.." + CounterBlockLayout.MAX_COUNT);
-        }
-        CounterBlock own = null;
-        if (error == null) {
-            try {
-                own = CounterBlock.create(counterFile(rank), count);
-            } catch (final ShmSpaceException e) {
-                error = new RmaException(ErrorClass.NO_MEM, "notifyAttach counters=" + count + ": " + e.getMessage(),
-                    e);
-            } catch (final UncheckedIOException e) {
-                error = new RmaException(ErrorClass.OTHER, "notifyAttach: " + e.getMessage(), e);
-            }
-        }
-        // NOTE: each rank creates and publishes its block (file and, for its node's agent, AttachedCounters) before
-        // it contributes its count, so once the exchange returns anywhere every block exists and may be incremented.
-        final int[] counts = new int[ranks];
-        if (own != null) {
-            attached.attachOwn(own, rank, ranks);
-        }
         try {
-            state.context().exchange().run(CollectiveCalls.Kind.ALLGATHER, "notifyAttach",
-                new MemorySegment[] {MemorySegment.ofArray(new int[] {count})}, -1, 0, error,
-                (member, total, offset, chunk) -> MemorySegment.copy(chunk, 0, MemorySegment.ofArray(counts),
-                    (long)member * Integer.BYTES + offset, chunk.byteSize()));
-        } catch (final RuntimeException e) {
-            if (own != null) {
-                attached.withdraw();
-                own.unlink();
-                own.close();
+            state.checkOpen("notifyAttach");
+            final int ranks = state.sizes().length;
+            final int rank = state.rank();
+            RmaException error = null;
+            if (attached.blocks() != null) {
+                error = new RmaException(ErrorClass.RMA_SYNC, "notifyAttach at rank " + rank + ": "
+                    + attached.blocks().own().count() + " counters are attached already (notifyDetach first)");
+            } else if (count < 0 || count > CounterBlockLayout.MAX_COUNT) {
+                error = new RmaException(ErrorClass.COUNT,
+                    "notifyAttach counters=" + count + " is outside 0.." + CounterBlockLayout.MAX_COUNT);
             }
-            throw e;
+            CounterBlock own = null;
+            if (error == null) {
+                try {
+                    own = CounterBlock.create(counterFile(rank), count);
+                } catch (final ShmSpaceException e) {
+                    error = new RmaException(ErrorClass.NO_MEM,
+                        "notifyAttach counters=" + count + ": " + e.getMessage(), e);
+                } catch (final UncheckedIOException e) {
+                    error = new RmaException(ErrorClass.OTHER, "notifyAttach: " + e.getMessage(), e);
+                }
+            }
+            // NOTE: each rank creates and publishes its block (file and, for its node's agent, AttachedCounters) before
+            // it contributes its count, so once the exchange returns anywhere every block exists and may be incremented.
+            final int[] counts = new int[ranks];
+            if (own != null) {
+                attached.attachOwn(own, rank, ranks);
+            }
+            try {
+                state.context().exchange().run(CollectiveCalls.Kind.ALLGATHER, "notifyAttach",
+                    new MemorySegment[] {MemorySegment.ofArray(new int[] {count})}, -1, 0, error,
+                    (member, total, offset, chunk) -> MemorySegment.copy(chunk, 0, MemorySegment.ofArray(counts),
+                        (long)member * Integer.BYTES + offset, chunk.byteSize()));
+            } catch (final RuntimeException e) {
+                if (own != null) {
+                    attached.withdraw();
+                    own.unlink();
+                    own.close();
+                }
+                throw e;
+            }
+            attached.attach(open(own, counts));
+        } catch (final RmaException e) {
+            throw errors.raise("notifyAttach", e);
         }
-        attached.attach(open(own, counts));
     }
 
     /** Maps the blocks of the ranks this process maps; on failure unmaps them again and removes its own. */
@@ -117,44 +124,66 @@ final class NotifyCounters {
     }
 
     void detach() {
-        state.checkOpen("notifyDetach");
-        final RmaException error = attached.blocks() == null
-            ? new RmaException(ErrorClass.RMA_SYNC,
-                "notifyDetach at rank " + state.rank() + ": no counters are attached")
-            : null;
-        if (error == null) {
-            // NOTE: this rank's increments of other nodes' counters are applied before it arrives, and every rank
-            // arrives after its last increment: after the exchange nobody touches a block any more.
-            transport.flushAll();
+        try {
+            state.checkOpen("notifyDetach");
+            final RmaException error = attached.blocks() == null
+                ? new RmaException(ErrorClass.RMA_SYNC,
+                    "notifyDetach at rank " + state.rank() + ": no counters are attached")
+                : null;
+            if (error == null) {
+                // NOTE: this rank's increments of other nodes' counters are applied before it arrives, and every rank
+                // arrives after its last increment: after the exchange nobody touches a block any more.
+                transport.flushAll();
+            }
+            state.context().exchange().run(CollectiveCalls.Kind.ALLGATHER, "notifyDetach", new MemorySegment[0], -1, 0,
+                error, (member, total, offset, chunk) -> {
+                });
+            attached.close();
+        } catch (final RmaException e) {
+            throw errors.raise("notifyDetach", e);
         }
-        state.context().exchange().run(CollectiveCalls.Kind.ALLGATHER, "notifyDetach", new MemorySegment[0], -1, 0,
-            error, (member, total, offset, chunk) -> {
-            });
-        attached.close();
     }
 
     // ---------------------------------------------------------------- the owner's counters
 
     long getValue(final int index) {
-        return own("notifyGetValue", index).getCounterAcquire(index);
+        try {
+            return own("notifyGetValue", index).getCounterAcquire(index);
+        } catch (final RmaException e) {
+            throw errors.raise("notifyGetValue", e);
+        }
     }
 
     void setValue(final int index, final long value) {
-        own("notifySetValue", index).putCounterVolatileAndSignal(index, value);
+        try {
+            own("notifySetValue", index).putCounterVolatileAndSignal(index, value);
+        } catch (final RmaException e) {
+            throw errors.raise("notifySetValue", e);
+        }
     }
 
     boolean test(final int index, final long atLeast) {
-        return own("notifyTest", index).getCounterAcquire(index) >= atLeast;
+        try {
+            return own("notifyTest", index).getCounterAcquire(index) >= atLeast;
+        } catch (final RmaException e) {
+            throw errors.raise("notifyTest", e);
+        }
     }
 
     long await(final int index, final long atLeast) {
-        final CounterBlock block = own("notifyWait", index);
         try {
-            return block.await(index, atLeast, state.job().waitStrategy(), MappingLiveness
-                .of(Liveness.NONE, block.file(), CounterBlockLayout.MAGIC, CounterBlockLayout.VERSION).and(liveness));
-        } catch (final RuntimeException e) {
-            throw Failures.translate(e, state.rank(),
-                "notifyWait of counter " + index + " >= " + atLeast + " on window " + state.number());
+            final CounterBlock block = own("notifyWait", index);
+            try {
+                return block.await(index, atLeast, state.job().waitStrategy(),
+                    MappingLiveness
+                        .of(Liveness.NONE, block.file(), CounterBlockLayout.MAGIC, CounterBlockLayout.VERSION)
+                        .and(liveness));
+            } catch (final RuntimeException e) {
+                throw Failures.translate(e, state.rank(),
+                    "notifyWait of counter " + index + " >= " + atLeast + " on window " + state.number());
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("notifyWait", e);
         }
     }
 
@@ -175,60 +204,80 @@ final class NotifyCounters {
     // ---------------------------------------------------------------- operations with a counter
 
     void putNotifyCounter(final MemorySegment origin, final int target, final long targetDisp, final int counter) {
-        Objects.requireNonNull(origin, "origin");
-        final String call = "putNotifyCounter";
-        if (reaches(call, target, targetDisp, counter)) {
-            transport.put(call, origin, target, targetDisp);
-            notify(call, target, counter, origin.byteSize());
+        try {
+            Objects.requireNonNull(origin, "origin");
+            final String call = "putNotifyCounter";
+            if (reaches(call, target, targetDisp, counter)) {
+                transport.put(call, origin, target, targetDisp);
+                notify(call, target, counter, origin.byteSize());
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("putNotifyCounter", e);
         }
     }
 
     void putNotifyCounter(final MemorySegment origin, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType, final int counter) {
-        final String call = "putNotifyCounter";
-        Objects.requireNonNull(origin, "origin");
-        Checks.checkTypes(call, originCount, originType, targetCount, targetType);
-        Checks.checkBuffer(call, "origin", origin, originCount, originType);
-        if (reaches(call, target, targetDisp, counter)) {
-            transport.put(call, origin, originCount, originType, target, targetDisp, targetCount, targetType);
-            notify(call, target, counter, targetType.span(targetCount));
+        try {
+            final String call = "putNotifyCounter";
+            Objects.requireNonNull(origin, "origin");
+            Checks.checkTypes(call, originCount, originType, targetCount, targetType);
+            Checks.checkBuffer(call, "origin", origin, originCount, originType);
+            if (reaches(call, target, targetDisp, counter)) {
+                transport.put(call, origin, originCount, originType, target, targetDisp, targetCount, targetType);
+                notify(call, target, counter, targetType.span(targetCount));
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("putNotifyCounter", e);
         }
     }
 
     void getNotifyCounter(final MemorySegment destination, final int target, final long targetDisp, final int counter) {
-        Objects.requireNonNull(destination, "destination");
-        final String call = "getNotifyCounter";
-        if (reaches(call, target, targetDisp, counter)) {
-            transport.get(call, destination, target, targetDisp);
-            notify(call, target, counter, destination.byteSize());
+        try {
+            Objects.requireNonNull(destination, "destination");
+            final String call = "getNotifyCounter";
+            if (reaches(call, target, targetDisp, counter)) {
+                transport.get(call, destination, target, targetDisp);
+                notify(call, target, counter, destination.byteSize());
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("getNotifyCounter", e);
         }
     }
 
     void getNotifyCounter(final MemorySegment destination, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType, final int counter) {
-        final String call = "getNotifyCounter";
-        Objects.requireNonNull(destination, "destination");
-        Checks.checkTypes(call, originCount, originType, targetCount, targetType);
-        Checks.checkBuffer(call, "destination", destination, originCount, originType);
-        if (reaches(call, target, targetDisp, counter)) {
-            transport.get(call, destination, originCount, originType, target, targetDisp, targetCount, targetType);
-            notify(call, target, counter, targetType.span(targetCount));
+        try {
+            final String call = "getNotifyCounter";
+            Objects.requireNonNull(destination, "destination");
+            Checks.checkTypes(call, originCount, originType, targetCount, targetType);
+            Checks.checkBuffer(call, "destination", destination, originCount, originType);
+            if (reaches(call, target, targetDisp, counter)) {
+                transport.get(call, destination, originCount, originType, target, targetDisp, targetCount, targetType);
+                notify(call, target, counter, targetType.span(targetCount));
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("getNotifyCounter", e);
         }
     }
 
     void accumulateNotifyCounter(final MemorySegment origin, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType, final Op op,
         final int counter) {
-        final String call = "accumulateNotifyCounter";
-        Checks.checkOp(call, op, targetType);
-        Checks.checkNotNoOp(call, op);
-        Objects.requireNonNull(origin, "origin");
-        Checks.checkAccumulateTypes(call, originCount, originType, targetCount, targetType);
-        Checks.checkBuffer(call, "origin", origin, originCount, originType);
-        if (reaches(call, target, targetDisp, counter)) {
-            transport.accumulate(call, op, origin, originCount, originType, target, targetDisp, targetCount,
-                targetType);
-            notify(call, target, counter, targetType.span(targetCount));
+        try {
+            final String call = "accumulateNotifyCounter";
+            Checks.checkOp(call, op, targetType);
+            Checks.checkNotNoOp(call, op);
+            Objects.requireNonNull(origin, "origin");
+            Checks.checkAccumulateTypes(call, originCount, originType, targetCount, targetType);
+            Checks.checkBuffer(call, "origin", origin, originCount, originType);
+            if (reaches(call, target, targetDisp, counter)) {
+                transport.accumulate(call, op, origin, originCount, originType, target, targetDisp, targetCount,
+                    targetType);
+                notify(call, target, counter, targetType.span(targetCount));
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("accumulateNotifyCounter", e);
         }
     }
 
@@ -237,7 +286,7 @@ final class NotifyCounters {
         // NOTE: the data took effect at the target (shared memory: at the call; another node: the transport
         // completes it first), so the increment, a release, is seen only with the data before it.
         transport.incrementCounter(call, target, counter);
-        state.counters().count(call, target, lengthBytes);
+        state.counters().count(WindowCounters.NOTIFIED, target, lengthBytes);
     }
 
     /**

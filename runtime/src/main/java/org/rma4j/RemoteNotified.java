@@ -30,7 +30,7 @@ final class RemoteNotified {
         check("putNotify", target, targetDisp, length);
         transport.put("putNotify", origin, target, targetDisp);
         transport.notify("putNotify", target, tag, targetDisp, (int)length, Notifications.KIND_PUT);
-        state.counters().count("putNotify", target, length);
+        state.counters().count(WindowCounters.NOTIFIED, target, length);
     }
 
     void putNotify(final MemorySegment origin, final long originCount, final Datatype originType, final int target,
@@ -40,7 +40,7 @@ final class RemoteNotified {
         transport.put("putNotify", origin, originCount, originType, target, targetDisp, targetCount, targetType);
         transport.notify("putNotify", target, tag, targetDisp,
             (int)Math.min(targetCount * targetType.size(), Integer.MAX_VALUE), Notifications.KIND_PUT);
-        state.counters().count("putNotify", target, span);
+        state.counters().count(WindowCounters.NOTIFIED, target, span);
     }
 
     void getNotify(final MemorySegment destination, final int target, final long targetDisp, final int tag) {
@@ -48,7 +48,7 @@ final class RemoteNotified {
         check("getNotify", target, targetDisp, length);
         transport.get("getNotify", destination, target, targetDisp);
         transport.notify("getNotify", target, tag, targetDisp, (int)length, Notifications.KIND_GET);
-        state.counters().count("getNotify", target, length);
+        state.counters().count(WindowCounters.NOTIFIED, target, length);
     }
 
     void accumulateNotify(final MemorySegment origin, final long count, final Datatype type, final int target,
@@ -58,14 +58,14 @@ final class RemoteNotified {
         transport.accumulate("accumulateNotify", op, origin, count, type, target, targetDisp, count, type);
         transport.notify("accumulateNotify", target, tag, targetDisp,
             (int)Math.min(count * type.size(), Integer.MAX_VALUE), Notifications.KIND_ACCUMULATE);
-        state.counters().count("accumulateNotify", target, span);
+        state.counters().count(WindowCounters.NOTIFIED, target, span);
     }
 
     long fetchAndOpNotify(final long operand, final int target, final long targetDisp, final Op op, final int tag) {
         check("fetchAndOpNotify", target, targetDisp, Long.BYTES);
         final long previous = transport.fetchAndOp("fetchAndOpNotify", op, Datatype.LONG, operand, target, targetDisp);
         transport.notify("fetchAndOpNotify", target, tag, targetDisp, Long.BYTES, Notifications.KIND_ACCUMULATE);
-        state.counters().count("fetchAndOpNotify", target, Long.BYTES);
+        state.counters().count(WindowCounters.NOTIFIED, target, Long.BYTES);
         return previous;
     }
 

@@ -126,7 +126,7 @@ public final class Rma {
             job = singleton(WaitStrategy.defaultStrategy());
         } else {
             final int rank = parse(JobEnvironment.RANK, System.getenv(JobEnvironment.RANK));
-            job = RmaJob.join(JobDirectory.open(Path.of(dir)), rank, WaitStrategy.defaultStrategy(), false, true);
+            job = RmaJob.join(JobDirectory.open(Path.of(dir)), rank, WaitStrategy.defaultStrategy(), false, true, null);
         }
         PROCESS_JOB.set(job);
         return job;
@@ -245,7 +245,7 @@ public final class Rma {
         final JobDirectory directory = JobDirectory.create(JobDirectory.defaultBase());
         try {
             createControl(directory, 1).close();
-            final RmaJob job = RmaJob.join(directory, 0, waitStrategy, true, true);
+            final RmaJob job = RmaJob.join(directory, 0, waitStrategy, true, true, null);
             Runtime.getRuntime().addShutdownHook(new Thread(directory::delete, "rma4j-cleanup"));
             return job;
         } catch (final RuntimeException e) {
@@ -339,7 +339,7 @@ public final class Rma {
             return new Thread(() -> {
                 RmaJob job = null;
                 try {
-                    job = RmaJob.join(directory, rank, waitStrategy, false);
+                    job = RmaJob.join(directory, rank, waitStrategy, false, false, null);
                     final T result = body.call(job);
                     synchronized (results) {
                         results.set(rank, result);

@@ -1,8 +1,6 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import org.rma4j.internal.mpi.MpiLink;
 import org.rma4j.shm.ControlFile;
@@ -74,10 +72,8 @@ public final class RmaJob implements AutoCloseable {
     private final ControlFile control;
     private WaitStrategy waitStrategy;
     private final boolean ownsDirectory;
-    /** The windows open at this rank (guarded by itself: communicators may create them in several threads). */
-    private final List<Window> windows = new ArrayList<>();
-    /** The contexts of the communicators this rank made, to unmap when the job closes (guarded by itself). */
-    private final List<CommContext> contexts = new ArrayList<>();
+    /** The windows open at this rank and the contexts of the communicators it made. */
+    private final JobResources resources = new JobResources();
     private final SharedAllocator allocator;
     private final CommContext worldContext;
     private final Communicator world;
@@ -91,10 +87,6 @@ public final class RmaJob implements AutoCloseable {
     private AbortWatcher abortWatcher;
     /** The rank's connection to MPI in a job launched by an MPI launcher, or null. */
     private final MpiLink link;
-    /** Key of the messages by which a failing rank tells every rank of a job across nodes that it failed. */
-    private static final long FAILURE_KEY = 1L << 61;
-    /** How long a failing rank gives its failure notices to leave before it goes on ending. */
-    private static final long FAILURE_NOTICE_NS = 1_000_000_000L;
 
     private RmaJob(final int rank, final JobDirectory directory, final ControlFile control,
         final WaitStrategy waitStrategy, final boolean ownsDirectory, final boolean processMode, final MpiLink link) {
@@ -106,7 +98,8 @@ public final class RmaJob implements AutoCloseable {
         this.pids = new long[size];
         this.link = link;
         this.worldContext = link != null && link.nodes() > 1
-            ? CommContext.acrossNodes(this, "world", allRanks(size), rank, MpiCollective.key(-1, 0), true)
+            ? CommContext.acrossNodes(this, "world", java.util.stream.IntStream.range(0, size).toArray(), rank,
+                MpiCollective.key(-1, 0), true)
             : CommContext.world(this, control, rank);
         this.world = new Communicator(worldContext);
         this.ownsDirectory = ownsDirectory;
@@ -115,31 +108,15 @@ public final class RmaJob implements AutoCloseable {
     }
 
     /**
-     * Joins rank {@code rank} of the job in {@code directory}: maps its control file, records this
-     * process in the rank table and waits for every rank to join.
+     * Joins rank {@code rank} of the job in {@code directory}: maps its control file, records this process in the
+     * rank table and waits for every rank to join. A job joined in process mode ({@code processMode}) is the only
+     * job of its process: {@link #abort} ends the process, and a watcher thread ends it when another rank aborts
+     * the job. A job launched by an MPI launcher has a {@code link} (else null): {@code directory} is this node's,
+     * its control file has a row per rank of the job (those of other nodes
+     * {@link org.rma4j.shm.RankState#ELSEWHERE}), and the world communicator goes through MPI when the job spans
+     * several nodes.
      *
-     * @throws RmaException OTHER if the control file is not a valid control file.
-     */
-    static RmaJob join(final JobDirectory directory, final int rank, final WaitStrategy waitStrategy,
-        final boolean ownsDirectory) {
-        return join(directory, rank, waitStrategy, ownsDirectory, false);
-    }
-
-    /**
-     * Like {@link #join(JobDirectory, int, WaitStrategy, boolean)}; a job joined in process mode
-     * ({@code processMode}) is the only job of its process: {@link #abort} ends the process, and a
-     * watcher thread ends it when another rank aborts the job.
-     */
-    static RmaJob join(final JobDirectory directory, final int rank, final WaitStrategy waitStrategy,
-        final boolean ownsDirectory, final boolean processMode) {
-        return join(directory, rank, waitStrategy, ownsDirectory, processMode, null);
-    }
-
-    /**
-     * Like {@link #join(JobDirectory, int, WaitStrategy, boolean, boolean)} for a job launched by an MPI
-     * launcher ({@code link} non-null): {@code directory} is this node's, its control file has a row per rank
-     * of the job (those of other nodes {@link org.rma4j.shm.RankState#ELSEWHERE}), and the world communicator
-     * goes through MPI when the job spans several nodes.
+     * @throws RmaException OTHER if the control file is not a valid control file, RANK for a rank outside it.
      */
     static RmaJob join(final JobDirectory directory, final int rank, final WaitStrategy waitStrategy,
         final boolean ownsDirectory, final boolean processMode, final MpiLink link) {
@@ -165,10 +142,7 @@ public final class RmaJob implements AutoCloseable {
             }
             if (link != null && link.nodes() > 1) {
                 // A rank of another node that fails tells this one; its row of this node's file then says so.
-                link.register(FAILURE_KEY, notice -> {
-                    control.markFailed(notice.source());
-                    return true;
-                });
+                FailureNotices.listen(link, control);
             }
             if (rank == job.nodeLeader()) {
                 // Every rank has mapped the control file: its name can go, so a job killed later leaves less.
@@ -179,14 +153,6 @@ public final class RmaJob implements AutoCloseable {
             control.close();
             throw e;
         }
-    }
-
-    private static int[] allRanks(final int size) {
-        final int[] all = new int[size];
-        for (int r = 0; r < size; r++) {
-            all[r] = r;
-        }
-        return all;
     }
 
     /**
@@ -367,33 +333,12 @@ public final class RmaJob implements AutoCloseable {
     private void releaseLocally() {
         state = State.CLOSED;
         if (link != null) {
-            // NOTE: under the link's lock: a notice being applied finishes before the control file goes.
-            link.lock();
-            try {
-                link.unregister(FAILURE_KEY);
-            } finally {
-                link.unlock();
-            }
+            FailureNotices.stop(link);
         }
         if (abortWatcher != null) {
             abortWatcher.stop();
         }
-        final List<Window> open;
-        synchronized (windows) {
-            open = List.copyOf(windows);
-            windows.clear();
-        }
-        for (final Window window : open) {
-            window.release();
-        }
-        final List<CommContext> made;
-        synchronized (contexts) {
-            made = List.copyOf(contexts);
-            contexts.clear();
-        }
-        for (final CommContext context : made) {
-            context.unmap();
-        }
+        resources.releaseAll();
         worldContext.unmap();
         allocator.close();
     }
@@ -413,7 +358,9 @@ public final class RmaJob implements AutoCloseable {
             control.markAborted(rank);
         } else {
             control.markFailed(rank);
-            announceFailure();
+            if (link != null && link.nodes() > 1) {
+                FailureNotices.announce(link, size, rank);
+            }
         }
         control.close();
         // NOTE: in a job across nodes the node's other ranks may still use the directory; the shutdown hooks of
@@ -421,25 +368,6 @@ public final class RmaJob implements AutoCloseable {
         if (ownsDirectory && link == null) {
             directory.delete();
         }
-    }
-
-    /**
-     * A job across nodes: tells every other rank that this one failed, so that their waits throw
-     * {@link RankFailedException} naming it (their rows of this rank are in other files) without waiting for
-     * the launcher to end the job; gives the notices a second to leave.
-     */
-    private void announceFailure() {
-        if (link == null || link.nodes() == 1) {
-            return;
-        }
-        for (int r = 0; r < size; r++) {
-            if (r != rank) {
-                final org.rma4j.internal.mpi.NativeBuffers.Buffer notice = link.request(0);
-                org.rma4j.internal.mpi.AmLayout.writeHeader(notice.segment(), 1, FAILURE_KEY, r, rank, 0, 0, 0, 0, 0);
-                link.send(r, notice);
-            }
-        }
-        link.drainSends(FAILURE_NOTICE_NS);
     }
 
     /**
@@ -605,24 +533,6 @@ public final class RmaJob implements AutoCloseable {
     }
 
     /**
-     * Records a communicator context of this rank, to unmap when the job closes.
-     */
-    void rememberContext(final CommContext context) {
-        synchronized (contexts) {
-            contexts.add(context);
-        }
-    }
-
-    /**
-     * The context's communicator and its users are gone.
-     */
-    void forgetContext(final CommContext context) {
-        synchronized (contexts) {
-            contexts.remove(context);
-        }
-    }
-
-    /**
      * @return the process id of {@code rank}, as recorded when every rank had joined.
      */
     long pidOf(final int rank) {
@@ -659,15 +569,8 @@ public final class RmaJob implements AutoCloseable {
         return leader;
     }
 
-    void remember(final Window window) {
-        synchronized (windows) {
-            windows.add(window);
-        }
-    }
-
-    void forget(final Window window) {
-        synchronized (windows) {
-            windows.remove(window);
-        }
+    /** @return the windows and communicator contexts this rank has open. */
+    JobResources resources() {
+        return resources;
     }
 }

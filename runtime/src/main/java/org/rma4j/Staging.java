@@ -6,7 +6,7 @@ import java.util.List;
 import org.rma4j.internal.mpi.NativeBuffers;
 
 /**
- * Native copies of origin buffers that MPI reads until an operation completes ({@link HybridTransport}: a put
+ * Native copies of origin buffers that MPI reads until an operation completes ({@link MpiOneSided}: a put
  * from the Java heap, which MPI cannot read, or a small one, so the caller may reuse its buffer at once), per
  * target, given back when the target's operations complete (flush, flushLocal, unlock, fence). Guarded by the
  * link's lock.

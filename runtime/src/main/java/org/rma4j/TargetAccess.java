@@ -12,7 +12,7 @@ import org.rma4j.internal.AtomicElements;
  * queries (11.2.3) and dynamic attach / detach (11.2.4) of the window's {@link TargetMemory}.
  *
  * <p>The epoch rules are checked by {@link Epochs}; when an operation completes, by its transport (see
- * {@link Window}, "Completion"). Javadoc of each call: {@link WindowCommunication}. Each
+ * {@link WindowSynchronization}, "Completion"). Javadoc of each call: {@link WindowCommunication}. Each
  * call hands its {@link RmaException} to the window's {@link WindowErrors} (MPI-3.1 section 8.3) before it leaves.
  */
 final class TargetAccess {
@@ -27,10 +27,15 @@ final class TargetAccess {
     private final WindowTransport transport;
     /** Every call below hands its {@link RmaException} to the window's error handler before it leaves. */
     private final WindowErrors errors;
+    private final WindowCounters counters;
+    /** This rank's memory in the window. */
+    private final MemorySegment localSegment;
 
     TargetAccess(final WindowState state, final WindowFlavor flavor, final TargetMemory memory, final int[] dispUnits,
-        final Epochs epochs, final WindowTransport transport, final WindowErrors errors) {
+        final MemorySegment localSegment, final Epochs epochs, final WindowTransport transport,
+        final WindowErrors errors) {
         this.state = state;
+        this.localSegment = localSegment;
         this.job = state.job();
         this.rank = state.rank();
         this.flavor = flavor;
@@ -40,6 +45,7 @@ final class TargetAccess {
         this.epochs = epochs;
         this.transport = transport;
         this.errors = errors;
+        this.counters = state.counters();
     }
 
     WindowFlavor flavor() {
@@ -50,7 +56,25 @@ final class TargetAccess {
         return dispUnits[target];
     }
 
+    /** @return this rank's memory, after the WIN check of a freed window. */
+    MemorySegment segment() {
+        try {
+            checkOpen("segment");
+            return localSegment;
+        } catch (final RmaException e) {
+            throw errors.raise("segment", e);
+        }
+    }
+
     SharedRegion sharedQuery(final int target) {
+        try {
+            return sharedRegion(target);
+        } catch (final RmaException e) {
+            throw errors.raise("sharedQuery", e);
+        }
+    }
+
+    private SharedRegion sharedRegion(final int target) {
         checkOpen("sharedQuery");
         if (flavor != WindowFlavor.SHARED) {
             throw new RmaException(ErrorClass.RMA_FLAVOR,
@@ -69,6 +93,14 @@ final class TargetAccess {
     }
 
     void attach(final MemorySegment memory) {
+        try {
+            attachRegion(memory);
+        } catch (final RmaException e) {
+            throw errors.raise("attach", e);
+        }
+    }
+
+    private void attachRegion(final MemorySegment memory) {
         checkOpen("attach");
         final DynamicMemory dynamic = dynamic("attach");
         Objects.requireNonNull(memory, "memory");
@@ -84,8 +116,12 @@ final class TargetAccess {
     }
 
     void detach(final MemorySegment memory) {
-        checkOpen("detach");
-        dynamic("detach").detach(Objects.requireNonNull(memory, "memory"));
+        try {
+            checkOpen("detach");
+            dynamic("detach").detach(Objects.requireNonNull(memory, "memory"));
+        } catch (final RmaException e) {
+            throw errors.raise("detach", e);
+        }
     }
 
     private DynamicMemory dynamic(final String call) {
@@ -101,7 +137,7 @@ final class TargetAccess {
             Objects.requireNonNull(origin, "origin");
             if (reaches("put", target, targetDisp, origin.byteSize())) {
                 transport.put("put", origin, target, targetDisp);
-                count("put", target, origin.byteSize());
+                count(WindowCounters.PUT, target, origin.byteSize());
             }
         } catch (final RmaException e) {
             throw errors.raise("put", e);
@@ -113,7 +149,7 @@ final class TargetAccess {
             Objects.requireNonNull(destination, "destination");
             if (reaches("get", target, targetDisp, destination.byteSize())) {
                 transport.get("get", destination, target, targetDisp);
-                count("get", target, destination.byteSize());
+                count(WindowCounters.GET, target, destination.byteSize());
             }
         } catch (final RmaException e) {
             throw errors.raise("get", e);
@@ -145,7 +181,7 @@ final class TargetAccess {
         try {
             if (typedReaches("put", origin, originCount, originType, target, targetDisp, targetCount, targetType)) {
                 transport.put("put", origin, originCount, originType, target, targetDisp, targetCount, targetType);
-                count("put", target, targetType.span(targetCount));
+                count(WindowCounters.PUT, target, targetType.span(targetCount));
             }
         } catch (final RmaException e) {
             throw errors.raise("put", e);
@@ -158,7 +194,7 @@ final class TargetAccess {
             if (typedReaches("get", destination, originCount, originType, target, targetDisp, targetCount,
                 targetType)) {
                 transport.get("get", destination, originCount, originType, target, targetDisp, targetCount, targetType);
-                count("get", target, targetType.span(targetCount));
+                count(WindowCounters.GET, target, targetType.span(targetCount));
             }
         } catch (final RmaException e) {
             throw errors.raise("get", e);
@@ -174,7 +210,7 @@ final class TargetAccess {
                 targetType)) {
                 transport.accumulate("accumulate", op, origin, originCount, originType, target, targetDisp, targetCount,
                     targetType);
-                count("accumulate", target, targetType.span(targetCount));
+                count(WindowCounters.ACCUMULATE, target, targetType.span(targetCount));
             }
         } catch (final RmaException e) {
             throw errors.raise("accumulate", e);
@@ -196,7 +232,7 @@ final class TargetAccess {
             if (reaches) {
                 transport.getAccumulate("getAccumulate", op, op == Op.NO_OP ? null : origin, originCount, originType,
                     result, resultCount, resultType, target, targetDisp, targetCount, targetType);
-                count("getAccumulate", target, targetType.span(targetCount));
+                count(WindowCounters.ACCUMULATE, target, targetType.span(targetCount));
             }
         } catch (final RmaException e) {
             throw errors.raise("getAccumulate", e);
@@ -215,7 +251,7 @@ final class TargetAccess {
             if (reaches("fetchAndOp", target, targetDisp, type.extent())) {
                 transport.fetchAndOp("fetchAndOp", op, type, op == Op.NO_OP ? null : origin, result, target,
                     targetDisp);
-                count("fetchAndOp", target, type.extent());
+                count(WindowCounters.ATOMIC, target, type.extent());
             }
         } catch (final RmaException e) {
             throw errors.raise("fetchAndOp", e);
@@ -233,7 +269,7 @@ final class TargetAccess {
                 final Datatype.Basic basic = type.basic();
                 AtomicElements.write(basic, result, 0, transport.compareAndSwap("compareAndSwap", type,
                     AtomicElements.read(basic, compare, 0), AtomicElements.read(basic, origin, 0), target, targetDisp));
-                count("compareAndSwap", target, type.size());
+                count(WindowCounters.ATOMIC, target, type.size());
             }
         } catch (final RmaException e) {
             throw errors.raise("compareAndSwap", e);
@@ -310,8 +346,8 @@ final class TargetAccess {
     }
 
     /** Counts an operation that went through ({@link WindowCounters}: not those that threw). */
-    private void count(final String call, final int target, final long lengthBytes) {
-        state.counters().count(call, target, lengthBytes);
+    private void count(final int kind, final int target, final long lengthBytes) {
+        counters.count(kind, target, lengthBytes);
     }
 
     /**
@@ -346,7 +382,7 @@ final class TargetAccess {
                 return 0;
             }
             final long previous = transport.fetchAndOp(call, op, type, operand, target, targetDisp);
-            count(call, target, type.size());
+            count(WindowCounters.ATOMIC, target, type.size());
             return previous;
         } catch (final RmaException e) {
             throw errors.raise(call, e);
@@ -360,7 +396,7 @@ final class TargetAccess {
                 return 0;
             }
             final long previous = transport.compareAndSwap("compareAndSwap", type, compare, value, target, targetDisp);
-            count("compareAndSwap", target, type.size());
+            count(WindowCounters.ATOMIC, target, type.size());
             return previous;
         } catch (final RmaException e) {
             throw errors.raise("compareAndSwap", e);

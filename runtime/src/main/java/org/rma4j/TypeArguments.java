@@ -149,4 +149,35 @@ final class TypeArguments {
         }
         return text.append("... (").append(entries.length).append(" entries)]").toString();
     }
+
+    /**
+     * Checks the arguments of {@link Datatype#struct} before anything is allocated.
+     *
+     * @return the struct's description, for messages and {@code toString}.
+     * @throws RmaException ARG for a null array, COUNT if the arrays differ in length or a length is negative,
+     *                      TYPE for a null type or a negative displacement, NO_MEM for too many blocks.
+     */
+    static String checkStruct(final int[] blocklengths, final long[] byteDisplacements, final Datatype[] types) {
+        if (blocklengths == null || byteDisplacements == null || types == null) {
+            throw new RmaException(ErrorClass.ARG, "struct blocklengths, displacements and types must not be null");
+        }
+        final String description = "struct(" + describe(blocklengths) + ", " + describe(byteDisplacements) + ", "
+            + describe(types) + ")";
+        if (blocklengths.length != byteDisplacements.length || blocklengths.length != types.length) {
+            throw new RmaException(ErrorClass.COUNT, description + " has " + blocklengths.length + " blocklengths, "
+                + byteDisplacements.length + " displacements and " + types.length + " types");
+        }
+        long blocks = 0;
+        for (int i = 0; i < types.length; i++) {
+            checkOld(types[i], "struct types[" + i + "]");
+            checkCount(blocklengths[i], "struct blocklengths[" + i + "]");
+            checkDisplacement(description, byteDisplacements[i]);
+            // NOTE: each term is below 2^51 and the sum stops growing past MAX_BLOCKS: no overflow.
+            blocks += types[i].isContiguous() ? 1 : saturatedProduct(blocklengths[i], types[i].blocks());
+            if (blocks > Datatype.MAX_BLOCKS) {
+                throw tooManyBlocks(description, blocks);
+            }
+        }
+        return description;
+    }
 }

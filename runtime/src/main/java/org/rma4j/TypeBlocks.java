@@ -91,4 +91,23 @@ final class TypeBlocks {
     int alignment() {
         return alignment;
     }
+
+    /**
+     * @return blocks of {@code lengths[i]} copies of {@code old} at {@code displacements[i] * unit} bytes.
+     * @throws RmaException TYPE for a negative displacement, COUNT if they span more than {@link Long#MAX_VALUE}
+     *                      bytes.
+     */
+    static TypeBlocks replicate(final Datatype old, final long[] displacements, final long unit, final long[] lengths,
+        final String description) {
+        final TypeBlocks blocks = new TypeBlocks();
+        for (int i = 0; i < displacements.length; i++) {
+            TypeArguments.checkDisplacement(description, displacements[i]);
+            try {
+                blocks.addCopies(old, Math.multiplyExact(displacements[i], unit), lengths[i]);
+            } catch (final ArithmeticException e) {
+                throw new RmaException(ErrorClass.COUNT, description + " spans more than " + Long.MAX_VALUE + " bytes");
+            }
+        }
+        return blocks;
+    }
 }

@@ -148,4 +148,20 @@ final class TypeCursor {
             third.advance(n);
         }
     }
+
+    /** Receives one run of a typed transfer: bytes at an offset of each side. */
+    @FunctionalInterface
+    interface Run {
+        void run(long fromOffset, long toOffset, long length);
+    }
+
+    /** Walks {@code from} and {@code to} together, handing {@code run} each stretch contiguous on both sides. */
+    static void forEachRun(final TypeCursor from, final TypeCursor to, final Run run) {
+        while (from.hasMore() && to.hasMore()) {
+            final long n = Math.min(from.remaining(), to.remaining());
+            run.run(from.offset(), to.offset(), n * from.basic().bytes());
+            from.advance(n);
+            to.advance(n);
+        }
+    }
 }

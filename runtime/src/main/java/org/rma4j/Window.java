@@ -7,36 +7,13 @@ import java.lang.foreign.MemorySegment;
  * (MPI_Win, MPI-3.1 chapter 11).
  *
  * <p>The contract of each call is in the interface that groups it as the standard does:
- * {@link WindowAttributes} (attributes, info, name, error handler), {@link WindowCommunication} (put, get,
- * accumulate, atomics: section 11.3), {@link WindowSynchronization} (fence, PSCW, lock, flush: section 11.5) and
- * {@link WindowNotifiedAccess} and {@link WindowNotifyCounters}. This class delegates each call to a package-private part: {@code TargetAccess}
- * (checks and data movement), {@code PassiveTarget} (locks, flush), {@code ActiveTarget} (fence, PSCW),
- * {@code NotifiedAccess}, {@code NotifyCounters}, {@code WindowLifecycle} (free, close), over the window's {@code WindowTransport}.
- *
- * <h2>Completion</h2>
- * An rma4j origin performs every operation itself, at the call, with loads and stores on its mapping
- * of the target's memory: when {@link #put} or {@link #get} returns, the operation is complete at the
- * origin and at the target. The standard allows this (section 11.5: an operation may complete at any
- * time before the synchronization call that completes it). The synchronization calls add the
- * ordering: {@link #flush}, {@link #flushAll}, {@link #flushLocal}, {@link #flushLocalAll} and
- * {@link #sync} are full memory fences; {@link #fence}, {@link #unlock}, {@link #unlockAll} and lock
- * acquisition also fence, so a store made before any of them is seen by a load or get made after the
- * matching call at another rank (an rma4j guarantee, stronger than section 11.7's Example 11.7
- * requires in the unified model).
- * <p>
- * <b>Across nodes</b> (a job started by {@code mpirun} over several nodes), "complete on return" below holds
- * for targets on the caller's node. To a target on another node a get, get_accumulate, fetch_and_op and
- * compare_and_swap still return with their data, but a put or accumulate is complete at the target only at the
- * next {@link #flush}, {@link #unlock}, {@link #fence} or {@link #complete} (the standard's rule); its origin
- * buffer may be reused on return if it is heap memory or at most 4 KiB, a larger native buffer after
- * {@link #flushLocal}. A target's peers progress while it is in any rma4j call that waits, and otherwise within
- * about a millisecond (a progress thread). The runtime's README, "Jobs across nodes", has the details.
- *
- * <h2>Memory model</h2>
- * Always {@link MemoryModel#UNIFIED}: the machine is cache-coherent, so public and private copies
- * are the same memory and a store is eventually seen by other ranks without further calls (section
- * 11.4). To poll window memory for a value written by another rank, read it with an acquire load
- * (a plain read loop may be hoisted by the JIT).
+ * {@link WindowAttributes} (attributes, info, name, error handler, the memory model), {@link WindowCommunication}
+ * (put, get, accumulate, atomics: section 11.3), {@link WindowSynchronization} (fence, PSCW, lock, flush: section
+ * 11.5, and when a call completes), {@link WindowNotifiedAccess} and {@link WindowNotifyCounters}. This class
+ * delegates each call to a package-private part: {@code TargetAccess} (checks and data movement),
+ * {@code PassiveTarget} (locks, flush), {@code ActiveTarget} (fence, PSCW), {@code NotifiedAccess},
+ * {@code NotifyCounters}, {@code WindowLifecycle} (free, close), {@code AttributeCache}, over the window's
+ * {@code WindowTransport}.
  *
  * <h2>Threads</h2>
  * A window handle belongs to its rank. Synchronization calls on one window must not run
@@ -57,37 +34,27 @@ public final class Window
     public static final int MAX_OBJECT_NAME = 128;
 
     private final WindowState state;
-    private final MemorySegment localSegment;
-    /** Target access (section 11.3): checks, address resolution, put / get / accumulate / atomics. */
     private final TargetAccess access;
-    /** Passive target (sections 11.5.3, 11.5.4): lock, unlock, flush; owns the lock table. */
     private final PassiveTarget passive;
-    /** Active target (sections 11.5.1, 11.5.2): fence, PSCW, and the lock-versus-post rule. */
     private final ActiveTarget active;
-    /** Notified access (Belli and Hoefler, section III): notified operations and requests. */
     private final NotifiedAccess notified;
-    /** Notification counters (MPI Forum issue 59). */
     private final NotifyCounters notifyCounters;
-    /** Free, close and release (section 11.2.5). */
     private final WindowLifecycle lifecycle;
-    /** Info, name and cached attributes (sections 6.7.3, 6.8, 11.2.6, 11.2.7). */
     private final AttributeCache attributes;
-    /** The error handler every call's errors pass (sections 8.3.3, 11.6.1). */
     private final WindowErrors errors;
 
     /** Made by {@link WindowCreation}, which wires the parts. */
-    Window(final WindowState state, final Info info, final MemorySegment localSegment, final WindowErrors errors,
-        final TargetAccess access, final PassiveTarget passive, final ActiveTarget active,
-        final NotifiedAccess notified, final NotifyCounters notifyCounters, final WindowLifecycle lifecycle) {
+    Window(final WindowState state, final Info info, final WindowErrors errors, final TargetAccess access,
+        final PassiveTarget passive, final ActiveTarget active, final NotifiedAccess notified,
+        final NotifyCounters notifyCounters, final WindowLifecycle lifecycle) {
         this.state = state;
-        this.localSegment = localSegment;
         this.access = access;
         this.passive = passive;
         this.active = active;
         this.notified = notified;
         this.notifyCounters = notifyCounters;
         this.lifecycle = lifecycle;
-        this.attributes = new AttributeCache(this, state, info, passive::applyInfo);
+        this.attributes = new AttributeCache(this, state, info, passive::applyInfo, errors);
         this.errors = errors;
         errors.bind(this);
     }
@@ -96,7 +63,7 @@ public final class Window
 
     @Override
     public MemorySegment segment() {
-        return errors.call("segment", this::localSegment);
+        return access.segment();
     }
 
     @Override
@@ -126,12 +93,12 @@ public final class Window
 
     @Override
     public void setInfo(final Info info) {
-        errors.run("setInfo", () -> attributes.setInfo(info));
+        attributes.setInfo(info);
     }
 
     @Override
     public void setName(final String name) {
-        errors.run("setName", () -> attributes.setName(name));
+        attributes.setName(name);
     }
 
     @Override
@@ -164,17 +131,17 @@ public final class Window
 
     @Override
     public <T> void setAttr(final Keyval<T> keyval, final T value) {
-        errors.run("setAttr", () -> attributes.set(keyval, value));
+        attributes.set(keyval, value);
     }
 
     @Override
     public <T> java.util.Optional<T> getAttr(final Keyval<T> keyval) {
-        return errors.call("getAttr", () -> attributes.get(keyval));
+        return attributes.get(keyval);
     }
 
     @Override
     public void deleteAttr(final Keyval<?> keyval) {
-        errors.run("deleteAttr", () -> attributes.delete(keyval));
+        attributes.delete(keyval);
     }
 
     /**
@@ -219,7 +186,7 @@ public final class Window
      * @throws RmaException RMA_FLAVOR if the window is not of flavor SHARED, RANK for a bad rank.
      */
     public SharedRegion sharedQuery(final int target) {
-        return errors.call("sharedQuery", () -> access.sharedQuery(target));
+        return access.sharedQuery(target);
     }
 
     // ---------------------------------------------------------------- dynamic windows (section 11.2.4)
@@ -235,7 +202,7 @@ public final class Window
      *                      table cannot grow. Any number of regions may be attached.
      */
     public void attach(final MemorySegment memory) {
-        errors.run("attach", () -> access.attach(memory));
+        access.attach(memory);
     }
 
     /**
@@ -244,7 +211,7 @@ public final class Window
      * @throws RmaException RMA_FLAVOR if the window is not dynamic, RMA_ATTACH if no region starts there.
      */
     public void detach(final MemorySegment memory) {
-        errors.run("detach", () -> access.detach(memory));
+        access.detach(memory);
     }
 
     // ------------------------------------------------ WindowCommunication (section 11.3)
@@ -501,66 +468,66 @@ public final class Window
 
     @Override
     public void notifyAttach(final int counters) {
-        errors.run("notifyAttach", () -> notifyCounters.attach(counters));
+        notifyCounters.attach(counters);
     }
 
     @Override
     public void notifyDetach() {
-        errors.run("notifyDetach", notifyCounters::detach);
+        notifyCounters.detach();
     }
 
     @Override
     public long notifyGetValue(final int counter) {
-        return errors.callLong("notifyGetValue", () -> notifyCounters.getValue(counter));
+        return notifyCounters.getValue(counter);
     }
 
     @Override
     public void notifySetValue(final int counter, final long value) {
-        errors.run("notifySetValue", () -> notifyCounters.setValue(counter, value));
+        notifyCounters.setValue(counter, value);
     }
 
     @Override
     public long notifyWait(final int counter, final long atLeast) {
-        return errors.callLong("notifyWait", () -> notifyCounters.await(counter, atLeast));
+        return notifyCounters.await(counter, atLeast);
     }
 
     @Override
     public boolean notifyTest(final int counter, final long atLeast) {
-        return errors.callBoolean("notifyTest", () -> notifyCounters.test(counter, atLeast));
+        return notifyCounters.test(counter, atLeast);
     }
 
     @Override
     public void putNotifyCounter(final MemorySegment origin, final int target, final long targetDisp,
         final int counter) {
-        errors.run("putNotifyCounter", () -> notifyCounters.putNotifyCounter(origin, target, targetDisp, counter));
+        notifyCounters.putNotifyCounter(origin, target, targetDisp, counter);
     }
 
     @Override
     public void putNotifyCounter(final MemorySegment origin, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType, final int counter) {
-        errors.run("putNotifyCounter", () -> notifyCounters.putNotifyCounter(origin, originCount, originType, target,
-            targetDisp, targetCount, targetType, counter));
+        notifyCounters.putNotifyCounter(origin, originCount, originType, target, targetDisp, targetCount, targetType,
+            counter);
     }
 
     @Override
     public void getNotifyCounter(final MemorySegment destination, final int target, final long targetDisp,
         final int counter) {
-        errors.run("getNotifyCounter", () -> notifyCounters.getNotifyCounter(destination, target, targetDisp, counter));
+        notifyCounters.getNotifyCounter(destination, target, targetDisp, counter);
     }
 
     @Override
     public void getNotifyCounter(final MemorySegment destination, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType, final int counter) {
-        errors.run("getNotifyCounter", () -> notifyCounters.getNotifyCounter(destination, originCount, originType,
-            target, targetDisp, targetCount, targetType, counter));
+        notifyCounters.getNotifyCounter(destination, originCount, originType, target, targetDisp, targetCount,
+            targetType, counter);
     }
 
     @Override
     public void accumulateNotifyCounter(final MemorySegment origin, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType, final Op op,
         final int counter) {
-        errors.run("accumulateNotifyCounter", () -> notifyCounters.accumulateNotifyCounter(origin, originCount,
-            originType, target, targetDisp, targetCount, targetType, op, counter));
+        notifyCounters.accumulateNotifyCounter(origin, originCount, originType, target, targetDisp, targetCount,
+            targetType, op, counter);
     }
 
     // ------------------------------------------------ WindowSynchronization (section 11.5)
@@ -652,7 +619,7 @@ public final class Window
      * @throws RankFailedException if a rank fails while this one waits.
      */
     public void free() {
-        errors.run("free", () -> lifecycle.free(this, attributes));
+        lifecycle.free(this, attributes);
     }
 
     /**
@@ -668,7 +635,7 @@ public final class Window
      */
     @Override
     public void close() {
-        errors.run("close", () -> lifecycle.close(this, attributes));
+        lifecycle.close(this, attributes);
     }
 
     /** @return whether {@link #free()} was called. */
@@ -689,12 +656,6 @@ public final class Window
      */
     public WindowStatistics statistics() {
         return state.counters().snapshot();
-    }
-
-    /** @return this rank's memory, after the WIN check of a freed window. */
-    private MemorySegment localSegment() {
-        state.checkOpen("segment");
-        return localSegment;
     }
 
     /** Messaging's credit words: {@code NotifiedAccess#putNotifyIfRoom}. */

@@ -26,7 +26,12 @@ public sealed interface WindowAttributes permits Window {
     /** @return MPI_WIN_CREATE_FLAVOR. */
     WindowFlavor flavor();
 
-    /** @return MPI_WIN_MODEL: always UNIFIED. */
+    /**
+     * MPI_WIN_MODEL: always {@link MemoryModel#UNIFIED}. The machine is cache-coherent, so public and private
+     * copies are the same memory and a store is eventually seen by other ranks without further calls (section
+     * 11.4). To poll window memory for a value written by another rank, read it with an acquire load (a plain
+     * read loop may be hoisted by the JIT).
+     */
     MemoryModel model();
 
     /**

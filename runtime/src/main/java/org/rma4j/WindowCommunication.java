@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
  * of them a no-op.
  *
  * <p>Completion: to a target on the caller's node every call is complete at origin and target when it returns;
- * across nodes see {@link Window}, "Completion". Each call passes its error to the window's error handler
+ * across nodes see {@link WindowSynchronization}, "Completion". Each call passes its error to the window's error handler
  * ({@link WindowAttributes#setErrhandler}) before it throws.
  *
  * <p>Implemented by {@link Window} only; this interface holds the contract of these calls, grouped as the standard

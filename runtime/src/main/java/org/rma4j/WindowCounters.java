@@ -11,7 +11,8 @@ import org.rma4j.shm.WaitState;
 /**
  * One rank's counters of one window, read as {@link WindowStatistics} (the MPI_T performance variables
  * of rma4j): operations and bytes per target, blocking calls and their time. The window's operation
- * paths call {@link #counted} and its blocking calls {@link #end}, one line each.
+ * paths call {@link #count(int, int, long)} with a constant kind and its blocking calls {@link #end}, one line
+ * each.
  *
  * <p>Threads: communication calls on one window may run in several threads of the rank (see
  * {@link Window}), so the counters are striped per thread, as a {@code LongAdder} stripes its cells:
@@ -23,13 +24,25 @@ import org.rma4j.shm.WaitState;
  */
 final class WindowCounters {
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final int PUT = WindowStatistics.Operation.PUT.ordinal();
-    private static final int GET = WindowStatistics.Operation.GET.ordinal();
-    private static final int ACCUMULATE = WindowStatistics.Operation.ACCUMULATE.ordinal();
-    private static final int ATOMIC = WindowStatistics.Operation.ATOMIC.ordinal();
-    private static final int NOTIFIED = WindowStatistics.Operation.NOTIFIED.ordinal();
+    /** Operation kind of {@link #count(int, int, long)}: {@link WindowStatistics.Operation#PUT}. */
+    static final int PUT = 0;
+    /** {@link WindowStatistics.Operation#GET}. */
+    static final int GET = 1;
+    /** {@link WindowStatistics.Operation#ACCUMULATE}. */
+    static final int ACCUMULATE = 2;
+    /** {@link WindowStatistics.Operation#ATOMIC}. */
+    static final int ATOMIC = 3;
+    /** {@link WindowStatistics.Operation#NOTIFIED}. */
+    static final int NOTIFIED = 4;
 
     static {
+        // NOTE: the operation kinds are constants, so the op path indexes its cells without a lookup.
+        if (WindowStatistics.Operation.PUT.ordinal() != PUT || WindowStatistics.Operation.GET.ordinal() != GET
+            || WindowStatistics.Operation.ACCUMULATE.ordinal() != ACCUMULATE
+            || WindowStatistics.Operation.ATOMIC.ordinal() != ATOMIC
+            || WindowStatistics.Operation.NOTIFIED.ordinal() != NOTIFIED) {
+            throw new AssertionError("WindowStatistics.Operation and WindowCounters differ");
+        }
         // NOTE: the window's wait kinds are the first kinds of Waits, in the same order.
         if (WindowStatistics.Wait.LOCK.ordinal() != Waits.LOCK
             || WindowStatistics.Wait.LOCK_ALL.ordinal() != Waits.LOCK_ALL
@@ -101,11 +114,19 @@ final class WindowCounters {
     void count(final String call, final int target, final long bytes) {
         final int kind = kindOf(call);
         if (kind >= 0) {
-            final long[] operations = cells().operations;
-            final int index = (kind * ranks + target) * 2;
-            add(operations, index, 1);
-            add(operations, index + 1, bytes);
+            count(kind, target, bytes);
         }
+    }
+
+    /**
+     * Counts one operation of {@code kind} ({@link #PUT}, {@link #GET}, {@link #ACCUMULATE}, {@link #ATOMIC},
+     * {@link #NOTIFIED}) to {@code target} over {@code bytes} of target memory: the op path's form.
+     */
+    void count(final int kind, final int target, final long bytes) {
+        final long[] operations = cells().operations;
+        final int index = (kind * ranks + target) * 2;
+        add(operations, index, 1);
+        add(operations, index + 1, bytes);
     }
 
     /**
@@ -184,14 +205,8 @@ final class WindowCounters {
 
     @SuppressWarnings("StringEquality")
     private static int kindOf(final String call) {
-        // NOTE: the window passes its calls' names as literals (interned): the usual ones match by identity,
+        // NOTE: the window passes its calls' names as literals (interned): the usual one matches by identity,
         // without the string switch's hash and equals.
-        if (call == "put") {
-            return PUT;
-        }
-        if (call == "get") {
-            return GET;
-        }
         if (call == "putNotify") {
             return NOTIFIED;
         }

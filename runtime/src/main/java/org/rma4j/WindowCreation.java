@@ -337,7 +337,7 @@ final class WindowCreation {
                 throw new RmaException(ErrorClass.RMA_SHARED,
                     call + " failed: rank " + failedOpen + " could not" + " map the window (every rank throws)");
             }
-            job.remember(window);
+            job.resources().remember(window);
             context.retain();
             return window;
         }
@@ -405,21 +405,21 @@ final class WindowCreation {
             ? shm
             : HybridWindows.transport(part, state, shm, memory, notifications, dispUnits, flavor, collective);
         final WindowErrors errors = new WindowErrors(state);
-        final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, epochs, transport, errors);
+        final TargetAccess access = new TargetAccess(state, flavor, memory, dispUnits, localSegment, epochs, transport,
+            errors);
         final ActiveTarget active = new ActiveTarget(state, mapping, transport, epochs, blocked, fileCheck, collective,
             errors);
         final PassiveTarget passive = new PassiveTarget(state, transport, epochs, blocked, fileCheck,
             info.flag(Info.NO_LOCKS), errors);
         final NotifiedAccess notified = new NotifiedAccess(state, memory, notifications, transport, errors);
-        final NotifyCounters notifyCounters = new NotifyCounters(state, transport, file.path(), collective);
+        final NotifyCounters notifyCounters = new NotifyCounters(state, transport, file.path(), collective, errors);
         final WindowLifecycle lifecycle = new WindowLifecycle(state, file, memory, transport, epochs, active, notified,
-            fileCreator);
+            fileCreator, errors);
         if (flavor == WindowFlavor.SHARED || flavor == WindowFlavor.ALLOCATE) {
             job.allocator().expose(file.path().getFileName().toString(), mapping,
                 WindowLayout.dataSectionOffset(sizes.length, notifyCapacity));
         }
-        return new Window(state, info, localSegment, errors, access, passive, active, notified, notifyCounters,
-            lifecycle);
+        return new Window(state, info, errors, access, passive, active, notified, notifyCounters, lifecycle);
     }
 
     private static MappedFile createFile(final RmaJob job, final String name, final WindowFlavor flavor,

@@ -1,9 +1,6 @@
 package org.rma4j;
 
-import java.util.function.BooleanSupplier;
-import java.util.function.DoubleSupplier;
 import java.util.function.IntSupplier;
-import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -12,12 +9,13 @@ import java.util.function.Supplier;
  * the handler ({@link Errhandler}) before it leaves the call. A nested call (an array overload calling the
  * segment form) hands an exception to the handler once.
  *
- * <p>The communication calls of the {@link Window} facade (put, get, the accumulate family, the request-based
- * and notified calls) catch their part's exception themselves and call {@link #raise}: no lambda is made, so
- * the JIT inlines and scalar-replaces their call path exactly as without a handler (a capturing lambda per call
- * was measured to survive escape analysis in one JVM run of five of {@code PutGetBenchmark.put}). The other
- * calls, which synchronize or change attributes, pass their part as a lambda to {@link #run} or a
- * {@code call*} method. Cost when nothing fails: a try block; the handler is read only when a call throws.
+ * <p>The window's parts ({@link TargetAccess}, {@link PassiveTarget}, {@link ActiveTarget}, {@link NotifiedAccess},
+ * {@link NotifyCounters}, {@link AttributeCache}, {@link WindowLifecycle}) catch their exception in each call and
+ * call {@link #raise}: no lambda is made, so the JIT inlines and scalar-replaces their call path exactly as without
+ * a handler (a capturing lambda per call was measured to survive escape analysis in one JVM run of five of
+ * {@code PutGetBenchmark.put}). Two calls of {@code NotifiedAccess}, which keeps no handler of its own for them,
+ * pass a lambda to {@link #call} or {@link #callInt}. Cost when nothing fails: a try block; the handler is read
+ * only when a call throws.
  * Thread-safe: the handler is a volatile field.
  */
 final class WindowErrors {
@@ -45,14 +43,6 @@ final class WindowErrors {
         handler = errhandler;
     }
 
-    void run(final String call, final Runnable body) {
-        try {
-            body.run();
-        } catch (final RmaException e) {
-            throw raise(call, e);
-        }
-    }
-
     <T> T call(final String call, final Supplier<T> body) {
         try {
             return body.get();
@@ -61,33 +51,9 @@ final class WindowErrors {
         }
     }
 
-    long callLong(final String call, final LongSupplier body) {
-        try {
-            return body.getAsLong();
-        } catch (final RmaException e) {
-            throw raise(call, e);
-        }
-    }
-
     int callInt(final String call, final IntSupplier body) {
         try {
             return body.getAsInt();
-        } catch (final RmaException e) {
-            throw raise(call, e);
-        }
-    }
-
-    double callDouble(final String call, final DoubleSupplier body) {
-        try {
-            return body.getAsDouble();
-        } catch (final RmaException e) {
-            throw raise(call, e);
-        }
-    }
-
-    boolean callBoolean(final String call, final BooleanSupplier body) {
-        try {
-            return body.getAsBoolean();
         } catch (final RmaException e) {
             throw raise(call, e);
         }

@@ -19,11 +19,14 @@ final class WindowLifecycle {
     private final NotifiedAccess notified;
     /** Whether this rank created the window file (of its node), and removes its name at the end. */
     private final boolean fileCreator;
+    /** free and close hand their {@link RmaException} to the window's error handler before it leaves. */
+    private final WindowErrors errors;
 
     WindowLifecycle(final WindowState state, final MappedFile file, final TargetMemory memory,
         final WindowTransport transport, final Epochs epochs, final ActiveTarget active, final NotifiedAccess notified,
-        final boolean fileCreator) {
+        final boolean fileCreator, final WindowErrors errors) {
         this.state = state;
+        this.errors = errors;
         this.job = state.job();
         this.file = file;
         this.memory = memory;
@@ -40,12 +43,20 @@ final class WindowLifecycle {
      * this rank, so the window is freed and the callback's failure thrown afterwards.
      */
     void free(final Window window, final AttributeCache attributes) {
+        try {
+            freeCollectively(window, attributes);
+        } catch (final RmaException e) {
+            throw errors.raise("free", e);
+        }
+    }
+
+    private void freeCollectively(final Window window, final AttributeCache attributes) {
         state.checkOpen("free");
         epochs.checkFree();
         final RmaException callback = attributes.deleteAll();
         state.context().collective(CollectiveCalls.Kind.FREE, state.number() + 1, active.barrierWait());
         state.markFreed();
-        job.forget(window);
+        job.resources().forget(window);
         transport.free();
         unmap();
         if (callback != null) {
@@ -57,6 +68,14 @@ final class WindowLifecycle {
     }
 
     void close(final Window window, final AttributeCache attributes) {
+        try {
+            freeOrAbandon(window, attributes);
+        } catch (final RmaException e) {
+            throw errors.raise("close", e);
+        }
+    }
+
+    private void freeOrAbandon(final Window window, final AttributeCache attributes) {
         if (state.isFreed()) {
             return;
         }
@@ -77,7 +96,7 @@ final class WindowLifecycle {
             job.abandon(e);
             throw e;
         }
-        free(window, attributes);
+        freeCollectively(window, attributes);
     }
 
     /**

@@ -5,6 +5,25 @@ package org.rma4j;
  * (11.5.2), lock and lock_all (11.5.3), flush and sync (11.5.4). They open and close the epochs in which the
  * {@link WindowCommunication} calls are valid and give those calls their ordering.
  *
+ * <h2>Completion</h2>
+ * An rma4j origin performs every operation itself, at the call, with loads and stores on its mapping
+ * of the target's memory: when {@link Window#put} or {@link Window#get} returns, the operation is complete at the
+ * origin and at the target. The standard allows this (section 11.5: an operation may complete at any
+ * time before the synchronization call that completes it). The synchronization calls add the
+ * ordering: {@link #flush}, {@link #flushAll}, {@link #flushLocal}, {@link #flushLocalAll} and
+ * {@link #sync} are full memory fences; {@link #fence}, {@link #unlock}, {@link #unlockAll} and lock
+ * acquisition also fence, so a store made before any of them is seen by a load or get made after the
+ * matching call at another rank (an rma4j guarantee, stronger than section 11.7's Example 11.7
+ * requires in the unified model).
+ * <p>
+ * <b>Across nodes</b> (a job started by {@code mpirun} over several nodes), "complete on return" holds
+ * for targets on the caller's node. To a target on another node a get, get_accumulate, fetch_and_op and
+ * compare_and_swap still return with their data, but a put or accumulate is complete at the target only at the
+ * next {@link #flush}, {@link #unlock}, {@link #fence} or {@link #complete} (the standard's rule); its origin
+ * buffer may be reused on return if it is heap memory or at most 4 KiB, a larger native buffer after
+ * {@link #flushLocal}. A target's peers progress while it is in any rma4j call that waits, and otherwise within
+ * about a millisecond (a progress thread). The runtime's README, "Jobs across nodes", has the details.
+ *
  * <p>Implemented by {@link Window} only; this interface holds the contract of these calls, grouped as the standard
  * groups them.
  */
