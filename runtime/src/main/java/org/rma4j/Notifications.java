@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.rma4j.internal.ArrivalBatch;
 import org.rma4j.internal.WindowLayout;
 import org.rma4j.notify.LaneProducer;
@@ -81,6 +82,10 @@ final class Notifications {
     private int waiters;
     /** Whether the current drain completed a request (guarded by the guard). */
     private boolean completedInDrain;
+    /** The request, or requests, a {@link #drain} stops at when complete (guarded by the guard). */
+    private NotifyRequest drainingFor;
+    private NotifyRequest[] drainingForAny;
+    private final BooleanSupplier untilDone = this::notDone;
     /** Where {@link #drainTo} puts the arrivals no request matches, or null (guarded by the guard). */
     private ArrivalBatch batch;
     /** Arrivals in {@link #batch} so far (guarded by the guard). */
@@ -303,23 +308,40 @@ final class Notifications {
      * (see {@link #start}). Caller holds the guard.
      */
     private void drain(final NotifyRequest request, final NotifyRequest[] requests) {
+        drain(request, requests, 0);
+    }
+
+    /**
+     * {@link #drain(NotifyRequest, NotifyRequest[])} by a thread counted in {@link #waiters} ({@code self} 1) or
+     * not (0): a waiter that completes a request wakes the others only, never itself (it sees the completion
+     * when its poll returns).
+     */
+    private void drain(final NotifyRequest request, final NotifyRequest[] requests, final int self) {
         completedInDrain = false;
         if (request == null && requests == null) {
             own.drain(handler, lap);
         } else {
-            for (int i = 0; i < lap && !done(request, requests) && own.drain(handler, 1) == 1; i++) {
-                // one arrival at a time: the completion is checked between two
+            // NOTE: the completion is checked between two arrivals (untilDone), through fields, not a capturing lambda.
+            drainingFor = request;
+            drainingForAny = requests;
+            try {
+                own.drainWhile(handler, lap, untilDone);
+            } finally {
+                drainingFor = null;
+                drainingForAny = null;
             }
         }
-        if (completedInDrain && waiters > 0) {
+        if (completedInDrain && waiters > self) {
             // NOTE: after the request's volatile completion: a waiting thread either sees it in its re-check
-            // after announcing itself as a sleeper, or is woken here.
+            // after announcing itself as a sleeper, or is woken here. The full fence of the wake is off the
+            // path of a lone waiter that completes its own request (a latency-bound exchange).
             own.wakeWaiters();
         }
     }
 
-    private static boolean done(final NotifyRequest request, final NotifyRequest[] requests) {
-        return request != null ? request.isComplete() : NotifyRequest.anyComplete(requests);
+    private boolean notDone() {
+        final NotifyRequest request = drainingFor;
+        return request != null ? !request.isComplete() : !NotifyRequest.anyComplete(drainingForAny);
     }
 
     /**
@@ -334,7 +356,9 @@ final class Notifications {
         final int held = enter();
         try {
             request.reset();
-            takeUnexpected(request);
+            if (!unexpected.isEmpty()) {
+                takeUnexpected(request);
+            }
             if (!request.isComplete()) {
                 active.add(request);
             }
@@ -377,6 +401,22 @@ final class Notifications {
     }
 
     /**
+     * Drains until {@code request} is complete, one lap at most, without waiting: the first step of an await,
+     * before anything about the wait is recorded (an await whose notification is there records nothing).
+     *
+     * @return whether it is complete.
+     */
+    boolean completeNow(final NotifyRequest request) {
+        final int held = enter();
+        try {
+            drain(request, null);
+            return request.isComplete();
+        } finally {
+            guard.unlock(held);
+        }
+    }
+
+    /**
      * Drains and waits until {@code request} is complete. The drain and the completion check are one step
      * under this endpoint's guard, and so is every poll of the wait: while it spins, a waiting thread drains
      * (a poll that finds the notification has also matched it). The wait holds no guard or lane between
@@ -390,7 +430,7 @@ final class Notifications {
         boolean left = false;
         try {
             beforeWait.run();
-            own.await(waitStrategy, () -> drainedComplete(request, true), waits.liveness(liveness));
+            own.await(waitStrategy, request.completion(), waits.liveness(liveness));
             left = true;
         } finally {
             if (!left) {
@@ -404,10 +444,10 @@ final class Notifications {
      * whether it is. On the way in ({@code waiting} false) an incomplete request makes this thread a waiter; a
      * waiter that sees the completion stops being one.
      */
-    private boolean drainedComplete(final NotifyRequest request, final boolean waiting) {
+    boolean drainedComplete(final NotifyRequest request, final boolean waiting) {
         final int held = enter();
         try {
-            drain(request, null);
+            drain(request, null, waiting ? 1 : 0);
             final boolean complete = request.isComplete();
             if (complete == waiting) {
                 waiters += waiting ? -1 : 1;
@@ -447,7 +487,7 @@ final class Notifications {
     private boolean drainedAny(final NotifyRequest[] requests, final int[] done, final boolean waiting) {
         final int held = enter();
         try {
-            drain(null, requests);
+            drain(null, requests, waiting ? 1 : 0);
             done[0] = NotifyRequest.firstComplete(requests);
             final boolean any = done[0] != NotifyRequest.NONE_COMPLETE;
             if (any == waiting) {

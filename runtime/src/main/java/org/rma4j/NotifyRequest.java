@@ -1,9 +1,12 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import java.util.LinkedHashSet;
 import org.rma4j.notify.Notification;
 import org.rma4j.notify.NotifyLanesLayout;
@@ -53,19 +56,21 @@ public final class NotifyRequest implements Request, AutoCloseable {
     private final int source;
     private final int tag;
     private final int expectedCount;
+    /** The poll of a waiting thread ({@link Notifications#awaitComplete}), made once, not at every await. */
+    private final BooleanSupplier completion;
     /** Returned by {@link #firstComplete} when no active request is complete. */
     static final int NONE_COMPLETE = -2;
 
-    /** The status before any match. */
-    private static final Status NO_MATCH = new Status(-1, -1, 0, -1, -1);
     private static final VarHandle COMPLETE;
-    private static final VarHandle STATUS;
+    /** Writes the inline words into the caller's segment, whatever its alignment. */
+    private static final VarHandle ANY_LONG = ValueLayout.JAVA_LONG_UNALIGNED.varHandle();
+    private static final VarHandle ANY_BYTE = ValueLayout.JAVA_BYTE.varHandle();
+    private static final boolean BIG_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN;
 
     static {
         try {
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
             COMPLETE = lookup.findVarHandle(NotifyRequest.class, "complete", boolean.class);
-            STATUS = lookup.findVarHandle(NotifyRequest.class, "status", Status.class);
         } catch (final ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -74,22 +79,22 @@ public final class NotifyRequest implements Request, AutoCloseable {
     private State state = State.INACTIVE;
     /*
      * The last match's fields and the matches since the last start: written by whichever thread of the rank
-     * drains, under the endpoint's guard; read under it (status() of an incomplete request) or through the
-     * Status record published at completion.
+     * drains, under the endpoint's guard, before the release store of complete; read under the guard (status()
+     * of an incomplete request), or after an acquire load saw complete: no drain writes them again before the
+     * owner starts the request again, so the owner reads one match's fields, never a mix. The Status record is
+     * made when asked for, so a caller that ignores it allocates nothing.
      */
     private int matched;
     private int lastSource = -1;
     private int lastTag = -1;
     private long lastDisplacement = -1;
     private int lastLength = -1;
-    /** The inline data of the completing match (see {@link #inlineData}), and its length. */
-    private final MemorySegment inline = MemorySegment.ofArray(new long[NotifyLanesLayout.INLINE_CAPACITY / 8]);
+    /** The inline data of the completing match (see {@link #inlineData}) as the entry's words, and its length. */
+    private long inline0;
+    private long inline1;
+    private long inline2;
+    private long inline3;
     private int inlineLength;
-    /**
-     * The status at the last completion, published with a release store before {@link #complete}, so that a
-     * thread that sees the completion (acquire) sees one match's fields, never a mix.
-     */
-    private volatile Status status;
     /**
      * Written by whichever thread of the rank drains (under the endpoint's guard, release store), read without
      * it by the request's owner and by waiting threads (acquire loads). A drain that completes a request another
@@ -99,12 +104,10 @@ public final class NotifyRequest implements Request, AutoCloseable {
 
     NotifyRequest(final Notifications endpoint, final int source, final int tag, final int expectedCount) {
         this.endpoint = endpoint;
+        this.completion = () -> endpoint.drainedComplete(this, true);
         this.source = source;
         this.tag = tag;
         this.expectedCount = expectedCount;
-        // NOTE: a plain store, not a volatile field initializer's fence: the request reaches other threads only
-        // through the endpoint's guard.
-        STATUS.set(this, NO_MATCH);
     }
 
     /**
@@ -161,7 +164,7 @@ public final class NotifyRequest implements Request, AutoCloseable {
      *         the matches since the last start.
      */
     public Status status() {
-        return isComplete() || state != State.ACTIVE ? status : endpoint.statusOf(this);
+        return isComplete() || state != State.ACTIVE ? snapshot() : endpoint.statusOf(this);
     }
 
     /** @return whether the request is started and not complete ({@link State#ACTIVE}). */
@@ -196,7 +199,15 @@ public final class NotifyRequest implements Request, AutoCloseable {
             throw new RmaException(ErrorClass.COUNT,
                 "inlineData into " + into.byteSize() + " bytes, but the last " + "match carried " + length);
         }
-        MemorySegment.copy(inline, 0, into, 0, length);
+        final int words = length & ~(Long.BYTES - 1);
+        for (int i = 0; i < words; i += Long.BYTES) {
+            ANY_LONG.set(into, (long)i, inlineWord(i >>> 3));
+        }
+        for (int i = words; i < length; i++) {
+            // NOTE: the words hold the bytes in native order, as the entry does.
+            final int shift = (BIG_ENDIAN ? 7 - (i & 7) : i & 7) << 3;
+            ANY_BYTE.set(into, (long)i, (byte)(inlineWord(i >>> 3) >>> shift));
+        }
         return length;
     }
 
@@ -311,12 +322,7 @@ public final class NotifyRequest implements Request, AutoCloseable {
     void reset() {
         matched = 0;
         inlineLength = 0;
-        if (expectedCount == 0) {
-            STATUS.setRelease(this, snapshot());
-            COMPLETE.setRelease(this, true);
-        } else {
-            COMPLETE.setRelease(this, false);
-        }
+        COMPLETE.setRelease(this, expectedCount == 0);
     }
 
     /**
@@ -334,15 +340,32 @@ public final class NotifyRequest implements Request, AutoCloseable {
             return false;
         }
         // NOTE: only the completing match's inline data is kept: it is the last match's.
-        inlineLength = notification.copyInlinePayloadTo(inline, 0);
-        // NOTE: complete last: a thread that sees it (acquire) sees the status of the completing match.
-        STATUS.setRelease(this, snapshot());
+        final int length = notification.inlineLength();
+        if (length > 0) {
+            inline0 = notification.inlineWord(0);
+            if (length > Long.BYTES) {
+                inline1 = notification.inlineWord(1);
+                inline2 = notification.inlineWord(2);
+                inline3 = notification.inlineWord(3);
+            }
+        }
+        inlineLength = length;
+        // NOTE: complete last: a thread that sees it (acquire) sees the fields of the completing match.
         COMPLETE.setRelease(this, true);
         return true;
     }
 
+    private long inlineWord(final int index) {
+        return switch (index) {
+            case 0 -> inline0;
+            case 1 -> inline1;
+            case 2 -> inline2;
+            default -> inline3;
+        };
+    }
+
     /**
-     * @return the status of the matches so far (under the endpoint's guard).
+     * @return the status of the matches so far (under the endpoint's guard, or after the completion was seen).
      */
     Status snapshot() {
         return new Status(lastSource, lastTag, matched, lastDisplacement, lastLength);
@@ -350,6 +373,10 @@ public final class NotifyRequest implements Request, AutoCloseable {
 
     int source() {
         return source;
+    }
+
+    BooleanSupplier completion() {
+        return completion;
     }
 
     int tag() {

@@ -61,6 +61,14 @@ final class NotifyWaitPublication {
     static void awaitComplete(final Notifications endpoint, final NotifyRequest request) {
         final NotifyWaitPublication waits = endpoint.waits;
         final RmaWaitEvent event = Waits.begin(Waits.NOTIFY_WAIT);
+        if (endpoint.completeNow(request)) {
+            // NOTE: no wait, nothing to publish: counted unless it runs inside another recorded wait (a Messaging
+            // receive's) or beside one, as the waits below are only when outermost.
+            if ((Thread)WAITER.getOpaque(waits) == null) {
+                waits.window.counters().end(event, request.source(), request.tag(), "NotifyRequest.await");
+            }
+            return;
+        }
         final boolean outermost = waits.begin(WaitState.Call.NOTIFY_WAIT, request.source(), request.tag());
         try {
             endpoint.awaitComplete(request);

@@ -537,7 +537,7 @@ final class NotifyScenarios {
     }
 
     /**
-     * Inline data: rank 1's notified puts of 8 and 32 bytes carry their data in the notification, a 33-byte one
+     * Inline data: rank 1's notified puts of 13 and 32 bytes carry their data in the notification, a 33-byte one
      * and a notified get or accumulate carry none. Rank 0 reads each match's inline data; after rank 1 put
      * later data to the same place (program order: the window holds the later data), the inline data of the
      * earlier match is still the earlier put's. Misuse: an active incomplete request, a buffer too short.
@@ -545,11 +545,11 @@ final class NotifyScenarios {
     static void inlineData(final RmaJob job) {
         try (Window window = job.allocateShared(256, 1, Info.create())) {
             final int me = job.rank();
-            final byte[] eight = bytes(1, 8);
+            final byte[] thirteen = bytes(1, 13); // whole words and a tail of bytes
             final byte[] thirtyTwo = bytes(2, 32);
             final byte[] thirtyThree = bytes(3, 33);
             if (me == 1) {
-                window.putNotify(MemorySegment.ofArray(eight), 0, 0, 1);
+                window.putNotify(MemorySegment.ofArray(thirteen), 0, 0, 1);
                 window.putNotify(MemorySegment.ofArray(thirtyTwo), 0, 64, 2);
                 window.putNotify(MemorySegment.ofArray(thirtyThree), 0, 128, 3);
                 window.lockAll();
@@ -581,10 +581,10 @@ final class NotifyScenarios {
                                 "the window holds the later put's data");
                         }
                     }
-                    assertEquals(8, first.inlineData(into), "the first request's match is still its own");
-                    assertArrayEquals(eight, into.asSlice(0, 8).toArray(ValueLayout.JAVA_BYTE),
+                    assertEquals(13, first.inlineData(into), "the first request's match is still its own");
+                    assertArrayEquals(thirteen, into.asSlice(0, 13).toArray(ValueLayout.JAVA_BYTE),
                         "the inline data is the data of the put that was matched, not the window's later data");
-                    expect(ErrorClass.COUNT, () -> first.inlineData(MemorySegment.ofArray(new byte[7])));
+                    expect(ErrorClass.COUNT, () -> first.inlineData(MemorySegment.ofArray(new byte[12])));
                     for (final int tag : new int[] {5, 6}) {
                         any.start();
                         assertEquals(tag, any.await().tag());

@@ -13,6 +13,7 @@ import static org.rma4j.notify.NotifyLanesLayout.USER_FLAGS_MASK;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 import java.lang.foreign.ValueLayout;
+import java.util.Objects;
 
 /**
  * One notification: source, tag, target displacement, length, the caller's flags and up to
@@ -29,6 +30,9 @@ public final class Notification {
     // profile of the segment type, so the JIT inlines the accesses (a shared accessor sees every segment type).
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    /** The caller's payload and copy targets: any alignment. */
+    private static final VarHandle ANY_LONG = ValueLayout.JAVA_LONG_UNALIGNED.varHandle();
+    private static final VarHandle ANY_BYTE = ValueLayout.JAVA_BYTE.varHandle();
     private MemorySegment segment;
     private long offset;
     private final boolean detached;
@@ -82,7 +86,16 @@ public final class Notification {
         INT.set(segment, entryOffset + LENGTH_OFFSET, length);
         INT.set(segment, entryOffset + FLAGS_OFFSET, flags | inlineLength << INLINE_LENGTH_SHIFT);
         if (inlineLength > 0) {
-            MemorySegment.copy(inlinePayload, 0, segment, entryOffset + INLINE_OFFSET, inlineLength);
+            // NOTE: word by word through this class's var handles, not MemorySegment.copy: the JDK's copy is one
+            // call site for every segment pair of the process, whose base and offset calls stay virtual.
+            final long inline = entryOffset + INLINE_OFFSET;
+            final int words = inlineLength & ~(Long.BYTES - 1);
+            for (int i = 0; i < words; i += Long.BYTES) {
+                LONG.set(segment, inline + i, (long)ANY_LONG.get(inlinePayload, (long)i));
+            }
+            for (int i = words; i < inlineLength; i++) {
+                ANY_BYTE.set(segment, inline + i, (byte)ANY_BYTE.get(inlinePayload, (long)i));
+            }
         }
     }
 
@@ -137,8 +150,26 @@ public final class Notification {
      */
     public int copyInlinePayloadTo(final MemorySegment target, final long targetOffset) {
         final int inlineLength = inlineLength();
-        MemorySegment.copy(segment, offset + INLINE_OFFSET, target, targetOffset, inlineLength);
+        Objects.checkFromIndexSize(targetOffset, inlineLength, target.byteSize());
+        final long inline = offset + INLINE_OFFSET;
+        final int words = inlineLength & ~(Long.BYTES - 1);
+        // NOTE: word by word, as writeFields copies in.
+        for (int i = 0; i < words; i += Long.BYTES) {
+            ANY_LONG.set(target, targetOffset + i, (long)LONG.get(segment, inline + i));
+        }
+        for (int i = words; i < inlineLength; i++) {
+            ANY_BYTE.set(target, targetOffset + i, (byte)ANY_BYTE.get(segment, inline + i));
+        }
         return inlineLength;
+    }
+
+    /**
+     * @param index which 8-byte word of the inline area (0 to {@link NotifyLanesLayout#INLINE_CAPACITY} / 8 - 1).
+     * @return that word of the inline payload, as stored (bytes past {@link #inlineLength()} are undefined).
+     */
+    public long inlineWord(final int index) {
+        Objects.checkIndex(index, NotifyLanesLayout.INLINE_CAPACITY / Long.BYTES);
+        return (long)LONG.get(segment, offset + INLINE_OFFSET + (long)index * Long.BYTES);
     }
 
     /**

@@ -54,7 +54,8 @@ public final class NotifyLanes {
 
     /*
      * Invariants (consumer thread):
-     * - heads[k] is lane k's shared head, which only this consumer writes (release store after each entry).
+     * - heads[k] is lane k's next entry to consume; lane k's shared head, which only this consumer writes, equals
+     *   it outside a drain (release store after the last entry a drain takes from the lane), and lags it inside.
      * - expected[w] doorbell j == heads[4w + j] & 0xFFFF: a summary word equal to it has no pending lane.
      * - cursorKnown <= entries published and unconsumed in lane cursor.
      * - (doorbell(k) - heads[k]) & 0xFFFF is the pending count if <= capacity, else the doorbell's lag behind
@@ -78,6 +79,7 @@ public final class NotifyLanes {
     private final boolean roomFence;
     private RoomListener roomListener;
     private final BooleanSupplier headReady = this::headReady;
+    private static final BooleanSupplier ALWAYS = () -> true;
     private int cursor;
     private int cursorKnown;
     private int turn;
@@ -212,19 +214,38 @@ public final class NotifyLanes {
 
     /**
      * Delivers up to {@code limit} published notifications, per lane in offer order, across lanes in the order
-     * the consumer finds them. Consumer thread only; not from a handler. Each entry is consumed, and its slot
-     * freed, when its handler call returns or throws.
+     * the consumer finds them. Consumer thread only; not from a handler. Each entry is consumed when its handler
+     * call returns or throws; its slot is freed before this call returns (see {@link #drainWhile}).
      *
      * @return notifications delivered.
      * @throws IllegalStateException if called from a handler of these lanes.
      */
     public int drain(final NotificationHandler handler, final int limit) {
+        return drainWhile(handler, limit, ALWAYS);
+    }
+
+    /**
+     * {@link #drain(NotificationHandler, int)} that stops as soon as {@code more} returns false, checked before
+     * each notification (a consumer that drains until a request completes leaves later entries in the lanes).
+     * The slots of the entries delivered are given back to their producers once per lane and call (one
+     * release store of the lane's head, after the last handler call of the lane), not once per entry: a
+     * producer that fills its lane faster than the consumer drains then reads the head line once per batch.
+     *
+     * @return notifications delivered.
+     * @throws IllegalStateException if called from a handler of these lanes.
+     */
+    public int drainWhile(final NotificationHandler handler, final int limit, final BooleanSupplier more) {
         Objects.requireNonNull(handler, "handler");
         enterConsumer();
         int delivered = 0;
+        int taken = -1; // the lane whose entries were consumed and not yet given back
         try {
-            while (delivered < limit && (cursorKnown > 0 || findEntries())) {
+            while (delivered < limit && more.getAsBoolean() && (cursorKnown > 0 || findEntries())) {
                 final int lane = cursor;
+                if (taken != lane && taken >= 0) {
+                    release(taken);
+                }
+                taken = lane;
                 final long index = heads[lane];
                 view.wrap(segment, laneOffset(lane) + NotifyLanesLayout.entryOffset(index, capacity));
                 cursorKnown--;
@@ -233,10 +254,15 @@ public final class NotifyLanes {
                 try {
                     handler.onNotification(view);
                 } finally {
-                    release(lane, index + 1);
+                    // NOTE: consumed even if the handler throws; the shared head follows at the release.
+                    heads[lane] = index + 1;
+                    setExpected(lane, index + 1);
                 }
             }
         } finally {
+            if (taken >= 0) {
+                release(taken);
+            }
             consuming = false;
         }
         return delivered;
@@ -409,10 +435,10 @@ public final class NotifyLanes {
         return LITTLE_ENDIAN ? (long)LONG.getAcquire(segment, offset) : (long)SUMMARY_WORD.getAcquire(segment, offset);
     }
 
-    private void release(final int lane, final long head) {
-        heads[lane] = head;
-        setExpected(lane, head);
-        // NOTE: release: the handler's reads of the entry precede the producer's reuse of its slot.
+    /** Gives the slots consumed in {@code lane} (up to {@code heads[lane]}) back to its producer. */
+    private void release(final int lane) {
+        final long head = heads[lane];
+        // NOTE: release: the handler's reads of the entries precede the producer's reuse of their slots.
         final long laneOffset = laneOffset(lane);
         LONG.setRelease(segment, laneOffset + HEAD_OFFSET, head);
         if (roomListener != null) {

@@ -44,6 +44,25 @@ class NotificationTest {
     }
 
     @Test
+    void shouldCopyAnInlinePayloadOfWordsAndATailToAnyOffset() {
+        final byte[] payload = new byte[13];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte)(i + 1);
+        }
+        final Notification n = Notification.of(0, 0, 0, payload.length, 0,
+            MemorySegment.ofArray(payload).asSlice(0, payload.length));
+        final byte[] into = new byte[20];
+        assertEquals(13, n.copyInlinePayloadTo(MemorySegment.ofArray(into), 3));
+        for (int i = 0; i < into.length; i++) {
+            assertEquals(i >= 3 && i < 16 ? (byte)(i - 2) : 0, into[i], "byte " + i);
+        }
+        assertEquals(MemorySegment.ofArray(payload).get(ValueLayout.JAVA_LONG_UNALIGNED, 0), n.inlineWord(0));
+        assertThrows(IndexOutOfBoundsException.class,
+            () -> n.copyInlinePayloadTo(MemorySegment.ofArray(new byte[12]), 0));
+        assertThrows(IndexOutOfBoundsException.class, () -> n.inlineWord(4));
+    }
+
+    @Test
     void shouldRejectInvalidFieldsLikeAnOffer() {
         assertThrows(IllegalArgumentException.class, () -> Notification.of(-1, 0, 0, 0, 0, null));
         assertThrows(IllegalArgumentException.class,
