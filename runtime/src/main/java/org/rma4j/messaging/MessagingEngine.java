@@ -14,7 +14,6 @@ import org.rma4j.RmaTimeoutException;
 import org.rma4j.Window;
 import org.rma4j.internal.ArrivalBatch;
 import org.rma4j.internal.RuntimeAccess;
-import org.rma4j.messaging.MessagingTransfers.Inbound;
 import org.rma4j.messaging.MessagingTransfers.Outbound;
 import org.rma4j.messaging.MessagingTransfers.Unexpected;
 import org.rma4j.shm.Liveness;
@@ -35,7 +34,7 @@ final class MessagingEngine {
     /** Largest user tag (MPI_TAG_UB); the bits above are the context. */
     static final int TAG_UB = COLLECTIVE_CONTEXT - 1;
     /** Tag of credit, chunk and acknowledgement notifications: they are told apart by displacement. */
-    private static final int CONTROL_TAG = 0;
+    static final int CONTROL_TAG = 0;
     /** Arrivals taken from the endpoint per step. */
     private static final int ARRIVAL_BATCH = 256;
     /**
@@ -87,7 +86,7 @@ final class MessagingEngine {
     private final MatchQueues queues = new MatchQueues();
     private final RingCredit credit;
     private final RingCredit.Report creditReport = this::putCredit;
-    private final Inbound[] inbound;
+    private final RendezvousInbound rendezvous;
 
     private final long[] reserved;
     /** Whether this rank asked d for credit since its last eager send to d found room. */
@@ -110,11 +109,11 @@ final class MessagingEngine {
         this.closing = new boolean[layout.ranks()];
         this.window = window;
         this.layout = layout;
+        this.rendezvous = new RendezvousInbound(window, layout, queues);
         this.local = window.segment();
         this.rank = window.rank();
         final int ranks = layout.ranks();
         this.credit = new RingCredit(ranks, layout.ringBytes());
-        this.inbound = new Inbound[ranks];
         this.reserved = new long[ranks];
         this.creditAsked = new boolean[ranks];
         this.sendQueue = new ArrayDeque[ranks];
@@ -157,7 +156,7 @@ final class MessagingEngine {
         final MessageRequest request = MessageRequest.recv(this, buffer, source, context, tag);
         final Unexpected message = queues.takeUnexpected(request);
         if (message != null) {
-            takeUnexpected(request, message);
+            rendezvous.takeUnexpected(request, message);
             return request;
         }
         if (context == USER_CONTEXT && source != Rma.ANY_SOURCE && closing[source]) {
@@ -235,7 +234,7 @@ final class MessagingEngine {
         final MessageRequest outer = awaited;
         awaited = request;
         try {
-            publishedWait(request.isSend(), request.peer(), request.tag(), waitForAwaited);
+            ACCESS.messagingWait(window, request.isSend(), request.peer(), request.tag(), waitForAwaited);
         } finally {
             awaited = outer;
         }
@@ -282,13 +281,6 @@ final class MessagingEngine {
         } catch (final RuntimeException e) {
             throw ACCESS.translate(e, rank, what);
         }
-    }
-
-    /**
-     * Runs {@code wait}, a receive or send of this engine, published as this rank's wait state.
-     */
-    private void publishedWait(final boolean send, final int peer, final int tag, final Runnable wait) {
-        RuntimeAccess.get().messagingWait(window, send, peer, tag, wait);
     }
 
     /**
@@ -500,8 +492,8 @@ final class MessagingEngine {
         }
         switch (region) {
             case BOUNCE -> onEager(source, wireTag, disp, length, arrival);
-            case RENDEZVOUS -> onRendezvous(source, wireTag);
-            case CHUNK_SIGNAL -> pull(inboundFrom(source));
+            case RENDEZVOUS -> rendezvous.onRendezvous(source, wireTag);
+            case CHUNK_SIGNAL -> rendezvous.pull(rendezvous.inboundFrom(source));
             case STAGING -> onAcknowledgement(source);
             case CREDIT -> {
                 if (length == 0) {
@@ -547,88 +539,6 @@ final class MessagingEngine {
     }
 
     /**
-     * A rendezvous message from {@code source}: matches it, then reads its first two chunks. An
-     * unmatched one is read into a private buffer, so its sender never waits for a receive to be posted.
-     */
-    private void onRendezvous(final int source, final int wireTag) {
-        if (inbound[source] != null) {
-            throw new IllegalStateException(
-                "rank " + rank + " got a second rendezvous from rank " + source + " while one is in flight");
-        }
-        final long length = local.get(ValueLayout.JAVA_LONG, layout.rtsOffset(source));
-        final Inbound message = new Inbound(source, wireTag, length, layout.chunks(length));
-        inbound[source] = message;
-        final MessageRequest request = queues.takePosted(source, wireTag);
-        if (request != null) {
-            attach(message, request);
-        } else {
-            final Unexpected parked = new Unexpected(source, wireTag, (int)length,
-                MemorySegment.ofArray(new byte[(int)length]), message);
-            message.target = parked.data;
-            message.parked = parked;
-            queues.park(parked);
-        }
-        pull(message);
-        if (message.pulled < message.chunks) {
-            pull(message);
-        }
-    }
-
-    /**
-     * Reads the next chunk of an inbound rendezvous message from the sender's staging half into its
-     * target (nothing, when the message is being discarded); the notified get tells the sender.
-     */
-    private void pull(final Inbound message) {
-        final long chunk = message.pulled;
-        final long offset = chunk * layout.chunkBytes();
-        final long bytes = Math.min(layout.chunkBytes(), message.length - offset);
-        final MemorySegment into = message.target == null ? MemorySegment.NULL : message.target.asSlice(offset, bytes);
-        window.getNotify(into, message.source, layout.stagingOffset(rank, chunk), CONTROL_TAG);
-        message.pulled++;
-        if (message.pulled == message.chunks) {
-            inbound[message.source] = null;
-            if (message.request != null) {
-                message.request.complete(MatchQueues.status(message.source, message.wireTag, message.length));
-            }
-            if (message.parked != null) {
-                message.parked.inbound = null;
-            }
-        }
-    }
-
-    /**
-     * Lets {@code request} receive the rest of an inbound rendezvous message (or discards the rest if
-     * the message does not fit, failing the request).
-     */
-    private void attach(final Inbound message, final MessageRequest request) {
-        message.parked = null;
-        if (MatchQueues.fits(request, message.source, message.wireTag, message.length)) {
-            message.request = request;
-            message.target = request.buffer();
-        } else {
-            message.target = null;
-        }
-    }
-
-    /**
-     * A posted receive takes an unexpected message: the part that has arrived is copied from the
-     * private buffer; the rest of a rendezvous message still arriving goes straight to the receive.
-     */
-    private void takeUnexpected(final MessageRequest request, final Unexpected message) {
-        final Inbound arriving = message.inbound;
-        if (arriving != null) {
-            final long arrived = Math.min(arriving.pulled * layout.chunkBytes(), message.length);
-            attach(arriving, request);
-            if (arriving.target != null) {
-                MemorySegment.copy(message.data, 0, request.buffer(), 0, arrived);
-            }
-        } else if (MatchQueues.fits(request, message.source, message.wireTag, message.length)) {
-            MemorySegment.copy(message.data, 0, request.buffer(), 0, message.length);
-            request.complete(MatchQueues.status(message.source, message.wireTag, message.length));
-        }
-    }
-
-    /**
      * {@code source} has entered Messaging.close, which it leaves only after this rank entered it too:
      * a receive that only {@code source} can match never will.
      */
@@ -641,15 +551,6 @@ final class MessagingEngine {
     private String neverMatches(final MessageRequest request, final int source) {
         return "rank " + rank + "'s " + request + " can never match: rank " + source + " is closing its Messaging"
             + " object (Messaging.close is collective, and it sent no such message before)";
-    }
-
-    private Inbound inboundFrom(final int source) {
-        final Inbound message = inbound[source];
-        if (message == null) {
-            throw new IllegalStateException(
-                "rank " + rank + " got a rendezvous chunk from rank " + source + " with no rendezvous in flight");
-        }
-        return message;
     }
 
     /**
