@@ -1,8 +1,7 @@
 package org.rma4j.messaging;
 
-import java.util.ArrayList;
+import java.util.ArrayDeque;
 import java.util.Iterator;
-import java.util.List;
 import java.util.function.Consumer;
 import org.rma4j.ErrorClass;
 import org.rma4j.Rma;
@@ -12,16 +11,21 @@ import org.rma4j.messaging.MessagingTransfers.Unexpected;
  * The matching queues of one {@link MessagingEngine}: the pending receives in call order and the
  * unmatched arrivals in arrival order, the matching rule of a receive's source, tag and context, and
  * the truncation check of a matched message. An arrival never sits in the unexpected queue while a
- * posted receive matches it (the engine looks for a posted receive first).
+ * posted receive matches it (the engine looks for a posted receive first). Both are deques: the match is
+ * usually the oldest entry, whose removal then costs O(1) however long the queue (a consumer behind many
+ * producers has thousands of unexpected arrivals).
  */
 final class MatchQueues {
-    private final List<MessageRequest> posted = new ArrayList<>();
-    private final List<Unexpected> unexpected = new ArrayList<>();
+    private final ArrayDeque<MessageRequest> posted = new ArrayDeque<>();
+    private final ArrayDeque<Unexpected> unexpected = new ArrayDeque<>();
 
     /**
      * @return the oldest unexpected arrival that {@code request} matches, removed from the queue, or null.
      */
     Unexpected takeUnexpected(final MessageRequest request) {
+        if (unexpected.isEmpty()) {
+            return null;
+        }
         final Iterator<Unexpected> waiting = unexpected.iterator();
         while (waiting.hasNext()) {
             final Unexpected message = waiting.next();
@@ -38,6 +42,9 @@ final class MatchQueues {
      *         removed from the queue, or null.
      */
     MessageRequest takePosted(final int source, final int wireTag) {
+        if (posted.isEmpty()) {
+            return null;
+        }
         final Iterator<MessageRequest> requests = posted.iterator();
         while (requests.hasNext()) {
             final MessageRequest request = requests.next();

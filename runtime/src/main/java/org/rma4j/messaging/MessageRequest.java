@@ -95,7 +95,7 @@ public final class MessageRequest implements org.rma4j.Request {
     public MessageStatus await() {
         if (!complete) {
             engine.checkOpen("await");
-            engine.publishedWait(send, peer, tag, () -> engine.waitUntil(() -> complete));
+            engine.await(this);
         }
         reported = true;
         throwIfFailed();

@@ -62,9 +62,13 @@ import org.rma4j.internal.RuntimeAccess;
  *   message, so ring bytes are always freed in the order the sender wrote them (its lane is FIFO).</li>
  *   <li><b>Credit</b>: the sender may have at most one ring's worth of bytes unconsumed at a receiver.
  *   The receiver reports, per sender whose payloads it consumed, the total consumed so far with an 8-byte
- *   notified put into the sender's credit word: while it has work, once a quarter of that sender's ring is owed;
- *   before it sleeps, and at the end of every test, everything it owes. The sender reads its credit word
- *   before each eager send and resumes its queued sends to that receiver when credit returns.</li>
+ *   notified put into the sender's credit word, once a quarter of that sender's ring is owed. The sender
+ *   reads its credit word before each eager send; when its ring lacks room it asks the receiver for the
+ *   credit with an empty notified put at its credit word there (once per shortage), which the receiver
+ *   answers at its next progress, before it could sleep, with everything it consumed: the question follows
+ *   the sender's payloads in its lane, so the answer covers them all. The sender resumes its queued sends to
+ *   that receiver when credit returns. A ping-pong or a stream thus costs one credit notification per
+ *   quarter ring, not one per message.</li>
  *   <li><b>Rendezvous</b> (longer messages): the sender copies the first two chunks (chunk size: the
  *   ring size clamped to 64 KiB .. 1 MiB) into the two halves of its staging pair for the receiver and
  *   announces the message with an 8-byte inline notified put of its length into the receiver's
@@ -88,13 +92,12 @@ import org.rma4j.internal.RuntimeAccess;
  * <h2>Progress and waiting</h2>
  * Every call makes progress: it handles all arrived notifications (matching messages, reading
  * rendezvous chunks, refilling staging halves, sending queued messages as credit returns) and then
- * returns the credit it owes (a call that has work to do returns it in batches, and all of it before it
- * waits), so a rank never blocks while a peer waits on it. A blocked call (a send waiting for credit or a
+ * returns the credit that is due (a quarter ring's worth, or whatever a sender asked for), so a rank never
+ * blocks while a peer waits on it. A blocked call (a send waiting for credit or a
  * receive waiting for a message) keeps doing this and otherwise sleeps on its notification lanes, where
  * everything it can wait for arrives; two ranks that send large messages to each other before receiving
  * both finish. A rank that computes without calling its Messaging object makes no progress (as in MPI
- * without an asynchronous progress thread): its senders wait for it once three quarters of its ring are
- * full.
+ * without an asynchronous progress thread): its senders wait for it once their rings there are full.
  *
  * <h2>Threads and lifecycle</h2>
  * A Messaging object and its requests are used by one thread of their rank. {@link #create} and

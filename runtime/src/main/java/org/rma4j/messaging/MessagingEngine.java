@@ -14,7 +14,6 @@ import org.rma4j.RmaTimeoutException;
 import org.rma4j.Window;
 import org.rma4j.internal.ArrivalBatch;
 import org.rma4j.internal.RuntimeAccess;
-import org.rma4j.messaging.MessagingTransfers.Inbound;
 import org.rma4j.messaging.MessagingTransfers.Outbound;
 import org.rma4j.messaging.MessagingTransfers.Unexpected;
 import org.rma4j.shm.Liveness;
@@ -35,12 +34,12 @@ final class MessagingEngine {
     /** Largest user tag (MPI_TAG_UB); the bits above are the context. */
     static final int TAG_UB = COLLECTIVE_CONTEXT - 1;
     /** Tag of credit, chunk and acknowledgement notifications: they are told apart by displacement. */
-    private static final int CONTROL_TAG = 0;
+    static final int CONTROL_TAG = 0;
     /** Arrivals taken from the endpoint per step. */
     private static final int ARRIVAL_BATCH = 256;
     /**
-     * While it has work, a receiver returns a sender's credit once this fraction of the sender's ring is owed:
-     * often enough that a streaming sender rarely runs out and sleeps, rarely enough that credit costs little.
+     * A receiver returns a sender's credit once this fraction of the sender's ring is owed (or when the sender
+     * asks): often enough that a streaming sender rarely runs out and asks, rarely enough that credit costs little.
      */
     private static final long CREDIT_PARTS = 4;
 
@@ -50,9 +49,12 @@ final class MessagingEngine {
     /*
      * Invariants (at every return to the caller):
      * - consumed[s] is the end (in bytes since creation, wrap padding included) of the last payload of
-     *   s's ring that this rank has copied out; reported[s] == consumed[s] after progress() returns and
-     *   before waitUntil sleeps, so a rank never blocks while owing credit; when waitUntil returns,
-     *   consumed[s] - reported[s] < ring / 4.
+     *   s's ring that this rank has copied out; after progress() returns, before waitUntil sleeps and when it
+     *   returns, consumed[s] - reported[s] < ring / 4, and reported[s] == consumed[s] if s asked for credit
+     *   (an empty notification at its credit word here), so a rank never blocks while a sender that waits
+     *   for room is owed credit.
+     * - A sender whose ring at d lacks room asks d for credit once (creditAsked[d]) and asks again only
+     *   after a send to d found room; d's answer covers every payload written before the question.
      * - This rank never writes a payload over ring bytes at d whose earlier payload d has not copied
      *   out: the credit word d covers every payload written one lap before the new one's bytes (wrap
      *   padding holds no payload and needs no credit).
@@ -84,15 +86,21 @@ final class MessagingEngine {
     private final MatchQueues queues = new MatchQueues();
     private final RingCredit credit;
     private final RingCredit.Report creditReport = this::putCredit;
-    private final Inbound[] inbound;
+    private final RendezvousInbound rendezvous;
 
     private final long[] reserved;
+    /** Whether this rank asked d for credit since its last eager send to d found room. */
+    private final boolean[] creditAsked;
     private final ArrayDeque<MessageRequest>[] sendQueue;
     private final Outbound[] outbound;
     private int queuedSends;
     private int activeRendezvous;
     private final Liveness liveness;
     private final boolean[] closing;
+    /** The request {@link #await} waits for, or null; and that wait, made once. */
+    private MessageRequest awaited;
+    private final BooleanSupplier awaitedComplete = () -> awaited.isComplete();
+    private final Runnable waitForAwaited = () -> waitUntil(awaitedComplete);
     private RuntimeException failure;
 
     @SuppressWarnings("unchecked")
@@ -101,12 +109,13 @@ final class MessagingEngine {
         this.closing = new boolean[layout.ranks()];
         this.window = window;
         this.layout = layout;
+        this.rendezvous = new RendezvousInbound(window, layout, queues);
         this.local = window.segment();
         this.rank = window.rank();
         final int ranks = layout.ranks();
         this.credit = new RingCredit(ranks, layout.ringBytes());
-        this.inbound = new Inbound[ranks];
         this.reserved = new long[ranks];
+        this.creditAsked = new boolean[ranks];
         this.sendQueue = new ArrayDeque[ranks];
         for (int d = 0; d < ranks; d++) {
             sendQueue[d] = new ArrayDeque<>();
@@ -121,6 +130,10 @@ final class MessagingEngine {
      */
     MessageRequest isend(final MemorySegment buffer, final int dest, final int context, final int tag) {
         final MessageRequest request = MessageRequest.send(this, buffer, dest, context, tag);
+        // The usual case: nothing queued to dest and room in the ring; else the request queues behind the others.
+        if (sendQueue[dest].isEmpty() && buffer.byteSize() <= layout.bounceBytes() && sendEager(request, dest)) {
+            return request;
+        }
         sendQueue[dest].addLast(request);
         queuedSends++;
         try {
@@ -143,7 +156,7 @@ final class MessagingEngine {
         final MessageRequest request = MessageRequest.recv(this, buffer, source, context, tag);
         final Unexpected message = queues.takeUnexpected(request);
         if (message != null) {
-            takeUnexpected(request, message);
+            rendezvous.takeUnexpected(request, message);
             return request;
         }
         if (context == USER_CONTEXT && source != Rma.ANY_SOURCE && closing[source]) {
@@ -155,12 +168,12 @@ final class MessagingEngine {
     }
 
     /**
-     * Handles every notification that has arrived, then returns all the credit owed. Never blocks for an
-     * arrival (it may wait for room in a peer's notification lane, draining its own meanwhile).
+     * Handles every notification that has arrived, then returns the credit due (see {@link RingCredit}). Never
+     * blocks for an arrival (it may wait for room in a peer's notification lane, draining its own meanwhile).
      */
     void progress() {
         handleArrivals();
-        returnCredit(0);
+        returnCredit();
     }
 
     /**
@@ -180,31 +193,64 @@ final class MessagingEngine {
     /**
      * Makes progress until {@code done}, sleeping on this rank's notification lanes whenever nothing is left to
      * do: everything this rank waits for (credit, acknowledgements, messages) arrives there. Credit is returned
-     * in batches while there is work (once a quarter of a sender's ring is owed, {@link RingCredit#returnOwed}), and
-     * all of it before sleeping.
+     * in batches (once a quarter of a sender's ring is owed) and to every sender that asked for it
+     * ({@link RingCredit#returnOwed}).
      */
     void waitUntil(final BooleanSupplier done) {
         try {
             while (true) {
                 handleArrivals();
                 if (done.getAsBoolean()) {
-                    returnCredit(layout.ringBytes() / CREDIT_PARTS);
+                    returnCredit();
                     return;
                 }
-                // NOTE: never block owing credit: the senders may be waiting for it. Returning it may itself wait
+                // NOTE: never block owing credit a sender asked for: it waits for it. Returning it may itself wait
                 // for room, draining this rank's lanes meanwhile, so look at the arrivals again before sleeping.
-                if (returnCredit(0)) {
+                if (returnCredit()) {
                     continue;
                 }
                 ACCESS.awaitArrival(window);
             }
-        } catch (final RankFailedException e) {
-            throw fail(e);
-        } catch (final RmaTimeoutException e) {
-            throw fail(new RmaTimeoutException("progress of rank " + rank + "'s Messaging object ("
-                + queues.postedCount() + " receive(s) posted, " + queuedSends + " send(s) queued, " + activeRendezvous
-                + " rendezvous in flight; " + e.waitedFor() + ")", e.waitedNs(), e));
+        } catch (final RankFailedException | RmaTimeoutException e) {
+            throw failed(e);
         }
+    }
+
+    /**
+     * MPI_WAIT of {@code request} (of this engine, not complete): one round of progress, and if that did not
+     * complete it, {@link #waitUntil} its completion, published as this rank's wait state. A request that the
+     * first round completes was never waited for: nothing is published, nothing allocated.
+     */
+    void await(final MessageRequest request) {
+        try {
+            handleArrivals();
+            if (request.isComplete()) {
+                returnCredit();
+                return;
+            }
+        } catch (final RankFailedException | RmaTimeoutException e) {
+            throw failed(e);
+        }
+        final MessageRequest outer = awaited;
+        awaited = request;
+        try {
+            ACCESS.messagingWait(window, request.isSend(), request.peer(), request.tag(), waitForAwaited);
+        } finally {
+            awaited = outer;
+        }
+    }
+
+    /**
+     * @return {@code e} (a peer failed, or a wait timed out) recorded by {@link #fail}, a timeout with what this
+     *         engine was doing.
+     */
+    private RuntimeException failed(final RuntimeException e) {
+        if (e instanceof RmaTimeoutException timeout) {
+            return fail(new RmaTimeoutException("progress of rank " + rank + "'s Messaging object ("
+                + queues.postedCount() + " receive(s) posted, " + queuedSends + " send(s) queued, " + activeRendezvous
+                + " rendezvous in flight; " + timeout.waitedFor() + ")", timeout.waitedNs(), timeout));
+        }
+        return fail(e);
     }
 
     /**
@@ -235,13 +281,6 @@ final class MessagingEngine {
         } catch (final RuntimeException e) {
             throw ACCESS.translate(e, rank, what);
         }
-    }
-
-    /**
-     * Runs {@code wait}, a receive or send of this engine, published as this rank's wait state.
-     */
-    void publishedWait(final boolean send, final int peer, final int tag, final Runnable wait) {
-        RuntimeAccess.get().messagingWait(window, send, peer, tag, wait);
     }
 
     /**
@@ -339,14 +378,30 @@ final class MessagingEngine {
         final long mustBeConsumed = Math.min(written, start + size - capacity);
         final long credit = local.get(ValueLayout.JAVA_LONG, layout.creditOffset(dest));
         if (credit < mustBeConsumed) {
+            askForCredit(dest);
             return false;
         }
+        creditAsked[dest] = false;
         transfer();
         window.putNotify(request.buffer(), dest, layout.ringOffset(rank) + start % capacity,
             request.context() | request.tag());
         reserved[dest] = start + size;
         request.completeSend(rank, length);
         return true;
+    }
+
+    /**
+     * Asks {@code dest} for the credit it owes this rank (once per shortage): an empty notified put at this
+     * rank's credit word there. It waits for room in this rank's lane at {@code dest} if need be (draining
+     * this rank's lanes meanwhile): without the question {@code dest} might sleep owing the credit.
+     */
+    private void askForCredit(final int dest) {
+        if (creditAsked[dest]) {
+            return;
+        }
+        transfer();
+        window.putNotify(MemorySegment.NULL, dest, layout.creditOffset(rank), CONTROL_TAG);
+        creditAsked[dest] = true;
     }
 
     /**
@@ -437,14 +492,18 @@ final class MessagingEngine {
         }
         switch (region) {
             case BOUNCE -> onEager(source, wireTag, disp, length, arrival);
-            case RENDEZVOUS -> onRendezvous(source, wireTag);
-            case CHUNK_SIGNAL -> pull(inboundFrom(source));
+            case RENDEZVOUS -> rendezvous.onRendezvous(source, wireTag);
+            case CHUNK_SIGNAL -> rendezvous.pull(rendezvous.inboundFrom(source));
             case STAGING -> onAcknowledgement(source);
-            case CREDIT -> pump(source);
+            case CREDIT -> {
+                if (length == 0) {
+                    credit.ask(source);
+                }
+            }
         }
-        if (region != MessagingLayout.Region.CREDIT && !sendQueue[source].isEmpty()) {
-            // NOTE: the source may have written credit without a notification (its lane here was full:
-            // putCredit): any of its notifications is the occasion to read the credit word again.
+        if (!sendQueue[source].isEmpty()) {
+            // NOTE: besides credit, the source may have written credit without a notification (its lane here was
+            // full: putCredit): any of its notifications is the occasion to read the credit word again.
             pump(source);
         }
     }
@@ -480,88 +539,6 @@ final class MessagingEngine {
     }
 
     /**
-     * A rendezvous message from {@code source}: matches it, then reads its first two chunks. An
-     * unmatched one is read into a private buffer, so its sender never waits for a receive to be posted.
-     */
-    private void onRendezvous(final int source, final int wireTag) {
-        if (inbound[source] != null) {
-            throw new IllegalStateException(
-                "rank " + rank + " got a second rendezvous from rank " + source + " while one is in flight");
-        }
-        final long length = local.get(ValueLayout.JAVA_LONG, layout.rtsOffset(source));
-        final Inbound message = new Inbound(source, wireTag, length, layout.chunks(length));
-        inbound[source] = message;
-        final MessageRequest request = queues.takePosted(source, wireTag);
-        if (request != null) {
-            attach(message, request);
-        } else {
-            final Unexpected parked = new Unexpected(source, wireTag, (int)length,
-                MemorySegment.ofArray(new byte[(int)length]), message);
-            message.target = parked.data;
-            message.parked = parked;
-            queues.park(parked);
-        }
-        pull(message);
-        if (message.pulled < message.chunks) {
-            pull(message);
-        }
-    }
-
-    /**
-     * Reads the next chunk of an inbound rendezvous message from the sender's staging half into its
-     * target (nothing, when the message is being discarded); the notified get tells the sender.
-     */
-    private void pull(final Inbound message) {
-        final long chunk = message.pulled;
-        final long offset = chunk * layout.chunkBytes();
-        final long bytes = Math.min(layout.chunkBytes(), message.length - offset);
-        final MemorySegment into = message.target == null ? MemorySegment.NULL : message.target.asSlice(offset, bytes);
-        window.getNotify(into, message.source, layout.stagingOffset(rank, chunk), CONTROL_TAG);
-        message.pulled++;
-        if (message.pulled == message.chunks) {
-            inbound[message.source] = null;
-            if (message.request != null) {
-                message.request.complete(MatchQueues.status(message.source, message.wireTag, message.length));
-            }
-            if (message.parked != null) {
-                message.parked.inbound = null;
-            }
-        }
-    }
-
-    /**
-     * Lets {@code request} receive the rest of an inbound rendezvous message (or discards the rest if
-     * the message does not fit, failing the request).
-     */
-    private void attach(final Inbound message, final MessageRequest request) {
-        message.parked = null;
-        if (MatchQueues.fits(request, message.source, message.wireTag, message.length)) {
-            message.request = request;
-            message.target = request.buffer();
-        } else {
-            message.target = null;
-        }
-    }
-
-    /**
-     * A posted receive takes an unexpected message: the part that has arrived is copied from the
-     * private buffer; the rest of a rendezvous message still arriving goes straight to the receive.
-     */
-    private void takeUnexpected(final MessageRequest request, final Unexpected message) {
-        final Inbound arriving = message.inbound;
-        if (arriving != null) {
-            final long arrived = Math.min(arriving.pulled * layout.chunkBytes(), message.length);
-            attach(arriving, request);
-            if (arriving.target != null) {
-                MemorySegment.copy(message.data, 0, request.buffer(), 0, arrived);
-            }
-        } else if (MatchQueues.fits(request, message.source, message.wireTag, message.length)) {
-            MemorySegment.copy(message.data, 0, request.buffer(), 0, message.length);
-            request.complete(MatchQueues.status(message.source, message.wireTag, message.length));
-        }
-    }
-
-    /**
      * {@code source} has entered Messaging.close, which it leaves only after this rank entered it too:
      * a receive that only {@code source} can match never will.
      */
@@ -576,23 +553,14 @@ final class MessagingEngine {
             + " object (Messaging.close is collective, and it sent no such message before)";
     }
 
-    private Inbound inboundFrom(final int source) {
-        final Inbound message = inbound[source];
-        if (message == null) {
-            throw new IllegalStateException(
-                "rank " + rank + " got a rendezvous chunk from rank " + source + " with no rendezvous in flight");
-        }
-        return message;
-    }
-
     /**
-     * Tells each sender whose unreported consumed bytes reach {@code atLeast} how far this rank has consumed
-     * its ring, with one notified put of the total into the sender's credit word.
+     * Tells each sender that asked for credit, or whose unreported consumed bytes reach a quarter of its ring,
+     * how far this rank has consumed its ring, with one notified put of the total into the sender's credit word.
      *
      * @return whether any credit was returned.
      */
-    private boolean returnCredit(final long atLeast) {
-        return credit.returnOwed(creditReport, atLeast);
+    private boolean returnCredit() {
+        return credit.returnOwed(creditReport, layout.ringBytes() / CREDIT_PARTS);
     }
 
     /**

@@ -23,7 +23,8 @@ import org.rma4j.shm.Align;
  *   +-------------------------------------------------------------------------+ 256
  *   | credit table: ranks x 8 B (long), padded to 128:                         |
  *   |   word d = bytes of this rank's bounce ring at d that d has consumed     |
- *   |   (written only by the owner: inline payloads copied at its own drains)  |
+ *   |   (written only by the owner: inline payloads copied at its own drains); |
+ *   |   an empty notification at word d is d asking for the credit it is owed  |
  *   +-------------------------------------------------------------------------+
  *   | rendezvous table: ranks x 8 B (long), padded to 128:                     |
  *   |   word s = length of the rendezvous message rank s announced             |
