@@ -7,17 +7,41 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.rma4j.test.ShmTestDirectory;
 
 /**
- * The learned active phase of an adaptive wait: the spin budget halves when a wait spins it out and grows
- * to twice the time of a wait that ended while spinning; yields stop after an expensive one. Each case runs
- * on a fresh thread, whose instance starts at the initial budget.
+ * The learned active phase of an adaptive wait: the spin budget grows to twice the time of a wait that ended
+ * while spinning or soon after it spun out, and halves when a wait spun out and lasted longer than the largest
+ * budget or found its core shared; yields stop after an expensive one; a yield that let other threads run makes
+ * the next waits yield at once. Each case runs on a fresh thread, whose instance starts at the initial budget.
  */
 @Timeout(60)
 class AdaptiveSpinTest {
+    @BeforeEach
+    @AfterEach
+    void oneRankJob() {
+        AdaptiveSpin.jobRanks(1); // the mode of this JVM's waits is set by the last control file opened
+    }
+
+    @Test
+    void shouldPollThenYieldAndNotGrowAfterASleepWhenTheJobHasMoreRanksThanCpus() {
+        AdaptiveSpin.jobRanks(AdaptiveSpin.ONLINE_CPUS + 1);
+        final long[] result = onFreshThread(() -> {
+            final AdaptiveSpin spin = AdaptiveSpin.begin();
+            final long before = spin.spinNs();
+            final long polls = spinOut(spin, 0);
+            spin.ended(AdaptiveSpin.MIN_NS_DEFAULT); // then slept briefly
+            return new long[] {before, polls, AdaptiveSpin.begin().spinNs()};
+        });
+        assertTrue(AdaptiveSpin.oversubscribed());
+        assertEquals(15, result[1]);
+        assertEquals(result[0] / 2, result[2]);
+    }
+
     private static <T> T onFreshThread(final Supplier<T> body) {
         final CompletableFuture<T> result = new CompletableFuture<>();
         final Thread thread = new Thread(() -> {
@@ -40,10 +64,12 @@ class AdaptiveSpinTest {
     }
 
     @Test
-    void shouldHalveTheBudgetWhenAWaitSpinsItOut() {
+    void shouldHalveTheBudgetWhenAWaitSpinsItOutAndLastsLongerThanAnyBudget() {
         final long[] budgets = onFreshThread(() -> {
             final long first = AdaptiveSpin.begin().spinNs();
-            spinOut(AdaptiveSpin.begin(), 0);
+            final AdaptiveSpin spin = AdaptiveSpin.begin();
+            spinOut(spin, 0);
+            spin.ended(AdaptiveSpin.MAX_NS_DEFAULT + 1); // then slept until the event
             final long second = AdaptiveSpin.begin().spinNs();
             return new long[] {first, second};
         });
@@ -55,7 +81,9 @@ class AdaptiveSpinTest {
     void shouldNotGoBelowTheLeastBudget() {
         final long budget = onFreshThread(() -> {
             for (int i = 0; i < 64; i++) {
-                spinOut(AdaptiveSpin.begin(), 0);
+                final AdaptiveSpin spin = AdaptiveSpin.begin();
+                spinOut(spin, 0);
+                spin.ended(10 * AdaptiveSpin.MAX_NS_DEFAULT);
             }
             return AdaptiveSpin.begin().spinNs();
         });
@@ -63,16 +91,44 @@ class AdaptiveSpinTest {
     }
 
     @Test
+    void shouldGrowToTwiceAWaitThatEndedSoonAfterItsSpin() {
+        final long[] budgets = onFreshThread(() -> {
+            for (int i = 0; i < 64; i++) {
+                final AdaptiveSpin spin = AdaptiveSpin.begin();
+                spinOut(spin, 0);
+                spin.ended(10 * AdaptiveSpin.MAX_NS_DEFAULT); // down to the least budget
+            }
+            final AdaptiveSpin spin = AdaptiveSpin.begin();
+            final long before = spin.spinNs();
+            spinOut(spin, 0);
+            spin.ended(10 * before); // a sleeper woken soon: a partner that answers in 10x the budget
+            return new long[] {before, AdaptiveSpin.begin().spinNs()};
+        });
+        assertEquals(AdaptiveSpin.MIN_NS_DEFAULT, budgets[0]);
+        assertEquals(20 * AdaptiveSpin.MIN_NS_DEFAULT, budgets[1]);
+    }
+
+    @Test
+    void shouldNeverGrowBeyondTheLargestBudget() {
+        final long budget = onFreshThread(() -> {
+            final AdaptiveSpin spin = AdaptiveSpin.begin();
+            spinOut(spin, 0);
+            spin.ended(AdaptiveSpin.MAX_NS_DEFAULT - 1);
+            return AdaptiveSpin.begin().spinNs();
+        });
+        assertEquals(AdaptiveSpin.MAX_NS_DEFAULT, budget);
+    }
+
+    @Test
     void shouldKeepTwiceTheTimeOfAWaitThatEndedWhileSpinning() {
         final long[] result = onFreshThread(() -> {
-            spinOut(AdaptiveSpin.begin(), 0); // budget: INITIAL / 2
             final AdaptiveSpin spin = AdaptiveSpin.begin();
             final long before = spin.spinNs();
             final long start = spin.waitStartNs();
             while (System.nanoTime() - start < before * 3 / 4) {
                 Thread.onSpinWait(); // a wait that ends after three quarters of the budget
             }
-            spin.succeeded();
+            spin.ended();
             return new long[] {before, spin.spinNs()};
         });
         assertTrue(result[1] >= result[0] * 3 / 2, () -> result[0] + " -> " + result[1]);
@@ -91,6 +147,43 @@ class AdaptiveSpinTest {
             return steps >= 3;
         });
         assertTrue(exhausted);
+    }
+
+    @Test
+    void shouldSkipTheSpinOfTheNextWaitsOnceAYieldFoundTheCoreShared() {
+        final long[] steps = onFreshThread(() -> {
+            final AdaptiveSpin first = AdaptiveSpin.begin();
+            spinOut(first, 0);
+            first.yielded(AdaptiveSpin.SHARED_YIELD_NS + 1); // another thread ran in the yield
+            first.ended(AdaptiveSpin.SHARED_YIELD_NS + 1);
+            final long budget = AdaptiveSpin.begin().spinNs();
+            final AdaptiveSpin second = AdaptiveSpin.begin();
+            final boolean shared = second.shared();
+            final long polls = spinOut(second, 0);
+            second.yielded(0); // nobody else ran: the core is free again
+            return new long[] {budget, shared ? 1 : 0, polls, second.shared() ? 1 : 0};
+        });
+        assertEquals(AdaptiveSpin.INITIAL_NS / 2, steps[0]); // the spin held a core a peer needed
+        assertEquals(1, steps[1]);
+        assertEquals(15, steps[2]); // a poll of 16 steps, then straight to the yields
+        assertEquals(0, steps[3]);
+    }
+
+    @Test
+    void shouldSleepAndPauseYieldingAfterAnExpensiveYield() {
+        final boolean[] result = onFreshThread(() -> {
+            final AdaptiveSpin spin = AdaptiveSpin.begin();
+            spinOut(spin, 0);
+            final boolean goOn = spin.yielded(AdaptiveSpin.EXPENSIVE_YIELD_NS + 1);
+            final AdaptiveSpin next = AdaptiveSpin.begin();
+            long iteration = 0;
+            while (next.step(iteration, 10)) {
+                iteration++;
+            }
+            return new boolean[] {goOn, next.shared()};
+        });
+        assertEquals(false, result[0]);
+        assertEquals(false, result[1]);
     }
 
     @Test
