@@ -7,13 +7,10 @@ package org.rma4j.shm;
  * <p>Spin budget, updated when a wait ends ({@link #ended()}) from how long it took, {@code t}:
  * <ul>
  *   <li>the wait ended while spinning: the budget becomes at least {@code 2t};</li>
- *   <li>it spun its budget out, found its core shared (below) or lost its core while spinning (a gap of
- *   {@link #PREEMPTED_NS} between two clock reads, which also ends the spin) and ended: the budget halves,
- *   since the spin held a core that another thread, perhaps the peer that makes the event, wanted;</li>
- *   <li>it spun out and ended within {@link #MAX_NS_DEFAULT}: the budget becomes {@code 2t}, since a spin
- *   that long would have seen the event without a sleep and a wake-up;</li>
- *   <li>it spun out and took longer: the budget halves, since no spin this thread allows would have helped
- *   (a partner that computes, blocks or lost its core for a time slice).</li>
+ *   <li>it spun its budget out (then yielded or slept) and ended within {@link #MAX_NS_DEFAULT}: the budget
+ *   becomes {@code 2t}, since a spin that long would have seen the event without a sleep and a wake-up;</li>
+ *   <li>it spun out and took longer than that: the budget halves, since no spin this thread allows would
+ *   have helped (a partner that computes, blocks or lost its core for a time slice).</li>
  * </ul>
  * Always between {@link #MIN_NS_DEFAULT} and {@link #MAX_NS_DEFAULT}. A thread whose partner answers within
  * microseconds keeps spinning and never pays a sleep and a wake-up; one whose partner is away for long stops
@@ -21,18 +18,16 @@ package org.rma4j.shm;
  * sleep pay a futex wake-up per message, several microseconds, and a budget learned only from waits that
  * ended while spinning would never climb above that latency and would leave them in that mode.
  *
- * <p>Yield: after the spin, up to {@code yields} yields. What a yield costs tells who else wants the core:
- * <ul>
- *   <li>under {@link #SHARED_YIELD_NS}: nobody; the yield is a short spin;</li>
- *   <li>up to {@link #EXPENSIVE_YIELD_NS}: other threads that ran briefly, typically the job's own ranks
- *   when there are more of them than cores, one of which is the peer this wait needs. The core is
- *   <em>shared</em>: the thread's next {@link #SHARED_WAITS} waits skip the spin and go to yielding at once,
- *   as an MPI library's progress loop does when oversubscribed (a spin would only delay the peer), until a
- *   cheap yield shows the core free again;</li>
- *   <li>longer: a busy process used a time slice. The wait goes to sleep at once, and the thread's next
- *   {@link #YIELD_PAUSE_WAITS} waits skip yielding (a futex sleeper is woken by its writer, which on a
- *   loaded machine is far quicker than a yield that hands the core away for a slice).</li>
- * </ul>
+ * <p>More ranks than CPUs ({@link #jobRanks}): a wait polls 16 times and then yields, as an MPI library's
+ * progress loop does when oversubscribed, and a sleep never grows the budget. A spin would hold a core that
+ * the peer this wait needs is queued for, and the time the peer then takes would teach a longer spin: a
+ * budget learned from whole waits climbs to its largest value and every collective call takes that long.
+ *
+ * <p>Yield: after the spin (or the poll), up to {@code yields} yields, which let a partner that shares the core
+ * run at once when the other runnable threads are short-lived. A yield that took longer than
+ * {@link #EXPENSIVE_YIELD_NS} means a busy process used a time slice: the wait goes to sleep at once, and the
+ * thread's next {@link #YIELD_PAUSE_WAITS} waits skip yielding (a futex sleeper is woken by its writer,
+ * which on a loaded machine is far quicker than a yield that hands the core away for a slice).
  *
  * <p>One instance per thread, which runs one wait at a time; not thread-safe.
  */
@@ -47,16 +42,10 @@ final class AdaptiveSpin {
     static final long MAX_NS_DEFAULT = 200_000;
     /** The spin budget of a thread's first wait. */
     static final long INITIAL_NS = 20_000;
-    /** A yield that takes longer than this let another thread run: the core is shared. */
-    static final long SHARED_YIELD_NS = 4_000;
-    /** A gap this long between two clock reads of a spin (16 spins apart) means the thread lost its core. */
-    static final long PREEMPTED_NS = 20_000;
     /** A yield that takes longer than this handed the core to another process for a time slice. */
     static final long EXPENSIVE_YIELD_NS = 50_000;
     /** Waits that skip yielding after an expensive yield. */
     static final int YIELD_PAUSE_WAITS = 64;
-    /** Waits that skip spinning after a yield found the core shared. */
-    static final int SHARED_WAITS = 64;
 
     private static final long MIN_NS = Long.getLong(MIN_NS_PROP_NAME, MIN_NS_DEFAULT);
     private static final long MAX_NS = Math.max(MIN_NS, Long.getLong(MAX_NS_PROP_NAME, MAX_NS_DEFAULT));
@@ -68,11 +57,8 @@ final class AdaptiveSpin {
 
     private long spinNs = Math.min(MAX_NS, Math.max(MIN_NS, INITIAL_NS));
     private int yieldPause;
-    private int sharedWaits;
     private long waitStartNs;
-    private long lastCheckNs;
     private boolean spunOut;
-    private boolean sharedSeen;
     private boolean yielding;
     private int yieldsDone;
 
@@ -82,16 +68,11 @@ final class AdaptiveSpin {
     static AdaptiveSpin begin() {
         final AdaptiveSpin spin = CURRENT.get();
         spin.waitStartNs = System.nanoTime();
-        spin.lastCheckNs = spin.waitStartNs;
         spin.spunOut = false;
-        spin.sharedSeen = false;
         spin.yielding = false;
         spin.yieldsDone = 0;
         if (spin.yieldPause > 0) {
             spin.yieldPause--;
-        }
-        if (spin.sharedWaits > 0) {
-            spin.sharedWaits--;
         }
         return spin;
     }
@@ -112,24 +93,11 @@ final class AdaptiveSpin {
      */
     boolean step(final long iteration, final int yields) {
         if (!yielding) {
-            // NOTE: the clock is read every 16 spins: a spin is tens of nanoseconds, a clock read about 20.
-            // On a shared core the 16 spins are the whole spin, a poll before the first yield.
-            if ((iteration & 15) != 15) {
+            // NOTE: the clock is read every 16 spins: a spin is tens of nanoseconds, a clock read about 20. With
+            // more ranks than CPUs the 16 spins are the whole spin, a poll before the first yield.
+            if ((iteration & 15) != 15 || !oversubscribed && System.nanoTime() - waitStartNs < spinNs) {
                 Thread.onSpinWait();
                 return true;
-            }
-            if (sharedWaits == 0 && !oversubscribed) {
-                final long now = System.nanoTime();
-                final long sinceLastCheck = now - lastCheckNs;
-                lastCheckNs = now;
-                if (sinceLastCheck > PREEMPTED_NS) {
-                    // NOTE: 16 spins take about a microsecond: the thread lost its core meanwhile, which another
-                    // runnable thread wanted (perhaps the peer this wait needs), so spinning on is no use.
-                    sharedSeen = true;
-                } else if (now - waitStartNs < spinNs) {
-                    Thread.onSpinWait();
-                    return true;
-                }
             }
             spunOut = true;
             if (yieldPause > 0 || yields == 0) {
@@ -158,14 +126,7 @@ final class AdaptiveSpin {
     boolean yielded(final long took) {
         if (took > EXPENSIVE_YIELD_NS) {
             yieldPause = YIELD_PAUSE_WAITS;
-            sharedWaits = 0;
             return false;
-        }
-        if (took > SHARED_YIELD_NS) {
-            sharedSeen = true;
-            sharedWaits = SHARED_WAITS;
-        } else {
-            sharedWaits = 0;
         }
         return true;
     }
@@ -183,7 +144,7 @@ final class AdaptiveSpin {
     void ended(final long waitedNs) {
         if (!spunOut) {
             spinNs = Math.min(MAX_NS, Math.max(spinNs, 2 * waitedNs));
-        } else if (!sharedSeen && !oversubscribed && waitedNs < MAX_NS) {
+        } else if (!oversubscribed && waitedNs < MAX_NS) {
             spinNs = Math.min(MAX_NS, Math.max(MIN_NS, 2 * waitedNs));
         } else {
             spinNs = Math.max(MIN_NS, spinNs / 2);
@@ -192,6 +153,13 @@ final class AdaptiveSpin {
 
     long spinNs() {
         return spinNs;
+    }
+
+    /**
+     * @return yields of the current wait so far.
+     */
+    int yieldsDone() {
+        return yieldsDone;
     }
 
     /**
@@ -223,12 +191,5 @@ final class AdaptiveSpin {
         } catch (final java.io.IOException | RuntimeException e) {
             return Runtime.getRuntime().availableProcessors();
         }
-    }
-
-    /**
-     * @return whether the thread's waits skip the spin because a recent yield found the core shared.
-     */
-    boolean shared() {
-        return sharedWaits > 0;
     }
 }
