@@ -4,13 +4,27 @@ package org.rma4j.shm;
  * The active phase of an {@link WaitStrategy.Kind#ADAPTIVE adaptive} wait, learned from the thread's
  * recent waits as HotSpot's adaptive monitor spinning and glibc's {@code PTHREAD_MUTEX_ADAPTIVE_NP} do.
  *
- * <p>Spin: a wait that ended while spinning after {@code t} ns keeps the spin budget at least {@code 2t}
- * (up to {@link #MAX_NS_DEFAULT}); a wait that spun its whole budget halves it (down to
- * {@link #MIN_NS_DEFAULT}). A thread whose partner answers within microseconds keeps spinning and never
- * pays a sleep and a wake-up; one whose partner is descheduled soon stops spinning.
+ * <p>Spin budget, updated when a wait ends ({@link #ended()}) from how long it took, {@code t}:
+ * <ul>
+ *   <li>the wait ended while spinning: the budget becomes at least {@code 2t};</li>
+ *   <li>it spun its budget out (then yielded or slept) and ended within {@link #MAX_NS_DEFAULT}: the budget
+ *   becomes {@code 2t}, since a spin that long would have seen the event without a sleep and a wake-up;</li>
+ *   <li>it spun out and took longer than that: the budget halves, since no spin this thread allows would
+ *   have helped (a partner that computes, blocks or lost its core for a time slice).</li>
+ * </ul>
+ * Always between {@link #MIN_NS_DEFAULT} and {@link #MAX_NS_DEFAULT}. A thread whose partner answers within
+ * microseconds keeps spinning and never pays a sleep and a wake-up; one whose partner is away for long stops
+ * spinning. Growing the budget after a short sleep matters on a loaded machine: two partners that both
+ * sleep pay a futex wake-up per message, several microseconds, and a budget learned only from waits that
+ * ended while spinning would never climb above that latency and would leave them in that mode.
  *
- * <p>Yield: after the spin, up to {@code yields} yields, which let a partner that shares the core run at
- * once when the other runnable threads are short-lived. A yield that took longer than
+ * <p>More ranks than CPUs ({@link #jobRanks}): a wait polls 16 times and then yields, as an MPI library's
+ * progress loop does when oversubscribed, and a sleep never grows the budget. A spin would hold a core that
+ * the peer this wait needs is queued for, and the time the peer then takes would teach a longer spin: a
+ * budget learned from whole waits climbs to its largest value and every collective call takes that long.
+ *
+ * <p>Yield: after the spin (or the poll), up to {@code yields} yields, which let a partner that shares the core
+ * run at once when the other runnable threads are short-lived. A yield that took longer than
  * {@link #EXPENSIVE_YIELD_NS} means a busy process used a time slice: the wait goes to sleep at once, and the
  * thread's next {@link #YIELD_PAUSE_WAITS} waits skip yielding (a futex sleeper is woken by its writer,
  * which on a loaded machine is far quicker than a yield that hands the core away for a slice).
@@ -36,10 +50,15 @@ final class AdaptiveSpin {
     private static final long MIN_NS = Long.getLong(MIN_NS_PROP_NAME, MIN_NS_DEFAULT);
     private static final long MAX_NS = Math.max(MIN_NS, Long.getLong(MAX_NS_PROP_NAME, MAX_NS_DEFAULT));
     private static final ThreadLocal<AdaptiveSpin> CURRENT = ThreadLocal.withInitial(AdaptiveSpin::new);
+    /** CPUs of the machine (not only those this process may run on: a rank bound to one core has a core). */
+    static final int ONLINE_CPUS = onlineCpus();
+    /** Whether the job in this process has more ranks than the machine has CPUs ({@link #jobRanks}). */
+    private static volatile boolean oversubscribed;
 
     private long spinNs = Math.min(MAX_NS, Math.max(MIN_NS, INITIAL_NS));
     private int yieldPause;
     private long waitStartNs;
+    private boolean spunOut;
     private boolean yielding;
     private int yieldsDone;
 
@@ -49,6 +68,7 @@ final class AdaptiveSpin {
     static AdaptiveSpin begin() {
         final AdaptiveSpin spin = CURRENT.get();
         spin.waitStartNs = System.nanoTime();
+        spin.spunOut = false;
         spin.yielding = false;
         spin.yieldsDone = 0;
         if (spin.yieldPause > 0) {
@@ -73,24 +93,38 @@ final class AdaptiveSpin {
      */
     boolean step(final long iteration, final int yields) {
         if (!yielding) {
-            // NOTE: the clock is read every 16 spins: a spin is tens of nanoseconds, a clock read about 20.
-            if ((iteration & 15) != 15 || System.nanoTime() - waitStartNs < spinNs) {
+            // NOTE: the clock is read every 16 spins: a spin is tens of nanoseconds, a clock read about 20. With
+            // more ranks than CPUs the 16 spins are the whole spin, a poll before the first yield.
+            if ((iteration & 15) != 15 || !oversubscribed && System.nanoTime() - waitStartNs < spinNs) {
                 Thread.onSpinWait();
                 return true;
             }
-            spinNs = Math.max(MIN_NS, spinNs / 2);
+            spunOut = true;
             if (yieldPause > 0 || yields == 0) {
                 return false;
             }
             yielding = true;
         }
+        return yieldOnce(yields);
+    }
+
+    private boolean yieldOnce(final int yields) {
         if (yieldsDone >= yields) {
             return false;
         }
         final long before = System.nanoTime();
         Thread.yield();
         yieldsDone++;
-        if (System.nanoTime() - before > EXPENSIVE_YIELD_NS) {
+        return yielded(System.nanoTime() - before);
+    }
+
+    /**
+     * Learns from a yield of the current wait that took {@code took} ns who else wants the core.
+     *
+     * @return false if the wait should sleep now.
+     */
+    boolean yielded(final long took) {
+        if (took > EXPENSIVE_YIELD_NS) {
             yieldPause = YIELD_PAUSE_WAITS;
             return false;
         }
@@ -98,15 +132,64 @@ final class AdaptiveSpin {
     }
 
     /**
-     * The current wait ended in its active phase.
+     * The current wait ended (its condition came true): learns the spin budget from its duration.
      */
-    void succeeded() {
-        if (!yielding) {
-            spinNs = Math.min(MAX_NS, Math.max(spinNs, 2 * (System.nanoTime() - waitStartNs)));
+    void ended() {
+        ended(System.nanoTime() - waitStartNs);
+    }
+
+    /**
+     * {@link #ended()} for a wait that took {@code waitedNs}.
+     */
+    void ended(final long waitedNs) {
+        if (!spunOut) {
+            spinNs = Math.min(MAX_NS, Math.max(spinNs, 2 * waitedNs));
+        } else if (!oversubscribed && waitedNs < MAX_NS) {
+            spinNs = Math.min(MAX_NS, Math.max(MIN_NS, 2 * waitedNs));
+        } else {
+            spinNs = Math.max(MIN_NS, spinNs / 2);
         }
     }
 
     long spinNs() {
         return spinNs;
+    }
+
+    /**
+     * @return yields of the current wait so far.
+     */
+    int yieldsDone() {
+        return yieldsDone;
+    }
+
+    /**
+     * Records the number of ranks of the job this process belongs to: with more ranks than {@link #ONLINE_CPUS},
+     * every adaptive wait of the process polls briefly and then yields, and a sleep does not grow the spin budget
+     * (a rank that spins holds a core that a peer is waiting for).
+     */
+    static void jobRanks(final int ranks) {
+        oversubscribed = ranks > ONLINE_CPUS;
+    }
+
+    /**
+     * @return whether the job has more ranks than the machine has CPUs.
+     */
+    static boolean oversubscribed() {
+        return oversubscribed;
+    }
+
+    private static int onlineCpus() {
+        // NOTE: e.g. "0-1,4": the CPUs the kernel runs; availableProcessors() is those of this process's affinity.
+        try {
+            int count = 0;
+            for (final String range : java.nio.file.Files
+                .readString(java.nio.file.Path.of("/sys/devices/system/cpu/online")).trim().split(",")) {
+                final String[] ends = range.split("-");
+                count += ends.length == 1 ? 1 : Integer.parseInt(ends[1]) - Integer.parseInt(ends[0]) + 1;
+            }
+            return Math.max(count, Runtime.getRuntime().availableProcessors());
+        } catch (final java.io.IOException | RuntimeException e) {
+            return Runtime.getRuntime().availableProcessors();
+        }
     }
 }

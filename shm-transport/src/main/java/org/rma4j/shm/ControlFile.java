@@ -31,6 +31,8 @@ public final class ControlFile implements AutoCloseable {
         this.ranks = ranks;
         this.fileRanks = ranks;
         this.rows = null;
+        // NOTE: the waits of this process learn whether the job has more ranks than the machine has cores.
+        AdaptiveSpin.jobRanks(ranks);
     }
 
     private ControlFile(final ControlFile whole, final int[] rows) {

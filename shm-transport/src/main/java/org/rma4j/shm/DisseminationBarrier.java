@@ -10,6 +10,12 @@ import java.util.function.BooleanSupplier;
  * Two parties meet after one exchange of flags in each direction, which overlap: about one cache-line
  * transfer, where a central counter barrier needs the counter's line to travel and then the release's.
  *
+ * <p>With more parties than the machine has CPUs ({@link AdaptiveSpin#ONLINE_CPUS}) the same region holds a
+ * central counter barrier instead ({@link ShmBarrier} over its first two blocks, the {@link BarrierLayout}):
+ * there each round of a dissemination barrier waits for one particular party, which is often queued behind
+ * others for a core, while a central barrier needs every party to run once to arrive and the last to release
+ * them all. Every party of a window makes the same choice (one machine, one count).
+ *
  * <p>Each party (a thread or process) uses its own instance, created before the first {@link #await()}
  * of any party and used by one thread at a time; every party must call {@code await()} the same number
  * of times (a collective). Once an {@code await()} ended with PeerFailedException or WaitTimeoutException,
@@ -30,6 +36,8 @@ public final class DisseminationBarrier {
     private final Broken broken = new Broken();
     private final Runnable signalAndWait = this::signalAndWait;
     private long waitedFlag;
+    /** The central barrier used instead with more parties than CPUs, or null. */
+    private final ShmBarrier central;
 
     /**
      * @param segment      mapping that holds the barrier (zeroed before any party's first await).
@@ -41,6 +49,14 @@ public final class DisseminationBarrier {
      */
     public DisseminationBarrier(final MemorySegment segment, final long offset, final int parties, final int party,
         final WaitStrategy waitStrategy, final Liveness liveness) {
+        this(segment, offset, parties, party, waitStrategy, liveness, parties > AdaptiveSpin.ONLINE_CPUS);
+    }
+
+    /**
+     * @param central whether to run the central counter barrier in the region instead (all parties alike).
+     */
+    DisseminationBarrier(final MemorySegment segment, final long offset, final int parties, final int party,
+        final WaitStrategy waitStrategy, final Liveness liveness, final boolean central) {
         this.rounds = DisseminationBarrierLayout.rounds(parties);
         if (party < 0 || party >= parties) {
             throw new IllegalArgumentException("party=" + party + " is outside 0.." + (parties - 1));
@@ -51,6 +67,7 @@ public final class DisseminationBarrier {
         this.party = party;
         this.waitStrategy = waitStrategy;
         this.liveness = liveness;
+        this.central = central && parties > 1 ? new ShmBarrier(segment, offset, parties, waitStrategy, liveness) : null;
     }
 
     /**
@@ -60,7 +77,11 @@ public final class DisseminationBarrier {
      * @throws WaitTimeoutException when the wait strategy's timeout passes.
      */
     public void await() {
-        broken.await(signalAndWait);
+        if (central != null) {
+            central.await();
+        } else {
+            broken.await(signalAndWait);
+        }
     }
 
     private void signalAndWait() {

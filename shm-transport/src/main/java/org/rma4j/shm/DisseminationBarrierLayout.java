@@ -24,6 +24,9 @@ package org.rma4j.shm;
  * A writer is never more than one episode ahead of the flag's reader (finishing episode e needs every
  * party to have entered it), so "reached" is {@code flag - e >= 0}, which also holds across int
  * wrap-around.
+ *
+ * <p>With more parties than the machine has CPUs the region holds a {@link BarrierLayout} at its start instead
+ * ({@link DisseminationBarrier}); {@link #length} is never less than that layout for two parties or more.
  */
 public final class DisseminationBarrierLayout {
     /** Offset of the flag's wait word in its block. */
@@ -48,7 +51,9 @@ public final class DisseminationBarrierLayout {
      * @return bytes the barrier of {@code parties} parties occupies (at least one block).
      */
     public static long length(final int parties) {
-        return Math.max(1L, (long)parties * rounds(parties)) * FLAG_STRIDE;
+        // NOTE: at least a BarrierLayout, which DisseminationBarrier uses instead with more parties than CPUs.
+        return Math.max(parties > 1 ? BarrierLayout.LENGTH : FLAG_STRIDE,
+            (long)parties * rounds(parties) * FLAG_STRIDE);
     }
 
     /**

@@ -311,12 +311,10 @@ public final class WaitStrategy {
                     sleeping = pollingSinceNs == NOT_POLLING;
                 }
             }
-            if (sleeping && sleepOnSignal(segment, signalOffset, done, asymmetric, signalApart, epochOffset)) {
-                return;
-            }
-            if (done.getAsBoolean()) {
-                if (adaptive != null && !sleeping && pollingSinceNs == NOT_POLLING) {
-                    adaptive.succeeded();
+            if (sleeping && sleepOnSignal(segment, signalOffset, done, asymmetric, signalApart, epochOffset)
+                || done.getAsBoolean()) {
+                if (adaptive != null && pollingSinceNs == NOT_POLLING) {
+                    adaptive.ended();
                 }
                 return;
             }
@@ -448,6 +446,9 @@ public final class WaitStrategy {
                 parkNs = Math.min(POLL_PARK_MAX_NS, parkNs * 2);
             }
             if (done.getAsBoolean()) {
+                if (adaptive != null && pollingSinceNs == NOT_POLLING) {
+                    adaptive.ended();
+                }
                 return;
             }
             iteration++;

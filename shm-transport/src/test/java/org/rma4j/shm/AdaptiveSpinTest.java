@@ -7,17 +7,40 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.rma4j.test.ShmTestDirectory;
 
 /**
- * The learned active phase of an adaptive wait: the spin budget halves when a wait spins it out and grows
- * to twice the time of a wait that ended while spinning; yields stop after an expensive one. Each case runs
- * on a fresh thread, whose instance starts at the initial budget.
+ * The learned active phase of an adaptive wait: the spin budget grows to twice the time of a wait that ended
+ * while spinning or soon after it spun out, and halves when a wait spun out and lasted longer than the largest
+ * budget; with more ranks than CPUs a wait polls and yields; yields stop after an expensive one. Each case runs on a fresh thread, whose instance starts at the initial budget.
  */
 @Timeout(60)
 class AdaptiveSpinTest {
+    @BeforeEach
+    @AfterEach
+    void oneRankJob() {
+        AdaptiveSpin.jobRanks(1); // the mode of this JVM's waits is set by the last control file opened
+    }
+
+    @Test
+    void shouldPollThenYieldAndNotGrowAfterASleepWhenTheJobHasMoreRanksThanCpus() {
+        AdaptiveSpin.jobRanks(AdaptiveSpin.ONLINE_CPUS + 1);
+        final long[] result = onFreshThread(() -> {
+            final AdaptiveSpin spin = AdaptiveSpin.begin();
+            final long before = spin.spinNs();
+            final long polls = spinOut(spin, 0);
+            spin.ended(AdaptiveSpin.MIN_NS_DEFAULT); // then slept briefly
+            return new long[] {before, polls, AdaptiveSpin.begin().spinNs()};
+        });
+        assertTrue(AdaptiveSpin.oversubscribed());
+        assertEquals(15, result[1]);
+        assertEquals(result[0] / 2, result[2]);
+    }
+
     private static <T> T onFreshThread(final Supplier<T> body) {
         final CompletableFuture<T> result = new CompletableFuture<>();
         final Thread thread = new Thread(() -> {
@@ -40,10 +63,12 @@ class AdaptiveSpinTest {
     }
 
     @Test
-    void shouldHalveTheBudgetWhenAWaitSpinsItOut() {
+    void shouldHalveTheBudgetWhenAWaitSpinsItOutAndLastsLongerThanAnyBudget() {
         final long[] budgets = onFreshThread(() -> {
             final long first = AdaptiveSpin.begin().spinNs();
-            spinOut(AdaptiveSpin.begin(), 0);
+            final AdaptiveSpin spin = AdaptiveSpin.begin();
+            spinOut(spin, 0);
+            spin.ended(AdaptiveSpin.MAX_NS_DEFAULT + 1); // then slept until the event
             final long second = AdaptiveSpin.begin().spinNs();
             return new long[] {first, second};
         });
@@ -55,7 +80,9 @@ class AdaptiveSpinTest {
     void shouldNotGoBelowTheLeastBudget() {
         final long budget = onFreshThread(() -> {
             for (int i = 0; i < 64; i++) {
-                spinOut(AdaptiveSpin.begin(), 0);
+                final AdaptiveSpin spin = AdaptiveSpin.begin();
+                spinOut(spin, 0);
+                spin.ended(10 * AdaptiveSpin.MAX_NS_DEFAULT);
             }
             return AdaptiveSpin.begin().spinNs();
         });
@@ -63,16 +90,44 @@ class AdaptiveSpinTest {
     }
 
     @Test
+    void shouldGrowToTwiceAWaitThatEndedSoonAfterItsSpin() {
+        final long[] budgets = onFreshThread(() -> {
+            for (int i = 0; i < 64; i++) {
+                final AdaptiveSpin spin = AdaptiveSpin.begin();
+                spinOut(spin, 0);
+                spin.ended(10 * AdaptiveSpin.MAX_NS_DEFAULT); // down to the least budget
+            }
+            final AdaptiveSpin spin = AdaptiveSpin.begin();
+            final long before = spin.spinNs();
+            spinOut(spin, 0);
+            spin.ended(10 * before); // a sleeper woken soon: a partner that answers in 10x the budget
+            return new long[] {before, AdaptiveSpin.begin().spinNs()};
+        });
+        assertEquals(AdaptiveSpin.MIN_NS_DEFAULT, budgets[0]);
+        assertEquals(20 * AdaptiveSpin.MIN_NS_DEFAULT, budgets[1]);
+    }
+
+    @Test
+    void shouldNeverGrowBeyondTheLargestBudget() {
+        final long budget = onFreshThread(() -> {
+            final AdaptiveSpin spin = AdaptiveSpin.begin();
+            spinOut(spin, 0);
+            spin.ended(AdaptiveSpin.MAX_NS_DEFAULT - 1);
+            return AdaptiveSpin.begin().spinNs();
+        });
+        assertEquals(AdaptiveSpin.MAX_NS_DEFAULT, budget);
+    }
+
+    @Test
     void shouldKeepTwiceTheTimeOfAWaitThatEndedWhileSpinning() {
         final long[] result = onFreshThread(() -> {
-            spinOut(AdaptiveSpin.begin(), 0); // budget: INITIAL / 2
             final AdaptiveSpin spin = AdaptiveSpin.begin();
             final long before = spin.spinNs();
             final long start = spin.waitStartNs();
             while (System.nanoTime() - start < before * 3 / 4) {
                 Thread.onSpinWait(); // a wait that ends after three quarters of the budget
             }
-            spin.succeeded();
+            spin.ended();
             return new long[] {before, spin.spinNs()};
         });
         assertTrue(result[1] >= result[0] * 3 / 2, () -> result[0] + " -> " + result[1]);
@@ -91,6 +146,20 @@ class AdaptiveSpinTest {
             return steps >= 3;
         });
         assertTrue(exhausted);
+    }
+
+    @Test
+    void shouldSleepAndPauseYieldingAfterAnExpensiveYield() {
+        final boolean[] result = onFreshThread(() -> {
+            final AdaptiveSpin spin = AdaptiveSpin.begin();
+            spinOut(spin, 0);
+            final boolean goOn = spin.yielded(AdaptiveSpin.EXPENSIVE_YIELD_NS + 1);
+            final AdaptiveSpin next = AdaptiveSpin.begin();
+            spinOut(next, 10); // the spin, then no yield
+            return new boolean[] {goOn, next.yieldsDone() == 0};
+        });
+        assertEquals(false, result[0]);
+        assertTrue(result[1]);
     }
 
     @Test

@@ -69,7 +69,7 @@ class DisseminationBarrierTest {
     void shouldKeepEveryPartyInLockstep(final String name, final int parties, final WaitStrategy strategy,
         final int rounds) throws Exception {
         final List<String> violations = Lockstep.run(shm, "barrier", parties, rounds, (mine, party,
-            liveness) -> new DisseminationBarrier(mine, BARRIER, parties, party, strategy, liveness)::await);
+            liveness) -> new DisseminationBarrier(mine, BARRIER, parties, party, strategy, liveness, false)::await);
 
         assertEquals(List.of(), violations);
         final int barrierRounds = DisseminationBarrierLayout.rounds(parties);
@@ -80,6 +80,23 @@ class DisseminationBarrierTest {
                 assertEquals(0, Words.getIntVolatile(segment, flag + WaitWords.SLEEPERS_OFFSET), "no sleeper left");
             }
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void shouldKeepEveryPartyInLockstepWithTheCentralBarrierOfMorePartiesThanCpus(final String name, final int parties,
+        final WaitStrategy strategy, final int rounds) throws Exception {
+        final List<String> violations = Lockstep.run(shm, "barrier", parties, rounds, (mine, party,
+            liveness) -> new DisseminationBarrier(mine, BARRIER, parties, party, strategy, liveness, true)::await);
+
+        assertEquals(List.of(), violations);
+        assertEquals(2 * rounds, Words.getIntVolatile(segment, BARRIER + BarrierLayout.GENERATION_OFFSET),
+            "episodes of the central barrier");
+        assertEquals(0, Words.getIntVolatile(segment, BARRIER + BarrierLayout.ARRIVALS_OFFSET), "arrivals reset");
+        assertEquals(0,
+            Words.getIntVolatile(segment, BARRIER + BarrierLayout.GENERATION_OFFSET + WaitWords.SLEEPERS_OFFSET),
+            "no sleeper left");
+        assertTrue(DisseminationBarrierLayout.length(parties) >= BarrierLayout.LENGTH);
     }
 
     @Test

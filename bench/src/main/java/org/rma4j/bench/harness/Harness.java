@@ -163,8 +163,8 @@ public final class Harness implements Callable<Integer> {
         + "full: 4)")
     Integer backgroundLoad;
 
-    @Option(names = "--loaded-iterations", description = "timed round trips of each loaded ping-pong (quick: 200; "
-        + "full: 1000)")
+    @Option(names = "--loaded-iterations", description = "timed round trips of each loaded ping-pong, after as "
+        + "many untimed ones (quick and full: 20000)")
     Integer loadedIterations;
 
     @Option(names = "--from-json", description = "only rewrite the report and plots of this results file")

@@ -29,7 +29,7 @@ final class LoadedReport {
         final Results.RunInfo info = results.info();
         md.append("## Ping-pong on a loaded machine (median half round trip)\n\n");
         md.append(String.format(Locale.ROOT, "Each implementation with its default settings, %d timed round trips "
-            + "after a tenth as many untimed ones, first alone, then beside %d CPU-bound processes (`while :; do :; "
+            + "after as many untimed ones (a warm JIT; the first calls are the cold-start report's subject), first alone, then beside %d CPU-bound processes (`while :; do :; "
             + "done`; started before the step, killed after it) on %d CPUs. rma4j: the PingPong example of "
             + "`org.rma4j.examples.notified` as `rmarun` starts it (no JVM option, ranks not bound). Open MPI: "
             + "MPI_Send / MPI_Recv under mpirun (ob1 / vader; mpirun binds 2 ranks to cores). Ratios: rma4j's time "

@@ -17,9 +17,11 @@ import org.rma4j.launch.Launcher;
  * The loaded section: ping-pongs on a machine without load and beside N CPU-bound processes
  * ({@link BackgroundLoad}), each implementation with its default settings. rma4j: the PingPong example
  * ({@link PingPongMain}), send/recv and notified, as {@code rmarun} starts it (no JVM option, ranks not
- * bound). Open MPI: {@code mpi_pingpong.c}'s send-recv row under mpirun (ob1 / vader, ranks bound to cores
- * as mpirun binds 2 ranks), with the example's warm-up of a tenth of the timed round trips. The background
- * processes run for the duration of each step and are killed after it.
+ * bound), each variant run once untimed with the same count before the timed run. Open MPI:
+ * {@code mpi_pingpong.c}'s send-recv row under mpirun (ob1 / vader, ranks bound to cores as mpirun binds 2
+ * ranks), with as many untimed round trips as timed ones. Both therefore measure a warm JIT (the first calls
+ * are the cold-start report's subject). The background processes run for the duration of each step and are
+ * killed after it.
  */
 final class LoadedSection {
     /** Payload sizes of the loaded ping-pongs. */
@@ -83,7 +85,7 @@ final class LoadedSection {
             succeeded = peers.runMpiProgram(
                 Peers.mpirun(mpi, 2, binary.get(),
                     List.of(out.toString(), Peers.csv(SIZES), Integer.toString(iterations),
-                        Integer.toString(Math.max(1, iterations / 10)), "1", "send-recv")),
+                        Integer.toString(iterations), "1", "send-recv")),
                 Peers.label(mpi.impl()) + " ping-pong beside " + load + " busy processes", timeout);
         }
         return succeeded ? read(out, mpi.impl(), load, iterations) : List.of();

@@ -14,7 +14,8 @@ import org.rma4j.examples.notified.Sync;
  * default settings.
  *
  * <p>usage: {@code PingPongMain OUT_FILE ITERATIONS SIZES_CSV}. Runs the send/recv and the notified
- * variants at every size (each with the example's own warm-up, a tenth of ITERATIONS); rank 0 appends one
+ * variants at every size, each first untimed with ITERATIONS round trips (a warm JIT, as the peer's warm-up of
+ * as many round trips), then timed (after the example's own warm-up, a tenth of ITERATIONS); rank 0 appends one
  * line per variant and size to OUT_FILE ({@link SampleFile}): the row ({@code send-recv},
  * {@code notified-put}), the size and the example's median half round trip in ns. Exit status 1 if a payload
  * came back wrong.
@@ -44,6 +45,7 @@ public final class PingPongMain {
         long errors = 0;
         try (RmaJob job = Rma.init()) {
             for (final Sync sync : VARIANTS) {
+                PingPong.run(job, sync, iterations, sizes); // untimed: the warm-up
                 for (final PingPong.Measurement m : PingPong.run(job, sync, iterations, sizes)) {
                     System.out.println(m.line());
                     SampleFile.append(out, row(sync), m.sizeBytes(), new double[] {m.medianHalfRoundTripNs()}, 1);

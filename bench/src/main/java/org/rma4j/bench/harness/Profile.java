@@ -8,7 +8,7 @@ import java.util.List;
  * <ul>
  *   <li>{@link #QUICK}: a few minutes on 2 cores. Three payload sizes, a quarter of the warmup, fewer
  *   timed round trips and batches; the applications at one small size each, 3 repetitions; a tenth of the
- *   sweep's messages and calls; 200 loaded round trips.</li>
+ *   sweep's messages and calls; 20 000 loaded round trips.</li>
  *   <li>{@link #FULL}: the paper's 1000 timed round trips per size, 8 B to 1 MiB, after up to 200 000
  *   untimed ones, the applications at three sizes each, 5 repetitions, and everything in 3 rounds.</li>
  * </ul>
@@ -47,11 +47,11 @@ record Profile(String id, List<Long> sizes, int iterations, int warmup, int bwSa
     int sweepCalls, int backgroundLoad, int loadedIterations) {
 
     static final Profile QUICK = new Profile("quick", List.of(8L, 1024L, 65536L), 300, 50_000, 20, List.of(2, 4, 8), 3,
-        List.of(500), 5, List.of(1024), 300, List.of(8), 32, 1, List.of(2, 4, 8), 20_000, 2_000, 4, 200);
+        List.of(500), 5, List.of(1024), 300, List.of(8), 32, 1, List.of(2, 4, 8), 20_000, 2_000, 4, 20_000);
 
     static final Profile FULL = new Profile("full", List.of(8L, 64L, 1024L, 65536L, 1048576L), 1000, 200_000, 100,
         List.of(2, 4, 8), 5, List.of(1000, 2000, 4000), 5, List.of(8, 1024, 16384), 1000, List.of(8, 16, 32), 32, 3,
-        List.of(2, 4, 8), 200_000, 10_000, 4, 1000);
+        List.of(2, 4, 8), 200_000, 10_000, 4, 20_000);
 
     /**
      * @throws IllegalArgumentException for an unknown profile.
