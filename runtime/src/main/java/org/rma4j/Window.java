@@ -13,7 +13,8 @@ import java.lang.foreign.MemorySegment;
  * delegates each call to a package-private part: {@code TargetAccess} (checks and data movement),
  * {@code PassiveTarget} (locks, flush), {@code ActiveTarget} (fence, PSCW), {@code NotifiedAccess},
  * {@code NotifyCounters}, {@code WindowLifecycle} (free, close), {@code AttributeCache}, over the window's
- * {@code WindowTransport}.
+ * {@code WindowTransport}. The array and scalar overloads of put, get, putNotify, fetch-and-op and compare-and-swap,
+ * and the notification counters' calls, are default methods of their interface that reach the same parts.
  *
  * <h2>Threads</h2>
  * A window handle belongs to its rank. Synchronization calls on one window must not run
@@ -239,51 +240,6 @@ public final class Window
     }
 
     @Override
-    public void put(final byte[] origin, final int offset, final int length, final int target, final long targetDisp) {
-        access.putElements(MemorySegment.ofArray(origin), offset, length, Byte.BYTES, target, targetDisp);
-    }
-
-    @Override
-    public void put(final int[] origin, final int offset, final int length, final int target, final long targetDisp) {
-        access.putElements(MemorySegment.ofArray(origin), offset, length, Integer.BYTES, target, targetDisp);
-    }
-
-    @Override
-    public void put(final long[] origin, final int offset, final int length, final int target, final long targetDisp) {
-        access.putElements(MemorySegment.ofArray(origin), offset, length, Long.BYTES, target, targetDisp);
-    }
-
-    @Override
-    public void put(final double[] origin, final int offset, final int length, final int target,
-        final long targetDisp) {
-        access.putElements(MemorySegment.ofArray(origin), offset, length, Double.BYTES, target, targetDisp);
-    }
-
-    @Override
-    public void get(final byte[] destination, final int offset, final int length, final int target,
-        final long targetDisp) {
-        access.getElements(MemorySegment.ofArray(destination), offset, length, Byte.BYTES, target, targetDisp);
-    }
-
-    @Override
-    public void get(final int[] destination, final int offset, final int length, final int target,
-        final long targetDisp) {
-        access.getElements(MemorySegment.ofArray(destination), offset, length, Integer.BYTES, target, targetDisp);
-    }
-
-    @Override
-    public void get(final long[] destination, final int offset, final int length, final int target,
-        final long targetDisp) {
-        access.getElements(MemorySegment.ofArray(destination), offset, length, Long.BYTES, target, targetDisp);
-    }
-
-    @Override
-    public void get(final double[] destination, final int offset, final int length, final int target,
-        final long targetDisp) {
-        access.getElements(MemorySegment.ofArray(destination), offset, length, Double.BYTES, target, targetDisp);
-    }
-
-    @Override
     public void accumulate(final MemorySegment origin, final long originCount, final Datatype originType,
         final int target, final long targetDisp, final long targetCount, final Datatype targetType, final Op op) {
         access.accumulate(origin, originCount, originType, target, targetDisp, targetCount, targetType, op);
@@ -304,35 +260,9 @@ public final class Window
     }
 
     @Override
-    public long fetchAndOp(final long operand, final int target, final long targetDisp, final Op op) {
-        return access.fetchAndOpBits("fetchAndOp", Datatype.LONG, operand, target, targetDisp, op);
-    }
-
-    @Override
-    public int fetchAndOp(final int operand, final int target, final long targetDisp, final Op op) {
-        return (int)access.fetchAndOpBits("fetchAndOp", Datatype.INT, operand, target, targetDisp, op);
-    }
-
-    @Override
-    public double fetchAndOp(final double operand, final int target, final long targetDisp, final Op op) {
-        return Double.longBitsToDouble(access.fetchAndOpBits("fetchAndOp", Datatype.DOUBLE,
-            Double.doubleToRawLongBits(operand), target, targetDisp, op));
-    }
-
-    @Override
     public void compareAndSwap(final MemorySegment origin, final MemorySegment compare, final MemorySegment result,
         final Datatype type, final int target, final long targetDisp) {
         access.compareAndSwap(origin, compare, result, type, target, targetDisp);
-    }
-
-    @Override
-    public long compareAndSwap(final long compare, final long value, final int target, final long targetDisp) {
-        return access.compareAndSwapBits(Datatype.LONG, compare, value, target, targetDisp);
-    }
-
-    @Override
-    public int compareAndSwap(final int compare, final int value, final int target, final long targetDisp) {
-        return (int)access.compareAndSwapBits(Datatype.INT, compare, value, target, targetDisp);
     }
 
     @Override
@@ -366,19 +296,6 @@ public final class Window
     @Override
     public void putNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
         notified.putNotify(origin, target, targetDisp, tag);
-    }
-
-    @Override
-    public void putNotify(final long[] origin, final int offset, final int length, final int target,
-        final long targetDisp, final int tag) {
-        notified.putNotifyElements(MemorySegment.ofArray(origin), offset, length, Long.BYTES, target, targetDisp, tag);
-    }
-
-    @Override
-    public void putNotify(final double[] origin, final int offset, final int length, final int target,
-        final long targetDisp, final int tag) {
-        notified.putNotifyElements(MemorySegment.ofArray(origin), offset, length, Double.BYTES, target, targetDisp,
-            tag);
     }
 
     @Override
@@ -465,70 +382,6 @@ public final class Window
     }
 
     // ------------------------------------------------ WindowNotifyCounters (MPI Forum issue 59)
-
-    @Override
-    public void notifyAttach(final int counters) {
-        notifyCounters.attach(counters);
-    }
-
-    @Override
-    public void notifyDetach() {
-        notifyCounters.detach();
-    }
-
-    @Override
-    public long notifyGetValue(final int counter) {
-        return notifyCounters.getValue(counter);
-    }
-
-    @Override
-    public void notifySetValue(final int counter, final long value) {
-        notifyCounters.setValue(counter, value);
-    }
-
-    @Override
-    public long notifyWait(final int counter, final long atLeast) {
-        return notifyCounters.await(counter, atLeast);
-    }
-
-    @Override
-    public boolean notifyTest(final int counter, final long atLeast) {
-        return notifyCounters.test(counter, atLeast);
-    }
-
-    @Override
-    public void putNotifyCounter(final MemorySegment origin, final int target, final long targetDisp,
-        final int counter) {
-        notifyCounters.putNotifyCounter(origin, target, targetDisp, counter);
-    }
-
-    @Override
-    public void putNotifyCounter(final MemorySegment origin, final long originCount, final Datatype originType,
-        final int target, final long targetDisp, final long targetCount, final Datatype targetType, final int counter) {
-        notifyCounters.putNotifyCounter(origin, originCount, originType, target, targetDisp, targetCount, targetType,
-            counter);
-    }
-
-    @Override
-    public void getNotifyCounter(final MemorySegment destination, final int target, final long targetDisp,
-        final int counter) {
-        notifyCounters.getNotifyCounter(destination, target, targetDisp, counter);
-    }
-
-    @Override
-    public void getNotifyCounter(final MemorySegment destination, final long originCount, final Datatype originType,
-        final int target, final long targetDisp, final long targetCount, final Datatype targetType, final int counter) {
-        notifyCounters.getNotifyCounter(destination, originCount, originType, target, targetDisp, targetCount,
-            targetType, counter);
-    }
-
-    @Override
-    public void accumulateNotifyCounter(final MemorySegment origin, final long originCount, final Datatype originType,
-        final int target, final long targetDisp, final long targetCount, final Datatype targetType, final Op op,
-        final int counter) {
-        notifyCounters.accumulateNotifyCounter(origin, originCount, originType, target, targetDisp, targetCount,
-            targetType, op, counter);
-    }
 
     // ------------------------------------------------ WindowSynchronization (section 11.5)
 
@@ -671,6 +524,16 @@ public final class Window
     /** @return the window's notification counters. */
     NotifyCounters notifyCounters() {
         return notifyCounters;
+    }
+
+    /** @return the window's target access (the array and scalar overloads of {@link WindowCommunication}). */
+    TargetAccess access() {
+        return access;
+    }
+
+    /** @return the window's notified access (the array overloads of {@link WindowNotifiedAccess}). */
+    NotifiedAccess notified() {
+        return notified;
     }
 
     /** @return the job the window belongs to. */

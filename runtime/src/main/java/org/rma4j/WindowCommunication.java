@@ -58,28 +58,49 @@ public sealed interface WindowCommunication permits Window {
         long targetCount, Datatype targetType);
 
     /** Puts {@code length} bytes of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
-    void put(byte[] origin, int offset, int length, int target, long targetDisp);
+    default void put(final byte[] origin, final int offset, final int length, final int target, final long targetDisp) {
+        accessPart().putElements(MemorySegment.ofArray(origin), offset, length, Byte.BYTES, target, targetDisp);
+    }
 
     /** Puts {@code length} ints of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
-    void put(int[] origin, int offset, int length, int target, long targetDisp);
+    default void put(final int[] origin, final int offset, final int length, final int target, final long targetDisp) {
+        accessPart().putElements(MemorySegment.ofArray(origin), offset, length, Integer.BYTES, target, targetDisp);
+    }
 
     /** Puts {@code length} longs of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
-    void put(long[] origin, int offset, int length, int target, long targetDisp);
+    default void put(final long[] origin, final int offset, final int length, final int target, final long targetDisp) {
+        accessPart().putElements(MemorySegment.ofArray(origin), offset, length, Long.BYTES, target, targetDisp);
+    }
 
     /** Puts {@code length} doubles of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
-    void put(double[] origin, int offset, int length, int target, long targetDisp);
+    default void put(final double[] origin, final int offset, final int length, final int target,
+        final long targetDisp) {
+        accessPart().putElements(MemorySegment.ofArray(origin), offset, length, Double.BYTES, target, targetDisp);
+    }
 
     /** Gets {@code length} bytes into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
-    void get(byte[] destination, int offset, int length, int target, long targetDisp);
+    default void get(final byte[] destination, final int offset, final int length, final int target,
+        final long targetDisp) {
+        accessPart().getElements(MemorySegment.ofArray(destination), offset, length, Byte.BYTES, target, targetDisp);
+    }
 
     /** Gets {@code length} ints into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
-    void get(int[] destination, int offset, int length, int target, long targetDisp);
+    default void get(final int[] destination, final int offset, final int length, final int target,
+        final long targetDisp) {
+        accessPart().getElements(MemorySegment.ofArray(destination), offset, length, Integer.BYTES, target, targetDisp);
+    }
 
     /** Gets {@code length} longs into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
-    void get(long[] destination, int offset, int length, int target, long targetDisp);
+    default void get(final long[] destination, final int offset, final int length, final int target,
+        final long targetDisp) {
+        accessPart().getElements(MemorySegment.ofArray(destination), offset, length, Long.BYTES, target, targetDisp);
+    }
 
     /** Gets {@code length} doubles into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
-    void get(double[] destination, int offset, int length, int target, long targetDisp);
+    default void get(final double[] destination, final int offset, final int length, final int target,
+        final long targetDisp) {
+        accessPart().getElements(MemorySegment.ofArray(destination), offset, length, Double.BYTES, target, targetDisp);
+    }
 
     // ---------------------------------------------------------------- accumulate family (section 11.3.4)
 
@@ -123,19 +144,26 @@ public sealed interface WindowCommunication permits Window {
      * {@link #fetchAndOp(MemorySegment, MemorySegment, Datatype, int, long, Op)} on a long:
      * returns the target's previous value. MPI-3.1 §11.3.4.
      */
-    long fetchAndOp(long operand, int target, long targetDisp, Op op);
+    default long fetchAndOp(final long operand, final int target, final long targetDisp, final Op op) {
+        return accessPart().fetchAndOpBits("fetchAndOp", Datatype.LONG, operand, target, targetDisp, op);
+    }
 
     /**
      * {@link #fetchAndOp(MemorySegment, MemorySegment, Datatype, int, long, Op)} on an int:
      * returns the target's previous value. MPI-3.1 §11.3.4.
      */
-    int fetchAndOp(int operand, int target, long targetDisp, Op op);
+    default int fetchAndOp(final int operand, final int target, final long targetDisp, final Op op) {
+        return (int)accessPart().fetchAndOpBits("fetchAndOp", Datatype.INT, operand, target, targetDisp, op);
+    }
 
     /**
      * {@link #fetchAndOp(MemorySegment, MemorySegment, Datatype, int, long, Op)} on a double:
      * returns the target's previous value. MPI-3.1 §11.3.4.
      */
-    double fetchAndOp(double operand, int target, long targetDisp, Op op);
+    default double fetchAndOp(final double operand, final int target, final long targetDisp, final Op op) {
+        return Double.longBitsToDouble(accessPart().fetchAndOpBits("fetchAndOp", Datatype.DOUBLE,
+            Double.doubleToRawLongBits(operand), target, targetDisp, op));
+    }
 
     /**
      * MPI_COMPARE_AND_SWAP: one element of basic integer {@code type}: if the target's value equals
@@ -152,13 +180,17 @@ public sealed interface WindowCommunication permits Window {
      * {@link #compareAndSwap(MemorySegment, MemorySegment, MemorySegment, Datatype, int, long)} on a long: returns the
      * target's previous value (equal to compare when the swap happened). MPI-3.1 §11.3.4.
      */
-    long compareAndSwap(long compare, long value, int target, long targetDisp);
+    default long compareAndSwap(final long compare, final long value, final int target, final long targetDisp) {
+        return accessPart().compareAndSwapBits(Datatype.LONG, compare, value, target, targetDisp);
+    }
 
     /**
      * {@link #compareAndSwap(MemorySegment, MemorySegment, MemorySegment, Datatype, int, long)} on an int: returns the
      * target's previous value (equal to compare when the swap happened). MPI-3.1 §11.3.4.
      */
-    int compareAndSwap(int compare, int value, int target, long targetDisp);
+    default int compareAndSwap(final int compare, final int value, final int target, final long targetDisp) {
+        return (int)accessPart().compareAndSwapBits(Datatype.INT, compare, value, target, targetDisp);
+    }
 
     // ---------------------------------------------------------------- request-based operations (section 11.3.5)
 
@@ -191,4 +223,9 @@ public sealed interface WindowCommunication permits Window {
     RmaRequest rgetAccumulate(MemorySegment origin, long originCount, Datatype originType, MemorySegment result,
         long resultCount, Datatype resultType, int target, long targetDisp, long targetCount, Datatype targetType,
         Op op);
+
+    /** @return the part of the window that implements these calls. */
+    private TargetAccess accessPart() {
+        return ((Window)this).access();
+    }
 }

@@ -28,10 +28,18 @@ public sealed interface WindowNotifiedAccess permits Window {
     void putNotify(MemorySegment origin, int target, long targetDisp, int tag);
 
     /** {@link #putNotify(MemorySegment, int, long, int)} of {@code length} longs of {@code origin} from {@code offset}. */
-    void putNotify(long[] origin, int offset, int length, int target, long targetDisp, int tag);
+    default void putNotify(final long[] origin, final int offset, final int length, final int target,
+        final long targetDisp, final int tag) {
+        notifiedPart().putNotifyElements(MemorySegment.ofArray(origin), offset, length, Long.BYTES, target, targetDisp,
+            tag);
+    }
 
     /** {@link #putNotify(MemorySegment, int, long, int)} of {@code length} doubles of {@code origin} from {@code offset}. */
-    void putNotify(double[] origin, int offset, int length, int target, long targetDisp, int tag);
+    default void putNotify(final double[] origin, final int offset, final int length, final int target,
+        final long targetDisp, final int tag) {
+        notifiedPart().putNotifyElements(MemorySegment.ofArray(origin), offset, length, Double.BYTES, target,
+            targetDisp, tag);
+    }
 
     /**
      * Notified put with datatypes: {@link Window#put(MemorySegment, long, Datatype, int, long, long, Datatype)}
@@ -154,4 +162,9 @@ public sealed interface WindowNotifiedAccess permits Window {
 
     /** @return notifications that arrived at this rank and wait for a matching request. */
     int unexpectedNotifications();
+
+    /** @return the part of the window that implements these calls. */
+    private NotifiedAccess notifiedPart() {
+        return ((Window)this).notified();
+    }
 }

@@ -50,7 +50,9 @@ public sealed interface WindowNotifyCounters permits Window {
      *                      the job's shared memory has no room for them. A rank's bad argument makes the call
      *                      throw at every rank, and nothing is attached anywhere.
      */
-    void notifyAttach(int counters);
+    default void notifyAttach(final int counters) {
+        notifyCountersPart().attach(counters);
+    }
 
     /**
      * MPI_WIN_NOTIFY_DETACH: detaches this window's counters at every rank. Collective; every operation with a
@@ -59,7 +61,9 @@ public sealed interface WindowNotifyCounters permits Window {
      *
      * @throws RmaException RMA_SYNC if no counters are attached (at any rank: then none is detached).
      */
-    void notifyDetach();
+    default void notifyDetach() {
+        notifyCountersPart().detach();
+    }
 
     // ---------------------------------------------------------------- this rank's counters
 
@@ -69,7 +73,9 @@ public sealed interface WindowNotifyCounters permits Window {
      *
      * @throws RmaException RMA_NOTIF_RANGE for an index outside this rank's counters (or none attached).
      */
-    long notifyGetValue(int counter);
+    default long notifyGetValue(final int counter) {
+        return notifyCountersPart().getValue(counter);
+    }
 
     /**
      * MPI_WIN_NOTIFY_SET_VALUE: sets this rank's counter {@code counter} (a volatile store), and wakes its
@@ -78,7 +84,9 @@ public sealed interface WindowNotifyCounters permits Window {
      *
      * @throws RmaException RMA_NOTIF_RANGE as {@link #notifyGetValue}.
      */
-    void notifySetValue(int counter, long value);
+    default void notifySetValue(final int counter, final long value) {
+        notifyCountersPart().setValue(counter, value);
+    }
 
     /**
      * MPIX_WIN_WAIT_NOTIFY: blocks until this rank's counter {@code counter} is at least {@code atLeast}, through
@@ -90,7 +98,9 @@ public sealed interface WindowNotifyCounters permits Window {
      * @throws RankFailedException if a rank of the window fails while this one waits.
      * @throws RmaTimeoutException after the job's wait timeout.
      */
-    long notifyWait(int counter, long atLeast);
+    default long notifyWait(final int counter, final long atLeast) {
+        return notifyCountersPart().await(counter, atLeast);
+    }
 
     /**
      * MPIX_WIN_TEST_NOTIFY: whether this rank's counter {@code counter} is at least {@code atLeast} now (an acquire
@@ -98,7 +108,9 @@ public sealed interface WindowNotifyCounters permits Window {
      *
      * @throws RmaException RMA_NOTIF_RANGE as {@link #notifyGetValue}.
      */
-    boolean notifyTest(int counter, long atLeast);
+    default boolean notifyTest(final int counter, final long atLeast) {
+        return notifyCountersPart().test(counter, atLeast);
+    }
 
     // ---------------------------------------------------------------- operations with a counter
 
@@ -110,7 +122,10 @@ public sealed interface WindowNotifyCounters permits Window {
      * @throws RmaException RMA_NOTIF_RANGE for an index outside the target's counters (or none attached), and
      *                      WIN, RANK, DISP, RMA_RANGE as {@link Window#put}; nothing is written or counted.
      */
-    void putNotifyCounter(MemorySegment origin, int target, long targetDisp, int counter);
+    default void putNotifyCounter(final MemorySegment origin, final int target, final long targetDisp,
+        final int counter) {
+        notifyCountersPart().putNotifyCounter(origin, target, targetDisp, counter);
+    }
 
     /**
      * MPI_PUT_NOTIFY with datatypes: {@link Window#put(MemorySegment, long, Datatype, int, long, long, Datatype)},
@@ -118,8 +133,11 @@ public sealed interface WindowNotifyCounters permits Window {
      *
      * @throws RmaException as {@link #putNotifyCounter(MemorySegment, int, long, int)}, and TYPE, COUNT as put.
      */
-    void putNotifyCounter(MemorySegment origin, long originCount, Datatype originType, int target, long targetDisp,
-        long targetCount, Datatype targetType, int counter);
+    default void putNotifyCounter(final MemorySegment origin, final long originCount, final Datatype originType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType, final int counter) {
+        notifyCountersPart().putNotifyCounter(origin, originCount, originType, target, targetDisp, targetCount,
+            targetType, counter);
+    }
 
     /**
      * MPI_GET_NOTIFY: {@link Window#get(MemorySegment, int, long) get} into {@code destination} (there when this
@@ -128,15 +146,21 @@ public sealed interface WindowNotifyCounters permits Window {
      *
      * @throws RmaException as {@link #putNotifyCounter(MemorySegment, int, long, int)}.
      */
-    void getNotifyCounter(MemorySegment destination, int target, long targetDisp, int counter);
+    default void getNotifyCounter(final MemorySegment destination, final int target, final long targetDisp,
+        final int counter) {
+        notifyCountersPart().getNotifyCounter(destination, target, targetDisp, counter);
+    }
 
     /**
      * MPI_GET_NOTIFY with datatypes. MPI Forum issue 59.
      *
      * @throws RmaException as {@link #putNotifyCounter(MemorySegment, long, Datatype, int, long, long, Datatype, int)}.
      */
-    void getNotifyCounter(MemorySegment destination, long originCount, Datatype originType, int target, long targetDisp,
-        long targetCount, Datatype targetType, int counter);
+    default void getNotifyCounter(final MemorySegment destination, final long originCount, final Datatype originType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType, final int counter) {
+        notifyCountersPart().getNotifyCounter(destination, originCount, originType, target, targetDisp, targetCount,
+            targetType, counter);
+    }
 
     /**
      * Accumulate with a counter: {@link Window#accumulate} (atomic per element as every accumulate), then one more
@@ -145,6 +169,15 @@ public sealed interface WindowNotifyCounters permits Window {
      *
      * @throws RmaException as {@link Window#accumulate}, and RMA_NOTIF_RANGE.
      */
-    void accumulateNotifyCounter(MemorySegment origin, long originCount, Datatype originType, int target,
-        long targetDisp, long targetCount, Datatype targetType, Op op, int counter);
+    default void accumulateNotifyCounter(final MemorySegment origin, final long originCount, final Datatype originType,
+        final int target, final long targetDisp, final long targetCount, final Datatype targetType, final Op op,
+        final int counter) {
+        notifyCountersPart().accumulateNotifyCounter(origin, originCount, originType, target, targetDisp, targetCount,
+            targetType, op, counter);
+    }
+
+    /** @return the part of the window that implements these calls. */
+    private NotifyCounters notifyCountersPart() {
+        return ((Window)this).notifyCounters();
+    }
 }
