@@ -33,11 +33,8 @@ import org.rma4j.shm.WaitWords;
  * matches it, or to the unexpected queue. A request that starts takes matching notifications from the
  * unexpected queue first, oldest first, so matching order is delivery order throughout.
  *
- * <p>Sending: threads of this rank share its lane at a target, each send holding that lane's
- * process-local lock (biased to the first sending thread: no atomic instruction while one thread sends;
- * taken before the data moves) from its data transfer to its publication. A full lane is back-pressure, never deadlock: the sender keeps draining its own lanes into
- * its unexpected queue while it waits for room, so two ranks filling each other's lanes both progress.
- * No other process takes the lock; a rank that dies holding it leaves nothing published.
+ * <p>Sending: this rank's lane at every target, its process-local lock and the wait for room in a full lane are
+ * {@link NotifySends} ({@link #sends}); while it waits for room a sender drains this endpoint ({@link #progress()}).
  *
  * <p>Thread-safe: a guard (a {@link BiasedLock}, free of atomic instructions while one thread of the rank
  * uses the endpoint) protects the lanes' consumer side, the unexpected queue and the active
@@ -59,12 +56,13 @@ final class Notifications {
     private final Liveness liveness;
     final NotifyWaitPublication waits;
     private final NotifyLanes own;
-    private final Lane[] outgoing;
     /**
      * Producers of this rank's lanes of origins on other nodes, made at their first notification; used by this
      * rank's {@link TargetAgent} only ({@link #deliver}).
      */
     private final LaneProducer[] inbound;
+    /** This rank's lanes at the other ranks: what its notified accesses publish in. */
+    final NotifySends sends;
     private final MemorySegment mapping;
     private final int ranks;
     private final int laneCapacity;
@@ -93,41 +91,6 @@ final class Notifications {
     /** Test hook: runs after a waiter's drain-and-check step, before it waits (never under the guard). */
     private volatile Runnable beforeWait = () -> {
     };
-    /** Test hook: runs when a send first finds its target's lane full, before it waits for room. */
-    private volatile Runnable onFullLane = () -> {
-    };
-
-    /**
-     * This rank's lane at one target, with the process-local lock that lets threads of the rank share it
-     * ({@link LaneProducer} has one producer thread at a time). The lock is biased to the first thread that
-     * sends ({@link BiasedLock}): a rank that sends from one thread takes it with a plain store and releases it
-     * with a release store, no atomic instruction behind its earlier notifications' stores.
-     */
-    static final class Lane {
-        final LaneProducer producer;
-        final int target;
-        private final BiasedLock lock = new BiasedLock();
-        /** How the holder took the lock (written and read by the holder only). */
-        private int taken;
-
-        Lane(final LaneProducer producer, final int target) {
-            this.producer = producer;
-            this.target = target;
-        }
-
-        boolean tryLock() {
-            final int how = lock.tryLock();
-            if (how == BiasedLock.NOT_TAKEN) {
-                return false;
-            }
-            taken = how;
-            return true;
-        }
-
-        void unlock() {
-            lock.unlock(taken);
-        }
-    }
 
     Notifications(final WindowState window, final MemorySegment mapping, final int rank, final int ranks,
         final int laneCapacity, final ControlFile control, final WaitStrategy waitStrategy, final Liveness liveness) {
@@ -150,11 +113,8 @@ final class Notifications {
             WaitWords.signalOnce(mapping, lanes + NotifyLanesLayout.SIGNAL_OFFSET,
                 lanes + NotifyLanesLayout.SLEEP_EPOCH_OFFSET, true);
         });
-        this.outgoing = new Lane[ranks];
-        for (int target = 0; target < ranks; target++) {
-            outgoing[target] = new Lane(new LaneProducer(mapping,
-                WindowLayout.notifyLanesOffset(ranks, laneCapacity, target), ranks, laneCapacity, rank), target);
-        }
+        this.sends = new NotifySends(window, mapping, rank, ranks, laneCapacity, control, waitStrategy, own,
+            this::progress);
     }
 
     /**
@@ -174,84 +134,6 @@ final class Notifications {
             held = guard.tryLock();
         }
         return held;
-    }
-
-    /**
-     * Takes this rank's lane at {@code target} for one notified access: the caller moves the data, then
-     * {@link #publish}es, and {@link Lane#unlock}s in a {@code finally}. Taken before the data moves, so that
-     * a CAS (once a second thread shared the lane) does not wait behind the data's stores. Another thread of this rank holding
-     * the lane is waited for through the window's wait strategy (liveness of the target, the job's timeout).
-     */
-    Lane lock(final String call, final int target) {
-        final Lane lane = outgoing[target];
-        if (!lane.tryLock()) {
-            lockSlowly(call, lane);
-        }
-        return lane;
-    }
-
-    private void lockSlowly(final String call, final Lane lane) {
-        final String what = call + ": this rank's notification lane at rank " + lane.target
-            + ", held by another thread of the rank";
-        try {
-            waitStrategy.awaitPolled(lane::tryLock, () -> {
-                window.checkOpen(call);
-                control.checkPeer(lane.target, true);
-            }, what);
-        } catch (final RuntimeException e) {
-            throw Failures.translate(e, rank, what);
-        }
-    }
-
-    /**
-     * Publishes one notification in {@code lane} (held by the caller), waiting for room if the lane is full.
-     * {@code inline} (null, or up to {@link NotifyLanesLayout#INLINE_CAPACITY} bytes) travels in the entry: a
-     * copy of a short put's data, which the target's request hands out without reading the window.
-     * While it is full this rank keeps draining its own lanes (the target may be waiting for room in ours),
-     * and waits through the window's wait strategy: liveness of the target, the job's timeout, busy-spin
-     * honoured.
-     */
-    void publish(final String call, final Lane lane, final int tag, final long displacement, final int length,
-        final int flags, final MemorySegment inline) {
-        if (!lane.producer.offer(rank, tag, displacement, length, flags, inline)) {
-            publishWhenRoom(call, lane, tag, displacement, length, flags, inline);
-        }
-    }
-
-    /**
-     * Publishes one notification in {@code lane} (held by the caller) if it has room, without waiting.
-     *
-     * @return whether it was published.
-     */
-    boolean offer(final Lane lane, final int tag, final long displacement, final int length, final int flags,
-        final MemorySegment inline) {
-        return lane.producer.offer(rank, tag, displacement, length, flags, inline);
-    }
-
-    private void publishWhenRoom(final String call, final Lane lane, final int tag, final long displacement,
-        final int length, final int flags, final MemorySegment inline) {
-        final int target = lane.target;
-        final var fullLaneEvent = WindowCounters.begin(WindowCounters.FULL_LANE);
-        onFullLane.run();
-        final String what = call + ": room in this rank's full notification lane at rank " + target;
-        // NOTE: the target's drain signals our own signal word when it frees room in our lane while this flag is
-        // set (NotifyLanesLayout, "Room"); notifications for us signal it too, and we must drain them meanwhile:
-        // the target may be waiting for room in our lanes.
-        lane.producer.waitForRoom(true);
-        try {
-            own.await(waitStrategy, () -> {
-                progress();
-                return lane.producer.offer(rank, tag, displacement, length, flags, inline);
-            }, () -> {
-                window.checkOpen(call);
-                control.checkPeer(target, true);
-            });
-        } catch (final RuntimeException e) {
-            throw Failures.translate(e, rank, what);
-        } finally {
-            lane.producer.waitForRoom(false);
-        }
-        window.counters().end(fullLaneEvent, target, tag, call);
     }
 
     /**
@@ -634,14 +516,6 @@ final class Notifications {
         beforeWait = hook;
     }
 
-    /**
-     * Sets the hook a sending thread runs when it first finds its lane at the target full (for tests that
-     * let the target make room only once the sender waits for it).
-     */
-    void onFullLane(final Runnable hook) {
-        onFullLane = hook;
-    }
-
     int rank() {
         return rank;
     }
@@ -694,14 +568,6 @@ final class Notifications {
         } else {
             unexpected.add(notification);
         }
-    }
-
-    /**
-     * @return this rank's producer of its lane at {@code target} (for fault-injection tests, which write an
-     *         entry and stop before publishing it).
-     */
-    LaneProducer outgoingLane(final int target) {
-        return outgoing[target].producer;
     }
 
     private static int matcherSource(final int source) {

@@ -81,7 +81,7 @@ final class NotifiedAccess {
             if (destination == null) {
                 return true;
             }
-            final Notifications.Lane lane = notifications.lock("putNotify", target);
+            final NotifySends.Lane lane = notifications.sends.lock("putNotify", target);
             try {
                 // NOTE: the data goes into the target window at the call, before the notification is published
                 // (release), so it takes effect in program order with this origin's other operations to the target.
@@ -90,9 +90,11 @@ final class NotifiedAccess {
                 // (NotifyRequest.inlineData); the window's copy above is the one that takes effect.
                 final MemorySegment inline = length <= NotifyRequest.INLINE_BYTES ? origin : null;
                 if (!waitForRoom) {
-                    return notifications.offer(lane, tag, targetDisp, (int)length, Notifications.KIND_PUT, inline);
+                    return notifications.sends.offer(lane, tag, targetDisp, (int)length, Notifications.KIND_PUT,
+                        inline);
                 }
-                notifications.publish("putNotify", lane, tag, targetDisp, (int)length, Notifications.KIND_PUT, inline);
+                notifications.sends.publish("putNotify", lane, tag, targetDisp, (int)length, Notifications.KIND_PUT,
+                    inline);
                 return true;
             } finally {
                 lane.unlock();
@@ -118,11 +120,11 @@ final class NotifiedAccess {
             if (destination == null) {
                 return;
             }
-            final Notifications.Lane lane = notifications.lock("putNotify", target);
+            final NotifySends.Lane lane = notifications.sends.lock("putNotify", target);
             try {
                 TypeCursor.copy(origin, new TypeCursor(0, originCount, originType), destination,
                     new TypeCursor(0, targetCount, targetType));
-                notifications.publish("putNotify", lane, tag, targetDisp,
+                notifications.sends.publish("putNotify", lane, tag, targetDisp,
                     (int)Math.min(targetCount * targetType.size(), Integer.MAX_VALUE), Notifications.KIND_PUT, null);
             } finally {
                 lane.unlock();
@@ -155,11 +157,11 @@ final class NotifiedAccess {
             if (source == null) {
                 return;
             }
-            final Notifications.Lane lane = notifications.lock("getNotify", target);
+            final NotifySends.Lane lane = notifications.sends.lock("getNotify", target);
             try {
                 MemorySegment.copy(source, 0, destination, 0, length);
-                notifications.publish("getNotify", lane, tag, targetDisp, (int)Math.min(length, Integer.MAX_VALUE),
-                    Notifications.KIND_GET, null);
+                notifications.sends.publish("getNotify", lane, tag, targetDisp,
+                    (int)Math.min(length, Integer.MAX_VALUE), Notifications.KIND_GET, null);
             } finally {
                 lane.unlock();
             }
@@ -193,12 +195,12 @@ final class NotifiedAccess {
             final Datatype.Basic basic = type.basic();
             Checks.checkAligned("accumulateNotify", target, place.address(), basic);
             final MemorySegment mapping = place.mapping();
-            final Notifications.Lane lane = notifications.lock("accumulateNotify", target);
+            final NotifySends.Lane lane = notifications.sends.lock("accumulateNotify", target);
             try {
                 TypeCursor.zip(new TypeCursor(0, count, type), new TypeCursor(place.offset(), count, type),
                     (originOffset, targetOffset, elements) -> AtomicElements.accumulate(op, basic, origin, originOffset,
                         mapping, targetOffset, elements));
-                notifications.publish("accumulateNotify", lane, tag, targetDisp,
+                notifications.sends.publish("accumulateNotify", lane, tag, targetDisp,
                     (int)Math.min(count * type.size(), Integer.MAX_VALUE), Notifications.KIND_ACCUMULATE, null);
             } finally {
                 lane.unlock();
@@ -220,11 +222,11 @@ final class NotifiedAccess {
                 return 0;
             }
             Checks.checkAligned("fetchAndOpNotify", target, place.address(), Datatype.Basic.LONG);
-            final Notifications.Lane lane = notifications.lock("fetchAndOpNotify", target);
+            final NotifySends.Lane lane = notifications.sends.lock("fetchAndOpNotify", target);
             try {
                 final long previous = AtomicElements.getAndApply(op, Datatype.Basic.LONG, place.mapping(),
                     place.offset(), operand);
-                notifications.publish("fetchAndOpNotify", lane, tag, targetDisp, Long.BYTES,
+                notifications.sends.publish("fetchAndOpNotify", lane, tag, targetDisp, Long.BYTES,
                     Notifications.KIND_ACCUMULATE, null);
                 return previous;
             } finally {
@@ -263,7 +265,7 @@ final class NotifiedAccess {
             if (!notifiedTarget(call, target, targetDisp, span)) {
                 return;
             }
-            final Notifications.Lane lane = localLane(call, target);
+            final NotifySends.Lane lane = localLane(call, target);
             try {
                 transport.getAccumulate(call, op, op == Op.NO_OP ? null : origin, originCount, originType, result,
                     resultCount, resultType, target, targetDisp, targetCount, targetType);
@@ -286,7 +288,7 @@ final class NotifiedAccess {
             if (!notifiedTarget(call, target, targetDisp, Long.BYTES)) {
                 return 0;
             }
-            final Notifications.Lane lane = localLane(call, target);
+            final NotifySends.Lane lane = localLane(call, target);
             final long previous;
             try {
                 previous = transport.compareAndSwap(call, Datatype.LONG, compare, value, target, targetDisp);
@@ -379,11 +381,11 @@ final class NotifiedAccess {
      *         and the notification is published under it, so threads of this rank publish in the order their data
      *         took effect); null for a target on another node.
      */
-    private Notifications.Lane localLane(final String call, final int target) {
-        return transport.mapped(target) ? notifications.lock(call, target) : null;
+    private NotifySends.Lane localLane(final String call, final int target) {
+        return transport.mapped(target) ? notifications.sends.lock(call, target) : null;
     }
 
-    private static void unlock(final Notifications.Lane lane) {
+    private static void unlock(final NotifySends.Lane lane) {
         if (lane != null) {
             lane.unlock();
         }
@@ -393,11 +395,11 @@ final class NotifiedAccess {
      * Publishes the notification of an access that took effect: in {@code lane} on this node, else through the
      * transport's ordered channel to the target's node.
      */
-    private void deliver(final String call, final Notifications.Lane lane, final int target, final int tag,
+    private void deliver(final String call, final NotifySends.Lane lane, final int target, final int tag,
         final long targetDisp, final long bytes, final int kind) {
         final int length = (int)Math.min(bytes, Integer.MAX_VALUE);
         if (lane != null) {
-            notifications.publish(call, lane, tag, targetDisp, length, kind, null);
+            notifications.sends.publish(call, lane, tag, targetDisp, length, kind, null);
         } else {
             transport.notify(call, target, tag, targetDisp, length, kind);
         }

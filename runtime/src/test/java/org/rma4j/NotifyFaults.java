@@ -14,6 +14,6 @@ public final class NotifyFaults {
      * @return the calling rank's producer of its lane at {@code target} in {@code window}.
      */
     public static LaneProducer outgoingLane(final Window window, final int target) {
-        return window.notifications().outgoingLane(target);
+        return window.notifications().sends.outgoingLane(target);
     }
 }

@@ -181,7 +181,7 @@ final class NotifyRaceScenarios {
                     }
                 });
                 // The sender, once it found the ring full, lets the partner make room.
-                window.notifications().onFullLane(job::barrier);
+                window.notifications().sends.onFullLane(job::barrier);
                 try (NotifyRequest answer = window.notifyInit(partner, 1, 1)) {
                     answer.start();
                     assertEquals(partner, answer.await().source());
@@ -190,7 +190,7 @@ final class NotifyRaceScenarios {
                     });
                 }
                 assertTrue(started.get(), "the waiting thread never waited");
-                window.notifications().onFullLane(() -> {
+                window.notifications().sends.onFullLane(() -> {
                 });
                 sender.join();
                 assertNull(senderFailure.get());
