@@ -179,7 +179,7 @@ final class CollectiveCalls {
     Liveness whileWaiting(final Liveness peers) {
         return () -> {
             publishWaiting();
-            checkWaiting();
+            checkWaiting(peers);
             peers.check();
         };
     }
@@ -204,11 +204,14 @@ final class CollectiveCalls {
     }
 
     /**
-     * While waiting in {@code current}: a peer whose call of the same number differs will never arrive.
+     * While waiting in {@code current}: a peer whose call of the same number differs will never arrive. A peer
+     * that is in another call without having reported a mismatch may be there because a member failed (it left
+     * its own wait on the failure and went on to its next call): then the failure is the error, as it is for
+     * that peer, and {@code peers} throws it.
      *
      * @throws RmaException naming both calls.
      */
-    void checkWaiting() {
+    private void checkWaiting(final Liveness peers) {
         final long mine = current;
         if (mine == 0) {
             return;
@@ -218,6 +221,9 @@ final class CollectiveCalls {
             if (peer != rank) {
                 final long theirs = words.call(peer, number & 1);
                 if ((theirs & ~MISMATCH_BIT) != mine && sequenceOf(theirs) == number && comparable(peer, theirs)) {
+                    if ((theirs & MISMATCH_BIT) == 0) {
+                        peers.check();
+                    }
                     throw mismatch(mine, peer, theirs);
                 }
             }
