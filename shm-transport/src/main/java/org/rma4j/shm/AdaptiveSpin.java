@@ -58,6 +58,8 @@ final class AdaptiveSpin {
     private long spinNs = Math.min(MAX_NS, Math.max(MIN_NS, INITIAL_NS));
     private int yieldPause;
     private long waitStartNs;
+    /** Whether {@link #waitStartNs} is set: the clock is read first at the 16th spin, or when asked for. */
+    private boolean clocked;
     private boolean spunOut;
     private boolean yielding;
     private int yieldsDone;
@@ -67,7 +69,8 @@ final class AdaptiveSpin {
      */
     static AdaptiveSpin begin() {
         final AdaptiveSpin spin = CURRENT.get();
-        spin.waitStartNs = System.nanoTime();
+        // NOTE: no clock read here: a wait that ends within 16 spins (a latency-bound exchange) reads none at all.
+        spin.clocked = false;
         spin.spunOut = false;
         spin.yielding = false;
         spin.yieldsDone = 0;
@@ -78,9 +81,14 @@ final class AdaptiveSpin {
     }
 
     /**
-     * @return when the current wait began ({@link System#nanoTime()}).
+     * @return when the current wait began ({@link System#nanoTime()}): its first clock read (at the 16th spin, or
+     *         now); the spins before it are not counted.
      */
     long waitStartNs() {
+        if (!clocked) {
+            waitStartNs = System.nanoTime();
+            clocked = true;
+        }
         return waitStartNs;
     }
 
@@ -95,7 +103,7 @@ final class AdaptiveSpin {
         if (!yielding) {
             // NOTE: the clock is read every 16 spins: a spin is tens of nanoseconds, a clock read about 20. With
             // more ranks than CPUs the 16 spins are the whole spin, a poll before the first yield.
-            if ((iteration & 15) != 15 || !oversubscribed && System.nanoTime() - waitStartNs < spinNs) {
+            if ((iteration & 15) != 15 || !oversubscribed && System.nanoTime() - waitStartNs() < spinNs) {
                 Thread.onSpinWait();
                 return true;
             }
@@ -135,6 +143,12 @@ final class AdaptiveSpin {
      * The current wait ended (its condition came true): learns the spin budget from its duration.
      */
     void ended() {
+        if (!clocked) {
+            if (spunOut) {
+                ended(MAX_NS); // with more ranks than CPUs, spun out without a clock read: the budget shrinks
+            }
+            return; // ended within its first 16 spins: the budget stands
+        }
         ended(System.nanoTime() - waitStartNs);
     }
 
