@@ -5,7 +5,7 @@ import org.rma4j.internal.LockWord;
 import org.rma4j.internal.WindowLayout;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappingLiveness;
-import org.rma4j.shm.WaitState;
+import org.rma4j.events.Waits;
 import org.rma4j.shm.Words;
 
 /**
@@ -109,7 +109,7 @@ final class ActiveTarget {
                 pscwWaitedOn = group.members();
                 pscwPosts = true;
                 pscwWait = "start on window " + number + " for the posts of " + group;
-                blocked.begin(WaitState.Call.START, -1);
+                blocked.begin(Waits.START, -1);
                 try {
                     pscw.awaitPosts(group);
                 } catch (final InternalError e) {
@@ -145,7 +145,7 @@ final class ActiveTarget {
             pscwWaitedOn = group.members();
             pscwPosts = false;
             pscwWait = "wait on window " + number + " for the completes of " + group;
-            blocked.begin(WaitState.Call.WAIT, -1);
+            blocked.begin(Waits.WAIT, -1);
             try {
                 pscw.awaitCompletes(group);
             } catch (final InternalError e) {

@@ -87,7 +87,9 @@ final class CommFile implements CollectiveCalls.CallWords {
 
     @Override
     public void publishCall(final int member, final int parity, final long call) {
-        Words.putLongVolatile(segment, CommunicatorLayout.callOffset(members, halfLength, member, parity), call);
+        // NOTE: a release store: the call's barrier arrival (a volatile store after a full fence) follows it, so a
+        // peer past the barrier sees it; a full fence here cost about 15 ns of an empty fence.
+        Words.putLongRelease(segment, CommunicatorLayout.callOffset(members, halfLength, member, parity), call);
     }
 
     /**

@@ -3,7 +3,7 @@ package org.rma4j;
 import java.lang.invoke.VarHandle;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappingLiveness;
-import org.rma4j.shm.WaitState;
+import org.rma4j.events.Waits;
 
 /**
  * Passive-target synchronization of one window (MPI-3.1 sections 11.5.3 and 11.5.4): lock, lock_all,
@@ -65,7 +65,12 @@ final class PassiveTarget {
             epochs.beforePassive("lock");
             final boolean nocheck = (assertions & Rma.MODE_NOCHECK) != 0;
             if (!nocheck) {
-                acquire(lockType, target, "lock");
+                blocked.begin(Waits.LOCK, target);
+                try {
+                    acquire(lockType, target, "lock");
+                } finally {
+                    blocked.end();
+                }
             }
             epochs.locked(target,
                 (lockType == LockType.EXCLUSIVE ? Epochs.EXCLUSIVE : Epochs.SHARED) | (nocheck ? Epochs.NOCHECK : 0));
@@ -103,15 +108,21 @@ final class PassiveTarget {
             epochs.beforePassive("lockAll");
             final boolean nocheck = (assertions & Rma.MODE_NOCHECK) != 0;
             if (!nocheck) {
-                for (int target = 0; target < sizes.length; target++) {
-                    try {
-                        acquire(LockType.SHARED, target, null);
-                    } catch (final RuntimeException e) {
-                        for (int held = 0; held < target; held++) {
-                            transport.unlock(LockType.SHARED, held);
+                blocked.begin(Waits.LOCK_ALL, 0);
+                try {
+                    for (int target = 0; target < sizes.length; target++) {
+                        blocked.awaiting(target);
+                        try {
+                            acquire(LockType.SHARED, target, null);
+                        } catch (final RuntimeException e) {
+                            for (int held = 0; held < target; held++) {
+                                transport.unlock(LockType.SHARED, held);
+                            }
+                            throw e;
                         }
-                        throw e;
                     }
+                } finally {
+                    blocked.end();
                 }
             }
             epochs.lockedAll(Epochs.SHARED | (nocheck ? Epochs.NOCHECK : 0));
@@ -217,7 +228,7 @@ final class PassiveTarget {
     }
 
     /**
-     * Takes target's lock word; a timeout names the call, the target and the lock word's state. A window may
+     * Takes target's lock word (in the wait the caller has begun on {@link #blocked}); a timeout names the call, the target and the lock word's state. A window may
      * not be locked and exposed in a post epoch concurrently (11.5.3): if the target exposes its window, the
      * hold is given back and RMA_CONFLICT thrown (best effort: a post and a lock that race are not always
      * seen).
@@ -225,7 +236,6 @@ final class PassiveTarget {
      * @param call "lock", or null for lockAll.
      */
     private void acquire(final LockType type, final int target, final String call) {
-        blocked.begin(call == null ? WaitState.Call.LOCK_ALL : WaitState.Call.LOCK, target);
         final boolean exposed;
         try {
             exposed = transport.lock(type, target, lockLiveness);
@@ -240,8 +250,6 @@ final class PassiveTarget {
             final RuntimeException translated = Failures.translate(e, rank,
                 what + " on window " + number + " (lock word " + transport.describeLock(target) + ")");
             throw translated instanceof RankFailedException ? state.context().recordFailure(translated) : translated;
-        } finally {
-            blocked.end();
         }
         if (exposed) {
             transport.unlock(type, target);

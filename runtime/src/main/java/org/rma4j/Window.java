@@ -506,6 +506,8 @@ public final class Window
      * per target, blocking calls and their time. See {@link WindowStatistics}.
      *
      * @return a snapshot.
+     * @throws RmaException OTHER in a process started with {@code -Drma4j.statistics=false}
+     *                      ({@link WindowStatistics#ENABLED_PROP_NAME}).
      */
     public WindowStatistics statistics() {
         return state.counters().snapshot();

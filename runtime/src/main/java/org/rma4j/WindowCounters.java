@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.rma4j.events.RmaWaitEvent;
 import org.rma4j.events.Waits;
-import org.rma4j.shm.WaitState;
 
 /**
  * One rank's counters of one window, read as {@link WindowStatistics} (the MPI_T performance variables
@@ -20,7 +19,10 @@ import org.rma4j.shm.WaitState;
  * thread's first count) with plain increments published by opaque stores; the cells of the thread that
  * counted last are cached in a field, so that a window used by one thread at a time (the usual case)
  * finds them with one comparison. A snapshot sums every thread's cells with opaque loads. The cost on
- * the op path is that comparison and two increments of fields in one cache line.
+ * the op path is that comparison and two increments of fields in one cache line (about 1 ns of an
+ * uncontended fetch-and-op's 10; bench/README). With {@link WindowStatistics#ENABLED_PROP_NAME} false the
+ * counting is off for the process: {@link #ENABLED} is a constant, so the JIT drops it from every path (as
+ * MPICH builds its MPI_T performance variables out unless configured with them).
  */
 final class WindowCounters {
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -54,6 +56,9 @@ final class WindowCounters {
             throw new AssertionError("WindowStatistics.Wait and Waits differ");
         }
     }
+
+    /** Whether this process counts: {@link WindowStatistics#ENABLED_PROP_NAME}, read once. */
+    static final boolean ENABLED = Boolean.parseBoolean(setting());
 
     /** {@link Waits#FENCE}. */
     static final int FENCE = Waits.FENCE;
@@ -123,6 +128,9 @@ final class WindowCounters {
      * {@link #NOTIFIED}) to {@code target} over {@code bytes} of target memory: the op path's form.
      */
     void count(final int kind, final int target, final long bytes) {
+        if (!ENABLED) {
+            return;
+        }
         final long[] operations = cells().operations;
         final int index = (kind * ranks + target) * 2;
         add(operations, index, 1);
@@ -135,13 +143,23 @@ final class WindowCounters {
     void end(final RmaWaitEvent event, final int peer, final int tag, final String call) {
         final long durationNs = Waits.end(event, rank, window, peer, tag, call);
         final int kind = event.kind();
-        if (kind < WindowStatistics.waitKinds()) {
+        if (ENABLED && kind < WindowStatistics.waitKinds()) {
             final long[] waits = cells().waits;
             add(waits, kind * 2, 1);
             if (durationNs > 0) {
                 add(waits, kind * 2 + 1, durationNs);
             }
         }
+    }
+
+    /**
+     * Counts a blocking call of {@code kind} (a window's {@link Waits} kind) that was not timed.
+     */
+    void countWait(final int kind) {
+        if (!ENABLED) {
+            return;
+        }
+        add(cells().waits, kind * 2, 1);
     }
 
     /**
@@ -159,21 +177,14 @@ final class WindowCounters {
     }
 
     /**
-     * @return the {@link Waits} kind of a wait {@link WaitPublication} publishes.
+     * @throws RmaException OTHER if this process does not count ({@link #ENABLED}).
      */
-    static int kindOf(final WaitState.Call call) {
-        return switch (call) {
-            case LOCK -> Waits.LOCK;
-            case LOCK_ALL -> Waits.LOCK_ALL;
-            case START -> Waits.START;
-            case WAIT -> Waits.WAIT;
-            case FENCE -> Waits.FENCE;
-            case BARRIER -> Waits.BARRIER;
-            default -> throw new IllegalArgumentException("no wait event for " + call);
-        };
-    }
-
     WindowStatistics snapshot() {
+        if (!ENABLED) {
+            throw new RmaException(ErrorClass.OTHER,
+                "window statistics are off in this process (-D" + WindowStatistics.ENABLED_PROP_NAME + "=" + setting()
+                    + "); run it with -D" + WindowStatistics.ENABLED_PROP_NAME + "=true (the default)");
+        }
         final long[] operations = new long[WindowStatistics.operationKinds() * ranks * 2];
         final long[] waits = new long[WindowStatistics.waitKinds() * 2];
         for (final Cells thread : cells) {
@@ -181,6 +192,10 @@ final class WindowCounters {
             sum(waits, thread.waits);
         }
         return new WindowStatistics(window, rank, ranks, operations, waits);
+    }
+
+    private static String setting() {
+        return System.getProperty(WindowStatistics.ENABLED_PROP_NAME, "true");
     }
 
     private Cells cells() {

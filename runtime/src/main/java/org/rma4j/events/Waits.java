@@ -8,8 +8,9 @@ package org.rma4j.events;
  * <p>Cost: {@link #begin} allocates one small event object and reads {@link System#nanoTime()} (for
  * the window's wait counters), then {@link #end} reads it again; with no recording, or below the
  * threshold, nothing else happens. The calls that often return without waiting, or whose whole cost is
- * about that of two clock reads (lock and lockAll, a notification request's await and waitAny, a Messaging
- * receive or send), are timed only while a recording enables their event; else they are only counted.
+ * a few clock reads (lock and lockAll, fence and barrier, a notification request's await and waitAny, a
+ * Messaging receive or send), are timed only while a recording enables their event; else they are only
+ * counted.
  * Safe from any thread: each timed call has its own event object.
  */
 public final class Waits {
@@ -51,7 +52,7 @@ public final class Waits {
     private static final RmaWaitEvent[] PROBES = new RmaWaitEvent[KINDS];
 
     static {
-        for (final int kind : new int[] {LOCK, LOCK_ALL, NOTIFY_WAIT, RECV, SEND}) {
+        for (final int kind : new int[] {LOCK, LOCK_ALL, FENCE, BARRIER, NOTIFY_WAIT, RECV, SEND}) {
             UNTIMED[kind] = untimed(kind);
             PROBES[kind] = create(kind);
         }
@@ -68,13 +69,21 @@ public final class Waits {
     }
 
     /**
+     * @return whether a blocking call of {@code kind} is timed now: always for the kinds not named in the class
+     *         comment, for those only while a recording enables their event.
+     */
+    public static boolean timed(final int kind) {
+        final RmaWaitEvent probe = kind >= 0 && kind < KINDS ? PROBES[kind] : null;
+        return probe == null || probe.isEnabled();
+    }
+
+    /**
      * Begins the event of a blocking call of {@code kind}.
      *
      * @return the event, to pass to {@link #end}.
      */
     public static RmaWaitEvent begin(final int kind) {
-        final RmaWaitEvent probe = kind >= 0 && kind < KINDS ? PROBES[kind] : null;
-        if (probe != null && !probe.isEnabled()) {
+        if (!timed(kind)) {
             // NOTE: an uncontended lock + unlock, or an await whose notification is there, costs about as much as
             // two clock reads: such calls are timed only while a recording enables their event.
             return UNTIMED[kind];
