@@ -22,7 +22,11 @@ final class NotifiedAccess {
     private final WindowState state;
     private final TargetMemory memory;
     private final Notifications notifications;
+    /** The requests made on the window and not yet found freed (for {@link #activeRequest()} at free). */
     private final List<NotifyRequest> requests = new ArrayList<>();
+    /** The size of {@link #requests} at which {@link #notifyInit} drops the freed ones. */
+    private int pruneAt = MIN_PRUNE_AT;
+    private static final int MIN_PRUNE_AT = 16;
     /** Notified access to targets on another node. */
     private final RemoteNotified remote;
     private final WindowTransport transport;
@@ -443,6 +447,14 @@ final class NotifiedAccess {
     }
 
     NotifyRequest notifyInit(final int source, final int tag, final int expectedCount) {
+        try {
+            return newRequest(source, tag, expectedCount);
+        } catch (final RmaException e) {
+            throw errors.raise("notifyInit", e);
+        }
+    }
+
+    private NotifyRequest newRequest(final int source, final int tag, final int expectedCount) {
         checkOpen("notifyInit");
         if (source != Rma.ANY_SOURCE) {
             checkRank(source, "notifyInit source");
@@ -454,7 +466,11 @@ final class NotifiedAccess {
             throw new RmaException(ErrorClass.COUNT, "notifyInit expected_count=" + expectedCount + " is negative");
         }
         final NotifyRequest request = new NotifyRequest(notifications, source, tag, expectedCount);
-        requests.removeIf(made -> made.state() == NotifyRequest.State.FREED);
+        if (requests.size() >= pruneAt) {
+            // NOTE: amortized: a removeIf per init (a scan and an allocation) was most of an init + close.
+            requests.removeIf(made -> made.state() == NotifyRequest.State.FREED);
+            pruneAt = Math.max(MIN_PRUNE_AT, 2 * requests.size());
+        }
         requests.add(request);
         return request;
     }

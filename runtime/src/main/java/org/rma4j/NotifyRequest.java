@@ -56,8 +56,11 @@ public final class NotifyRequest implements Request, AutoCloseable {
     private final int source;
     private final int tag;
     private final int expectedCount;
-    /** The poll of a waiting thread ({@link Notifications#awaitComplete}), made once, not at every await. */
-    private final BooleanSupplier completion;
+    /**
+     * The poll of a waiting thread ({@link Notifications#awaitComplete}), made at the first await that waits, not
+     * at every await nor at every init (a request per message must stay cheap to make).
+     */
+    private BooleanSupplier completion;
     /** Returned by {@link #firstComplete} when no active request is complete. */
     static final int NONE_COMPLETE = -2;
 
@@ -104,7 +107,6 @@ public final class NotifyRequest implements Request, AutoCloseable {
 
     NotifyRequest(final Notifications endpoint, final int source, final int tag, final int expectedCount) {
         this.endpoint = endpoint;
-        this.completion = () -> endpoint.drainedComplete(this, true);
         this.source = source;
         this.tag = tag;
         this.expectedCount = expectedCount;
@@ -376,7 +378,12 @@ public final class NotifyRequest implements Request, AutoCloseable {
     }
 
     BooleanSupplier completion() {
-        return completion;
+        BooleanSupplier poll = completion;
+        if (poll == null) {
+            poll = () -> endpoint.drainedComplete(this, true);
+            completion = poll;
+        }
+        return poll;
     }
 
     int tag() {

@@ -373,7 +373,7 @@ public final class Window
 
     @Override
     public NotifyRequest notifyInit(final int source, final int tag, final int expectedCount) {
-        return errors.call("notifyInit", () -> notified.notifyInit(source, tag, expectedCount));
+        return notified.notifyInit(source, tag, expectedCount);
     }
 
     @Override
