@@ -58,6 +58,12 @@ public final class WaitStrategy {
 
     /** Longest a waiter goes without checking its peers' liveness. */
     public static final long LIVENESS_PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    /**
+     * A waiter that neither sleeps nor parks reads the clock for its liveness and timeout checks once per
+     * {@code CHECK_SPINS + 1} rounds (a mask): about every few to tens of microseconds, far within
+     * {@link #LIVENESS_PERIOD_NS}, while a clock read per few rounds would be a large share of a spin.
+     */
+    private static final long CHECK_SPINS = 1023;
     /** A wait's polling phase has not started (or the strategy has none). */
     private static final long NOT_POLLING = Long.MIN_VALUE;
 
@@ -319,7 +325,7 @@ public final class WaitStrategy {
                 return;
             }
             iteration++;
-            if ((iteration & 63) == 0 || sleeping) {
+            if ((iteration & CHECK_SPINS) == 0 || sleeping) {
                 final long now = System.nanoTime();
                 if (!clockStarted) {
                     clockStarted = true;
@@ -452,7 +458,7 @@ public final class WaitStrategy {
                 return;
             }
             iteration++;
-            if ((iteration & 63) == 0 || parking) {
+            if ((iteration & CHECK_SPINS) == 0 || parking) {
                 final long now = System.nanoTime();
                 if (now - lastCheckNs >= LIVENESS_PERIOD_NS) {
                     if (periodicCheck(done, liveness, startNs, now, what, -1)) {
