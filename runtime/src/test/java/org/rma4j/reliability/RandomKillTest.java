@@ -328,11 +328,10 @@ class RandomKillTest {
             final boolean early = random.nextInt(3) == 0;
             final int delayMs = random.nextInt(early ? KILL_WINDOW_MS : WORK_WINDOW_MS);
             final int victim = random.nextInt(ranks);
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             long pid = -1;
+            // NOTE: no deadline: the class's timeout is the hang check.
             while (pid < 0) {
                 assertFalse(end.isDone(), () -> "the job ended before rank " + victim + " was killed:\n" + out);
-                assertTrue(System.nanoTime() < deadline, () -> "no handshake of rank " + victim + " in 30 s:\n" + out);
                 pid = early
                     ? pidOf(out, victim, "started")
                     : (readyLines(out) == ranks ? pidOf(out, victim, "ready") : -1);
