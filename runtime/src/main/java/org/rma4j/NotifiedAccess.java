@@ -19,6 +19,9 @@ import org.rma4j.internal.AtomicElements;
  * (release), and in program order with this origin's other operations to the target.
  */
 final class NotifiedAccess {
+    /** The least size of the request list at which {@link #notifyInit} drops the freed requests. */
+    private static final int MIN_PRUNE_AT = 16;
+
     private final WindowState state;
     private final TargetMemory memory;
     private final Notifications notifications;
@@ -26,7 +29,6 @@ final class NotifiedAccess {
     private final List<NotifyRequest> requests = new ArrayList<>();
     /** The size of {@link #requests} at which {@link #notifyInit} drops the freed ones. */
     private int pruneAt = MIN_PRUNE_AT;
-    private static final int MIN_PRUNE_AT = 16;
     /** Notified access to targets on another node. */
     private final RemoteNotified remote;
     private final WindowTransport transport;

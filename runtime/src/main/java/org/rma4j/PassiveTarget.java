@@ -228,10 +228,10 @@ final class PassiveTarget {
     }
 
     /**
-     * Takes target's lock word (in the wait the caller has begun on {@link #blocked}); a timeout names the call, the target and the lock word's state. A window may
-     * not be locked and exposed in a post epoch concurrently (11.5.3): if the target exposes its window, the
-     * hold is given back and RMA_CONFLICT thrown (best effort: a post and a lock that race are not always
-     * seen).
+     * Takes target's lock word, in the wait the caller has begun on {@link #blocked}; a timeout names the call,
+     * the target and the lock word's state. A window may not be locked and exposed in a post epoch concurrently
+     * (11.5.3): if the target exposes its window, the hold is given back and RMA_CONFLICT thrown (best effort: a
+     * post and a lock that race are not always seen).
      *
      * @param call "lock", or null for lockAll.
      */

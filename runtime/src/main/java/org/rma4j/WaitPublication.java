@@ -27,8 +27,6 @@ final class WaitPublication {
         CALLS[Waits.LOCK_ALL] = WaitState.Call.LOCK_ALL;
         CALLS[Waits.START] = WaitState.Call.START;
         CALLS[Waits.WAIT] = WaitState.Call.WAIT;
-        CALLS[Waits.FENCE] = WaitState.Call.FENCE;
-        CALLS[Waits.BARRIER] = WaitState.Call.BARRIER;
     }
 
     private final ControlFile control;

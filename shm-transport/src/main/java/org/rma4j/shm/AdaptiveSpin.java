@@ -58,7 +58,7 @@ final class AdaptiveSpin {
     private long spinNs = Math.min(MAX_NS, Math.max(MIN_NS, INITIAL_NS));
     private int yieldPause;
     private long waitStartNs;
-    /** Whether {@link #waitStartNs} is set: the clock is read first at the 16th spin, or when asked for. */
+    /** Whether {@link #waitStartNs} is set: the clock is read first at the 64th spin, or when asked for. */
     private boolean clocked;
     private boolean spunOut;
     private boolean yielding;
@@ -69,7 +69,7 @@ final class AdaptiveSpin {
      */
     static AdaptiveSpin begin() {
         final AdaptiveSpin spin = CURRENT.get();
-        // NOTE: no clock read here: a wait that ends within 16 spins (a latency-bound exchange) reads none at all.
+        // NOTE: no clock read here: a wait that ends within 64 spins (a latency-bound exchange) reads none at all.
         spin.clocked = false;
         spin.spunOut = false;
         spin.yielding = false;
@@ -81,15 +81,26 @@ final class AdaptiveSpin {
     }
 
     /**
-     * @return when the current wait began ({@link System#nanoTime()}): its first clock read (at the 16th spin, or
+     * @return when the current wait began ({@link System#nanoTime()}): its first clock read (at the 64th spin, or
      *         now); the spins before it are not counted.
      */
     long waitStartNs() {
         if (!clocked) {
-            waitStartNs = System.nanoTime();
-            clocked = true;
+            sinceStartNs();
         }
         return waitStartNs;
+    }
+
+    /**
+     * @return the time since the wait's first clock read, which this read is if there was none (one clock read).
+     */
+    private long sinceStartNs() {
+        final long now = System.nanoTime();
+        if (!clocked) {
+            waitStartNs = now;
+            clocked = true;
+        }
+        return now - waitStartNs;
     }
 
     /**
@@ -104,9 +115,7 @@ final class AdaptiveSpin {
             // NOTE: with more ranks than CPUs, 16 spins are the whole spin, a poll before the first yield. Else the
             // clock is read every 64 spins: a spin is a few to tens of nanoseconds, a clock read 20 to 60 (profiles of
             // a spinning fence showed half its samples in clock_gettime when it was read every 16).
-            if (oversubscribed
-                ? (iteration & 15) != 15
-                : (iteration & 63) != 63 || System.nanoTime() - waitStartNs() < spinNs) {
+            if (oversubscribed ? (iteration & 15) != 15 : (iteration & 63) != 63 || sinceStartNs() < spinNs) {
                 Thread.onSpinWait();
                 return true;
             }
@@ -150,7 +159,7 @@ final class AdaptiveSpin {
             if (spunOut) {
                 ended(MAX_NS); // with more ranks than CPUs, spun out without a clock read: the budget shrinks
             }
-            return; // ended within its first 16 spins: the budget stands
+            return; // ended within its first 64 spins: the budget stands
         }
         ended(System.nanoTime() - waitStartNs);
     }
