@@ -38,7 +38,7 @@ final class Epochs {
      * Checks that an RMA call may reach {@code target} now, and records it.
      */
     void checkAccess(final int target, final String call) {
-        if (locks[target] != NONE || lockAll != NONE) {
+        if (lockAll != NONE || locks[target] != NONE) {
             return;
         }
         if (accessGroup != null) {

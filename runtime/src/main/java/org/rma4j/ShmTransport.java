@@ -85,14 +85,12 @@ final class ShmTransport implements WindowTransport {
 
     @Override
     public void put(final String call, final MemorySegment origin, final int target, final long targetDisp) {
-        final long length = origin.byteSize();
-        MemorySegment.copy(origin, 0, memory.resolve(call, target, targetDisp, length), 0, length);
+        memory.put(call, origin, target, targetDisp);
     }
 
     @Override
     public void get(final String call, final MemorySegment destination, final int target, final long targetDisp) {
-        final long length = destination.byteSize();
-        MemorySegment.copy(memory.resolve(call, target, targetDisp, length), 0, destination, 0, length);
+        memory.get(call, destination, target, targetDisp);
     }
 
     @Override

@@ -18,6 +18,26 @@ abstract class TargetMemory {
     abstract MemorySegment resolve(String call, int target, long targetDisp, long lengthBytes);
 
     /**
+     * Copies all of {@code origin} to target's bytes at {@code targetDisp} (a contiguous put).
+     *
+     * @throws RmaException RMA_RANGE as {@link #resolve}.
+     */
+    void put(final String call, final MemorySegment origin, final int target, final long targetDisp) {
+        final long length = origin.byteSize();
+        MemorySegment.copy(origin, 0, resolve(call, target, targetDisp, length), 0, length);
+    }
+
+    /**
+     * Copies target's bytes at {@code targetDisp} to all of {@code destination} (a contiguous get).
+     *
+     * @throws RmaException RMA_RANGE as {@link #resolve}.
+     */
+    void get(final String call, final MemorySegment destination, final int target, final long targetDisp) {
+        final long length = destination.byteSize();
+        MemorySegment.copy(resolve(call, target, targetDisp, length), 0, destination, 0, length);
+    }
+
+    /**
      * Like {@link #resolve} for atomic operations: the returned place is in the whole mapping that
      * holds the target memory, so that an element smaller than an int can be updated through a
      * compare-and-set of its aligned enclosing int even at the edge of the window.
@@ -47,6 +67,8 @@ abstract class TargetMemory {
         private final MemorySegment[] parts;
         private final MemorySegment[] mappings;
         private final long[] starts;
+        /** Each target's size: {@code parts[target].byteSize()} without the segment's type check. */
+        private final long[] sizes;
         private final int[] dispUnits;
         private final AutoCloseable resources;
 
@@ -62,10 +84,12 @@ abstract class TargetMemory {
             this.mappings = mappings;
             this.starts = starts;
             this.parts = new MemorySegment[mappings.length];
+            this.sizes = new long[mappings.length];
             for (int r = 0; r < parts.length; r++) {
                 parts[r] = mappings[r].equals(MemorySegment.NULL)
                     ? MemorySegment.NULL
                     : mappings[r].asSlice(starts[r], sizes[r]);
+                this.sizes[r] = parts[r].byteSize();
             }
             this.dispUnits = dispUnits;
             this.resources = resources;
@@ -76,25 +100,53 @@ abstract class TargetMemory {
             return parts[target].asSlice(checkRange(call, target, targetDisp, lengthBytes), lengthBytes);
         }
 
+        // NOTE: put and get copy into the target's part at the checked offset: no slice of it is made, so the
+        // op path's compiled code stays small enough for its callers to inline (bench/README).
+        @Override
+        void put(final String call, final MemorySegment origin, final int target, final long targetDisp) {
+            final long length = origin.byteSize();
+            MemorySegment.copy(origin, 0, parts[target], checkRange(call, target, targetDisp, length), length);
+        }
+
+        @Override
+        void get(final String call, final MemorySegment destination, final int target, final long targetDisp) {
+            final long length = destination.byteSize();
+            MemorySegment.copy(parts[target], checkRange(call, target, targetDisp, length), destination, 0, length);
+        }
+
         @Override
         Place resolveInMapping(final String call, final int target, final long targetDisp, final long lengthBytes) {
             return new Place(mappings[target], starts[target] + checkRange(call, target, targetDisp, lengthBytes));
         }
 
         private long checkRange(final String call, final int target, final long targetDisp, final long lengthBytes) {
-            final MemorySegment part = parts[target];
-            final long size = part.byteSize();
-            if (lengthBytes < 0) {
-                throw new RmaException(ErrorClass.COUNT, call + " length=" + lengthBytes + " is negative");
-            }
+            final long size = sizes[target];
             final int unit = dispUnits[target];
-            final long start = targetDisp > Long.MAX_VALUE / unit ? Long.MAX_VALUE : targetDisp * unit;
-            if (start > size || lengthBytes > size - start) {
-                throw new RmaException(ErrorClass.RMA_RANGE,
-                    call + " target_disp=" + targetDisp + " (x disp_unit " + unit + " = byte " + start + ") + length="
-                        + lengthBytes + " exceeds window size " + size + " of rank " + target);
+            final long start = targetDisp * unit;
+            final long high = Math.multiplyHigh(targetDisp, unit);
+            final long room = size - lengthBytes;
+            // NOTE: one sign test for every misuse, so the op path keeps one exit to the error instead of one per
+            // condition (and divides nothing): high | -high is negative when the product overflows, start or
+            // lengthBytes when negative, room when the length exceeds the size, room - start when the end is past
+            // the size (no overflow: room and start are not negative when it counts). rangeError tells them apart.
+            if ((high | -high | start | lengthBytes | room | room - start) < 0) {
+                throw rangeError(call, target, targetDisp, lengthBytes);
             }
             return start;
+        }
+
+        private RmaException rangeError(final String call, final int target, final long targetDisp,
+            final long lengthBytes) {
+            if (lengthBytes < 0) {
+                return new RmaException(ErrorClass.COUNT, call + " length=" + lengthBytes + " is negative");
+            }
+            final int unit = dispUnits[target];
+            final long start = Math.multiplyHigh(targetDisp, unit) == 0 && targetDisp * unit >= 0
+                ? targetDisp * unit
+                : Long.MAX_VALUE;
+            return new RmaException(ErrorClass.RMA_RANGE,
+                call + " target_disp=" + targetDisp + " (x disp_unit " + unit + " = byte " + start + ") + length="
+                    + lengthBytes + " exceeds window size " + sizes[target] + " of rank " + target);
         }
 
         MemorySegment part(final int target) {

@@ -88,7 +88,7 @@ final class WindowState {
      * @throws RmaException RANK if {@code target} is not a rank of the window.
      */
     void checkRank(final int target, final String call) {
-        if (target < 0 || target >= sizes.length) {
+        if (Integer.compareUnsigned(target, sizes.length) >= 0) {
             throw new RmaException(ErrorClass.RANK,
                 call + " target rank " + target + " is outside 0.." + (sizes.length - 1));
         }

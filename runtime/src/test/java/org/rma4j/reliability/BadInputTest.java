@@ -230,6 +230,9 @@ class BadInputTest {
             f -> f.w.put(one, 0, 1, 1, 9)));
         rows.add(Row.locked(api, "put at displacement Long.MAX_VALUE", ErrorClass.RMA_RANGE,
             "target_disp=" + Long.MAX_VALUE, f -> f.w.put(one, 0, 1, 1, Long.MAX_VALUE)));
+        // NOTE: (2^61 + 1) x disp_unit 8 wraps to byte 8, inside the window: the check must see the overflow.
+        rows.add(Row.locked(api, "put at a displacement whose byte offset overflows", ErrorClass.RMA_RANGE,
+            "target_disp=" + ((1L << 61) + 1), f -> f.w.put(one, 0, 1, 1, (1L << 61) + 1)));
         rows.add(Row.locked(api, "put longer than the window", ErrorClass.RMA_RANGE, "length=80",
             f -> f.w.put(new long[10], 0, 10, 1, 0)));
         rows.add(Row.locked(api, "get across the end of the window", ErrorClass.RMA_RANGE, "length=16",
