@@ -2,6 +2,7 @@ package org.rma4j.shm;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
+import java.util.function.BooleanSupplier;
 
 /**
  * A sense-reversing central barrier for a fixed number of parties over a {@link BarrierLayout} in a
@@ -21,6 +22,10 @@ public final class ShmBarrier {
     private final Liveness liveness;
     private final Broken broken = new Broken();
     private final Runnable arriveAndWait = this::arriveAndWait;
+    /** The generation this party's current wait waits to pass (written and read by this party only). */
+    private int awaited;
+    /** The condition of the wait, made once: a wait allocates nothing. */
+    private final BooleanSupplier passed = this::passed;
 
     /**
      * @param segment      mapping that holds the barrier.
@@ -63,9 +68,14 @@ public final class ShmBarrier {
             Words.putIntVolatile(segment, arrivalsOffset, 0);
             WaitWords.putIntVolatileAndWake(segment, generationOffset, generation + 1);
         } else {
-            waitStrategy.awaitInt(segment, generationOffset, value -> value != generation, liveness);
+            awaited = generation;
+            waitStrategy.awaitWord(segment, generationOffset, passed, liveness);
         }
         VarHandle.fullFence();
+    }
+
+    private boolean passed() {
+        return Words.getIntVolatile(segment, generationOffset) != awaited;
     }
 
     public int parties() {

@@ -244,6 +244,19 @@ public final class WaitStrategy {
     }
 
     /**
+     * {@link #awaitInt} for a caller that keeps its condition in an object of its own, made once: waits until
+     * {@code done} returns true, where {@code done} reads the wait word at {@code offset} itself (its writers change
+     * the word, then wake announced sleepers, {@link WaitWords#wakeAll}). Allocates nothing, unlike a predicate
+     * that captures the value it waits to pass.
+     *
+     * @throws PeerFailedException from {@code liveness}.
+     */
+    public void awaitWord(final MemorySegment segment, final long offset, final BooleanSupplier done,
+        final Liveness liveness) {
+        awaitCondition(segment, offset, done, liveness, false, false, NO_EPOCH);
+    }
+
+    /**
      * Waits until {@code done} returns true, sleeping on the signal word at {@code signalOffset} once
      * spinning and yielding are over. For conditions that are not a function of one word (a ring's
      * next slot, say): writers make the condition true and then call {@link WaitWords#signal}, which
