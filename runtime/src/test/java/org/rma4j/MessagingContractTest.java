@@ -51,6 +51,11 @@ abstract class MessagingContractTest {
     }
 
     @Test
+    void shouldReceiveArrivedMessagesInOrderWithBlockingReceives() throws Exception {
+        run(2, "blockingReceivesOfArrivedMessages");
+    }
+
+    @Test
     void shouldCompleteNonblockingRequestsWithWaitAnyTestAndWaitAll() throws Exception {
         run(3, "nonblocking");
     }

@@ -243,6 +243,48 @@ final class MessagingScenarios {
     }
 
     /**
+     * Blocking receives of messages that arrived before them (taken without a request): by tag out of arrival
+     * order, a truncated one (COUNT, buffer unchanged, the message consumed), then the rest in the order of the
+     * pair; a rendezvous among them goes through a request and keeps its place.
+     */
+    static void blockingReceivesOfArrivedMessages(final RmaJob job) {
+        final int me = job.rank();
+        final int[] sizes = {8, 16, 24, 5000, 32, 40};
+        try (Messaging m = Messaging.create(job, 512)) {
+            if (me == 1) {
+                final List<MessageRequest> sends = new ArrayList<>();
+                for (int i = 0; i < sizes.length; i++) {
+                    // tags 0, 1, 0, 1, 0, 1: the pair's order decides among equal tags
+                    sends.add(m.isend(MemorySegment.ofArray(pattern(me, i, sizes[i])), 0, i % 2));
+                }
+                m.barrier();
+                MessageRequest.waitAll(sends.toArray(MessageRequest[]::new));
+                m.barrier();
+                return;
+            }
+            m.barrier();
+            // Every short message has arrived once a receive has made progress: this one takes message 1 (tag 1).
+            final byte[] first = new byte[64];
+            assertEquals(new MessageStatus(1, 1, 16), m.recv(MemorySegment.ofArray(first), 1, 1));
+            assertArrayEquals(pattern(1, 1, 16), Arrays.copyOf(first, 16));
+            // Message 0 (tag 0, 8 bytes) does not fit 4 bytes: COUNT, buffer unchanged, message gone.
+            final byte[] tiny = {7, 7, 7, 7};
+            final RmaException e = assertThrows(RmaException.class, () -> m.recv(MemorySegment.ofArray(tiny), 1, 0));
+            assertEquals(ErrorClass.COUNT, e.errorClass(), e.getMessage());
+            assertArrayEquals(new byte[] {7, 7, 7, 7}, tiny);
+            // The rest in the pair's order: 2 (tag 0), 3 (tag 1, rendezvous), 4, 5.
+            for (int i = 2; i < sizes.length; i++) {
+                final byte[] data = new byte[sizes[i] + 3];
+                final MessageStatus status = m.recv(MemorySegment.ofArray(data), Rma.ANY_SOURCE, Rma.ANY_TAG);
+                assertEquals(new MessageStatus(1, i % 2, sizes[i]), status, "message " + i);
+                assertArrayEquals(pattern(1, i, sizes[i]), Arrays.copyOf(data, sizes[i]));
+                assertArrayEquals(new byte[3], Arrays.copyOfRange(data, sizes[i], sizes[i] + 3));
+            }
+            m.barrier();
+        }
+    }
+
+    /**
      * isend / irecv between every pair of three ranks, completed with waitAny (each index once, then
      * -1), test polling and waitAll.
      */

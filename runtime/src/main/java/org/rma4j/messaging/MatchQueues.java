@@ -23,13 +23,32 @@ final class MatchQueues {
      * @return the oldest unexpected arrival that {@code request} matches, removed from the queue, or null.
      */
     Unexpected takeUnexpected(final MessageRequest request) {
-        if (unexpected.isEmpty()) {
+        return takeUnexpected(request.peer(), request.context(), request.tag(), -1);
+    }
+
+    /**
+     * @param fitting -1 to take the message whatever it is, else take it only if it has arrived whole (not a
+     *                rendezvous still arriving) and has at most {@code fitting} bytes.
+     * @return the oldest unexpected arrival that a receive from {@code peer} with {@code context} and {@code tag}
+     *         matches, removed from the queue; null if there is none, or if it is not {@code fitting} (then nothing
+     *         is removed).
+     */
+    Unexpected takeUnexpected(final int peer, final int context, final int tag, final long fitting) {
+        final Unexpected first = unexpected.peekFirst();
+        if (first == null) {
             return null;
+        }
+        // NOTE: the usual case (messages received in the order they came) matches the oldest: no iterator is made.
+        if (matches(peer, context, tag, first.source, first.wireTag)) {
+            return fitting < 0 || fits(first, fitting) ? unexpected.pollFirst() : null;
         }
         final Iterator<Unexpected> waiting = unexpected.iterator();
         while (waiting.hasNext()) {
             final Unexpected message = waiting.next();
-            if (matches(request, message.source, message.wireTag)) {
+            if (matches(peer, context, tag, message.source, message.wireTag)) {
+                if (fitting >= 0 && !fits(message, fitting)) {
+                    return null;
+                }
                 waiting.remove();
                 return message;
             }
@@ -37,13 +56,21 @@ final class MatchQueues {
         return null;
     }
 
+    private static boolean fits(final Unexpected message, final long capacity) {
+        return message.inbound == null && message.length <= capacity;
+    }
+
     /**
      * @return the oldest posted receive that matches an arrival from {@code source} with {@code wireTag},
      *         removed from the queue, or null.
      */
     MessageRequest takePosted(final int source, final int wireTag) {
-        if (posted.isEmpty()) {
+        final MessageRequest first = posted.peekFirst();
+        if (first == null) {
             return null;
+        }
+        if (matches(first, source, wireTag)) {
+            return posted.pollFirst();
         }
         final Iterator<MessageRequest> requests = posted.iterator();
         while (requests.hasNext()) {
@@ -113,9 +140,17 @@ final class MatchQueues {
     }
 
     static boolean matches(final MessageRequest request, final int source, final int wireTag) {
-        return (wireTag & MessagingEngine.COLLECTIVE_CONTEXT) == request.context()
-            && (request.tag() == Rma.ANY_TAG || request.tag() == (wireTag & MessagingEngine.TAG_UB))
-            && (request.peer() == Rma.ANY_SOURCE || request.peer() == source);
+        return matches(request.peer(), request.context(), request.tag(), source, wireTag);
+    }
+
+    /**
+     * @return whether a receive from {@code peer} (or ANY_SOURCE) with {@code context} and {@code tag} (or ANY_TAG)
+     *         matches an arrival from {@code source} with {@code wireTag}.
+     */
+    static boolean matches(final int peer, final int context, final int tag, final int source, final int wireTag) {
+        return (wireTag & MessagingEngine.COLLECTIVE_CONTEXT) == context
+            && (tag == Rma.ANY_TAG || tag == (wireTag & MessagingEngine.TAG_UB))
+            && (peer == Rma.ANY_SOURCE || peer == source);
     }
 
     static MessageStatus status(final int source, final int wireTag, final long length) {

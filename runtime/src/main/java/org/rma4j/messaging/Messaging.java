@@ -230,7 +230,12 @@ public final class Messaging implements AutoCloseable {
      * @throws RmaException RANK, TAG, COUNT for bad arguments; OTHER after {@link #close()}.
      */
     public void send(final MemorySegment buffer, final int dest, final int tag) {
-        isend(buffer, dest, tag).await();
+        // NOTE: the common case, a short message with room for it at dest, goes out at once without a request
+        // (isend's checks first, the same ones); the rest is isend and await.
+        checkSend("send", buffer, dest, tag);
+        if (dest == Rma.PROC_NULL || !engine.sendNow(buffer, dest, MessagingEngine.USER_CONTEXT, tag)) {
+            isend(buffer, dest, tag).await();
+        }
     }
 
     /**
@@ -242,6 +247,15 @@ public final class Messaging implements AutoCloseable {
      *                      buffer unchanged); RANK, TAG for bad arguments; OTHER after {@link #close()}.
      */
     public MessageStatus recv(final MemorySegment buffer, final int source, final int tag) {
+        // NOTE: the common case, a matching message that already arrived, is taken without a request (irecv's
+        // checks first, the same ones); the rest is irecv and await.
+        checkRecv("recv", buffer, source, tag);
+        if (source != Rma.PROC_NULL) {
+            final MessageStatus status = engine.recvNow(buffer, source, MessagingEngine.USER_CONTEXT, tag);
+            if (status != null) {
+                return status;
+            }
+        }
         return irecv(buffer, source, tag).await();
     }
 
@@ -251,24 +265,39 @@ public final class Messaging implements AutoCloseable {
      * @throws RmaException as {@link #send(MemorySegment, int, int)}.
      */
     public MessageRequest isend(final MemorySegment buffer, final int dest, final int tag) {
-        checkOpen("isend");
-        Objects.requireNonNull(buffer, "buffer");
-        if (dest != Rma.PROC_NULL) {
-            checkRank("isend dest", dest);
-        }
-        if (tag < 0 || tag > TAG_UB) {
-            throw new RmaException(ErrorClass.TAG, "isend tag=" + tag + " is outside 0.." + TAG_UB);
-        }
-        if (buffer.byteSize() > MAX_MESSAGE_BYTES) {
-            throw new RmaException(ErrorClass.COUNT, "isend of " + buffer.byteSize() + " bytes exceeds the longest"
-                + " message, " + MAX_MESSAGE_BYTES + " bytes");
-        }
+        checkSend("isend", buffer, dest, tag);
         if (dest == Rma.PROC_NULL) {
             final MessageRequest request = MessageRequest.send(engine, buffer, dest, MessagingEngine.USER_CONTEXT, tag);
             request.completeSend(rank, 0);
             return request;
         }
         return engine.isend(buffer, dest, MessagingEngine.USER_CONTEXT, tag);
+    }
+
+    private void checkRecv(final String call, final MemorySegment buffer, final int source, final int tag) {
+        checkOpen(call);
+        Objects.requireNonNull(buffer, "buffer");
+        if (source != Rma.ANY_SOURCE && source != Rma.PROC_NULL) {
+            checkRank(call + " source", source);
+        }
+        if (tag != Rma.ANY_TAG && (tag < 0 || tag > TAG_UB)) {
+            throw new RmaException(ErrorClass.TAG, call + " tag=" + tag + " is neither ANY_TAG nor in 0.." + TAG_UB);
+        }
+    }
+
+    private void checkSend(final String call, final MemorySegment buffer, final int dest, final int tag) {
+        checkOpen(call);
+        Objects.requireNonNull(buffer, "buffer");
+        if (dest != Rma.PROC_NULL) {
+            checkRank(call + " dest", dest);
+        }
+        if (tag < 0 || tag > TAG_UB) {
+            throw new RmaException(ErrorClass.TAG, call + " tag=" + tag + " is outside 0.." + TAG_UB);
+        }
+        if (buffer.byteSize() > MAX_MESSAGE_BYTES) {
+            throw new RmaException(ErrorClass.COUNT, call + " of " + buffer.byteSize() + " bytes exceeds the longest"
+                + " message, " + MAX_MESSAGE_BYTES + " bytes");
+        }
     }
 
     /**
@@ -279,14 +308,7 @@ public final class Messaging implements AutoCloseable {
      *                      reported).
      */
     public MessageRequest irecv(final MemorySegment buffer, final int source, final int tag) {
-        checkOpen("irecv");
-        Objects.requireNonNull(buffer, "buffer");
-        if (source != Rma.ANY_SOURCE && source != Rma.PROC_NULL) {
-            checkRank("irecv source", source);
-        }
-        if (tag != Rma.ANY_TAG && (tag < 0 || tag > TAG_UB)) {
-            throw new RmaException(ErrorClass.TAG, "irecv tag=" + tag + " is neither ANY_TAG nor in 0.." + TAG_UB);
-        }
+        checkRecv("irecv", buffer, source, tag);
         if (source == Rma.PROC_NULL) {
             final MessageRequest request = MessageRequest.recv(engine, buffer, source, MessagingEngine.USER_CONTEXT,
                 tag);

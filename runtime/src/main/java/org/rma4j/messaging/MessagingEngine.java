@@ -168,6 +168,23 @@ final class MessagingEngine {
     }
 
     /**
+     * MPI_RECV's common case: the oldest message that matches has arrived whole and fits {@code buffer}. Copies it
+     * there and returns its status, as {@link #irecv} and the request's completion would, without a request.
+     *
+     * @return null if there is no such message (nothing was taken: the caller posts a receive, which finds the same
+     *         message or a later one, in MPI's order).
+     */
+    MessageStatus recvNow(final MemorySegment buffer, final int source, final int context, final int tag) {
+        // NOTE: a message longer than the buffer stays queued: the request path reports the truncation (COUNT).
+        final Unexpected message = queues.takeUnexpected(source, context, tag, buffer.byteSize());
+        if (message == null) {
+            return null;
+        }
+        MemorySegment.copy(message.data, 0, buffer, 0, message.length);
+        return MatchQueues.status(message.source, message.wireTag, message.length);
+    }
+
+    /**
      * Handles every notification that has arrived, then returns the credit due (see {@link RingCredit}). Never
      * blocks for an arrival (it may wait for room in a peer's notification lane, draining its own meanwhile).
      */
@@ -367,7 +384,27 @@ final class MessagingEngine {
      * @return false if the ring lacks room (the request stays queued until credit returns).
      */
     private boolean sendEager(final MessageRequest request, final int dest) {
-        final long length = request.buffer().byteSize();
+        if (!sendEager(request.buffer(), dest, request.context(), request.tag())) {
+            return false;
+        }
+        request.completeSend(rank, request.buffer().byteSize());
+        return true;
+    }
+
+    /**
+     * MPI_SEND's common case: nothing queued to {@code dest}, a message short enough for the bounce ring and
+     * room for it there. Sends it at once, as {@link #isend} would, without a request (the blocking call
+     * needs none: the message is on its way when this returns true, and its buffer may be reused).
+     *
+     * @return false if the message must go through {@link #isend} (queued, rendezvous, or no room).
+     */
+    boolean sendNow(final MemorySegment buffer, final int dest, final int context, final int tag) {
+        return sendQueue[dest].isEmpty() && buffer.byteSize() <= layout.bounceBytes()
+            && sendEager(buffer, dest, context, tag);
+    }
+
+    private boolean sendEager(final MemorySegment buffer, final int dest, final int context, final int tag) {
+        final long length = buffer.byteSize();
         final long size = MessagingLayout.recordBytes(length);
         final long capacity = layout.ringBytes();
         final long written = reserved[dest];
@@ -383,10 +420,8 @@ final class MessagingEngine {
         }
         creditAsked[dest] = false;
         transfer();
-        window.putNotify(request.buffer(), dest, layout.ringOffset(rank) + start % capacity,
-            request.context() | request.tag());
+        window.putNotify(buffer, dest, layout.ringOffset(rank) + start % capacity, context | tag);
         reserved[dest] = start + size;
-        request.completeSend(rank, length);
         return true;
     }
 
