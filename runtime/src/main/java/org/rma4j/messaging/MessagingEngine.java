@@ -37,6 +37,10 @@ final class MessagingEngine {
     static final int CONTROL_TAG = 0;
     /** Arrivals taken from the endpoint per step. */
     private static final int ARRIVAL_BATCH = 256;
+    /** The least capacity of a reusable unexpected-message buffer. */
+    private static final int SPARE_MIN_BYTES = 64;
+    /** Reusable unexpected-message buffers kept at most (the rest go to the collector). */
+    private static final int MAX_SPARES = 256;
     /**
      * A receiver returns a sender's credit once this fraction of the sender's ring is owed (or when the sender
      * asks): often enough that a streaming sender rarely runs out and asks, rarely enough that credit costs little.
@@ -84,6 +88,8 @@ final class MessagingEngine {
     private boolean closed;
 
     private final MatchQueues queues = new MatchQueues();
+    /** Buffers of unexpected eager messages already received, for the next ones. */
+    private final ArrayDeque<Unexpected> spares = new ArrayDeque<>();
     private final RingCredit credit;
     private final RingCredit.Report creditReport = this::putCredit;
     private final RendezvousInbound rendezvous;
@@ -157,6 +163,7 @@ final class MessagingEngine {
         final Unexpected message = queues.takeUnexpected(request);
         if (message != null) {
             rendezvous.takeUnexpected(request, message);
+            recycle(message);
             return request;
         }
         if (context == USER_CONTEXT && source != Rma.ANY_SOURCE && closing[source]) {
@@ -181,7 +188,31 @@ final class MessagingEngine {
             return null;
         }
         MemorySegment.copy(message.data, 0, buffer, 0, message.length);
-        return MatchQueues.status(message.source, message.wireTag, message.length);
+        final MessageStatus status = MatchQueues.status(message.source, message.wireTag, message.length);
+        recycle(message);
+        return status;
+    }
+
+    /**
+     * @return a reusable buffer for an unexpected eager message of {@code length} bytes: a spare one that holds
+     *         it, or a new one (of at least {@link #SPARE_MIN_BYTES}).
+     */
+    private Unexpected spareFor(final int length) {
+        final Unexpected spare = spares.pollLast();
+        if (spare != null && spare.holds(length)) {
+            return spare;
+        }
+        return Unexpected.spare(Math.max(length, SPARE_MIN_BYTES));
+    }
+
+    /**
+     * Keeps a taken unexpected message's buffer for the next arrival, if it is an eager message's and fewer than
+     * {@link #MAX_SPARES} are kept.
+     */
+    private void recycle(final Unexpected message) {
+        if (message.reusable && spares.size() < MAX_SPARES) {
+            spares.addLast(message);
+        }
     }
 
     /**
@@ -567,9 +598,12 @@ final class MessagingEngine {
                 request.complete(MatchQueues.status(source, wireTag, length));
             }
         } else {
-            final MemorySegment copy = MemorySegment.ofArray(new byte[length]);
-            MemorySegment.copy(from, fromOffset, copy, 0, length);
-            queues.park(new Unexpected(source, wireTag, length, copy, null));
+            final Unexpected parked = spareFor(length);
+            parked.source = source;
+            parked.wireTag = wireTag;
+            parked.length = length;
+            MemorySegment.copy(from, fromOffset, parked.data, 0, length);
+            queues.park(parked);
         }
     }
 

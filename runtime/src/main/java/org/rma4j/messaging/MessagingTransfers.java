@@ -10,22 +10,47 @@ final class MessagingTransfers {
     private MessagingTransfers() {
     }
 
-    /** A message that arrived before a receive matched it, in a private buffer. */
+    /**
+     * A message that arrived before a receive matched it, in a private buffer. An eager message's buffer is
+     * {@link #spare() reused}: once its data is copied out, the engine keeps the object for the next arrival
+     * (a stream of unexpected messages then allocates nothing).
+     */
     static final class Unexpected {
-        final int source;
-        final int wireTag;
-        final int length;
+        int source;
+        int wireTag;
+        int length;
+        /** The message's bytes from offset 0 ({@link #length} of them; a reused buffer may be longer). */
         final MemorySegment data;
         /** The rendezvous still arriving into {@link #data}, or null once all of it is there. */
         Inbound inbound;
+        /** Whether this is an eager message's reusable buffer (never a rendezvous's). */
+        final boolean reusable;
 
         Unexpected(final int source, final int wireTag, final int length, final MemorySegment data,
             final Inbound inbound) {
+            this(source, wireTag, length, data, inbound, false);
+        }
+
+        private Unexpected(final int source, final int wireTag, final int length, final MemorySegment data,
+            final Inbound inbound, final boolean reusable) {
             this.source = source;
             this.wireTag = wireTag;
             this.length = length;
             this.data = data;
             this.inbound = inbound;
+            this.reusable = reusable;
+        }
+
+        /**
+         * @return a reusable buffer of {@code capacity} bytes for eager messages.
+         */
+        static Unexpected spare(final int capacity) {
+            return new Unexpected(0, 0, 0, MemorySegment.ofArray(new byte[capacity]), null, true);
+        }
+
+        /** @return whether an eager message of {@code bytes} fits this reusable buffer. */
+        boolean holds(final int bytes) {
+            return data.byteSize() >= bytes;
         }
     }
 
