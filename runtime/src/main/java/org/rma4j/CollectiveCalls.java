@@ -100,6 +100,11 @@ final class CollectiveCalls {
     private final int ranks;
     private int sequence;
     private long current;
+    /**
+     * Per member, the call word its barrier flag carried in this rank's latest wait ({@link #seen}), which
+     * {@link #checkCompleted} then need not read from the member's row.
+     */
+    private final long[] seen;
     private boolean waitPublished;
 
     /**
@@ -131,6 +136,22 @@ final class CollectiveCalls {
         this.scope = scope;
         this.rank = rank;
         this.ranks = control.ranks();
+        this.seen = new long[ranks];
+    }
+
+    /**
+     * @return the call word of the call this rank is waiting in (0 outside a wait): the token of its barrier.
+     */
+    long current() {
+        return current;
+    }
+
+    /**
+     * Records the call word {@code member}'s barrier flag carried into the current wait (the barrier's token,
+     * read from the flag's line): {@link #checkCompleted} compares it without reading the member's row.
+     */
+    void seen(final int member, final long call) {
+        seen[member] = call;
     }
 
     /**
@@ -239,7 +260,8 @@ final class CollectiveCalls {
     void checkCompleted(final long call) {
         final int number = sequenceOf(call);
         for (int peer = 0; peer < ranks; peer++) {
-            if (peer != rank) {
+            // NOTE: a call word is unique to its number: a member whose flag carried this very call is in it.
+            if (peer != rank && seen[peer] != call) {
                 final long theirs = words.call(peer, number & 1);
                 if ((theirs & ~MISMATCH_BIT) != call && comparable(peer, theirs)) {
                     throw mismatch(call, peer, theirs);

@@ -58,11 +58,17 @@ final class ShmTransport implements WindowTransport {
         this.fileCheck = fileCheck;
         final DisseminationBarrier fenceBarrier = new DisseminationBarrier(mapping, WindowLayout.barrierOffset(ranks),
             ranks, rank, state.job().waitStrategy(), state.context().calls().whileWaiting(collective));
+        final CollectiveCalls calls = state.context().calls();
         this.fenceWait = () -> {
             try {
-                fenceBarrier.await();
+                // NOTE: the call word travels with the barrier's flags: the members that signalled this rank are
+                // compared without a read of their rows (CollectiveCalls.checkCompleted).
+                fenceBarrier.await(calls.current());
             } catch (final InternalError e) {
                 throw fileCheck.explain(e);
+            }
+            for (int round = 0; round < fenceBarrier.tokenRounds(); round++) {
+                calls.seen(fenceBarrier.signalledBy(round), fenceBarrier.receivedToken(round));
             }
         };
     }

@@ -36,6 +36,10 @@ public final class DisseminationBarrier {
     private final Broken broken = new Broken();
     private final Runnable signalAndWait = this::signalAndWait;
     private long waitedFlag;
+    /** The token of the current {@link #await(long)}. */
+    private long token;
+    /** Per round, the token the party that signalled this one handed in the last await. */
+    private final long[] received;
     /** The central barrier used instead with more parties than CPUs, or null. */
     private final ShmBarrier central;
 
@@ -68,6 +72,7 @@ public final class DisseminationBarrier {
         this.waitStrategy = waitStrategy;
         this.liveness = liveness;
         this.central = central && parties > 1 ? new ShmBarrier(segment, offset, parties, waitStrategy, liveness) : null;
+        this.received = new long[rounds];
     }
 
     /**
@@ -77,23 +82,60 @@ public final class DisseminationBarrier {
      * @throws WaitTimeoutException when the wait strategy's timeout passes.
      */
     public void await() {
+        await(0);
+    }
+
+    /**
+     * {@link #await()}, handing {@code token} to the parties this one signals: after it returns,
+     * {@link #receivedToken} gives the token each party that signalled this one handed in the same call
+     * (without a further cache miss: the token travels in the flag's line). Not with the central barrier
+     * ({@link #tokenRounds()} is then 0).
+     */
+    public void await(final long token) {
         if (central != null) {
             central.await();
         } else {
+            this.token = token;
             broken.await(signalAndWait);
         }
+    }
+
+    /**
+     * @return the rounds whose {@link #receivedToken} the last {@link #await(long)} filled: ceil(log2(parties)),
+     *         0 with the central barrier.
+     */
+    public int tokenRounds() {
+        return central != null ? 0 : rounds;
+    }
+
+    /**
+     * @return the party that signalled this one in {@code round}: (party - 2^round) mod parties.
+     */
+    public int signalledBy(final int round) {
+        return Math.floorMod(party - (1 << round), parties);
+    }
+
+    /**
+     * @return the token {@link #signalledBy signalledBy(round)} handed to the last {@link #await(long)}.
+     */
+    public long receivedToken(final int round) {
+        return received[round];
     }
 
     private void signalAndWait() {
         VarHandle.fullFence();
         final int current = ++episode;
+        final long tokenAt = DisseminationBarrierLayout.tokenOffset(current);
         int distance = 1;
         for (int round = 0; round < rounds; round++) {
             final int partner = (party + distance) % parties;
-            WaitWords.putIntVolatileAndWake(segment,
-                offset + DisseminationBarrierLayout.flagOffset(parties, partner, round), current);
+            final long partnerFlag = offset + DisseminationBarrierLayout.flagOffset(parties, partner, round);
+            // NOTE: plain, before the flag's volatile store that publishes it (the layout's "Token").
+            Words.putLong(segment, partnerFlag + tokenAt, token);
+            WaitWords.putIntVolatileAndWake(segment, partnerFlag, current);
             waitedFlag = offset + DisseminationBarrierLayout.flagOffset(parties, party, round);
             waitStrategy.awaitCondition(segment, waitedFlag, flagReached, liveness);
+            received[round] = Words.getLong(segment, waitedFlag + tokenAt);
             distance <<= 1;
         }
         VarHandle.fullFence();

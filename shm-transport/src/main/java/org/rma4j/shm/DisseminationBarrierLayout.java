@@ -7,13 +7,13 @@ package org.rma4j.shm;
  *
  * <pre>
  *   offset + (party * rounds + round) * FLAG_STRIDE:
- *   0                     8                                      128
- *   +---------------------+----------------------------------------+
- *   | flag wait word      | padding                                |
- *   | (int episode,       |                                        |
- *   |  int sleepers)      |                                        |
- *   +---------------------+----------------------------------------+
- *   rounds = ceil(log2(parties)); flag (p, k) is written by party (p - 2^k) mod parties
+ *   0                     8                 16                24                    128
+ *   +---------------------+-----------------+-----------------+---------------------+
+ *   | flag wait word      | token of even   | token of odd    | padding             |
+ *   | (int episode,       | episodes (long) | episodes (long) |                     |
+ *   |  int sleepers)      |                 |                 |                     |
+ *   +---------------------+-----------------+-----------------+---------------------+
+ *   rounds = ceil(log2(parties)); flag (p, k) and its tokens are written by party (p - 2^k) mod parties
  * </pre>
  *
  * Publication rule (Hensgen, Finkel and Manber's dissemination barrier, with episode numbers in place of
@@ -25,12 +25,19 @@ package org.rma4j.shm;
  * party to have entered it), so "reached" is {@code flag - e >= 0}, which also holds across int
  * wrap-around.
  *
+ * <p>Token: before its flag store of episode e, the writer stores the token its caller gave the episode (a
+ * collective call word, say) with a plain store into the token of e's parity, in the flag's line; the reader
+ * loads it after its flag has reached e: the flag's line, already in its cache. The writer is at most one
+ * episode ahead, so it writes the other parity's token meanwhile and e's stays until the reader has moved on.
+ *
  * <p>With more parties than the machine has CPUs the region holds a {@link BarrierLayout} at its start instead
  * ({@link DisseminationBarrier}); {@link #length} is never less than that layout for two parties or more.
  */
 public final class DisseminationBarrierLayout {
     /** Offset of the flag's wait word in its block. */
     public static final int FLAG_OFFSET = 0;
+    /** Offset of the token of even episodes in a flag's block (long); the odd episodes' follows it. */
+    public static final int TOKEN_OFFSET = FLAG_OFFSET + 2 * Integer.BYTES;
     /** Bytes between two flags: a line pair, so no two flags (two writers) share one. */
     public static final int FLAG_STRIDE = Align.PAD;
 
@@ -54,6 +61,13 @@ public final class DisseminationBarrierLayout {
         // NOTE: at least a BarrierLayout, which DisseminationBarrier uses instead with more parties than CPUs.
         return Math.max(parties > 1 ? BarrierLayout.LENGTH : FLAG_STRIDE,
             (long)parties * rounds(parties) * FLAG_STRIDE);
+    }
+
+    /**
+     * @return offset, from a flag's wait word, of its token for {@code episode}.
+     */
+    public static long tokenOffset(final int episode) {
+        return TOKEN_OFFSET - FLAG_OFFSET + (long)(episode & 1) * Long.BYTES;
     }
 
     /**

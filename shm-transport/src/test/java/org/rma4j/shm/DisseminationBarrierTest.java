@@ -1,5 +1,6 @@
 package org.rma4j.shm;
 
+import java.util.ArrayList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -54,6 +55,55 @@ class DisseminationBarrierTest {
         assertEquals(6L * 3 * Align.PAD, DisseminationBarrierLayout.length(6));
         assertEquals(5L * Align.PAD, DisseminationBarrierLayout.flagOffset(6, 1, 2));
         assertThrows(IllegalArgumentException.class, () -> DisseminationBarrierLayout.rounds(0));
+        // The tokens share the flag's line: the reader finds them in the line its wait brought in.
+        assertEquals(8, DisseminationBarrierLayout.tokenOffset(2));
+        assertEquals(16, DisseminationBarrierLayout.tokenOffset(3));
+        assertTrue(DisseminationBarrierLayout.tokenOffset(1) + Long.BYTES <= 64);
+    }
+
+    static Stream<Arguments> tokenCases() {
+        return Stream.of(Arguments.of(2, WaitStrategy.busySpin(), 5_000), Arguments.of(3, WaitStrategy.busySpin(), 500),
+            Arguments.of(5, WaitStrategy.defaultStrategy(), 200));
+    }
+
+    @ParameterizedTest(name = "{0} parties")
+    @MethodSource("tokenCases")
+    void shouldHandEachPartyTheTokensOfThePartiesThatSignalledIt(final int parties, final WaitStrategy strategy,
+        final int episodes) throws Exception {
+        final List<Future<List<String>>> futures = new ArrayList<>();
+        for (int p = 0; p < parties; p++) {
+            final int party = p;
+            final MemorySegment mine = ShmFiles.open(shm, "barrier").segment();
+            futures.add(shm.submit(() -> {
+                final DisseminationBarrier barrier = new DisseminationBarrier(mine, BARRIER, parties, party, strategy,
+                    Liveness.NONE, false);
+                final List<String> wrong = new ArrayList<>();
+                assertEquals(DisseminationBarrierLayout.rounds(parties), barrier.tokenRounds());
+                for (int episode = 1; episode <= episodes; episode++) {
+                    // A signaller may be one episode ahead when this party reads: its tokens alternate by parity.
+                    barrier.await(episode * 16L + party);
+                    for (int round = 0; round < barrier.tokenRounds(); round++) {
+                        final long expected = episode * 16L + barrier.signalledBy(round);
+                        if (barrier.receivedToken(round) != expected) {
+                            wrong.add("party " + party + " episode " + episode + " round " + round + ": "
+                                + barrier.receivedToken(round) + " instead of " + expected);
+                        }
+                    }
+                }
+                return wrong;
+            }));
+        }
+        for (final Future<List<String>> future : futures) {
+            assertEquals(List.of(), future.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS * 4L, TimeUnit.SECONDS));
+        }
+        final DisseminationBarrier one = new DisseminationBarrier(segment, BARRIER, parties, 0, strategy, Liveness.NONE,
+            false);
+        for (int round = 0; round < one.tokenRounds(); round++) {
+            assertEquals(Math.floorMod(-(1 << round), parties), one.signalledBy(round));
+        }
+        assertEquals(0,
+            new DisseminationBarrier(segment, BARRIER, parties, 0, strategy, Liveness.NONE, true).tokenRounds(),
+            "the central barrier hands no tokens");
     }
 
     static Stream<Arguments> cases() {
