@@ -151,11 +151,11 @@ public final class Harness implements Callable<Integer> {
     List<Integer> sweepRanks;
 
     @Option(names = "--sweep-messages", description = "8-byte messages the fan-in's consumer receives per pass, "
-        + "split over the producers; 0: no sweep (quick: 20000; full: 200000)")
+        + "split over the producers; 0: no sweep (quick: 20000; full: 2000000)")
     Integer sweepMessages;
 
     @Option(names = "--sweep-calls", description = "fence and barrier calls per pass of the sweep (quick: 2000; "
-        + "full: 10000)")
+        + "full: 100000)")
     Integer sweepCalls;
 
     @Option(names = "--background-load", description = "busy processes (while :; do :; done) beside the loaded "

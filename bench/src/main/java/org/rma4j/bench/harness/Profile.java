@@ -51,7 +51,7 @@ record Profile(String id, List<Long> sizes, int iterations, int warmup, int bwSa
 
     static final Profile FULL = new Profile("full", List.of(8L, 64L, 1024L, 65536L, 1048576L), 1000, 200_000, 100,
         List.of(2, 4, 8), 5, List.of(1000, 2000, 4000), 5, List.of(8, 1024, 16384), 1000, List.of(8, 16, 32), 32, 3,
-        List.of(2, 4, 8), 200_000, 10_000, 4, 20_000);
+        List.of(2, 4, 8), 2_000_000, 100_000, 4, 20_000);
 
     /**
      * @throws IllegalArgumentException for an unknown profile.
