@@ -47,6 +47,8 @@ final class Notifications {
     static final int KIND_PUT = 1;
     static final int KIND_GET = 2;
     static final int KIND_ACCUMULATE = 3;
+    /** The least size of the started-request list at which {@link #track} drops the freed requests. */
+    private static final int MIN_PRUNE_AT = 16;
     private final WindowState window;
     private final int rank;
     /** Entries of one lap over every lane: what one {@link #progress()} drains at most. */
@@ -68,6 +70,13 @@ final class Notifications {
     private final int laneCapacity;
     private final Matcher unexpected = new Matcher();
     private final List<NotifyRequest> active = new ArrayList<>();
+    /**
+     * The requests started at least once and not yet found freed, for {@link #activeRequest()} when the window is
+     * freed (guarded by the guard); pruned of freed ones when it has doubled since the last pruning.
+     */
+    private final List<NotifyRequest> started = new ArrayList<>();
+    /** The size of {@link #started} at which {@link #track} drops the freed requests. */
+    private int pruneAt = MIN_PRUNE_AT;
     private final NotificationHandler handler = this::arrived;
     /**
      * Guards the lanes' consumer side, the unexpected queue, the active requests and the fields marked so, for
@@ -237,6 +246,9 @@ final class Notifications {
     void start(final NotifyRequest request) {
         final int held = enter();
         try {
+            if (!request.tracked) {
+                track(request);
+            }
             request.reset();
             if (!unexpected.isEmpty()) {
                 takeUnexpected(request);
@@ -244,6 +256,33 @@ final class Notifications {
             if (!request.isComplete()) {
                 active.add(request);
             }
+        } finally {
+            guard.unlock(held);
+        }
+    }
+
+    private void track(final NotifyRequest request) {
+        if (started.size() >= pruneAt) {
+            // NOTE: amortized: a removeIf per start (a scan and an allocation) would cost more than the start.
+            started.removeIf(made -> made.state() == NotifyRequest.State.FREED);
+            pruneAt = Math.max(MIN_PRUNE_AT, 2 * started.size());
+        }
+        started.add(request);
+        request.tracked = true;
+    }
+
+    /**
+     * @return a description of a notification request of this window that is active, or null.
+     */
+    String activeRequest() {
+        final int held = enter();
+        try {
+            for (final NotifyRequest request : started) {
+                if (request.state() == NotifyRequest.State.ACTIVE) {
+                    return "notification request " + request + " is active";
+                }
+            }
+            return null;
         } finally {
             guard.unlock(held);
         }

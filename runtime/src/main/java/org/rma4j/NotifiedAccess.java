@@ -1,8 +1,6 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import org.rma4j.internal.AtomicElements;
 
@@ -19,16 +17,9 @@ import org.rma4j.internal.AtomicElements;
  * (release), and in program order with this origin's other operations to the target.
  */
 final class NotifiedAccess {
-    /** The least size of the request list at which {@link #notifyInit} drops the freed requests. */
-    private static final int MIN_PRUNE_AT = 16;
-
     private final WindowState state;
     private final TargetMemory memory;
     private final Notifications notifications;
-    /** The requests made on the window and not yet found freed (for {@link #activeRequest()} at free). */
-    private final List<NotifyRequest> requests = new ArrayList<>();
-    /** The size of {@link #requests} at which {@link #notifyInit} drops the freed ones. */
-    private int pruneAt = MIN_PRUNE_AT;
     /** Notified access to targets on another node. */
     private final RemoteNotified remote;
     private final WindowTransport transport;
@@ -49,12 +40,7 @@ final class NotifiedAccess {
      * @return a description of a notification request of this window that is active, or null.
      */
     String activeRequest() {
-        for (final NotifyRequest request : requests) {
-            if (request.state() == NotifyRequest.State.ACTIVE) {
-                return "notification request " + request + " is active";
-            }
-        }
-        return null;
+        return notifications.activeRequest();
     }
 
     void putNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
@@ -467,14 +453,9 @@ final class NotifiedAccess {
         if (expectedCount < 0) {
             throw new RmaException(ErrorClass.COUNT, "notifyInit expected_count=" + expectedCount + " is negative");
         }
-        final NotifyRequest request = new NotifyRequest(notifications, source, tag, expectedCount);
-        if (requests.size() >= pruneAt) {
-            // NOTE: amortized: a removeIf per init (a scan and an allocation) was most of an init + close.
-            requests.removeIf(made -> made.state() == NotifyRequest.State.FREED);
-            pruneAt = Math.max(MIN_PRUNE_AT, 2 * requests.size());
-        }
-        requests.add(request);
-        return request;
+        // NOTE: the window learns of the request at its first start (Notifications.start): one that is never started
+        // is never active, and costs no more than its object.
+        return new NotifyRequest(notifications, source, tag, expectedCount);
     }
 
     /**

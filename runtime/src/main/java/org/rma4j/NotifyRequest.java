@@ -80,6 +80,8 @@ public final class NotifyRequest implements Request, AutoCloseable {
     }
 
     private State state = State.INACTIVE;
+    /** Whether its window's endpoint lists it (from its first start on; guarded by the endpoint's guard). */
+    boolean tracked;
     /*
      * The last match's fields and the matches since the last start: written by whichever thread of the rank
      * drains, under the endpoint's guard, before the release store of complete; read under the guard (status()
