@@ -94,6 +94,8 @@ public final class NotifyRequest implements Request, AutoCloseable {
     private int lastTag = -1;
     private long lastDisplacement = -1;
     private int lastLength = -1;
+    /** The status {@link #snapshot} made last, handed out again while the values are the same. */
+    private Status lastStatus;
     /** The inline data of the completing match (see {@link #inlineData}) as the entry's words, and its length. */
     private long inline0;
     private long inline1;
@@ -372,7 +374,16 @@ public final class NotifyRequest implements Request, AutoCloseable {
      * @return the status of the matches so far (under the endpoint's guard, or after the completion was seen).
      */
     Status snapshot() {
-        return new Status(lastSource, lastTag, matched, lastDisplacement, lastLength);
+        // NOTE: a stream from one origin to one slot completes with the same status every time: the last one is
+        // handed out again (a record: equal values, the same meaning), so an await per message allocates nothing.
+        final Status last = lastStatus;
+        if (last != null && last.source == lastSource && last.tag == lastTag && last.count == matched
+            && last.displacement == lastDisplacement && last.length == lastLength) {
+            return last;
+        }
+        final Status status = new Status(lastSource, lastTag, matched, lastDisplacement, lastLength);
+        lastStatus = status;
+        return status;
     }
 
     int source() {
