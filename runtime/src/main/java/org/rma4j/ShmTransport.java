@@ -56,9 +56,9 @@ final class ShmTransport implements WindowTransport {
         this.completeMatrix = WindowLayout.completeMatrixOffset(ranks);
         this.pairLocks = new PairLocks(state, mapping);
         this.fileCheck = fileCheck;
-        final DisseminationBarrier fenceBarrier = new DisseminationBarrier(mapping, WindowLayout.barrierOffset(ranks),
-            ranks, rank, state.job().waitStrategy(), state.context().calls().whileWaiting(collective));
         final CollectiveCalls calls = state.context().calls();
+        final DisseminationBarrier fenceBarrier = new DisseminationBarrier(mapping, WindowLayout.barrierOffset(ranks),
+            ranks, rank, state.job().waitStrategy(), calls.whileWaiting(collective));
         this.fenceWait = () -> {
             try {
                 // NOTE: the call word travels with the barrier's flags: the members that signalled this rank are

@@ -67,8 +67,9 @@ abstract class TargetMemory {
         private final MemorySegment[] parts;
         private final MemorySegment[] mappings;
         private final long[] starts;
-        /** Each target's size: {@code parts[target].byteSize()} without the segment's type check. */
-        private final long[] sizes;
+        /** Each target's part's size ({@code parts[target].byteSize()}, 0 where it is not mapped here), read without
+         *  the segment's type check. */
+        private final long[] partSizes;
         private final int[] dispUnits;
         private final AutoCloseable resources;
 
@@ -84,12 +85,12 @@ abstract class TargetMemory {
             this.mappings = mappings;
             this.starts = starts;
             this.parts = new MemorySegment[mappings.length];
-            this.sizes = new long[mappings.length];
+            this.partSizes = new long[mappings.length];
             for (int r = 0; r < parts.length; r++) {
                 parts[r] = mappings[r].equals(MemorySegment.NULL)
                     ? MemorySegment.NULL
                     : mappings[r].asSlice(starts[r], sizes[r]);
-                this.sizes[r] = parts[r].byteSize();
+                partSizes[r] = parts[r].byteSize();
             }
             this.dispUnits = dispUnits;
             this.resources = resources;
@@ -120,7 +121,7 @@ abstract class TargetMemory {
         }
 
         private long checkRange(final String call, final int target, final long targetDisp, final long lengthBytes) {
-            final long size = sizes[target];
+            final long size = partSizes[target];
             final int unit = dispUnits[target];
             final long start = targetDisp * unit;
             final long high = Math.multiplyHigh(targetDisp, unit);
@@ -141,12 +142,11 @@ abstract class TargetMemory {
                 return new RmaException(ErrorClass.COUNT, call + " length=" + lengthBytes + " is negative");
             }
             final int unit = dispUnits[target];
-            final long start = Math.multiplyHigh(targetDisp, unit) == 0 && targetDisp * unit >= 0
-                ? targetDisp * unit
-                : Long.MAX_VALUE;
+            final long product = targetDisp * unit;
+            final long start = Math.multiplyHigh(targetDisp, unit) == 0 && product >= 0 ? product : Long.MAX_VALUE;
             return new RmaException(ErrorClass.RMA_RANGE,
                 call + " target_disp=" + targetDisp + " (x disp_unit " + unit + " = byte " + start + ") + length="
-                    + lengthBytes + " exceeds window size " + sizes[target] + " of rank " + target);
+                    + lengthBytes + " exceeds window size " + partSizes[target] + " of rank " + target);
         }
 
         MemorySegment part(final int target) {
