@@ -187,10 +187,19 @@ final class Checks {
     }
 
     static MemorySegment slice(final MemorySegment array, final int offset, final int length, final int elementBytes) {
-        if (offset < 0 || length < 0 || (long)offset + length > array.byteSize() / elementBytes) {
+        return array.asSlice(elementsAt(array, offset, length, elementBytes), (long)length * elementBytes);
+    }
+
+    /**
+     * @return the byte offset of element {@code offset} of {@code array} (elements of {@code elementBytes}).
+     * @throws RmaException COUNT if {@code length} elements from there are not all in the array.
+     */
+    static long elementsAt(final MemorySegment array, final int offset, final int length, final int elementBytes) {
+        // NOTE: one branch (the ints widened, so no sum overflows): the op path keeps one exit to the error.
+        if ((offset | length | array.byteSize() / elementBytes - offset - length) < 0) {
             throw new RmaException(ErrorClass.COUNT, "array offset=" + offset + " length=" + length
                 + " do not fit an array of " + array.byteSize() / elementBytes + " elements");
         }
-        return array.asSlice((long)offset * elementBytes, (long)length * elementBytes);
+        return (long)offset * elementBytes;
     }
 }

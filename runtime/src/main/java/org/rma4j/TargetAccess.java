@@ -25,6 +25,12 @@ final class TargetAccess {
     private final int[] dispUnits;
     private final Epochs epochs;
     private final WindowTransport transport;
+    /**
+     * The targets' memory when every target's is mapped here and known at creation (a {@link ShmTransport} over
+     * {@link TargetMemory.Fixed}), else null: contiguous put and get copy through it without the transport's
+     * dispatch, which keeps their compiled code small enough for callers to inline (bench/README).
+     */
+    private final TargetMemory.Fixed direct;
     /** Every call below hands its {@link RmaException} to the window's error handler before it leaves. */
     private final WindowErrors errors;
     private final WindowCounters counters;
@@ -44,6 +50,9 @@ final class TargetAccess {
         this.dispUnits = dispUnits;
         this.epochs = epochs;
         this.transport = transport;
+        this.direct = transport instanceof ShmTransport shm && shm.memory() instanceof TargetMemory.Fixed fixed
+            ? fixed
+            : null;
         this.errors = errors;
         this.counters = state.counters();
     }
@@ -134,11 +143,7 @@ final class TargetAccess {
 
     void put(final MemorySegment origin, final int target, final long targetDisp) {
         try {
-            Objects.requireNonNull(origin, "origin");
-            if (reaches("put", target, targetDisp, origin.byteSize())) {
-                transport.put("put", origin, target, targetDisp);
-                count(WindowCounters.PUT, target, origin.byteSize());
-            }
+            putBytes(origin, 0, origin.byteSize(), target, targetDisp);
         } catch (final RmaException e) {
             throw errors.raise("put", e);
         }
@@ -146,11 +151,7 @@ final class TargetAccess {
 
     void get(final MemorySegment destination, final int target, final long targetDisp) {
         try {
-            Objects.requireNonNull(destination, "destination");
-            if (reaches("get", target, targetDisp, destination.byteSize())) {
-                transport.get("get", destination, target, targetDisp);
-                count(WindowCounters.GET, target, destination.byteSize());
-            }
+            getBytes(destination, 0, destination.byteSize(), target, targetDisp);
         } catch (final RmaException e) {
             throw errors.raise("get", e);
         }
@@ -160,7 +161,8 @@ final class TargetAccess {
     void putElements(final MemorySegment array, final int offset, final int length, final int elementBytes,
         final int target, final long targetDisp) {
         try {
-            put(Checks.slice(array, offset, length, elementBytes), target, targetDisp);
+            putBytes(array, Checks.elementsAt(array, offset, length, elementBytes), (long)length * elementBytes, target,
+                targetDisp);
         } catch (final RmaException e) {
             throw errors.raise("put", e);
         }
@@ -170,9 +172,37 @@ final class TargetAccess {
     void getElements(final MemorySegment array, final int offset, final int length, final int elementBytes,
         final int target, final long targetDisp) {
         try {
-            get(Checks.slice(array, offset, length, elementBytes), target, targetDisp);
+            getBytes(array, Checks.elementsAt(array, offset, length, elementBytes), (long)length * elementBytes, target,
+                targetDisp);
         } catch (final RmaException e) {
             throw errors.raise("get", e);
+        }
+    }
+
+    // NOTE: a contiguous put or get copies between the caller's bytes and the target's memory without a slice of
+    // either, and without the transport's dispatch where every target is mapped here (direct): the op path's
+    // compiled code stays below the size up to which callers inline it (bench/README).
+    private void putBytes(final MemorySegment origin, final long from, final long length, final int target,
+        final long targetDisp) {
+        if (reaches("put", target, targetDisp, length)) {
+            if (direct != null) {
+                direct.put("put", origin, from, length, target, targetDisp);
+            } else {
+                transport.put("put", origin.asSlice(from, length), target, targetDisp);
+            }
+            count(WindowCounters.PUT, target, length);
+        }
+    }
+
+    private void getBytes(final MemorySegment destination, final long from, final long length, final int target,
+        final long targetDisp) {
+        if (reaches("get", target, targetDisp, length)) {
+            if (direct != null) {
+                direct.get("get", destination, from, length, target, targetDisp);
+            } else {
+                transport.get("get", destination.asSlice(from, length), target, targetDisp);
+            }
+            count(WindowCounters.GET, target, length);
         }
     }
 
@@ -347,7 +377,10 @@ final class TargetAccess {
 
     /** Counts an operation that went through ({@link WindowCounters}: not those that threw). */
     private void count(final int kind, final int target, final long lengthBytes) {
-        counters.count(kind, target, lengthBytes);
+        // NOTE: tested here too: with the counters off (a constant) no call, and no null check of its receiver.
+        if (WindowCounters.ENABLED) {
+            counters.count(kind, target, lengthBytes);
+        }
     }
 
     /**

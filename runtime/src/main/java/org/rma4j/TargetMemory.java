@@ -64,13 +64,8 @@ abstract class TargetMemory {
      * The memory of every target is one segment known at creation.
      */
     static final class Fixed extends TargetMemory {
-        private final MemorySegment[] parts;
-        private final MemorySegment[] mappings;
-        private final long[] starts;
-        /** Each target's part's size ({@code parts[target].byteSize()}, 0 where it is not mapped here), read without
-         *  the segment's type check. */
-        private final long[] partSizes;
-        private final int[] dispUnits;
+        /** Each target's memory in this process, one object per target (one array lookup on the op path). */
+        private final Part[] targets;
         private final AutoCloseable resources;
 
         /**
@@ -82,80 +77,70 @@ abstract class TargetMemory {
          */
         Fixed(final MemorySegment[] mappings, final long[] starts, final long[] sizes, final int[] dispUnits,
             final AutoCloseable resources) {
-            this.mappings = mappings;
-            this.starts = starts;
-            this.parts = new MemorySegment[mappings.length];
-            this.partSizes = new long[mappings.length];
-            for (int r = 0; r < parts.length; r++) {
-                parts[r] = mappings[r].equals(MemorySegment.NULL)
+            this.targets = new Part[mappings.length];
+            for (int r = 0; r < targets.length; r++) {
+                final MemorySegment segment = mappings[r].equals(MemorySegment.NULL)
                     ? MemorySegment.NULL
                     : mappings[r].asSlice(starts[r], sizes[r]);
-                partSizes[r] = parts[r].byteSize();
+                targets[r] = new Part(segment, segment.byteSize(), dispUnits[r], mappings[r], starts[r]);
             }
-            this.dispUnits = dispUnits;
             this.resources = resources;
         }
 
         @Override
         MemorySegment resolve(final String call, final int target, final long targetDisp, final long lengthBytes) {
-            return parts[target].asSlice(checkRange(call, target, targetDisp, lengthBytes), lengthBytes);
+            final Part part = targets[target];
+            return part.segment.asSlice(part.checkRange(call, target, targetDisp, lengthBytes), lengthBytes);
         }
 
-        // NOTE: put and get copy into the target's part at the checked offset: no slice of it is made, so the
-        // op path's compiled code stays small enough for its callers to inline (bench/README).
+        /**
+         * Copies {@code length} bytes of {@code origin} from {@code from} to target's bytes at {@code targetDisp}
+         * (a contiguous put), without a slice of either (see TargetAccess).
+         *
+         * @throws RmaException RMA_RANGE as {@link #resolve}.
+         */
+        void put(final String call, final MemorySegment origin, final long from, final long length, final int target,
+            final long targetDisp) {
+            final Part part = targets[target];
+            MemorySegment.copy(origin, from, part.segment, part.checkRange(call, target, targetDisp, length), length);
+        }
+
+        /**
+         * Copies target's bytes at {@code targetDisp} to {@code length} bytes of {@code destination} from
+         * {@code from} (a contiguous get).
+         *
+         * @throws RmaException RMA_RANGE as {@link #resolve}.
+         */
+        void get(final String call, final MemorySegment destination, final long from, final long length,
+            final int target, final long targetDisp) {
+            final Part part = targets[target];
+            MemorySegment.copy(part.segment, part.checkRange(call, target, targetDisp, length), destination, from,
+                length);
+        }
+
         @Override
         void put(final String call, final MemorySegment origin, final int target, final long targetDisp) {
-            final long length = origin.byteSize();
-            MemorySegment.copy(origin, 0, parts[target], checkRange(call, target, targetDisp, length), length);
+            put(call, origin, 0, origin.byteSize(), target, targetDisp);
         }
 
         @Override
         void get(final String call, final MemorySegment destination, final int target, final long targetDisp) {
-            final long length = destination.byteSize();
-            MemorySegment.copy(parts[target], checkRange(call, target, targetDisp, length), destination, 0, length);
+            get(call, destination, 0, destination.byteSize(), target, targetDisp);
         }
 
         @Override
         Place resolveInMapping(final String call, final int target, final long targetDisp, final long lengthBytes) {
-            return new Place(mappings[target], starts[target] + checkRange(call, target, targetDisp, lengthBytes));
-        }
-
-        private long checkRange(final String call, final int target, final long targetDisp, final long lengthBytes) {
-            final long size = partSizes[target];
-            final int unit = dispUnits[target];
-            final long start = targetDisp * unit;
-            final long high = Math.multiplyHigh(targetDisp, unit);
-            final long room = size - lengthBytes;
-            // NOTE: one sign test for every misuse, so the op path keeps one exit to the error instead of one per
-            // condition (and divides nothing): high | -high is negative when the product overflows, start or
-            // lengthBytes when negative, room when the length exceeds the size, room - start when the end is past
-            // the size (no overflow: room and start are not negative when it counts). rangeError tells them apart.
-            if ((high | -high | start | lengthBytes | room | room - start) < 0) {
-                throw rangeError(call, target, targetDisp, lengthBytes);
-            }
-            return start;
-        }
-
-        private RmaException rangeError(final String call, final int target, final long targetDisp,
-            final long lengthBytes) {
-            if (lengthBytes < 0) {
-                return new RmaException(ErrorClass.COUNT, call + " length=" + lengthBytes + " is negative");
-            }
-            final int unit = dispUnits[target];
-            final long product = targetDisp * unit;
-            final long start = Math.multiplyHigh(targetDisp, unit) == 0 && product >= 0 ? product : Long.MAX_VALUE;
-            return new RmaException(ErrorClass.RMA_RANGE,
-                call + " target_disp=" + targetDisp + " (x disp_unit " + unit + " = byte " + start + ") + length="
-                    + lengthBytes + " exceeds window size " + partSizes[target] + " of rank " + target);
+            final Part part = targets[target];
+            return new Place(part.mapping, part.start + part.checkRange(call, target, targetDisp, lengthBytes));
         }
 
         MemorySegment part(final int target) {
-            return parts[target];
+            return targets[target].segment;
         }
 
         /** @return the whole mapping that holds {@code target}'s memory ({@code NULL} for none here). */
         MemorySegment mapping(final int target) {
-            return mappings[target];
+            return targets[target].mapping;
         }
 
         @Override
@@ -166,6 +151,61 @@ abstract class TargetMemory {
                 } catch (final Exception e) {
                     throw new IllegalStateException("cannot release window memory", e);
                 }
+            }
+        }
+
+        /**
+         * One target's memory: its segment ({@code NULL} where it is not mapped here), that segment's size (read
+         * without the segment's type check), its displacement unit, and where it starts in its whole mapping.
+         */
+        private static final class Part {
+            final MemorySegment segment;
+            final long size;
+            final int dispUnit;
+            final MemorySegment mapping;
+            final long start;
+
+            Part(final MemorySegment segment, final long size, final int dispUnit, final MemorySegment mapping,
+                final long start) {
+                this.segment = segment;
+                this.size = size;
+                this.dispUnit = dispUnit;
+                this.mapping = mapping;
+                this.start = start;
+            }
+
+            /**
+             * @return the byte offset of {@code targetDisp} in the segment (MPI-3.1 section 11.3.1).
+             * @throws RmaException RMA_RANGE if {@code lengthBytes} from there are not all inside the segment,
+             *                      COUNT for a negative length.
+             */
+            long checkRange(final String call, final int target, final long targetDisp, final long lengthBytes) {
+                final long first = targetDisp * dispUnit;
+                final long high = Math.multiplyHigh(targetDisp, dispUnit);
+                final long room = size - lengthBytes;
+                // NOTE: one sign test for every misuse, so the op path keeps one exit to the error instead of one
+                // per condition (and divides nothing): high | -high is negative when the product overflows,
+                // first or lengthBytes when negative, room when the length exceeds the size, room - first when
+                // the end is past the size (no overflow: room and first are not negative when it counts).
+                // rangeError tells them apart.
+                if ((high | -high | first | lengthBytes | room | room - first) < 0) {
+                    throw rangeError(call, target, targetDisp, lengthBytes);
+                }
+                return first;
+            }
+
+            private RmaException rangeError(final String call, final int target, final long targetDisp,
+                final long lengthBytes) {
+                if (lengthBytes < 0) {
+                    return new RmaException(ErrorClass.COUNT, call + " length=" + lengthBytes + " is negative");
+                }
+                final long product = targetDisp * dispUnit;
+                final long first = Math.multiplyHigh(targetDisp, dispUnit) == 0 && product >= 0
+                    ? product
+                    : Long.MAX_VALUE;
+                return new RmaException(ErrorClass.RMA_RANGE,
+                    call + " target_disp=" + targetDisp + " (x disp_unit " + dispUnit + " = byte " + first
+                        + ") + length=" + lengthBytes + " exceeds window size " + size + " of rank " + target);
             }
         }
     }
