@@ -20,9 +20,12 @@ import org.rma4j.events.Waits;
  * counted last are cached in a field, so that a window used by one thread at a time (the usual case)
  * finds them with one comparison. A snapshot sums every thread's cells with opaque loads. The cost on
  * the op path is that comparison and two increments of fields in one cache line (about 1 ns of an
- * uncontended fetch-and-op's 10; bench/README). With {@link WindowStatistics#ENABLED_PROP_NAME} false the
- * counting is off for the process: {@link #ENABLED} is a constant, so the JIT drops it from every path (as
- * MPICH builds its MPI_T performance variables out unless configured with them).
+ * uncontended fetch-and-op's 10; bench/README), and the code of that comparison, the increments and their exits
+ * to the interpreter, which made a contiguous put's compiled code too large for its callers to inline. So
+ * counting is off unless {@link WindowStatistics#ENABLED_PROP_NAME} is true for the process: {@link #ENABLED} is
+ * a constant, so the JIT drops the counting from every path when it is off (as MPICH builds its MPI_T
+ * performance variables out unless configured with them, and Open MPI its software performance counters unless
+ * configured with {@code --enable-spc}).
  */
 final class WindowCounters {
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -183,7 +186,7 @@ final class WindowCounters {
         if (!ENABLED) {
             throw new RmaException(ErrorClass.OTHER,
                 "window statistics are off in this process (-D" + WindowStatistics.ENABLED_PROP_NAME + "=" + setting()
-                    + "); run it with -D" + WindowStatistics.ENABLED_PROP_NAME + "=true (the default)");
+                    + "); run it with -D" + WindowStatistics.ENABLED_PROP_NAME + "=true (off by default)");
         }
         final long[] operations = new long[WindowStatistics.operationKinds() * ranks * 2];
         final long[] waits = new long[WindowStatistics.waitKinds() * 2];
@@ -195,7 +198,7 @@ final class WindowCounters {
     }
 
     private static String setting() {
-        return System.getProperty(WindowStatistics.ENABLED_PROP_NAME, "true");
+        return System.getProperty(WindowStatistics.ENABLED_PROP_NAME, "false");
     }
 
     private Cells cells() {

@@ -15,14 +15,15 @@ import java.util.Objects;
  * threads of the rank communicate on the window may miss their latest operations (each count is read
  * once, not all at one instant).
  *
- * <p>Counting is on by default and costs about 1 ns per operation; a process started with
- * {@code -Drma4j.statistics=false} ({@link #ENABLED_PROP_NAME}) does not count at all, and its
- * {@link Window#statistics()} throws {@link RmaException} OTHER.
+ * <p>Counting is off by default: a process started with {@code -Drma4j.statistics=true}
+ * ({@link #ENABLED_PROP_NAME}; e.g. {@code rmarun --jvm-opt=-Drma4j.statistics=true}) counts, at about 1 ns per
+ * operation; in any other process {@link Window#statistics()} throws {@link RmaException} OTHER and the
+ * operations pay nothing for the counters.
  */
 public final class WindowStatistics {
     /**
-     * The system property that turns the counters of every window of the process on ({@code true}, the default)
-     * or off (any other value). Read once, when the first window is created.
+     * The system property that turns the counters of every window of the process on ({@code true}) or off (any
+     * other value, and the default). Read once, when the first window is created.
      */
     public static final String ENABLED_PROP_NAME = "rma4j.statistics";
 

@@ -112,8 +112,9 @@ final class StatisticsScenarios {
     }
 
     /**
-     * In a process started with {@code -Drma4j.statistics=false}: the operations and blocking calls work as
-     * always, and {@link Window#statistics()} refuses with OTHER, naming the property and its value.
+     * In a process started without {@code -Drma4j.statistics=true} (the default, or {@code =false}): the
+     * operations and blocking calls work as always, and {@link Window#statistics()} refuses with OTHER, naming
+     * the property, its value and the one that turns counting on.
      */
     static void refusesStatisticsWhenSwitchedOff(final RmaJob job) {
         final int other = 1 - job.rank();
@@ -129,6 +130,8 @@ final class StatisticsScenarios {
             final RmaException refused = assertThrows(RmaException.class, window::statistics);
             assertEquals(ErrorClass.OTHER, refused.errorClass());
             assertTrue(refused.getMessage().contains("-D" + WindowStatistics.ENABLED_PROP_NAME + "=false"),
+                refused::getMessage);
+            assertTrue(refused.getMessage().contains("-D" + WindowStatistics.ENABLED_PROP_NAME + "=true"),
                 refused::getMessage);
             job.barrier();
         }
