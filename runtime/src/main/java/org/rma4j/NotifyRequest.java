@@ -63,6 +63,8 @@ public final class NotifyRequest implements Request, AutoCloseable {
     private BooleanSupplier completion;
     /** Returned by {@link #firstComplete} when no active request is complete. */
     static final int NONE_COMPLETE = -2;
+    /** The status of a request that has matched nothing yet (no {@link #last}: {@link #matched} is 0). */
+    private static final Status NO_MATCH = new Status(-1, -1, 0, -1, -1);
 
     private static final VarHandle COMPLETE;
     /** Writes the inline words into the caller's segment, whatever its alignment. */
@@ -90,18 +92,8 @@ public final class NotifyRequest implements Request, AutoCloseable {
      * made when asked for, so a caller that ignores it allocates nothing.
      */
     private int matched;
-    private int lastSource = -1;
-    private int lastTag = -1;
-    private long lastDisplacement = -1;
-    private int lastLength = -1;
-    /** The status {@link #snapshot} made last, handed out again while the values are the same. */
-    private Status lastStatus;
-    /** The inline data of the completing match (see {@link #inlineData}) as the entry's words, and its length. */
-    private long inline0;
-    private long inline1;
-    private long inline2;
-    private long inline3;
-    private int inlineLength;
+    /** The last match's fields, made at the first match (a request only made and freed is a small object). */
+    private LastMatch last;
     /**
      * Written by whichever thread of the rank drains (under the endpoint's guard, release store), read without
      * it by the request's owner and by waiting threads (acquire loads). A drain that completes a request another
@@ -200,19 +192,20 @@ public final class NotifyRequest implements Request, AutoCloseable {
         if (state == State.FREED || state == State.ACTIVE && !isComplete()) {
             throw new RmaException(ErrorClass.REQUEST, "inlineData of a request that has not completed: " + this);
         }
-        final int length = inlineLength;
+        final LastMatch match = last;
+        final int length = match == null ? 0 : match.inlineLength;
         if (into.byteSize() < length) {
             throw new RmaException(ErrorClass.COUNT,
                 "inlineData into " + into.byteSize() + " bytes, but the last " + "match carried " + length);
         }
         final int words = length & ~(Long.BYTES - 1);
         for (int i = 0; i < words; i += Long.BYTES) {
-            ANY_LONG.set(into, (long)i, inlineWord(i >>> 3));
+            ANY_LONG.set(into, (long)i, match.inlineWord(i >>> 3));
         }
         for (int i = words; i < length; i++) {
             // NOTE: the words hold the bytes in native order, as the entry does.
             final int shift = (BIG_ENDIAN ? 7 - (i & 7) : i & 7) << 3;
-            ANY_BYTE.set(into, (long)i, (byte)(inlineWord(i >>> 3) >>> shift));
+            ANY_BYTE.set(into, (long)i, (byte)(match.inlineWord(i >>> 3) >>> shift));
         }
         return length;
     }
@@ -327,7 +320,9 @@ public final class NotifyRequest implements Request, AutoCloseable {
      */
     void reset() {
         matched = 0;
-        inlineLength = 0;
+        if (last != null) {
+            last.inlineLength = 0;
+        }
         COMPLETE.setRelease(this, expectedCount == 0);
     }
 
@@ -338,51 +333,52 @@ public final class NotifyRequest implements Request, AutoCloseable {
      */
     boolean matched(final Notification notification) {
         matched++;
-        lastSource = notification.source();
-        lastTag = notification.tag();
-        lastDisplacement = notification.displacement();
-        lastLength = notification.length();
+        LastMatch match = last;
+        if (match == null) {
+            match = new LastMatch();
+            last = match;
+        }
+        match.source = notification.source();
+        match.tag = notification.tag();
+        match.displacement = notification.displacement();
+        match.length = notification.length();
         if (matched < expectedCount) {
             return false;
         }
         // NOTE: only the completing match's inline data is kept: it is the last match's.
         final int length = notification.inlineLength();
         if (length > 0) {
-            inline0 = notification.inlineWord(0);
+            match.inline0 = notification.inlineWord(0);
             if (length > Long.BYTES) {
-                inline1 = notification.inlineWord(1);
-                inline2 = notification.inlineWord(2);
-                inline3 = notification.inlineWord(3);
+                match.inline1 = notification.inlineWord(1);
+                match.inline2 = notification.inlineWord(2);
+                match.inline3 = notification.inlineWord(3);
             }
         }
-        inlineLength = length;
+        match.inlineLength = length;
         // NOTE: complete last: a thread that sees it (acquire) sees the fields of the completing match.
         COMPLETE.setRelease(this, true);
         return true;
-    }
-
-    private long inlineWord(final int index) {
-        return switch (index) {
-            case 0 -> inline0;
-            case 1 -> inline1;
-            case 2 -> inline2;
-            default -> inline3;
-        };
     }
 
     /**
      * @return the status of the matches so far (under the endpoint's guard, or after the completion was seen).
      */
     Status snapshot() {
+        final LastMatch match = last;
+        if (match == null) {
+            return NO_MATCH;
+        }
         // NOTE: a stream from one origin to one slot completes with the same status every time: the last one is
         // handed out again (a record: equal values, the same meaning), so an await per message allocates nothing.
-        final Status last = lastStatus;
-        if (last != null && last.source == lastSource && last.tag == lastTag && last.count == matched
-            && last.displacement == lastDisplacement && last.length == lastLength) {
-            return last;
+        final Status previous = match.status;
+        if (previous != null && previous.source == match.source && previous.tag == match.tag
+            && previous.count == matched && previous.displacement == match.displacement
+            && previous.length == match.length) {
+            return previous;
         }
-        final Status status = new Status(lastSource, lastTag, matched, lastDisplacement, lastLength);
-        lastStatus = status;
+        final Status status = new Status(match.source, match.tag, matched, match.displacement, match.length);
+        match.status = status;
         return status;
     }
 
@@ -488,5 +484,32 @@ public final class NotifyRequest implements Request, AutoCloseable {
         return "NotifyRequest{source=" + (source == Rma.ANY_SOURCE ? "ANY" : Objects.toString(source)) + ", tag="
             + (tag == Rma.ANY_TAG ? "ANY" : Objects.toString(tag)) + ", expected=" + expectedCount + ", matched="
             + matched + ", " + state + '}';
+    }
+
+    /**
+     * The fields of a request's last match, and the inline data of its completing one as the entry's words (see
+     * {@link #inlineData}): written and read as the request's own fields are (see {@link #matched}).
+     */
+    private static final class LastMatch {
+        int source = -1;
+        int tag = -1;
+        long displacement = -1;
+        int length = -1;
+        long inline0;
+        long inline1;
+        long inline2;
+        long inline3;
+        int inlineLength;
+        /** The status {@link #snapshot} made last, handed out again while the values are the same. */
+        Status status;
+
+        long inlineWord(final int index) {
+            return switch (index) {
+                case 0 -> inline0;
+                case 1 -> inline1;
+                case 2 -> inline2;
+                default -> inline3;
+            };
+        }
     }
 }
