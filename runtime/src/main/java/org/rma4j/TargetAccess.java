@@ -22,6 +22,8 @@ final class TargetAccess {
     private final WindowFlavor flavor;
     private final TargetMemory memory;
     private final long[] sizes;
+    /** The window's highest rank ({@code sizes.length - 1}): the op path's rank check reads no array. */
+    private final int lastRank;
     private final int[] dispUnits;
     private final Epochs epochs;
     private final WindowTransport transport;
@@ -47,6 +49,7 @@ final class TargetAccess {
         this.flavor = flavor;
         this.memory = memory;
         this.sizes = state.sizes();
+        this.lastRank = sizes.length - 1;
         this.dispUnits = dispUnits;
         this.epochs = epochs;
         this.transport = transport;
@@ -364,15 +367,22 @@ final class TargetAccess {
      */
     private boolean reaches(final String call, final int target, final long targetDisp, final long lengthBytes) {
         checkOpen(call);
+        // NOTE: one sign test for PROC_NULL, a rank outside the window and a negative displacement (the op path's
+        // compiled code keeps one exit for the three); reachesOrThrows tells them apart in the order of the checks.
+        if ((target | lastRank - target | targetDisp) < 0) {
+            return reachesOrThrows(call, target, targetDisp);
+        }
+        epochs.checkAccess(target, call);
+        return true;
+    }
+
+    private boolean reachesOrThrows(final String call, final int target, final long targetDisp) {
         if (target == Rma.PROC_NULL) {
             return false;
         }
         checkRank(target, call);
         epochs.checkAccess(target, call);
-        if (targetDisp < 0) {
-            throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
-        }
-        return true;
+        throw new RmaException(ErrorClass.DISP, call + " target_disp=" + targetDisp + " is negative");
     }
 
     /** Counts an operation that went through ({@link WindowCounters}: not those that threw). */
