@@ -82,7 +82,8 @@ public final class RmaJob implements AutoCloseable {
     private final java.util.concurrent.atomic.AtomicInteger commNumber = new java.util.concurrent.atomic.AtomicInteger();
     private State state = State.OPEN;
     private final long[] pids;
-    private Throwable failure;
+    /** The first failure of this rank: written under this object's lock, read without it (every collective). */
+    private volatile Throwable failure;
     /** Process mode: ends this process when another rank aborts the job, or null. */
     private AbortWatcher abortWatcher;
     /** The rank's connection to MPI in a job launched by an MPI launcher, or null. */
@@ -435,7 +436,7 @@ public final class RmaJob implements AutoCloseable {
     /**
      * @return the first recorded failure of this rank, or null.
      */
-    synchronized Throwable failure() {
+    Throwable failure() {
         return failure;
     }
 

@@ -214,7 +214,9 @@ public final class ControlFile implements AutoCloseable {
      */
     public void publishCall(final int rank, final int parity, final long call) {
         checkRank(rank);
-        Words.putLongVolatile(segment, ControlLayout.callOffset(fileRank(rank), parity), call);
+        // NOTE: a release store: the call's barrier arrival (a full fence, then a volatile store) follows it, so a
+        // peer past the barrier sees it; a volatile store here is a second full fence per call.
+        Words.putLongRelease(segment, ControlLayout.callOffset(fileRank(rank), parity), call);
     }
 
     /**
