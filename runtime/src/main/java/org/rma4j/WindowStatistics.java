@@ -49,9 +49,9 @@ public final class WindowStatistics {
         LOCK_ALL,
         /** fence (MPI_WIN_FENCE); its time only while a JFR recording enables {@code org.rma4j.Fence}. */
         FENCE,
-        /** start (MPI_WIN_START), without MODE_NOCHECK. */
+        /** start (MPI_WIN_START), without MODE_NOCHECK; its time only while a recording enables {@code org.rma4j.PscwStart}. */
         START,
-        /** wait (MPI_WIN_WAIT). */
+        /** wait (MPI_WIN_WAIT); its time only while a recording enables {@code org.rma4j.PscwWait}. */
         WAIT,
         /** NotifyRequest await, and waitAny / waitAll over requests of this window only. */
         NOTIFICATION,

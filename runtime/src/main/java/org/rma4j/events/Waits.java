@@ -8,9 +8,9 @@ package org.rma4j.events;
  * <p>Cost: {@link #begin} allocates one small event object and reads {@link System#nanoTime()} (for
  * the window's wait counters), then {@link #end} reads it again; with no recording, or below the
  * threshold, nothing else happens. The calls that often return without waiting, or whose whole cost is
- * a few clock reads (lock and lockAll, fence and barrier, a notification request's await and waitAny, a
- * Messaging receive or send), are timed only while a recording enables their event; else they are only
- * counted.
+ * a few clock reads (lock and lockAll, fence and barrier, PSCW's start and wait, a notification request's
+ * await and waitAny, a Messaging receive or send), are timed only while a recording enables their event;
+ * else they are only counted.
  * Safe from any thread: each timed call has its own event object.
  */
 public final class Waits {
@@ -52,7 +52,7 @@ public final class Waits {
     private static final RmaWaitEvent[] PROBES = new RmaWaitEvent[KINDS];
 
     static {
-        for (final int kind : new int[] {LOCK, LOCK_ALL, FENCE, BARRIER, NOTIFY_WAIT, RECV, SEND}) {
+        for (final int kind : new int[] {LOCK, LOCK_ALL, FENCE, START, WAIT, BARRIER, NOTIFY_WAIT, RECV, SEND}) {
             UNTIMED[kind] = untimed(kind);
             PROBES[kind] = create(kind);
         }
