@@ -35,7 +35,7 @@ final class ActiveTarget {
     /** The group and the call of the PSCW wait in progress, for the liveness check of {@link #pscw}. */
     private int[] pscwWaitedOn = new int[0];
     private boolean pscwPosts;
-    private String pscwWait = "";
+    private Group pscwGroup;
 
     ActiveTarget(final WindowState state, final MemorySegment mapping, final WindowTransport transport,
         final Epochs epochs, final WaitPublication blocked, final MappingLiveness fileCheck, final Liveness collective,
@@ -106,9 +106,9 @@ final class ActiveTarget {
             final Group group = state.windowRanks("start", processes);
             epochs.checkStart();
             if ((assertions & Rma.MODE_NOCHECK) == 0) {
-                pscwWaitedOn = group.members();
+                pscwWaitedOn = group.membersView();
                 pscwPosts = true;
-                pscwWait = "start on window " + number + " for the posts of " + group;
+                pscwGroup = group;
                 blocked.begin(Waits.START, -1);
                 try {
                     pscw.awaitPosts(group);
@@ -142,9 +142,9 @@ final class ActiveTarget {
         try {
             checkOpen("wait");
             final Group group = epochs.checkWait("wait");
-            pscwWaitedOn = group.members();
+            pscwWaitedOn = group.membersView();
             pscwPosts = false;
-            pscwWait = "wait on window " + number + " for the completes of " + group;
+            pscwGroup = group;
             blocked.begin(Waits.WAIT, -1);
             try {
                 pscw.awaitCompletes(group);
@@ -186,10 +186,20 @@ final class ActiveTarget {
         pscwPeers.check();
         final int[] pending = pscw.pending(pscwPosts, pscwWaitedOn);
         state.context().calls().checkNotAwaitedBy(pending,
-            peer -> pscw.pending(pscwPosts, new int[] {peer}).length == 1, pscwWait);
+            peer -> pscw.pending(pscwPosts, new int[] {peer}).length == 1, pscwWaitName());
         if (pending.length > 0) {
             blocked.publish(pending[0]);
         }
+    }
+
+    /**
+     * @return what the current PSCW wait waits for, e.g. "start on window 0 for the posts of {1}" (made when a
+     *         liveness check asks, not at every start and wait).
+     */
+    private String pscwWaitName() {
+        return pscwPosts
+            ? "start on window " + number + " for the posts of " + pscwGroup
+            : "wait on window " + number + " for the completes of " + pscwGroup;
     }
 
     // ---------------------------------------------------------------- lock versus post (section 11.5.3)

@@ -99,6 +99,11 @@ public final class Group {
         return members.clone();
     }
 
+    /** @return the members without a copy, for the runtime's own loops (which never write it). */
+    int[] membersView() {
+        return members;
+    }
+
     /**
      * @return whether {@code jobRank} is a member.
      */

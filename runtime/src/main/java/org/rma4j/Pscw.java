@@ -65,7 +65,7 @@ final class Pscw {
      */
     void post(final Group origins) {
         VarHandle.fullFence();
-        for (final int origin : origins.members()) {
+        for (final int origin : origins.membersView()) {
             transport.post(origin);
         }
     }
@@ -74,7 +74,7 @@ final class Pscw {
      * Blocks until every target of the group has posted, and consumes those posts.
      */
     void awaitPosts(final Group targets) {
-        final int[] members = targets.members();
+        final int[] members = targets.membersView();
         waitStrategy.awaitCondition(mapping,
             WindowLayout.syncLinesOffset(syncTable, rank) + WindowLayout.POST_SIGNAL_OFFSET,
             () -> arrived(postMatrix, members, postsConsumed), liveness);
@@ -87,7 +87,7 @@ final class Pscw {
      */
     void complete(final Group targets) {
         VarHandle.fullFence();
-        for (final int target : targets.members()) {
+        for (final int target : targets.membersView()) {
             transport.complete(target);
         }
     }
@@ -96,7 +96,7 @@ final class Pscw {
      * Blocks until every origin of the group has completed, and consumes those completes.
      */
     void awaitCompletes(final Group origins) {
-        final int[] members = origins.members();
+        final int[] members = origins.membersView();
         waitStrategy.awaitCondition(mapping,
             WindowLayout.syncLinesOffset(syncTable, rank) + WindowLayout.COMPLETE_SIGNAL_OFFSET,
             () -> arrived(completeMatrix, members, completesConsumed), liveness);
@@ -110,7 +110,7 @@ final class Pscw {
      * @return whether they had.
      */
     boolean testCompletes(final Group origins) {
-        final int[] members = origins.members();
+        final int[] members = origins.membersView();
         if (!arrived(completeMatrix, members, completesConsumed)) {
             return false;
         }
