@@ -33,7 +33,6 @@ final class ActiveTarget {
     private final Liveness pscwPeers;
     private final Runnable fenceWait;
     /** The group and the call of the PSCW wait in progress, for the liveness check of {@link #pscw}. */
-    private int[] pscwWaitedOn = new int[0];
     private boolean pscwPosts;
     private Group pscwGroup;
 
@@ -106,7 +105,6 @@ final class ActiveTarget {
             final Group group = state.windowRanks("start", processes);
             epochs.checkStart();
             if ((assertions & Rma.MODE_NOCHECK) == 0) {
-                pscwWaitedOn = group.membersView();
                 pscwPosts = true;
                 pscwGroup = group;
                 blocked.begin(Waits.START, -1);
@@ -142,7 +140,6 @@ final class ActiveTarget {
         try {
             checkOpen("wait");
             final Group group = epochs.checkWait("wait");
-            pscwWaitedOn = group.membersView();
             pscwPosts = false;
             pscwGroup = group;
             blocked.begin(Waits.WAIT, -1);
@@ -184,7 +181,7 @@ final class ActiveTarget {
      */
     private void checkPscwPeers() {
         pscwPeers.check();
-        final int[] pending = pscw.pending(pscwPosts, pscwWaitedOn);
+        final int[] pending = pscw.pending(pscwPosts, pscwGroup.membersView());
         state.context().calls().checkNotAwaitedBy(pending,
             peer -> pscw.pending(pscwPosts, new int[] {peer}).length == 1, pscwWaitName());
         if (pending.length > 0) {
