@@ -1,6 +1,7 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * Argument checks shared by the window calls; each throws {@link RmaException} with the MPI error
@@ -184,6 +185,39 @@ final class Checks {
             throw new RmaException(ErrorClass.ASSERT, call + " assert=0x" + Integer.toHexString(assertions)
                 + " has bits outside the ones valid for " + call + " (0x" + Integer.toHexString(allowed) + ")");
         }
+    }
+
+    /**
+     * @throws RmaException COUNT if {@code length} elements from {@code offset} are not all in an array of
+     *                      {@code arrayLength}.
+     */
+    static void checkElements(final int arrayLength, final int offset, final int length) {
+        // NOTE: one branch (widened, so the difference does not overflow): the op path keeps one exit to the error.
+        if ((offset | length | (long)arrayLength - offset - length) < 0) {
+            throw new RmaException(ErrorClass.COUNT, "array offset=" + offset + " length=" + length
+                + " do not fit an array of " + arrayLength + " elements");
+        }
+    }
+
+    /**
+     * @return all of {@code array}, a primitive array of a basic type, as a segment.
+     */
+    static MemorySegment arraySegment(final Object array) {
+        return switch (array) {
+            case byte[] bytes -> MemorySegment.ofArray(bytes);
+            case int[] ints -> MemorySegment.ofArray(ints);
+            case long[] longs -> MemorySegment.ofArray(longs);
+            case double[] doubles -> MemorySegment.ofArray(doubles);
+            default -> throw new IllegalArgumentException("not an array of a basic type: " + array.getClass());
+        };
+    }
+
+    /**
+     * @return the bytes of {@code length} elements of {@code array} from {@code offset} (a primitive array of
+     *         {@code layout}'s carrier), as a segment.
+     */
+    static MemorySegment arraySlice(final Object array, final int offset, final int length, final ValueLayout layout) {
+        return arraySegment(array).asSlice(offset * layout.byteSize(), length * layout.byteSize());
     }
 
     static MemorySegment slice(final MemorySegment array, final int offset, final int length, final int elementBytes) {

@@ -1,6 +1,7 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 import org.rma4j.internal.AtomicElements;
 
@@ -28,11 +29,12 @@ final class TargetAccess {
     private final Epochs epochs;
     private final WindowTransport transport;
     /**
-     * The targets' memory when every target's is mapped here and known at creation (a {@link ShmTransport} over
-     * {@link TargetMemory.Fixed}), else null: contiguous put and get copy through it without the transport's
-     * dispatch, which keeps their compiled code small enough for callers to inline (bench/README).
+     * Each target's memory, by rank, when every target's is mapped here and known at creation (the parts of a
+     * {@link ShmTransport}'s {@link TargetMemory.Fixed}), else null: contiguous put and get copy through it without
+     * the transport's dispatch, which keeps their compiled code small enough for callers to inline, and one object
+     * fewer between the window and the target's segment (bench/README).
      */
-    private final TargetMemory.Fixed direct;
+    private final TargetMemory.Part[] direct;
     /** Every call below hands its {@link RmaException} to the window's error handler before it leaves. */
     private final WindowErrors errors;
     private final WindowCounters counters;
@@ -54,7 +56,7 @@ final class TargetAccess {
         this.epochs = epochs;
         this.transport = transport;
         this.direct = transport instanceof ShmTransport shm && shm.memory() instanceof TargetMemory.Fixed fixed
-            ? fixed
+            ? fixed.parts()
             : null;
         this.errors = errors;
         this.counters = state.counters();
@@ -146,7 +148,18 @@ final class TargetAccess {
 
     void put(final MemorySegment origin, final int target, final long targetDisp) {
         try {
-            putBytes(origin, 0, origin.byteSize(), target, targetDisp);
+            // NOTE: where every target is mapped here (direct), a contiguous put or get copies between the
+            // caller's bytes and the target's memory without the transport's dispatch and without a slice: the op
+            // path's compiled code stays below the size up to which callers inline it (bench/README).
+            final long length = origin.byteSize();
+            if (reaches("put", target, targetDisp, length)) {
+                if (direct != null) {
+                    direct[target].put("put", target, origin, targetDisp);
+                } else {
+                    transport.put("put", origin, target, targetDisp);
+                }
+                count(WindowCounters.PUT, target, length);
+            }
         } catch (final RmaException e) {
             throw errors.raise("put", e);
         }
@@ -154,58 +167,61 @@ final class TargetAccess {
 
     void get(final MemorySegment destination, final int target, final long targetDisp) {
         try {
-            getBytes(destination, 0, destination.byteSize(), target, targetDisp);
+            final long length = destination.byteSize();
+            if (reaches("get", target, targetDisp, length)) {
+                if (direct != null) {
+                    direct[target].get("get", target, destination, targetDisp);
+                } else {
+                    transport.get("get", destination, target, targetDisp);
+                }
+                count(WindowCounters.GET, target, length);
+            }
         } catch (final RmaException e) {
             throw errors.raise("get", e);
         }
     }
 
-    /** Put of {@code length} elements of {@code elementBytes} each from {@code array} at {@code offset}. */
-    void putElements(final MemorySegment array, final int offset, final int length, final int elementBytes,
-        final int target, final long targetDisp) {
+    /**
+     * Put of {@code length} elements of {@code array} ({@code arrayLength} elements of {@code layout}'s carrier)
+     * from {@code offset}.
+     */
+    void putArray(final Object array, final int arrayLength, final int offset, final int length,
+        final ValueLayout layout, final int target, final long targetDisp) {
         try {
-            putBytes(array, Checks.elementsAt(array, offset, length, elementBytes), (long)length * elementBytes, target,
-                targetDisp);
+            Checks.checkElements(arrayLength, offset, length);
+            final long bytes = length * layout.byteSize();
+            if (reaches("put", target, targetDisp, bytes)) {
+                if (direct != null) {
+                    direct[target].putArray("put", target, array, offset, length, layout, targetDisp);
+                } else {
+                    transport.put("put", Checks.arraySlice(array, offset, length, layout), target, targetDisp);
+                }
+                count(WindowCounters.PUT, target, bytes);
+            }
         } catch (final RmaException e) {
             throw errors.raise("put", e);
         }
     }
 
-    /** Get of {@code length} elements of {@code elementBytes} each into {@code array} at {@code offset}. */
-    void getElements(final MemorySegment array, final int offset, final int length, final int elementBytes,
-        final int target, final long targetDisp) {
+    /**
+     * Get of {@code length} elements into {@code array} ({@code arrayLength} elements of {@code layout}'s carrier)
+     * from {@code offset}.
+     */
+    void getArray(final Object array, final int arrayLength, final int offset, final int length,
+        final ValueLayout layout, final int target, final long targetDisp) {
         try {
-            getBytes(array, Checks.elementsAt(array, offset, length, elementBytes), (long)length * elementBytes, target,
-                targetDisp);
+            Checks.checkElements(arrayLength, offset, length);
+            final long bytes = length * layout.byteSize();
+            if (reaches("get", target, targetDisp, bytes)) {
+                if (direct != null) {
+                    direct[target].getArray("get", target, array, offset, length, layout, targetDisp);
+                } else {
+                    transport.get("get", Checks.arraySlice(array, offset, length, layout), target, targetDisp);
+                }
+                count(WindowCounters.GET, target, bytes);
+            }
         } catch (final RmaException e) {
             throw errors.raise("get", e);
-        }
-    }
-
-    // NOTE: a contiguous put or get copies between the caller's bytes and the target's memory without a slice of
-    // either, and without the transport's dispatch where every target is mapped here (direct): the op path's
-    // compiled code stays below the size up to which callers inline it (bench/README).
-    private void putBytes(final MemorySegment origin, final long from, final long length, final int target,
-        final long targetDisp) {
-        if (reaches("put", target, targetDisp, length)) {
-            if (direct != null) {
-                direct.put("put", origin, from, length, target, targetDisp);
-            } else {
-                transport.put("put", origin.asSlice(from, length), target, targetDisp);
-            }
-            count(WindowCounters.PUT, target, length);
-        }
-    }
-
-    private void getBytes(final MemorySegment destination, final long from, final long length, final int target,
-        final long targetDisp) {
-        if (reaches("get", target, targetDisp, length)) {
-            if (direct != null) {
-                direct.get("get", destination, from, length, target, targetDisp);
-            } else {
-                transport.get("get", destination.asSlice(from, length), target, targetDisp);
-            }
-            count(WindowCounters.GET, target, length);
         }
     }
 

@@ -1,6 +1,7 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * Where the memory of each target of a window is in this process, and the range check of an access
@@ -87,45 +88,28 @@ abstract class TargetMemory {
             this.resources = resources;
         }
 
+        /**
+         * @return each target's memory, by rank (not a copy): the op path of {@link TargetAccess} reads it without
+         *         this object's dispatch.
+         */
+        Part[] parts() {
+            return targets;
+        }
+
         @Override
         MemorySegment resolve(final String call, final int target, final long targetDisp, final long lengthBytes) {
             final Part part = targets[target];
             return part.segment.asSlice(part.checkRange(call, target, targetDisp, lengthBytes), lengthBytes);
         }
 
-        /**
-         * Copies {@code length} bytes of {@code origin} from {@code from} to target's bytes at {@code targetDisp}
-         * (a contiguous put), without a slice of either (see TargetAccess).
-         *
-         * @throws RmaException RMA_RANGE as {@link #resolve}.
-         */
-        void put(final String call, final MemorySegment origin, final long from, final long length, final int target,
-            final long targetDisp) {
-            final Part part = targets[target];
-            MemorySegment.copy(origin, from, part.segment, part.checkRange(call, target, targetDisp, length), length);
-        }
-
-        /**
-         * Copies target's bytes at {@code targetDisp} to {@code length} bytes of {@code destination} from
-         * {@code from} (a contiguous get).
-         *
-         * @throws RmaException RMA_RANGE as {@link #resolve}.
-         */
-        void get(final String call, final MemorySegment destination, final long from, final long length,
-            final int target, final long targetDisp) {
-            final Part part = targets[target];
-            MemorySegment.copy(part.segment, part.checkRange(call, target, targetDisp, length), destination, from,
-                length);
-        }
-
         @Override
         void put(final String call, final MemorySegment origin, final int target, final long targetDisp) {
-            put(call, origin, 0, origin.byteSize(), target, targetDisp);
+            targets[target].put(call, target, origin, targetDisp);
         }
 
         @Override
         void get(final String call, final MemorySegment destination, final int target, final long targetDisp) {
-            get(call, destination, 0, destination.byteSize(), target, targetDisp);
+            targets[target].get(call, target, destination, targetDisp);
         }
 
         @Override
@@ -153,60 +137,116 @@ abstract class TargetMemory {
                 }
             }
         }
+    }
+
+    /**
+     * One target's memory of a {@link Fixed} window: its segment ({@code NULL} where it is not mapped here), that
+     * segment's size (read without the segment's type check), its displacement unit, and where it starts in its
+     * whole mapping; and the contiguous copies to and from it, without a slice of either side.
+     */
+    static final class Part {
+        /**
+         * Below this many bytes an array copy goes through a segment of the array, which the JDK copies with
+         * plain loads and stores (its own threshold: {@code jdk.internal.foreign.SegmentBulkOperations}); from
+         * here up, through the JDK's array copy, its native copy without a segment of the array (a heap segment
+         * that reaches the native copy is not scalar-replaced: 32 bytes allocated per call).
+         */
+        private static final long SMALL_COPY = 64;
+
+        private final MemorySegment segment;
+        private final long size;
+        private final int dispUnit;
+        private final MemorySegment mapping;
+        private final long start;
+
+        Part(final MemorySegment segment, final long size, final int dispUnit, final MemorySegment mapping,
+            final long start) {
+            this.segment = segment;
+            this.size = size;
+            this.dispUnit = dispUnit;
+            this.mapping = mapping;
+            this.start = start;
+        }
 
         /**
-         * One target's memory: its segment ({@code NULL} where it is not mapped here), that segment's size (read
-         * without the segment's type check), its displacement unit, and where it starts in its whole mapping.
+         * Copies all of {@code origin} to the bytes at {@code targetDisp} (a contiguous put to rank {@code target}).
+         *
+         * @throws RmaException RMA_RANGE as {@link #checkRange}.
          */
-        private static final class Part {
-            final MemorySegment segment;
-            final long size;
-            final int dispUnit;
-            final MemorySegment mapping;
-            final long start;
+        void put(final String call, final int target, final MemorySegment origin, final long targetDisp) {
+            final long length = origin.byteSize();
+            MemorySegment.copy(origin, 0, segment, checkRange(call, target, targetDisp, length), length);
+        }
 
-            Part(final MemorySegment segment, final long size, final int dispUnit, final MemorySegment mapping,
-                final long start) {
-                this.segment = segment;
-                this.size = size;
-                this.dispUnit = dispUnit;
-                this.mapping = mapping;
-                this.start = start;
-            }
+        /**
+         * Copies the bytes at {@code targetDisp} to all of {@code destination} (a contiguous get).
+         *
+         * @throws RmaException RMA_RANGE as {@link #checkRange}.
+         */
+        void get(final String call, final int target, final MemorySegment destination, final long targetDisp) {
+            final long length = destination.byteSize();
+            MemorySegment.copy(segment, checkRange(call, target, targetDisp, length), destination, 0, length);
+        }
 
-            /**
-             * @return the byte offset of {@code targetDisp} in the segment (MPI-3.1 section 11.3.1).
-             * @throws RmaException RMA_RANGE if {@code lengthBytes} from there are not all inside the segment,
-             *                      COUNT for a negative length.
-             */
-            long checkRange(final String call, final int target, final long targetDisp, final long lengthBytes) {
-                final long first = targetDisp * dispUnit;
-                final long high = Math.multiplyHigh(targetDisp, dispUnit);
-                final long room = size - lengthBytes;
-                // NOTE: one sign test for every misuse, so the op path keeps one exit to the error instead of one
-                // per condition (and divides nothing): high | -high is negative when the product overflows,
-                // first or lengthBytes when negative, room when the length exceeds the size, room - first when
-                // the end is past the size (no overflow: room and first are not negative when it counts).
-                // rangeError tells them apart.
-                if ((high | -high | first | lengthBytes | room | room - first) < 0) {
-                    throw rangeError(call, target, targetDisp, lengthBytes);
-                }
-                return first;
-            }
+        /**
+         * Copies {@code count} elements of {@code array} from {@code index}, each a {@code layout}, to the bytes at
+         * {@code targetDisp} (see {@link #SMALL_COPY}).
+         *
+         * @throws RmaException RMA_RANGE as {@link #checkRange}.
+         */
+        void putArray(final String call, final int target, final Object array, final int index, final int count,
+            final ValueLayout layout, final long targetDisp) {
+            final long bytes = count * layout.byteSize();
+            MemorySegment.copy(Checks.arraySegment(array), index * layout.byteSize(), segment,
+                checkRange(call, target, targetDisp, bytes), bytes);
+        }
 
-            private RmaException rangeError(final String call, final int target, final long targetDisp,
-                final long lengthBytes) {
-                if (lengthBytes < 0) {
-                    return new RmaException(ErrorClass.COUNT, call + " length=" + lengthBytes + " is negative");
-                }
-                final long product = targetDisp * dispUnit;
-                final long first = Math.multiplyHigh(targetDisp, dispUnit) == 0 && product >= 0
-                    ? product
-                    : Long.MAX_VALUE;
-                return new RmaException(ErrorClass.RMA_RANGE,
-                    call + " target_disp=" + targetDisp + " (x disp_unit " + dispUnit + " = byte " + first
-                        + ") + length=" + lengthBytes + " exceeds window size " + size + " of rank " + target);
+        /**
+         * Copies {@code count} elements of {@code layout} at {@code targetDisp} into {@code array} from
+         * {@code index}, as {@link #putArray}.
+         *
+         * @throws RmaException RMA_RANGE as {@link #checkRange}.
+         */
+        void getArray(final String call, final int target, final Object array, final int index, final int count,
+            final ValueLayout layout, final long targetDisp) {
+            final long bytes = count * layout.byteSize();
+            final long first = checkRange(call, target, targetDisp, bytes);
+            if (bytes < SMALL_COPY) {
+                MemorySegment.copy(segment, first, Checks.arraySegment(array), index * layout.byteSize(), bytes);
+            } else {
+                MemorySegment.copy(segment, layout, first, array, index, count);
             }
+        }
+
+        /**
+         * @return the byte offset of {@code targetDisp} in the segment (MPI-3.1 section 11.3.1).
+         * @throws RmaException RMA_RANGE if {@code lengthBytes} from there are not all inside the segment, COUNT
+         *                      for a negative length.
+         */
+        long checkRange(final String call, final int target, final long targetDisp, final long lengthBytes) {
+            final long first = targetDisp * dispUnit;
+            final long high = Math.multiplyHigh(targetDisp, dispUnit);
+            final long room = size - lengthBytes;
+            // NOTE: one sign test for every misuse, so the op path keeps one exit to the error instead of one per
+            // condition (and divides nothing): high | -high is negative when the product overflows, first or
+            // lengthBytes when negative, room when the length exceeds the size, room - first when the end is past
+            // the size (no overflow: room and first are not negative when it counts). rangeError tells them apart.
+            if ((high | -high | first | lengthBytes | room | room - first) < 0) {
+                throw rangeError(call, target, targetDisp, lengthBytes);
+            }
+            return first;
+        }
+
+        private RmaException rangeError(final String call, final int target, final long targetDisp,
+            final long lengthBytes) {
+            if (lengthBytes < 0) {
+                return new RmaException(ErrorClass.COUNT, call + " length=" + lengthBytes + " is negative");
+            }
+            final long product = targetDisp * dispUnit;
+            final long first = Math.multiplyHigh(targetDisp, dispUnit) == 0 && product >= 0 ? product : Long.MAX_VALUE;
+            return new RmaException(ErrorClass.RMA_RANGE,
+                call + " target_disp=" + targetDisp + " (x disp_unit " + dispUnit + " = byte " + first + ") + length="
+                    + lengthBytes + " exceeds window size " + size + " of rank " + target);
         }
     }
 }

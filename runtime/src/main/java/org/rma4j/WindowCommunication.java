@@ -1,6 +1,7 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * The communication calls of a {@link Window} (MPI-3.1 section 11.3): put, get, the accumulate family,
@@ -59,47 +60,54 @@ public sealed interface WindowCommunication permits Window {
 
     /** Puts {@code length} bytes of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
     default void put(final byte[] origin, final int offset, final int length, final int target, final long targetDisp) {
-        accessPart().putElements(MemorySegment.ofArray(origin), offset, length, Byte.BYTES, target, targetDisp);
+        accessPart().putArray(origin, origin.length, offset, length, ValueLayout.JAVA_BYTE, target, targetDisp);
     }
 
     /** Puts {@code length} ints of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
     default void put(final int[] origin, final int offset, final int length, final int target, final long targetDisp) {
-        accessPart().putElements(MemorySegment.ofArray(origin), offset, length, Integer.BYTES, target, targetDisp);
+        accessPart().putArray(origin, origin.length, offset, length, ValueLayout.JAVA_INT_UNALIGNED, target,
+            targetDisp);
     }
 
     /** Puts {@code length} longs of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
     default void put(final long[] origin, final int offset, final int length, final int target, final long targetDisp) {
-        accessPart().putElements(MemorySegment.ofArray(origin), offset, length, Long.BYTES, target, targetDisp);
+        accessPart().putArray(origin, origin.length, offset, length, ValueLayout.JAVA_LONG_UNALIGNED, target,
+            targetDisp);
     }
 
     /** Puts {@code length} doubles of {@code origin} from {@code offset}; see {@link #put(MemorySegment, int, long)}. */
     default void put(final double[] origin, final int offset, final int length, final int target,
         final long targetDisp) {
-        accessPart().putElements(MemorySegment.ofArray(origin), offset, length, Double.BYTES, target, targetDisp);
+        accessPart().putArray(origin, origin.length, offset, length, ValueLayout.JAVA_DOUBLE_UNALIGNED, target,
+            targetDisp);
     }
 
     /** Gets {@code length} bytes into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
     default void get(final byte[] destination, final int offset, final int length, final int target,
         final long targetDisp) {
-        accessPart().getElements(MemorySegment.ofArray(destination), offset, length, Byte.BYTES, target, targetDisp);
+        accessPart().getArray(destination, destination.length, offset, length, ValueLayout.JAVA_BYTE, target,
+            targetDisp);
     }
 
     /** Gets {@code length} ints into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
     default void get(final int[] destination, final int offset, final int length, final int target,
         final long targetDisp) {
-        accessPart().getElements(MemorySegment.ofArray(destination), offset, length, Integer.BYTES, target, targetDisp);
+        accessPart().getArray(destination, destination.length, offset, length, ValueLayout.JAVA_INT_UNALIGNED, target,
+            targetDisp);
     }
 
     /** Gets {@code length} longs into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
     default void get(final long[] destination, final int offset, final int length, final int target,
         final long targetDisp) {
-        accessPart().getElements(MemorySegment.ofArray(destination), offset, length, Long.BYTES, target, targetDisp);
+        accessPart().getArray(destination, destination.length, offset, length, ValueLayout.JAVA_LONG_UNALIGNED, target,
+            targetDisp);
     }
 
     /** Gets {@code length} doubles into {@code destination} from {@code offset}; see {@link #get(MemorySegment, int, long)}. */
     default void get(final double[] destination, final int offset, final int length, final int target,
         final long targetDisp) {
-        accessPart().getElements(MemorySegment.ofArray(destination), offset, length, Double.BYTES, target, targetDisp);
+        accessPart().getArray(destination, destination.length, offset, length, ValueLayout.JAVA_DOUBLE_UNALIGNED,
+            target, targetDisp);
     }
 
     // ---------------------------------------------------------------- accumulate family (section 11.3.4)

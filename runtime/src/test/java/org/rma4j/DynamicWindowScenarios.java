@@ -1,5 +1,6 @@
 package org.rma4j;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -71,14 +72,16 @@ final class DynamicWindowScenarios {
             dynamic.lockAll();
             if (me > 0) {
                 for (int i = 0; i < REGIONS; i++) {
-                    dynamic.put(new long[] {stamp(me, i)}, 0, 1, 0, addresses[i] + 8L * me);
+                    // from the middle of a longer array: the transport's path takes a slice of it
+                    dynamic.put(new long[] {-1, stamp(me, i), -1}, 1, 1, 0, addresses[i] + 8L * me);
                     dynamic.accumulate(MemorySegment.ofArray(new long[] {1}), 1, Datatype.LONG, 0, addresses[i], 1,
                         Datatype.LONG, Op.SUM);
                 }
                 for (int i = 0; i < REGIONS; i++) {
-                    final long[] back = new long[1];
-                    dynamic.get(back, 0, 1, 0, addresses[i] + 8L * me);
-                    assertEquals(stamp(me, i), back[0], "region " + i + " read back by rank " + me);
+                    final long[] back = new long[3];
+                    dynamic.get(back, 2, 1, 0, addresses[i] + 8L * me);
+                    assertArrayEquals(new long[] {0, 0, stamp(me, i)}, back,
+                        "region " + i + " read back by rank " + me);
                     final long end = addresses[i] + sizes[i];
                     expect(ErrorClass.RMA_RANGE, () -> dynamic.put(new long[1], 0, 1, 0, end - 4),
                         "is not inside a region attached by rank 0");
