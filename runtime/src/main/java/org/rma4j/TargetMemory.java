@@ -152,6 +152,8 @@ abstract class TargetMemory {
          * that reaches the native copy is not scalar-replaced: 32 bytes allocated per call).
          */
         private static final long SMALL_COPY = 64;
+        /** The largest displacement whose product with any displacement unit (a positive int) fits a long. */
+        private static final long FAST_DISP_LIMIT = 0xFFFF_FFFFL;
 
         private final MemorySegment segment;
         private final long size;
@@ -225,12 +227,26 @@ abstract class TargetMemory {
          */
         long checkRange(final String call, final int target, final long targetDisp, final long lengthBytes) {
             final long first = targetDisp * dispUnit;
+            final long room = size - lengthBytes;
+            // NOTE: one sign test, so the op path keeps one exit instead of one per condition, and no 128-bit
+            // product on it: a displacement from 0 to 2^32 - 1 times a unit below 2^31 (a positive int) cannot
+            // overflow, so first is not negative; lengthBytes is negative for a negative length, room when the
+            // length exceeds the size, room - first when the end is past it. A larger displacement, or any misuse,
+            // takes checkRangeExactly.
+            if ((targetDisp | FAST_DISP_LIMIT - targetDisp | lengthBytes | room | room - first) < 0) {
+                return checkRangeExactly(call, target, targetDisp, lengthBytes);
+            }
+            return first;
+        }
+
+        /** {@link #checkRange} for every displacement: the product's overflow tested with its high half. */
+        private long checkRangeExactly(final String call, final int target, final long targetDisp,
+            final long lengthBytes) {
+            final long first = targetDisp * dispUnit;
             final long high = Math.multiplyHigh(targetDisp, dispUnit);
             final long room = size - lengthBytes;
-            // NOTE: one sign test for every misuse, so the op path keeps one exit to the error instead of one per
-            // condition (and divides nothing): high | -high is negative when the product overflows, first or
-            // lengthBytes when negative, room when the length exceeds the size, room - first when the end is past
-            // the size (no overflow: room and first are not negative when it counts). rangeError tells them apart.
+            // high | -high is negative when the product overflows (no overflow: room and first are not negative
+            // when room - first counts). rangeError tells the cases apart.
             if ((high | -high | first | lengthBytes | room | room - first) < 0) {
                 throw rangeError(call, target, targetDisp, lengthBytes);
             }
