@@ -7,7 +7,9 @@ import org.rma4j.shm.Liveness;
 import org.rma4j.shm.WaitState;
 
 /**
- * The job-wide order of one rank's collective calls, and the check that every rank's calls match.
+ * The job-wide order of one rank's collective calls, and the check that every rank's calls match (MPI-3.1 section
+ * 5.13, Correctness: collective operations must be executed in the same order at all members of the group; a
+ * program that does not is erroneous, and this check reports it instead of a hang).
  *
  * <p>Every collective call of a rank (job barrier, window creation, fence, free, leaving the job) gets
  * the next job-wide sequence number. Before it waits, the rank publishes the call (kind, object,
