@@ -229,11 +229,8 @@ final class Checks {
      * @throws RmaException COUNT if {@code length} elements from there are not all in the array.
      */
     static long elementsAt(final MemorySegment array, final int offset, final int length, final int elementBytes) {
-        // NOTE: one branch (the ints widened, so no sum overflows): the op path keeps one exit to the error.
-        if ((offset | length | array.byteSize() / elementBytes - offset - length) < 0) {
-            throw new RmaException(ErrorClass.COUNT, "array offset=" + offset + " length=" + length
-                + " do not fit an array of " + array.byteSize() / elementBytes + " elements");
-        }
+        // a Java array's elements fit an int
+        checkElements((int)(array.byteSize() / elementBytes), offset, length);
         return (long)offset * elementBytes;
     }
 }

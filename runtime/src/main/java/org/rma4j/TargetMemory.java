@@ -146,10 +146,11 @@ abstract class TargetMemory {
      */
     static final class Part {
         /**
-         * Below this many bytes an array copy goes through a segment of the array, which the JDK copies with
-         * plain loads and stores (its own threshold: {@code jdk.internal.foreign.SegmentBulkOperations}); from
-         * here up, through the JDK's array copy, its native copy without a segment of the array (a heap segment
-         * that reaches the native copy is not scalar-replaced: 32 bytes allocated per call).
+         * Below this many bytes a get into an array goes through a segment of the array, which the JDK copies with
+         * plain loads and stores (its own threshold: {@code jdk.internal.foreign.SegmentBulkOperations}); from here
+         * up, through the JDK's array copy, its native copy without a segment of the array: a heap segment as the
+         * destination of the native copy is not scalar-replaced (32 bytes allocated per call). As the source of a
+         * put it is, so a put always goes through a segment.
          */
         private static final long SMALL_COPY = 64;
         /** The largest displacement whose product with any displacement unit (a positive int) fits a long. */
@@ -192,7 +193,7 @@ abstract class TargetMemory {
 
         /**
          * Copies {@code count} elements of {@code array} from {@code index}, each a {@code layout}, to the bytes at
-         * {@code targetDisp} (see {@link #SMALL_COPY}).
+         * {@code targetDisp}, through a segment of the array (see {@link #SMALL_COPY}).
          *
          * @throws RmaException RMA_RANGE as {@link #checkRange}.
          */
@@ -205,7 +206,7 @@ abstract class TargetMemory {
 
         /**
          * Copies {@code count} elements of {@code layout} at {@code targetDisp} into {@code array} from
-         * {@code index}, as {@link #putArray}.
+         * {@code index} (see {@link #SMALL_COPY}).
          *
          * @throws RmaException RMA_RANGE as {@link #checkRange}.
          */
