@@ -18,8 +18,8 @@ public final class RankMain {
 
     /** The Java scenarios, one job each. */
     enum Scenario {
-        FLOOR("floor"), NOTIFIED_PUT("notified-put"), COUNTER_PUT("counter-put"), PUT_FLUSH_FLAG(
-            "put-flush-flag"), SEND_RECV("send-recv"), LOAD_STORE("load-store"), PSCW(
+        FLOOR("floor"), NOTIFY_LANES("notify-lanes"), NOTIFIED_PUT("notified-put"), COUNTER_PUT(
+            "counter-put"), PUT_FLUSH_FLAG("put-flush-flag"), SEND_RECV("send-recv"), LOAD_STORE("load-store"), PSCW(
                 "pscw"), FENCE("fence"), OPS("ops"), BANDWIDTH("bandwidth"), MEMCPY("memcpy"), COSTS("costs");
 
         final String id;
@@ -50,6 +50,10 @@ public final class RankMain {
                 Integer.parseInt(args[4]), Integer.parseInt(args[5]), Path.of(args[1]));
             if (scenario == Scenario.FLOOR) {
                 FloorScenario.run(context, Path.of(System.getenv(JobEnvironment.JOB_DIR)));
+                return;
+            }
+            if (scenario == Scenario.NOTIFY_LANES) {
+                NotifyLanesScenario.run(context, Path.of(System.getenv(JobEnvironment.JOB_DIR)));
                 return;
             }
             if (scenario == Scenario.MEMCPY) {

@@ -39,6 +39,14 @@ public final class Rows {
         new Row("load-store", Kind.HALF_ROUND_TRIP,
             "the floor's protocol on the partner's part of the shared "
                 + "window (rma4j sharedQuery, MPI_Win_shared_query): memcpy + release store of the flag"),
+        new Row("lane-protocol", Kind.HALF_ROUND_TRIP,
+            "the notification lanes' memory traffic written out by hand, no rma4j class: the entry's fields and "
+                + "inline payload, release stores of its stamp and of the lane's doorbell; the receiver polls the "
+                + "stamp and the summary word"),
+        new Row("notify-lanes", Kind.HALF_ROUND_TRIP,
+            "the notification lanes' classes alone (LaneProducer.offer, NotifyLanes.poll in a spin) over a "
+                + "mapped file, no rma4j call: up to 32 B inside the entry, more copied into the partner's box "
+                + "first; the echo is the same"),
         new Row("notified-put", Kind.HALF_ROUND_TRIP,
             "rma4j putNotify + flush, then start + await of a "
                 + "notification request (the Notified Access paper's Listing 1); the echo is the same"),

@@ -41,6 +41,15 @@ class JavaRunnerTest {
     }
 
     @Test
+    void shouldPingPongThroughTheNotificationLanesAlone() throws InterruptedException {
+        // 8 B travels inside the entry, 1 KiB through the partner's data box; by hand, then through the classes.
+        final List<Measurement> measurements = run(RankMain.Scenario.NOTIFY_LANES);
+        assertEquals(Set.of("rma4j lane-protocol 8", "rma4j lane-protocol 1024", "rma4j notify-lanes 8",
+            "rma4j notify-lanes 1024"), keys(measurements));
+        measurements.forEach(m -> assertEquals(ITERATIONS, m.count(), m.toString()));
+    }
+
+    @Test
     void shouldRunEveryPingPongRowOfRma4j() throws InterruptedException {
         for (final RankMain.Scenario scenario : List.of(RankMain.Scenario.NOTIFIED_PUT, RankMain.Scenario.COUNTER_PUT,
             RankMain.Scenario.PUT_FLUSH_FLAG, RankMain.Scenario.LOAD_STORE, RankMain.Scenario.PSCW,

@@ -1,0 +1,199 @@
+package org.rma4j.bench.harness;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import org.rma4j.notify.LaneProducer;
+import org.rma4j.notify.NotificationHandler;
+import org.rma4j.notify.NotifyLanes;
+import org.rma4j.notify.NotifyLanesLayout;
+
+/**
+ * The notified put's queue alone, in two rows between the floor and the notified-put row, each a ping-pong of two
+ * processes over a file of their own, with no rma4j call inside the loop (no window, request, matching, checks
+ * or statistics):
+ * <ul>
+ *   <li>{@code lane-protocol}: the lanes' memory traffic written out by hand, as the floor is: the entry's
+ *   fields and inline payload with plain stores, a release store of its stamp and one of the lane's doorbell in
+ *   the summary line; the receiver polls the stamp and the summary word, then reads the inline payload. What the
+ *   protocol's lines cost, with no code of the lanes' classes.</li>
+ *   <li>{@code notify-lanes}: the same through the lanes' classes ({@link LaneProducer#offer},
+ *   {@link NotifyLanes#poll} in a spin).</li>
+ * </ul>
+ * A payload of up to {@link NotifyLanesLayout#INLINE_CAPACITY} bytes travels only inside the entry, and the
+ * server echoes it from there; a longer one goes into the partner's data box first (a copy, as a notified put
+ * writes the window at the call), and the entry carries its length.
+ *
+ * <p>The file ({@value #FILE_NAME} in the job directory): four lane regions of {@value #LANES} lanes of
+ * {@link NotifyLanesLayout#LANE_CAPACITY_DEFAULT} entries (rank 0's and rank 1's for each row; each rank produces
+ * in lane 0 of its partner's), then a data box per rank.
+ */
+final class NotifyLanesScenario {
+    static final String FILE_NAME = "notify-lanes-pingpong";
+    private static final int CAPACITY = NotifyLanesLayout.LANE_CAPACITY_DEFAULT;
+    private static final int LANES = 2;
+    private static final int TAG = 7;
+    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    private static final VarHandle DOORBELL = ValueLayout.JAVA_SHORT.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
+    private static final long ENTRIES = NotifyLanesLayout.laneOffset(LANES, CAPACITY, 0);
+    private static final long DOORBELL_OFFSET = NotifyLanesLayout.doorbellOffset(0);
+
+    private NotifyLanesScenario() {
+    }
+
+    static void run(final RankContext context, final Path jobDirectory) throws Exception {
+        final Path file = jobDirectory.resolve(FILE_NAME);
+        final long lanesBytes = align(NotifyLanesLayout.lengthFor(LANES, CAPACITY));
+        final long box = align(context.maxSize());
+        final long length = 4 * lanesBytes + 2 * box;
+        if (context.isClient()) {
+            try (Arena arena = Arena.ofConfined();
+                FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
+                final MemorySegment mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, length, arena);
+                for (int region = 0; region < 4; region++) {
+                    NotifyLanes.format(mapping, region * lanesBytes, LANES, CAPACITY);
+                }
+            }
+        }
+        context.job.barrier();
+        try (Arena arena = Arena.ofShared();
+            FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            final MemorySegment mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, length, arena);
+            final MemorySegment mine = mapping.asSlice(4 * lanesBytes + context.rank * box, box);
+            final MemorySegment peer = mapping.asSlice(4 * lanesBytes + context.partner * box, box);
+            final MemorySegment local = arena.allocate(context.maxSize(), 64);
+            local.fill((byte)1);
+            final MemorySegment arrived = arena.allocate(NotifyLanesLayout.INLINE_CAPACITY, 64);
+            // NOTE: the slices made before timing, as the other rows' payload slices are.
+            final MemorySegment[] localInline = new MemorySegment[context.sizes.length];
+            final MemorySegment[] echoInline = new MemorySegment[context.sizes.length];
+            for (int s = 0; s < context.sizes.length; s++) {
+                final long size = context.sizes[s];
+                localInline[s] = size <= NotifyLanesLayout.INLINE_CAPACITY ? local.asSlice(0, size) : null;
+                echoInline[s] = size <= NotifyLanesLayout.INLINE_CAPACITY ? arrived.asSlice(0, size) : null;
+            }
+            final Protocol protocol = new Protocol(mapping, context.rank * lanesBytes, context.partner * lanesBytes,
+                context.rank);
+            context.pingPong("lane-protocol", (s, seq) -> {
+                protocol.send(localInline[s], local, peer, context.sizes[s]);
+                protocol.receive(arrived);
+            }, (s, seq) -> {
+                protocol.receive(arrived);
+                protocol.send(echoInline[s], mine, peer, context.sizes[s]);
+            });
+            final NotifyLanes own = new NotifyLanes(mapping, (2 + context.rank) * lanesBytes, LANES, CAPACITY);
+            final LaneProducer out = new LaneProducer(mapping, (2 + context.partner) * lanesBytes, LANES, CAPACITY, 0);
+            final NotificationHandler echo = n -> n.copyInlinePayloadTo(arrived, 0);
+            context.pingPong("notify-lanes", (s, seq) -> {
+                send(out, localInline[s], local, peer, context.sizes[s], context.rank);
+                receive(own, echo);
+            }, (s, seq) -> {
+                receive(own, echo);
+                send(out, echoInline[s], mine, peer, context.sizes[s], context.rank);
+            });
+            context.job.barrier();
+        } finally {
+            if (context.isClient()) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (final IOException e) {
+                    System.err.println("cannot remove " + file + ": " + e);
+                }
+            }
+        }
+    }
+
+    /**
+     * Offers {@code size} bytes: {@code inline} inside the entry, or (null) {@code size} bytes of {@code from}
+     * copied into {@code peer} first.
+     */
+    private static void send(final LaneProducer out, final MemorySegment inline, final MemorySegment from,
+        final MemorySegment peer, final long size, final int rank) {
+        if (inline == null) {
+            MemorySegment.copy(from, 0, peer, 0, size);
+        }
+        // NOTE: the partner's lane never holds more than one entry here: one round trip at a time.
+        if (!out.offer(rank, TAG, 0, (int)size, 0, inline)) {
+            throw new IllegalStateException("the partner's lane is full");
+        }
+    }
+
+    private static void receive(final NotifyLanes own, final NotificationHandler handler) {
+        while (own.poll(handler) == 0) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * The lanes' publication rule written out (NotifyLanesLayout, "Publication rule") for one lane each way, without
+     * the classes: the floor of the protocol's memory traffic. Its own lane regions, so its stamps do not meet
+     * the classes'.
+     */
+    private static final class Protocol {
+        private final MemorySegment mapping;
+        private final long ownLanes;
+        private final long peerLanes;
+        private final int rank;
+        private long sent;
+        private long received;
+
+        Protocol(final MemorySegment mapping, final long ownLanes, final long peerLanes, final int rank) {
+            this.mapping = mapping;
+            this.ownLanes = ownLanes;
+            this.peerLanes = peerLanes;
+            this.rank = rank;
+        }
+
+        void send(final MemorySegment inline, final MemorySegment from, final MemorySegment peer, final long size) {
+            if (inline == null) {
+                MemorySegment.copy(from, 0, peer, 0, size);
+            }
+            final long index = sent++;
+            final long entry = peerLanes + ENTRIES + NotifyLanesLayout.entryOffset(index, CAPACITY);
+            LONG.set(mapping, entry + NotifyLanesLayout.SOURCE_OFFSET, (long)rank << Integer.SIZE | TAG);
+            LONG.set(mapping, entry + NotifyLanesLayout.DISPLACEMENT_OFFSET, 0L);
+            LONG.set(mapping, entry + NotifyLanesLayout.LENGTH_OFFSET, size);
+            // NOTE: whole words (the harness's sizes are multiples of 8).
+            final long words = inline == null ? 0 : inline.byteSize() / Long.BYTES;
+            for (long w = 0; w < words; w++) {
+                LONG.set(mapping, entry + NotifyLanesLayout.INLINE_OFFSET + w * Long.BYTES,
+                    inline.get(ValueLayout.JAVA_LONG_UNALIGNED, w * Long.BYTES));
+            }
+            LONG.setRelease(mapping, entry + NotifyLanesLayout.STAMP_OFFSET, NotifyLanesLayout.stamp(index));
+            DOORBELL.setRelease(mapping, peerLanes + NotifyLanesLayout.SUMMARY_OFFSET + DOORBELL_OFFSET,
+                NotifyLanesLayout.doorbell(index + 1));
+        }
+
+        /** Waits for the next entry (its stamp, or the summary's doorbell), then copies its inline words. */
+        void receive(final MemorySegment into) {
+            final long index = received++;
+            final long entry = ownLanes + ENTRIES + NotifyLanesLayout.entryOffset(index, CAPACITY);
+            final long stamp = NotifyLanesLayout.stamp(index);
+            final short doorbell = NotifyLanesLayout.doorbell(index + 1);
+            final long summary = ownLanes + NotifyLanesLayout.SUMMARY_OFFSET + DOORBELL_OFFSET;
+            while ((long)LONG.getAcquire(mapping, entry + NotifyLanesLayout.STAMP_OFFSET) != stamp
+                && (short)DOORBELL.getAcquire(mapping, summary) != doorbell) {
+                Thread.onSpinWait();
+            }
+            final long length = (long)LONG.get(mapping, entry + NotifyLanesLayout.LENGTH_OFFSET);
+            final long words = length <= NotifyLanesLayout.INLINE_CAPACITY ? length / Long.BYTES : 0;
+            for (long w = 0; w < words; w++) {
+                into.set(ValueLayout.JAVA_LONG, w * Long.BYTES,
+                    (long)LONG.get(mapping, entry + NotifyLanesLayout.INLINE_OFFSET + w * Long.BYTES));
+            }
+        }
+    }
+
+    private static long align(final long bytes) {
+        return (bytes + 4095) & ~4095L;
+    }
+}
