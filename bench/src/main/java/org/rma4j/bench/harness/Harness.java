@@ -73,7 +73,7 @@ public final class Harness implements Callable<Integer> {
     Integer bwSamples;
 
     @Option(names = "--java", split = ",", description = "Java scenarios to run (default: all): "
-        + "floor, notified-put, counter-put, put-flush-flag, send-recv, load-store, pscw, fence, ops, bandwidth, memcpy, costs, "
+        + "floor, notify-lanes, notified-put, counter-put, put-flush-flag, send-recv, load-store, pscw, fence, ops, bandwidth, memcpy, costs, "
         + "none")
     List<String> javaScenarios;
 
@@ -151,11 +151,11 @@ public final class Harness implements Callable<Integer> {
     List<Integer> sweepRanks;
 
     @Option(names = "--sweep-messages", description = "8-byte messages the fan-in's consumer receives per pass, "
-        + "split over the producers; 0: no sweep (quick: 20000; full: 2000000)")
+        + "split over the producers; 0: no sweep (quick: 20000; full: 8000000)")
     Integer sweepMessages;
 
-    @Option(names = "--sweep-calls", description = "fence and barrier calls per pass of the sweep (quick: 2000; "
-        + "full: 100000)")
+    @Option(names = "--sweep-calls", description = "fence and barrier calls per pass of the sweep at 2 ranks; "
+        + "2/n of it at n ranks (quick: 2000; full: 1000000)")
     Integer sweepCalls;
 
     @Option(names = "--background-load", description = "busy processes (while :; do :; done) beside the loaded "
@@ -164,7 +164,7 @@ public final class Harness implements Callable<Integer> {
     Integer backgroundLoad;
 
     @Option(names = "--loaded-iterations", description = "timed round trips of each loaded ping-pong, after as "
-        + "many untimed ones (quick and full: 20000)")
+        + "many untimed ones (quick: 20000; full: 200000)")
     Integer loadedIterations;
 
     @Option(names = "--from-json", description = "only rewrite the report and plots of this results file")

@@ -37,7 +37,7 @@ import java.util.List;
  *                          {@link AppMeasurement#bestOfRounds}).
  * @param sweepRanks        rank counts of the throughput and scale sweep.
  * @param sweepMessages     8-byte messages the consumer of the fan-in receives per pass.
- * @param sweepCalls        fence and barrier calls per pass.
+ * @param sweepCalls        fence and barrier calls per pass at 2 ranks ({@link Sweeps#callsAt}).
  * @param backgroundLoad    busy processes of the loaded section.
  * @param loadedIterations  timed round trips of each loaded ping-pong.
  */
@@ -51,7 +51,7 @@ record Profile(String id, List<Long> sizes, int iterations, int warmup, int bwSa
 
     static final Profile FULL = new Profile("full", List.of(8L, 64L, 1024L, 65536L, 1048576L), 1000, 200_000, 100,
         List.of(2, 4, 8), 5, List.of(1000, 2000, 4000), 5, List.of(8, 1024, 16384), 1000, List.of(8, 16, 32), 32, 3,
-        List.of(2, 4, 8), 2_000_000, 100_000, 4, 20_000);
+        List.of(2, 4, 8), 8_000_000, 1_000_000, 4, 200_000);
 
     /**
      * @throws IllegalArgumentException for an unknown profile.

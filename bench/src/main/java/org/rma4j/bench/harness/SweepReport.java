@@ -30,7 +30,9 @@ final class SweepReport {
             .append(" runs)\n\n");
         md.append(String.format(Locale.ROOT, "Each run: an untimed pass, then a timed pass of the same count "
             + "(fan-in: the consumer receives about %s messages of 8 B per pass, split evenly over the other ranks, "
-            + "each sending a multiple of %d; fence and barrier: %s calls per pass), rank 0's time. Default "
+            + "each sending a multiple of %d; fence and barrier: %s calls per pass at 2 ranks, 2 / n of that at n "
+            + "ranks, so that a pass lasts long enough that a compilation of the JIT's, which takes a core from a "
+            + "spinning rank for milliseconds, does not set its time), rank 0's time. Default "
             + "settings on both sides: rma4j's ranks without JVM options (blocked calls spin, yield, then sleep), "
             + "Open MPI 4.1.4 with ob1 / vader / osc sm as mpirun starts it. Ranks are bound to cores when there are "
             + "no more of them than CPUs (%d here), and run unbound otherwise, as mpirun does.%n%n",

@@ -78,6 +78,15 @@ final class Sweeps {
     }
 
     /**
+     * @return the fence and barrier calls per pass at {@code ranks}: {@code calls} at 2 ranks, {@code 2 / ranks} of
+     *         it beyond (a call costs about the rank count's share of it on a machine of few CPUs, so a pass
+     *         takes about as long at every rank count).
+     */
+    static long callsAt(final int calls, final int ranks) {
+        return Math.max(1, (long)calls * 2 / ranks);
+    }
+
+    /**
      * Runs the rma4j sweep job at {@code ranks}.
      *
      * @throws IllegalStateException if the job fails or times out.
@@ -89,7 +98,7 @@ final class Sweeps {
         final List<String> lines = new CopyOnWriteArrayList<>();
         final Launcher.Builder builder = Launcher.builder().ranks(ranks).bindToCore(JavaRunner.bindToCore(ranks))
             .mainClass(SweepMain.class.getName()).args(out.toString(), Long.toString(perProducer(messages, ranks)),
-                Integer.toString(calls), Integer.toString(RUNS), Integer.toString(BATCH))
+                Long.toString(callsAt(calls, ranks)), Integer.toString(RUNS), Integer.toString(BATCH))
             .jvmOptions(jvmOptions).output(line -> {
                 lines.add(line);
                 log.accept(line);
@@ -120,8 +129,9 @@ final class Sweeps {
         final Path out = workDirectory.resolve("sweep-" + mpi.impl() + "-" + ranks + ".samples");
         delete(out);
         final boolean succeeded = peers.runMpiProgram(
-            Peers.mpirun(mpi, ranks, binary.get(), List.of(out.toString(), Long.toString(perProducer(messages, ranks)),
-                Integer.toString(calls), Integer.toString(RUNS))),
+            Peers.mpirun(mpi, ranks, binary.get(),
+                List.of(out.toString(), Long.toString(perProducer(messages, ranks)),
+                    Long.toString(callsAt(calls, ranks)), Integer.toString(RUNS))),
             Peers.label(mpi.impl()) + " sweep (" + ranks + " ranks)", timeout);
         return succeeded || Files.exists(out) ? read(out, mpi.impl(), ranks) : List.of();
     }

@@ -173,6 +173,10 @@ class PeersTest {
         assertTrue(ms.stream().allMatch(m -> m.ranks() == 3 && m.runsNs().size() == Sweeps.RUNS), ms.toString());
         assertEquals(128, Sweeps.perProducer(256, 3), "256 messages over 2 producers, a multiple of the batch");
         assertEquals(64, Sweeps.perProducer(10, 8));
+        assertEquals(10, Sweeps.callsAt(10, 2), "the count given is the 2-rank count");
+        assertEquals(6, Sweeps.callsAt(10, 3));
+        assertEquals(250_000, Sweeps.callsAt(1_000_000, 8));
+        assertEquals(1, Sweeps.callsAt(1, 8), "at least one call");
     }
 
     private static Peers.MpiTool openMpi() {
