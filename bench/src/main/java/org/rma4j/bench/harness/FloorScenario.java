@@ -3,11 +3,9 @@ package org.rma4j.bench.harness;
 import static org.rma4j.bench.harness.PingPongLayout.DATA_OFFSET;
 import static org.rma4j.bench.harness.PingPongLayout.FLAG_OFFSET;
 
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -57,13 +55,7 @@ final class FloorScenario {
             });
             context.job.barrier();
         } finally {
-            if (context.isClient()) {
-                try {
-                    Files.deleteIfExists(file);
-                } catch (final IOException e) {
-                    System.err.println("cannot remove " + file + ": " + e);
-                }
-            }
+            context.removeSharedFile(file);
         }
     }
 }

@@ -1,13 +1,11 @@
 package org.rma4j.bench.harness;
 
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -32,16 +30,25 @@ import org.rma4j.notify.NotifyLanesLayout;
  * server echoes it from there; a longer one goes into the partner's data box first (a copy, as a notified put
  * writes the window at the call), and the entry carries its length.
  *
- * <p>The file ({@value #FILE_NAME} in the job directory): four lane regions of {@value #LANES} lanes of
- * {@link NotifyLanesLayout#LANE_CAPACITY_DEFAULT} entries (rank 0's and rank 1's for each row; each rank produces
- * in lane 0 of its partner's), then a data box per rank.
+ * <p>The file ({@value #FILE_NAME} in the job directory), each region formatted by rank 0 as
+ * {@link NotifyLanesLayout} lanes ({@value #LANES} lanes of {@link NotifyLanesLayout#LANE_CAPACITY_DEFAULT}
+ * entries; each rank produces in lane 0 of its partner's region), each part 4096-byte aligned:
+ *
+ * <pre>
+ *   0            L            2L            3L            4L            4L + B        4L + 2B
+ *   +------------+------------+-------------+-------------+-------------+-------------+
+ *   | lanes of   | lanes of   | lanes of    | lanes of    | data box of | data box of |
+ *   | rank 0     | rank 1     | rank 0      | rank 1      | rank 0      | rank 1      |
+ *   | lane-protocol row       | notify-lanes row          | payloads over 32 B        |
+ *   +------------+------------+-------------+-------------+-------------+-------------+
+ *   L = NotifyLanesLayout.lengthFor(LANES, capacity), B = the largest payload, both rounded up to 4096
+ * </pre>
  */
 final class NotifyLanesScenario {
     static final String FILE_NAME = "notify-lanes-pingpong";
     private static final int CAPACITY = NotifyLanesLayout.LANE_CAPACITY_DEFAULT;
     private static final int LANES = 2;
     private static final int TAG = 7;
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final VarHandle DOORBELL = ValueLayout.JAVA_SHORT.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
     private static final long ENTRIES = NotifyLanesLayout.laneOffset(LANES, CAPACITY, 0);
     private static final long DOORBELL_OFFSET = NotifyLanesLayout.doorbellOffset(0);
@@ -102,13 +109,7 @@ final class NotifyLanesScenario {
             });
             context.job.barrier();
         } finally {
-            if (context.isClient()) {
-                try {
-                    Files.deleteIfExists(file);
-                } catch (final IOException e) {
-                    System.err.println("cannot remove " + file + ": " + e);
-                }
-            }
+            context.removeSharedFile(file);
         }
     }
 
@@ -159,16 +160,17 @@ final class NotifyLanesScenario {
             }
             final long index = sent++;
             final long entry = peerLanes + ENTRIES + NotifyLanesLayout.entryOffset(index, CAPACITY);
-            LONG.set(mapping, entry + NotifyLanesLayout.SOURCE_OFFSET, (long)rank << Integer.SIZE | TAG);
-            LONG.set(mapping, entry + NotifyLanesLayout.DISPLACEMENT_OFFSET, 0L);
-            LONG.set(mapping, entry + NotifyLanesLayout.LENGTH_OFFSET, size);
+            RankContext.LONG.set(mapping, entry + NotifyLanesLayout.SOURCE_OFFSET, (long)rank << Integer.SIZE | TAG);
+            RankContext.LONG.set(mapping, entry + NotifyLanesLayout.DISPLACEMENT_OFFSET, 0L);
+            RankContext.LONG.set(mapping, entry + NotifyLanesLayout.LENGTH_OFFSET, size);
             // NOTE: whole words (the harness's sizes are multiples of 8).
             final long words = inline == null ? 0 : inline.byteSize() / Long.BYTES;
             for (long w = 0; w < words; w++) {
-                LONG.set(mapping, entry + NotifyLanesLayout.INLINE_OFFSET + w * Long.BYTES,
+                RankContext.LONG.set(mapping, entry + NotifyLanesLayout.INLINE_OFFSET + w * Long.BYTES,
                     inline.get(ValueLayout.JAVA_LONG_UNALIGNED, w * Long.BYTES));
             }
-            LONG.setRelease(mapping, entry + NotifyLanesLayout.STAMP_OFFSET, NotifyLanesLayout.stamp(index));
+            RankContext.LONG.setRelease(mapping, entry + NotifyLanesLayout.STAMP_OFFSET,
+                NotifyLanesLayout.stamp(index));
             DOORBELL.setRelease(mapping, peerLanes + NotifyLanesLayout.SUMMARY_OFFSET + DOORBELL_OFFSET,
                 NotifyLanesLayout.doorbell(index + 1));
         }
@@ -180,15 +182,15 @@ final class NotifyLanesScenario {
             final long stamp = NotifyLanesLayout.stamp(index);
             final short doorbell = NotifyLanesLayout.doorbell(index + 1);
             final long summary = ownLanes + NotifyLanesLayout.SUMMARY_OFFSET + DOORBELL_OFFSET;
-            while ((long)LONG.getAcquire(mapping, entry + NotifyLanesLayout.STAMP_OFFSET) != stamp
+            while ((long)RankContext.LONG.getAcquire(mapping, entry + NotifyLanesLayout.STAMP_OFFSET) != stamp
                 && (short)DOORBELL.getAcquire(mapping, summary) != doorbell) {
                 Thread.onSpinWait();
             }
-            final long length = (long)LONG.get(mapping, entry + NotifyLanesLayout.LENGTH_OFFSET);
+            final long length = (long)RankContext.LONG.get(mapping, entry + NotifyLanesLayout.LENGTH_OFFSET);
             final long words = length <= NotifyLanesLayout.INLINE_CAPACITY ? length / Long.BYTES : 0;
             for (long w = 0; w < words; w++) {
                 into.set(ValueLayout.JAVA_LONG, w * Long.BYTES,
-                    (long)LONG.get(mapping, entry + NotifyLanesLayout.INLINE_OFFSET + w * Long.BYTES));
+                    (long)RankContext.LONG.get(mapping, entry + NotifyLanesLayout.INLINE_OFFSET + w * Long.BYTES));
             }
         }
     }

@@ -2,7 +2,9 @@ package org.rma4j.bench.harness;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.io.IOException;
 import java.lang.invoke.VarHandle;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.rma4j.RmaJob;
@@ -53,6 +55,21 @@ final class RankContext {
 
     boolean isClient() {
         return rank == 0;
+    }
+
+    /**
+     * Removes a file the scenario's ranks shared, at the client (which made it), after both are done with it; a
+     * failure is reported, not thrown, so that it does not hide the scenario's own.
+     */
+    void removeSharedFile(final Path file) {
+        if (!isClient()) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(file);
+        } catch (final IOException e) {
+            System.err.println("cannot remove " + file + ": " + e);
+        }
     }
 
     long maxSize() {
