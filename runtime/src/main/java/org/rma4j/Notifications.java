@@ -295,7 +295,8 @@ final class Notifications {
             if (waiting.isEmpty()) {
                 break;
             }
-            request.matched(waiting.get());
+            final Notification notification = waiting.get();
+            request.matched(notification.source(), notification.tag(), notification);
         }
     }
 
@@ -595,7 +596,7 @@ final class Notifications {
         for (int i = 0, n = active.size(); i < n; i++) {
             final NotifyRequest request = active.get(i);
             if (request.matches(source, tag)) {
-                if (request.matched(notification)) {
+                if (request.matched(source, tag, notification)) {
                     active.remove(i);
                     completedInDrain = true;
                 }

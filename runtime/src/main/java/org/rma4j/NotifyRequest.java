@@ -329,17 +329,19 @@ public final class NotifyRequest implements Request, AutoCloseable {
     /**
      * Counts one matching notification (under the endpoint's guard).
      *
+     * @param notificationSource its source, as the match read it.
+     * @param notificationTag    its tag, as the match read it.
      * @return whether the request is complete now.
      */
-    boolean matched(final Notification notification) {
+    boolean matched(final int notificationSource, final int notificationTag, final Notification notification) {
         matched++;
         LastMatch match = last;
         if (match == null) {
             match = new LastMatch();
             last = match;
         }
-        match.source = notification.source();
-        match.tag = notification.tag();
+        match.source = notificationSource;
+        match.tag = notificationTag;
         match.displacement = notification.displacement();
         match.length = notification.length();
         if (matched < expectedCount) {

@@ -120,6 +120,9 @@ final class WindowCounters {
      * Counts one operation of {@code call} to {@code target} over {@code bytes} of target memory.
      */
     void count(final String call, final int target, final long bytes) {
+        if (!ENABLED) {
+            return;
+        }
         final int kind = kindOf(call);
         if (kind >= 0) {
             count(kind, target, bytes);
