@@ -431,7 +431,16 @@ final class Notifications {
     int drainTo(final ArrivalBatch into) {
         final int held = enter();
         try {
-            int taken = 0;
+            return drainLocked(into, 0);
+        } finally {
+            guard.unlock(held);
+        }
+    }
+
+    /** {@link #drainTo} under the guard. */
+    private int drainLocked(final ArrivalBatch into, final int self) {
+        int taken = 0;
+        try {
             while (taken < into.capacity() && !unexpected.isEmpty()) {
                 into.set(taken++, unexpected.takeOldest(Matcher.ANY_SOURCE, Matcher.ANY_TAG).orElseThrow());
             }
@@ -447,39 +456,45 @@ final class Notifications {
                 taken = batched;
                 batch = null;
             }
-            if (completedInDrain && waiters > 0) {
+            if (completedInDrain && waiters > self) {
                 own.wakeWaiters();
             }
             return taken;
         } finally {
-            guard.unlock(held);
+            into.taken(taken);
         }
     }
 
     /**
-     * Waits until an arrival waits for {@link #drainTo} (queued, or in the lanes), taking nothing; as
-     * {@link #awaitComplete} waits.
+     * Waits until an arrival waits (queued, or in the lanes), as {@link #awaitComplete} waits, and takes arrivals
+     * into {@code into} as {@link #drainTo} does, in the hold of the guard whose poll found them.
+     *
+     * @return arrivals put into {@code into} (0 if the arrivals found all went to started requests).
      */
-    void awaitArrival() {
-        if (arrivalWaits(false)) {
-            return;
+    int awaitArrivals(final ArrivalBatch into) {
+        if (arrivalsTaken(into, false)) {
+            return into.taken();
         }
         try {
-            own.await(waitStrategy, () -> arrivalWaits(true), waits.liveness(liveness));
+            own.await(waitStrategy, () -> arrivalsTaken(into, true), waits.liveness(liveness));
         } finally {
             leaveWait();
         }
+        return into.taken();
     }
 
     /**
-     * Under the guard: whether an arrival waits for {@link #drainTo}; on the way in ({@code waiting} false),
-     * none makes this thread a waiter.
+     * Under the guard: whether an arrival waited; if so, takes arrivals into {@code into} ({@link #drainTo}), which
+     * keeps their number ({@link ArrivalBatch#taken()}). On the way in ({@code waiting} false), none makes this
+     * thread a waiter.
      */
-    private boolean arrivalWaits(final boolean waiting) {
+    private boolean arrivalsTaken(final ArrivalBatch into, final boolean waiting) {
         final int held = enter();
         try {
             final boolean ready = !unexpected.isEmpty() || own.isHeadReady();
-            if (!ready && !waiting) {
+            if (ready) {
+                drainLocked(into, waiting ? 1 : 0);
+            } else if (!waiting) {
                 waiters++;
             }
             return ready;
@@ -500,7 +515,7 @@ final class Notifications {
     }
 
     /**
-     * The blocking {@link #probe}: waits as {@link #awaitArrival} does until a notification matches.
+     * The blocking {@link #probe}: waits as {@link #awaitArrivals} does until a notification matches.
      */
     Notification awaitProbe(final int source, final int tag) {
         final Notification[] found = {null};

@@ -70,10 +70,10 @@ final class RuntimeAccessImpl implements RuntimeAccess {
     }
 
     @Override
-    public void awaitArrival(final Window window) {
+    public int awaitArrivals(final Window window, final ArrivalBatch batch) {
         final Notifications endpoint = window.notifications();
         try {
-            endpoint.awaitArrival();
+            return endpoint.awaitArrivals(batch);
         } catch (final RuntimeException e) {
             throw Failures.translate(e, endpoint.rank(), "a notification of its Messaging object");
         }

@@ -56,6 +56,11 @@ abstract class MessagingContractTest {
     }
 
     @Test
+    void shouldCompleteBlockingReceivesThatWaitWithEachMessagesStatus() throws Exception {
+        run(3, "blockingReceivesThatWait");
+    }
+
+    @Test
     void shouldCompleteNonblockingRequestsWithWaitAnyTestAndWaitAll() throws Exception {
         run(3, "nonblocking");
     }

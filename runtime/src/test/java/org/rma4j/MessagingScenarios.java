@@ -285,6 +285,51 @@ final class MessagingScenarios {
     }
 
     /**
+     * Blocking receives posted before their message arrives (the engine reuses one request for them): rank 0 asks
+     * for each message with a send of its own, then receives, so the reply comes while the receive waits. Sizes,
+     * tags and sources change from one receive to the next (each status is the message's), a receive that
+     * truncates fails with COUNT and the next ones still complete, and a rendezvous message goes through the same
+     * path.
+     */
+    static void blockingReceivesThatWait(final RmaJob job) {
+        final int me = job.rank();
+        final int[] sizes = {8, 8, 0, 40, 100, 8, 5000, 16, 16};
+        try (Messaging m = Messaging.create(job, 512)) {
+            final long[] ask = new long[1];
+            for (int round = 0; round < 3; round++) {
+                for (int i = 0; i < sizes.length; i++) {
+                    final int tag = i % 3;
+                    final int replier = 1 + i % (m.size() - 1);
+                    if (me == 0) {
+                        m.send(new long[] {i}, 0, 1, replier, 99);
+                        final byte[] into = new byte[i == 4 ? 50 : sizes[i] + 2];
+                        Arrays.fill(into, (byte)7);
+                        final MemorySegment buffer = MemorySegment.ofArray(into);
+                        if (i == 4) {
+                            final RmaException e = assertThrows(RmaException.class, () -> m.recv(buffer, replier, tag));
+                            assertEquals(ErrorClass.COUNT, e.errorClass(), e.getMessage());
+                            final byte[] untouched = new byte[50];
+                            Arrays.fill(untouched, (byte)7);
+                            assertArrayEquals(untouched, into, "a truncated receive leaves its buffer unchanged");
+                            continue;
+                        }
+                        final MessageStatus status = m.recv(buffer, i % 2 == 0 ? Rma.ANY_SOURCE : replier, tag);
+                        assertEquals(new MessageStatus(replier, tag, sizes[i]), status,
+                            "round " + round + " message " + i);
+                        assertArrayEquals(pattern(replier, i, sizes[i]), Arrays.copyOf(into, sizes[i]));
+                        assertArrayEquals(new byte[] {7, 7}, Arrays.copyOfRange(into, sizes[i], sizes[i] + 2));
+                    } else if (me == replier) {
+                        assertEquals(new MessageStatus(0, 99, 8), m.recv(ask, 0, 1, 0, 99));
+                        assertEquals(i, ask[0]);
+                        m.send(MemorySegment.ofArray(pattern(me, i, sizes[i])), 0, tag);
+                    }
+                }
+            }
+            m.barrier();
+        }
+    }
+
+    /**
      * isend / irecv between every pair of three ranks, completed with waitAny (each index once, then
      * -1), test polling and waitAll.
      */

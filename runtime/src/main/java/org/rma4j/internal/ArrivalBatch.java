@@ -22,6 +22,7 @@ public final class ArrivalBatch {
     public final int[] inlineLength;
     /** The data that travelled inline: arrival {@code i}'s at offset {@code i * INLINE_CAPACITY}. */
     public final MemorySegment inline;
+    private int taken;
 
     /**
      * @param capacity arrivals one drain takes at most.
@@ -40,6 +41,20 @@ public final class ArrivalBatch {
      */
     public int capacity() {
         return source.length;
+    }
+
+    /**
+     * @return how many arrivals the last take put into this batch.
+     */
+    public int taken() {
+        return taken;
+    }
+
+    /**
+     * Records how many arrivals a take put into this batch (the endpoint, at the end of each take).
+     */
+    public void taken(final int count) {
+        taken = count;
     }
 
     /**

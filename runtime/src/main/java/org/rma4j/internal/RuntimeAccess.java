@@ -87,13 +87,16 @@ public interface RuntimeAccess {
     boolean putNotifyIfRoom(Window window, MemorySegment origin, int target, long targetDisp, int tag);
 
     /**
-     * Waits until a notification has arrived at this rank's endpoint of {@code window} and waits for
-     * {@link #drainArrivals} (nothing is taken), through the window's wait strategy with its liveness checks.
+     * Waits until a notification has arrived at this rank's endpoint of {@code window}, through the window's wait
+     * strategy with its liveness checks, and takes arrivals as {@link #drainArrivals} does in the same hold of the
+     * endpoint's guard as the poll that found them (a receive that waited does not take the guard and look for
+     * the entry a second time).
      *
+     * @return how many were taken into {@code batch}: 0 if every arrival went to a started request.
      * @throws org.rma4j.RankFailedException if a rank of the job dies meanwhile.
      * @throws org.rma4j.RmaTimeoutException after the job's wait timeout.
      */
-    void awaitArrival(Window window);
+    int awaitArrivals(Window window, ArrivalBatch batch);
 
     /**
      * @return {@code length} elements of {@code elementBytes} of {@code array} from {@code offset}.

@@ -18,6 +18,8 @@ import org.rma4j.messaging.MessagingTransfers.Unexpected;
 final class MatchQueues {
     private final ArrayDeque<MessageRequest> posted = new ArrayDeque<>();
     private final ArrayDeque<Unexpected> unexpected = new ArrayDeque<>();
+    /** The status {@link #status} made last. */
+    private MessageStatus lastStatus;
 
     /**
      * @return the oldest unexpected arrival that {@code request} matches, removed from the queue, or null.
@@ -153,7 +155,19 @@ final class MatchQueues {
             && (peer == Rma.ANY_SOURCE || peer == source);
     }
 
-    static MessageStatus status(final int source, final int wireTag, final long length) {
-        return new MessageStatus(source, wireTag & MessagingEngine.TAG_UB, (int)length);
+    /**
+     * @return the status of a received message. A stream of messages of one source, tag and length completes with
+     *         the same status every time: the last one is handed out again (a record: equal values, the same
+     *         meaning), so a receive per message allocates none.
+     */
+    MessageStatus status(final int source, final int wireTag, final long length) {
+        final int tag = wireTag & MessagingEngine.TAG_UB;
+        final MessageStatus previous = lastStatus;
+        if (previous != null && previous.source() == source && previous.tag() == tag && previous.length() == length) {
+            return previous;
+        }
+        final MessageStatus status = new MessageStatus(source, tag, (int)length);
+        lastStatus = status;
+        return status;
     }
 }

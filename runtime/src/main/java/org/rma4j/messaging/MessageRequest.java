@@ -28,10 +28,11 @@ import org.rma4j.RmaException;
 public final class MessageRequest implements org.rma4j.Request {
     private final MessagingEngine engine;
     private final boolean send;
-    private final MemorySegment buffer;
-    private final int peer;
-    private final int context;
-    private final int tag;
+    // NOTE: not final: an engine reuses the request of its blocking receives (MessagingEngine#recvWaiting).
+    private MemorySegment buffer;
+    private int peer;
+    private int context;
+    private int tag;
     private boolean complete;
     private boolean reported;
     private MessageStatus status;
@@ -57,6 +58,25 @@ public final class MessageRequest implements org.rma4j.Request {
     static MessageRequest recv(final MessagingEngine engine, final MemorySegment buffer, final int source,
         final int context, final int tag) {
         return new MessageRequest(engine, false, buffer, source, context, tag);
+    }
+
+    /**
+     * Makes a receive request that completed and was reported, and that nothing refers to any more, a new one.
+     */
+    void reuse(final MemorySegment into, final int source, final int receiveContext, final int receiveTag) {
+        if (send || !reported || !complete) {
+            throw new IllegalStateException("reuse of " + (send ? "a send" : "an unfinished receive") + " request");
+        }
+        buffer = into;
+        peer = source;
+        context = receiveContext;
+        tag = receiveTag;
+        complete = false;
+        reported = false;
+        status = null;
+        errorClass = null;
+        errorMessage = null;
+        endsWaits = false;
     }
 
     /**

@@ -248,15 +248,13 @@ public final class Messaging implements AutoCloseable {
      */
     public MessageStatus recv(final MemorySegment buffer, final int source, final int tag) {
         // NOTE: the common case, a matching message that already arrived, is taken without a request (irecv's
-        // checks first, the same ones); the rest is irecv and await.
+        // checks first, the same ones); the rest posts a receive and waits (MessagingEngine#recvWaiting).
         checkRecv("recv", buffer, source, tag);
-        if (source != Rma.PROC_NULL) {
-            final MessageStatus status = engine.recvNow(buffer, source, MessagingEngine.USER_CONTEXT, tag);
-            if (status != null) {
-                return status;
-            }
+        if (source == Rma.PROC_NULL) {
+            return irecv(buffer, source, tag).await();
         }
-        return irecv(buffer, source, tag).await();
+        final MessageStatus status = engine.recvNow(buffer, source, MessagingEngine.USER_CONTEXT, tag);
+        return status != null ? status : engine.recvWaiting(buffer, source, MessagingEngine.USER_CONTEXT, tag);
     }
 
     /**

@@ -82,6 +82,8 @@ final class MessagingEngine {
     private final MessagingLayout layout;
     private final MemorySegment local;
     private final int rank;
+    /** The request {@link #recvWaiting} reuses, or null while one is in use or after one threw. */
+    private MessageRequest blockingRecv;
     /** Arrivals taken from the endpoint in one step (see RuntimeAccess#drainArrivals). */
     private final ArrivalBatch batch = new ArrivalBatch(ARRIVAL_BATCH);
     private final MemorySegment word = MemorySegment.ofArray(new long[1]);
@@ -159,7 +161,33 @@ final class MessagingEngine {
      * Posts a receive: takes the oldest matching unexpected message, or waits in the posted queue.
      */
     MessageRequest irecv(final MemorySegment buffer, final int source, final int context, final int tag) {
-        final MessageRequest request = MessageRequest.recv(this, buffer, source, context, tag);
+        return post(MessageRequest.recv(this, buffer, source, context, tag));
+    }
+
+    /**
+     * MPI_RECV that has to wait: {@link #irecv} and the request's await, with a request of this engine's that each
+     * blocking receive reuses (the program never sees it): a receive per message allocates nothing. A receive that
+     * throws leaves its request behind (it may still be posted) and the next one makes a new one.
+     */
+    MessageStatus recvWaiting(final MemorySegment buffer, final int source, final int context, final int tag) {
+        MessageRequest request = blockingRecv;
+        if (request == null) {
+            request = MessageRequest.recv(this, buffer, source, context, tag);
+        } else {
+            blockingRecv = null;
+            request.reuse(buffer, source, context, tag);
+        }
+        final MessageStatus status = post(request).await();
+        blockingRecv = request;
+        return status;
+    }
+
+    /**
+     * Posts a receive request: takes the oldest matching unexpected message, or waits in the posted queue.
+     */
+    private MessageRequest post(final MessageRequest request) {
+        final int source = request.peer();
+        final int context = request.context();
         final Unexpected message = queues.takeUnexpected(request);
         if (message != null) {
             rendezvous.takeUnexpected(request, message);
@@ -188,7 +216,7 @@ final class MessagingEngine {
             return null;
         }
         MemorySegment.copy(message.data, 0, buffer, 0, message.length);
-        final MessageStatus status = MatchQueues.status(message.source, message.wireTag, message.length);
+        final MessageStatus status = queues.status(message.source, message.wireTag, message.length);
         recycle(message);
         return status;
     }
@@ -232,10 +260,15 @@ final class MessagingEngine {
         int taken;
         do {
             taken = ACCESS.drainArrivals(window, batch);
-            for (int i = 0; i < taken; i++) {
-                dispatch(batch.source[i], batch.tag[i], batch.displacement[i], batch.length[i], i);
-            }
+            dispatchBatch(taken);
         } while (taken == batch.capacity());
+    }
+
+    /** Handles the first {@code taken} arrivals of {@link #batch}. */
+    private void dispatchBatch(final int taken) {
+        for (int i = 0; i < taken; i++) {
+            dispatch(batch.source[i], batch.tag[i], batch.displacement[i], batch.length[i], i);
+        }
     }
 
     /**
@@ -246,8 +279,8 @@ final class MessagingEngine {
      */
     void waitUntil(final BooleanSupplier done) {
         try {
+            handleArrivals();
             while (true) {
-                handleArrivals();
                 if (done.getAsBoolean()) {
                     returnCredit();
                     return;
@@ -255,9 +288,15 @@ final class MessagingEngine {
                 // NOTE: never block owing credit a sender asked for: it waits for it. Returning it may itself wait
                 // for room, draining this rank's lanes meanwhile, so look at the arrivals again before sleeping.
                 if (returnCredit()) {
+                    handleArrivals();
                     continue;
                 }
-                ACCESS.awaitArrival(window);
+                // NOTE: the wait takes what it found (one batch); a full batch may have more behind it.
+                final int taken = ACCESS.awaitArrivals(window, batch);
+                dispatchBatch(taken);
+                if (taken == batch.capacity()) {
+                    handleArrivals();
+                }
             }
         } catch (final RankFailedException | RmaTimeoutException e) {
             throw failed(e);
@@ -595,7 +634,7 @@ final class MessagingEngine {
         if (request != null) {
             if (MatchQueues.fits(request, source, wireTag, length)) {
                 MemorySegment.copy(from, fromOffset, request.buffer(), 0, length);
-                request.complete(MatchQueues.status(source, wireTag, length));
+                request.complete(queues.status(source, wireTag, length));
             }
         } else {
             final Unexpected parked = spareFor(length);

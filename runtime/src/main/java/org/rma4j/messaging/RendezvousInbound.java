@@ -72,7 +72,7 @@ final class RendezvousInbound {
         if (message.pulled == message.chunks) {
             inbound[message.source] = null;
             if (message.request != null) {
-                message.request.complete(MatchQueues.status(message.source, message.wireTag, message.length));
+                message.request.complete(queues.status(message.source, message.wireTag, message.length));
             }
             if (message.parked != null) {
                 message.parked.inbound = null;
@@ -108,7 +108,7 @@ final class RendezvousInbound {
             }
         } else if (MatchQueues.fits(request, message.source, message.wireTag, message.length)) {
             MemorySegment.copy(message.data, 0, request.buffer(), 0, message.length);
-            request.complete(MatchQueues.status(message.source, message.wireTag, message.length));
+            request.complete(queues.status(message.source, message.wireTag, message.length));
         }
     }
 
