@@ -59,7 +59,7 @@ final class HarnessRun implements AutoCloseable {
         final int latencySteps = options.parts.contains("latency") ? scenarios.size() + peerSteps() : 0;
         final int steps = options.rounds * latencySteps + options.rounds * appJobs.size() * (1 + openMpi)
             + (options.sweepMessages > 0 ? options.sweepRanks.size() * (1 + openMpi) : 0)
-            + (options.backgroundLoad > 0 ? 2 * (1 + openMpi) : 0);
+            + (options.backgroundLoad > 0 ? options.rounds * 2 * (1 + openMpi) : 0);
         this.progress = new Progress(steps, log);
         this.peers = new Peers(work, log, notes, label -> progress.begin("C peer: " + label));
     }
@@ -184,26 +184,33 @@ final class HarnessRun implements AutoCloseable {
     }
 
     /**
-     * The loaded section: every ping-pong without background load, then beside {@code --background-load}
-     * busy processes.
+     * The loaded section, {@code --rounds} times: every ping-pong without background load, then beside
+     * {@code --background-load} busy processes; each cell keeps its best round
+     * ({@link LoadedMeasurement#bestOfRounds}).
      */
     void loaded() throws InterruptedException {
         if (options.backgroundLoad <= 0) {
             return;
         }
         final LoadedSection section = new LoadedSection(work, log, timeout, shmBase);
-        for (final int load : List.of(0, options.backgroundLoad)) {
-            progress.begin("loaded ping-pong: rma4j PingPong example, " + load + " busy processes");
-            try {
-                loaded.addAll(section.rma4j(load, options.loadedIterations));
-            } catch (final IllegalStateException e) {
-                fail("FAILED: " + e.getMessage());
-            }
-            if (detection.openMpi().present()) {
-                progress.begin("loaded ping-pong: " + Peers.label(Rows.OPENMPI) + ", " + load + " busy processes");
-                loaded.addAll(section.peer(peers, detection.openMpi(), load, options.loadedIterations));
+        final List<LoadedMeasurement> everyRound = new ArrayList<>();
+        for (int round = 1; round <= options.rounds; round++) {
+            final String of = " (round " + round + "/" + options.rounds + ")";
+            for (final int load : List.of(0, options.backgroundLoad)) {
+                progress.begin("loaded ping-pong: rma4j PingPong example, " + load + " busy processes" + of);
+                try {
+                    everyRound.addAll(section.rma4j(load, options.loadedIterations));
+                } catch (final IllegalStateException e) {
+                    fail("FAILED: " + e.getMessage());
+                }
+                if (detection.openMpi().present()) {
+                    progress
+                        .begin("loaded ping-pong: " + Peers.label(Rows.OPENMPI) + ", " + load + " busy processes" + of);
+                    everyRound.addAll(section.peer(peers, detection.openMpi(), load, options.loadedIterations));
+                }
             }
         }
+        loaded.addAll(LoadedMeasurement.bestOfRounds(everyRound));
     }
 
     /**

@@ -30,11 +30,12 @@ final class LoadedReport {
         md.append("## Ping-pong on a loaded machine (median half round trip)\n\n");
         md.append(String.format(Locale.ROOT, "Each implementation with its default settings, %d timed round trips "
             + "after as many untimed ones (a warm JIT; the first calls are the cold-start report's subject), first alone, then beside %d CPU-bound processes (`while :; do :; "
-            + "done`; started before the step, killed after it) on %d CPUs. rma4j: the PingPong example of "
+            + "done`; started before the step, killed after it) on %d CPUs; each cell the best of %d rounds (the "
+            + "lowest median), as in the latency part. rma4j: the PingPong example of "
             + "`org.rma4j.examples.notified` as `rmarun` starts it (no JVM option, ranks not bound). Open MPI: "
             + "MPI_Send / MPI_Recv under mpirun (ob1 / vader; mpirun binds 2 ranks to cores). Ratios: rma4j's time "
             + "÷ Open MPI's send / recv in the same conditions (below 1: rma4j faster).%n%n", info.loadedIterations(),
-            info.backgroundLoad(), info.cpus()));
+            info.backgroundLoad(), info.cpus(), info.rounds()));
         md.append("| busy processes | size | rma4j send / recv | rma4j notified put | Open MPI send / recv | "
             + "rma4j send / recv ÷ Open MPI | rma4j notified ÷ Open MPI |\n"
             + "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");

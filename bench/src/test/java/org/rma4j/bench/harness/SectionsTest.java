@@ -215,6 +215,19 @@ class SectionsTest {
     }
 
     @Test
+    void shouldKeepTheRoundWithTheLowestMedianOfEachLoadedCell() {
+        final LoadedMeasurement slow = new LoadedMeasurement(Rows.RMA4J, "send-recv", 8, 4, 421, 1000);
+        final LoadedMeasurement unloaded = new LoadedMeasurement(Rows.RMA4J, "send-recv", 8, 0, 150, 1000);
+        final LoadedMeasurement peer = new LoadedMeasurement(Rows.OPENMPI, "send-recv", 8, 4, 111, 1000);
+        final LoadedMeasurement notified = new LoadedMeasurement(Rows.RMA4J, "notified-put", 8, 4, 130, 1000);
+        final LoadedMeasurement fast = new LoadedMeasurement(Rows.RMA4J, "send-recv", 8, 4, 175, 1000);
+        final LoadedMeasurement slower = new LoadedMeasurement(Rows.RMA4J, "send-recv", 8, 4, 360, 1000);
+        assertEquals(List.of(fast, unloaded, peer, notified),
+            LoadedMeasurement.bestOfRounds(List.of(slow, unloaded, peer, notified, fast, slower)),
+            "one per implementation, row, size and load, the lowest median, in the order first measured");
+    }
+
+    @Test
     void shouldRoundTripAndReadFilesFromBeforeTheseSections() throws IOException {
         final Path file = directory.resolve("r.json");
         sample().write(file);
