@@ -13,6 +13,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 import org.rma4j.examples.notified.Sync;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -277,10 +279,20 @@ public final class Harness implements Callable<Integer> {
      * lowest median, in the order the cells were first measured.
      */
     static List<Measurement> bestOfRounds(final List<Measurement> everyRound) {
-        final Map<String, Measurement> best = new LinkedHashMap<>();
-        for (final Measurement m : everyRound) {
-            best.merge(m.impl() + "\u0000" + m.row() + "\u0000" + m.sizeBytes(), m,
-                (kept, other) -> other.p50Ns() < kept.p50Ns() ? other : kept);
+        return lowestPerCell(everyRound, m -> List.of(m.impl(), m.row(), m.sizeBytes()), Measurement::p50Ns);
+    }
+
+    /**
+     * Keeps, of measurements of one cell ({@code cell} equal) taken in several rounds, the one with the lowest
+     * {@code median}, in the order the cells were first measured: the best-of rule of the latency part and the
+     * loaded section.
+     */
+    static <T> List<T> lowestPerCell(final List<T> everyRound, final Function<T, Object> cell,
+        final ToDoubleFunction<T> median) {
+        final Map<Object, T> best = new LinkedHashMap<>();
+        for (final T m : everyRound) {
+            best.merge(cell.apply(m), m,
+                (kept, other) -> median.applyAsDouble(other) < median.applyAsDouble(kept) ? other : kept);
         }
         return List.copyOf(best.values());
     }

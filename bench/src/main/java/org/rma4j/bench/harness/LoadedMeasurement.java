@@ -1,6 +1,5 @@
 package org.rma4j.bench.harness;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -23,22 +22,7 @@ public record LoadedMeasurement(String impl, String row, long sizeBytes, int bac
      * between steps) reports each implementation in the same mode. Cells in the order first measured.
      */
     static List<LoadedMeasurement> bestOfRounds(final List<LoadedMeasurement> everyRound) {
-        final List<LoadedMeasurement> best = new ArrayList<>();
-        for (final LoadedMeasurement m : everyRound) {
-            int at = -1;
-            for (int i = 0; i < best.size() && at < 0; i++) {
-                final LoadedMeasurement kept = best.get(i);
-                if (kept.impl.equals(m.impl) && kept.row.equals(m.row) && kept.sizeBytes == m.sizeBytes
-                    && kept.backgroundLoad == m.backgroundLoad) {
-                    at = i;
-                }
-            }
-            if (at < 0) {
-                best.add(m);
-            } else if (m.medianNs < best.get(at).medianNs) {
-                best.set(at, m);
-            }
-        }
-        return List.copyOf(best);
+        return Harness.lowestPerCell(everyRound, m -> List.of(m.impl, m.row, m.sizeBytes, m.backgroundLoad),
+            LoadedMeasurement::medianNs);
     }
 }
