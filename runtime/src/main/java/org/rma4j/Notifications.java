@@ -69,7 +69,7 @@ final class Notifications {
     private final int ranks;
     private final int laneCapacity;
     private final Matcher unexpected = new Matcher();
-    private final List<NotifyRequest> active = new ArrayList<>();
+    private final ActiveRequests active = new ActiveRequests();
     /**
      * The requests started at least once and not yet found freed, for {@link #activeRequest()} when the window is
      * freed (guarded by the guard); pruned of freed ones when it has doubled since the last pruning.
@@ -608,11 +608,10 @@ final class Notifications {
     private void arrived(final Notification notification) {
         final int source = notification.source();
         final int tag = notification.tag();
-        for (int i = 0, n = active.size(); i < n; i++) {
-            final NotifyRequest request = active.get(i);
+        for (NotifyRequest request = active.first(); request != null; request = request.nextActive) {
             if (request.matches(source, tag)) {
                 if (request.matched(source, tag, notification)) {
-                    active.remove(i);
+                    active.remove(request);
                     completedInDrain = true;
                 }
                 return;

@@ -84,6 +84,10 @@ public final class NotifyRequest implements Request, AutoCloseable {
     private State state = State.INACTIVE;
     /** Whether its window's endpoint lists it (from its first start on; guarded by the endpoint's guard). */
     boolean tracked;
+    /** Its place among its endpoint's {@link ActiveRequests} (guarded by the endpoint's guard). */
+    boolean listed;
+    NotifyRequest previousActive;
+    NotifyRequest nextActive;
     /*
      * The last match's fields and the matches since the last start: written by whichever thread of the rank
      * drains, under the endpoint's guard, before the release store of complete; read under the guard (status()
