@@ -3,10 +3,11 @@
  * driver that runs the variants the way the Java ranks do (org.rma4j.bench.harness.AppMain), the result
  * line, the polling idle step and the median.
  *
- * usage of every application: mpirun -np P PROGRAM OUT_FILE VARIANTS_CSV SIZE WORK REPEATS
+ * usage of every application: mpirun -np P PROGRAM OUT_FILE VARIANTS_CSV SIZE WORK REPEATS WARMUP_MS
  *
- * Every rank runs one untimed round of every variant, then REPEATS timed rounds; each round runs every
- * variant once, starting one variant later than the round before. Rank 0 appends one line per timed run to
+ * Every rank runs untimed rounds of every variant until WARMUP_MS have passed at rank 0 (at least one; rank 0
+ * decides and broadcasts), then REPEATS timed rounds; each round runs every variant once, starting one variant
+ * later than the round before. Rank 0 appends one line per timed run to
  * OUT_FILE, in the format of AppMain.line:
  *
  *   <variant> <repetition> <timeNs> <throughput> <verified: true|false>
@@ -119,15 +120,16 @@ static inline int app_main(int argc, char **argv, const char *program, const cha
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
     int variants[APP_MAX_VARIANTS];
-    const int nvariants = argc == 6 ? app_parse_variants(argv[2], names, nnames, variants) : -1;
-    const int size = argc == 6 ? atoi(argv[3]) : 0;
-    const int work = argc == 6 ? atoi(argv[4]) : 0;
-    const int repeats = argc == 6 ? atoi(argv[5]) : 0;
+    const int nvariants = argc == 7 ? app_parse_variants(argv[2], names, nnames, variants) : -1;
+    const int size = argc == 7 ? atoi(argv[3]) : 0;
+    const int work = argc == 7 ? atoi(argv[4]) : 0;
+    const int repeats = argc == 7 ? atoi(argv[5]) : 0;
+    const double warmup_s = argc == 7 ? atof(argv[6]) / 1e3 : 0;
     const char *invalid = nvariants > 0 ? check(size, work, ranks) : "bad arguments";
     if (invalid != NULL || repeats < 1) {
         if (rank == 0) {
-            fprintf(stderr, "%s: %s\nusage: mpirun -np P %s OUT_FILE VARIANTS_CSV SIZE WORK REPEATS\n", program,
-                invalid != NULL ? invalid : "REPEATS must be >= 1", program);
+            fprintf(stderr, "%s: %s\nusage: mpirun -np P %s OUT_FILE VARIANTS_CSV SIZE WORK REPEATS WARMUP_MS\n",
+                program, invalid != NULL ? invalid : "REPEATS must be >= 1", program);
         }
         MPI_Finalize();
         return 2;
@@ -141,9 +143,15 @@ static inline int app_main(int argc, char **argv, const char *program, const cha
         }
     }
     int failed = 0;
-    for (int v = 0; v < nvariants; v++) {
-        failed |= !run(variants[v], size, work).verified;
-    }
+    const double warmup_start = MPI_Wtime();
+    int again;
+    do {
+        for (int v = 0; v < nvariants; v++) {
+            failed |= !run(variants[v], size, work).verified;
+        }
+        again = MPI_Wtime() - warmup_start < warmup_s;
+        MPI_Bcast(&again, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    } while (again);
     for (int repeat = 1; repeat <= repeats; repeat++) {
         for (int k = 0; k < nvariants; k++) {
             const int variant = variants[(k + repeat - 1) % nvariants];

@@ -15,18 +15,24 @@ import org.rma4j.examples.notified.Sync;
 /**
  * Main class of each rank JVM of an application job (started by {@link AppRunner} through the launcher).
  *
- * <p>usage: {@code AppMain APP OUT_FILE VARIANTS_CSV SIZE WORK REPEATS}. Every rank runs one untimed
- * round of every variant, then REPEATS timed rounds; each round runs every variant once, starting one
- * variant later than the round before, so that no variant always runs first or right after the same
- * one. Rank 0 appends one line per timed run to OUT_FILE ({@link #line}) and prints it.
+ * <p>usage: {@code AppMain APP OUT_FILE VARIANTS_CSV SIZE WORK REPEATS WARMUP_MS}. Every rank runs untimed
+ * rounds of every variant until WARMUP_MS have passed at rank 0 (at least one; rank 0's clock decides and
+ * broadcasts, so every rank runs the same rounds), then REPEATS timed rounds; each round runs every variant
+ * once, starting one variant later than the round before, so that no variant always runs first or right after
+ * the same one. Rank 0 appends one line per timed run to OUT_FILE ({@link #line}) and prints it.
+ *
+ * <p>The untimed time is what takes the rank JVMs to their steady state: the JIT compiles a variant's path
+ * after some ten thousand calls, and on 2 cores its compiler threads share the cores with the ranks, so a job of
+ * the paper's 1000 rounds would otherwise time each variant's code partly interpreted, the longest paths
+ * (notified, send / recv) the most. The first calls of a job are the cold-start report's subject.
  */
 public final class AppMain {
     private AppMain() {
     }
 
     public static void main(final String[] args) {
-        if (args.length != 6) {
-            System.err.println("usage: AppMain APP OUT_FILE VARIANTS_CSV SIZE WORK REPEATS");
+        if (args.length != 7) {
+            System.err.println("usage: AppMain APP OUT_FILE VARIANTS_CSV SIZE WORK REPEATS WARMUP_MS");
             System.exit(2);
         }
         final Application app = Application.of(args[0]);
@@ -35,10 +41,13 @@ public final class AppMain {
         final int size = Integer.parseInt(args[3]);
         final int work = Integer.parseInt(args[4]);
         final int repeats = Integer.parseInt(args[5]);
+        final long warmupNs = Long.parseLong(args[6]) * 1_000_000L;
         try (RmaJob job = Rma.init()) {
             app.check(size, work, job.size());
-            for (final Sync sync : variants) {
-                app.run(job, sync, size, work);
+            final int untimed = warmUp(job, app, variants, size, work, warmupNs);
+            if (job.rank() == 0) {
+                System.out.println(String.format(Locale.ROOT, "%s, %d ranks, %s: %d untimed rounds", app.id, job.size(),
+                    app.sizeLabel(size, work), untimed));
             }
             for (int repeat = 1; repeat <= repeats; repeat++) {
                 for (int k = 0; k < variants.size(); k++) {
@@ -56,6 +65,27 @@ public final class AppMain {
                 }
             }
         }
+    }
+
+    /**
+     * Runs every variant untimed, round after round, until {@code warmupNs} have passed at rank 0. Collective.
+     *
+     * @return the untimed rounds run (at least one).
+     */
+    static int warmUp(final RmaJob job, final Application app, final List<Sync> variants, final int size,
+        final int work, final long warmupNs) {
+        final long start = System.nanoTime();
+        final int[] again = new int[1];
+        int rounds = 0;
+        do {
+            for (final Sync sync : variants) {
+                app.run(job, sync, size, work);
+            }
+            rounds++;
+            again[0] = System.nanoTime() - start < warmupNs ? 1 : 0;
+            job.world().bcast(again, 0);
+        } while (again[0] != 0);
+        return rounds;
     }
 
     /**

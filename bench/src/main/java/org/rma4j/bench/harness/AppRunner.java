@@ -44,14 +44,14 @@ final class AppRunner {
     }
 
     /**
-     * Runs {@code app} with every variant of {@code variants}, one untimed round and {@code repeats}
-     * timed ones.
+     * Runs {@code app} with every variant of {@code variants}: untimed rounds for {@code warmupMs} (at least one),
+     * then {@code repeats} timed ones ({@link AppMain}).
      *
      * @return one measurement per variant, in the order of {@code variants}.
      * @throws IllegalStateException naming the job if it fails, times out or reports no result.
      */
     List<AppMeasurement> run(final Application app, final List<Sync> variants, final int ranks, final int size,
-        final int work, final int repeats) throws InterruptedException {
+        final int work, final int repeats, final long warmupMs) throws InterruptedException {
         app.check(size, work, ranks);
         final String label = "application " + app.id + " (" + ranks + " ranks, " + app.sizeLabel(size, work) + ")";
         final Path out = workDirectory.resolve("app-" + app.id + "-" + ranks + "-" + size + "-" + work + ".txt");
@@ -64,7 +64,7 @@ final class AppRunner {
         final Launcher.Builder builder = Launcher.builder().ranks(ranks).bindToCore(JavaRunner.bindToCore(ranks))
             .mainClass(AppMain.class.getName())
             .args(app.id, out.toString(), variants.stream().map(Sync::label).collect(Collectors.joining(",")),
-                Integer.toString(size), Integer.toString(work), Integer.toString(repeats))
+                Integer.toString(size), Integer.toString(work), Integer.toString(repeats), Long.toString(warmupMs))
             .jvmOptions(jvmOptions).output(line -> {
                 lines.add(line);
                 log.accept(line);

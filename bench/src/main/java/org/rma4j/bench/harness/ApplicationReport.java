@@ -37,10 +37,18 @@ final class ApplicationReport {
             + "better)\n\n");
         md.append("The Notified Access paper's applications (section VI), from `org.rma4j.examples.notified`, each "
             + "run as a job of real rank JVMs through the launcher. One job per application, rank count and size "
-            + "runs every variant: one untimed round of all variants, then the timed repetitions, each running "
-            + "every variant once, starting one variant later each time. Every result was checked by the program "
-            + "(corner value, exact sums, Cholesky residual). Ratios divide throughputs: above 1 the notified "
-            + "variant is faster than the variant it is compared with.\n\n");
+            + "runs every variant: ")
+            .append(info.appWarmupMs() > 0
+                ? String.format(Locale.ROOT,
+                    "untimed rounds of all variants for %.1f s (at least one; the JIT's "
+                        + "steady state: the first calls of a job are the cold-start report's subject), as the C peers "
+                        + "do",
+                    info.appWarmupMs() / 1e3)
+                : "one untimed round of all variants")
+            .append(", then the timed repetitions, each running every variant once, starting one variant later each "
+                + "time. Every result was checked by the program (corner value, exact sums, Cholesky residual). "
+                + "Ratios divide throughputs: above 1 the notified variant is faster than the variant it is compared "
+                + "with.\n\n");
         final int maxRanks = results.applications().stream().mapToInt(AppMeasurement::ranks).max().orElse(0);
         if (info.cpus() > 0) {
             md.append("- ").append(info.cpus()).append(" CPUs. ");

@@ -103,6 +103,10 @@ public final class Harness implements Callable<Integer> {
         + "the median is reported (quick: 3; full: 5)")
     Integer appRepeats;
 
+    @Option(names = "--app-warmup-ms", description = "untimed time of each application job (rma4j's and the C "
+        + "peer's) before its timed repetitions, at least one round of every variant (quick: 1000; full: 3000)")
+    Long appWarmupMs;
+
     @Option(names = "--rounds", description = "times the latency, operation and bandwidth part and the application "
         + "part run; each latency cell keeps the round with the lowest median, each application cell the round with "
         + "the highest median throughput (quick: 1; full: 3)")
@@ -314,6 +318,7 @@ public final class Harness implements Callable<Integer> {
         bwSamples = bwSamples != null ? bwSamples : profile.bwSamples();
         appRanks = appRanks != null ? appRanks : profile.appRanks();
         appRepeats = appRepeats != null ? appRepeats : profile.appRepeats();
+        appWarmupMs = appWarmupMs != null ? appWarmupMs : profile.appWarmupMs();
         rounds = rounds != null ? rounds : profile.rounds();
         sweepRanks = sweepRanks != null ? sweepRanks : profile.sweepRanks();
         sweepMessages = sweepMessages != null ? sweepMessages : profile.sweepMessages();
@@ -338,8 +343,8 @@ public final class Harness implements Callable<Integer> {
             || Arrays.stream(sizes).anyMatch(s -> s < 1)) {
             throw usage("iterations, bw-samples and sizes must be >= 1, warmup >= 0");
         }
-        if (appRepeats < 1 || appRanks.isEmpty() || appRanks.stream().anyMatch(r -> r < 1)) {
-            throw usage("app-repeats and app-ranks must be >= 1");
+        if (appRepeats < 1 || appWarmupMs < 0 || appRanks.isEmpty() || appRanks.stream().anyMatch(r -> r < 1)) {
+            throw usage("app-repeats and app-ranks must be >= 1, app-warmup-ms >= 0");
         }
     }
 

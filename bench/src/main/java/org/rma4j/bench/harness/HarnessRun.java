@@ -136,13 +136,14 @@ final class HarnessRun implements AutoCloseable {
                 progress.begin(job.label() + suffix);
                 try {
                     everyRound.addAll(appRunner.run(job.app(), job.variants(), job.ranks(), job.size(), job.work(),
-                        options.appRepeats));
+                        options.appRepeats, options.appWarmupMs));
                 } catch (final IllegalStateException e) {
                     fail("FAILED" + suffix + ": " + e.getMessage());
                 }
                 if (peerApps != null) {
                     progress.begin("C peer: " + Peers.label(Rows.OPENMPI) + " " + job.label() + suffix);
-                    everyRound.addAll(peerApps.run(job.app(), job.ranks(), job.size(), job.work(), options.appRepeats));
+                    everyRound.addAll(peerApps.run(job.app(), job.ranks(), job.size(), job.work(), options.appRepeats,
+                        options.appWarmupMs));
                 }
             }
         }
@@ -224,7 +225,7 @@ final class HarnessRun implements AutoCloseable {
             options.bwSamples, MachineInfo.toolVersions(detection, work), options.profileId,
             Runtime.getRuntime().availableProcessors(),
             options.appJvmOptions != null ? options.appJvmOptions : List.of(), options.rounds, options.sweepMessages,
-            options.sweepCalls, Sweeps.RUNS, options.backgroundLoad, options.loadedIterations);
+            options.sweepCalls, Sweeps.RUNS, options.backgroundLoad, options.loadedIterations, options.appWarmupMs);
         return new Results(info, measurements, List.copyOf(new LinkedHashSet<>(notes)), peers.probes(), applications,
             sweeps, loaded);
     }

@@ -55,14 +55,14 @@ final class PeerApps {
     }
 
     /**
-     * Runs the C peer of {@code app} at {@code ranks} processes: one untimed round of both variants, then
-     * {@code repeats} timed ones.
+     * Runs the C peer of {@code app} at {@code ranks} processes: untimed rounds of both variants for
+     * {@code warmupMs} (at least one), then {@code repeats} timed ones, as {@link AppMain} does.
      *
      * @return one measurement per variant; empty (with a note from {@link Peers}) if it could not be built or
      *         failed. A wrong result shows as a measurement that is not verified.
      */
-    List<AppMeasurement> run(final Application app, final int ranks, final int size, final int work,
-        final int repeats) {
+    List<AppMeasurement> run(final Application app, final int ranks, final int size, final int work, final int repeats,
+        final long warmupMs) {
         final Optional<Path> binary = peers.buildMpi(mpi, source(app), flags);
         if (binary.isEmpty()) {
             return List.of();
@@ -72,12 +72,11 @@ final class PeerApps {
             + app.sizeLabel(size, work) + ")";
         try {
             Files.deleteIfExists(out);
-            final boolean succeeded = peers
-                .runMpiProgram(
-                    Peers.mpirun(mpi, ranks, binary.get(),
-                        List.of(out.toString(), VARIANTS.stream().map(Sync::label).collect(Collectors.joining(",")),
-                            Integer.toString(size), Integer.toString(work), Integer.toString(repeats))),
-                    label, timeout);
+            final boolean succeeded = peers.runMpiProgram(Peers.mpirun(mpi, ranks, binary.get(),
+                List.of(out.toString(), VARIANTS.stream().map(Sync::label).collect(Collectors.joining(",")),
+                    Integer.toString(size), Integer.toString(work), Integer.toString(repeats),
+                    Long.toString(warmupMs))),
+                label, timeout);
             final List<String> lines = Files.exists(out) ? Files.readAllLines(out) : List.of();
             if (!succeeded && lines.isEmpty()) {
                 return List.of();

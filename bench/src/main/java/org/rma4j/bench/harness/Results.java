@@ -47,11 +47,13 @@ public record Results(RunInfo info, List<Measurement> measurements, List<String>
      * @param sweepRuns     runs of each sweep row (the median is reported).
      * @param backgroundLoad CPU-bound processes of the loaded section (0: no loaded section).
      * @param loadedIterations timed round trips of each loaded ping-pong.
+     * @param appWarmupMs   untimed time of each application job before its timed repetitions (0 in files from
+     *                      before this field, whose jobs ran one untimed round).
      */
     public record RunInfo(String date, String machine, String javaVersion, double loadBefore, double loadAfter,
         String command, List<Long> sizes, int iterations, int warmup, int bwSamples, Map<String, String> tools,
         String profile, int cpus, List<String> appJvmOptions, int rounds, int sweepMessages, int sweepCalls,
-        int sweepRuns, int backgroundLoad, int loadedIterations) {
+        int sweepRuns, int backgroundLoad, int loadedIterations, long appWarmupMs) {
 
         public RunInfo {
             appJvmOptions = appJvmOptions == null ? List.of() : List.copyOf(appJvmOptions);
@@ -65,7 +67,7 @@ public record Results(RunInfo info, List<Measurement> measurements, List<String>
             final int warmup, final int bwSamples, final Map<String, String> tools, final String profile,
             final int cpus, final List<String> appJvmOptions) {
             this(date, machine, javaVersion, loadBefore, loadAfter, command, sizes, iterations, warmup, bwSamples,
-                tools, profile, cpus, appJvmOptions, 0, 0, 0, 0, 0, 0);
+                tools, profile, cpus, appJvmOptions, 0, 0, 0, 0, 0, 0, 0);
         }
     }
 

@@ -73,10 +73,10 @@ class HarnessTest {
         final List<String> log = Collections.synchronizedList(new ArrayList<>());
         final int exit = new CommandLine(new Harness(log::add)).execute("--profile", "quick", "--out", out.toString(),
             "--name", "q", "--shm-dir", shm.path().toString(), "--java", "floor,costs", "--sizes", "8", "-n", "20",
-            "-w", "10", "--bw-samples", "2", "--app-ranks", "2,3", "--app-repeats", "2", "--stencil-grids", "40,80",
-            "--stencil-passes", "2", "--tree-lengths", "8", "--tree-rounds", "20", "--cholesky-tiles", "2",
-            "--cholesky-tile-size", "8", "--sweep-ranks", "2,3", "--sweep-messages", "256", "--sweep-calls", "20",
-            "--background-load", "1", "--loaded-iterations", "20");
+            "-w", "10", "--bw-samples", "2", "--app-ranks", "2,3", "--app-repeats", "2", "--app-warmup-ms", "200",
+            "--stencil-grids", "40,80", "--stencil-passes", "2", "--tree-lengths", "8", "--tree-rounds", "20",
+            "--cholesky-tiles", "2", "--cholesky-tile-size", "8", "--sweep-ranks", "2,3", "--sweep-messages", "256",
+            "--sweep-calls", "20", "--background-load", "1", "--loaded-iterations", "20");
         final String transcript = String.join("\n", log);
         assertEquals(0, exit, transcript);
         // 2 Java scenarios + 3 C peers + 8 application jobs and their 8 C peers + 4 sweep jobs + 4 loaded jobs
@@ -90,6 +90,9 @@ class HarnessTest {
         assertEquals("quick", results.info().profile());
         assertEquals(20, results.info().iterations(), "an explicit option overrides the profile");
         assertEquals(Profile.QUICK.rounds(), results.info().rounds(), "the profile's value where none is given");
+        assertEquals(200, results.info().appWarmupMs());
+        assertTrue(log.stream().anyMatch(l -> l.matches("\\[0\\] stencil, 2 ranks, 40x40: [1-9][0-9]* untimed rounds")),
+            transcript);
         // rma4j: stencil 5 variants x 2 sizes, tree 4, Cholesky 3; Open MPI: 2 variants each; at 2 and 3 ranks
         assertEquals(2 * (5 * 2 + 4 + 3 + 2 * 4), results.applications().size(), results.applications().toString());
         for (final AppMeasurement m : results.applications()) {
@@ -133,6 +136,7 @@ class HarnessTest {
                 + " \\|\\s?){3}(" + number + " \\|\\s?){2}",
             "\\| 3 \\| 2x2 tiles of 8 \\(N=16\\) \\| (" + number + " \\|\\s?){2}(" + number + " / " + number
                 + " \\|\\s?){3}",
+            "One job per application, rank count and size runs every variant: untimed rounds of all variants for 0.2 s",
             "## Cost parameters of Notified Access[\\s\\S]*\\| t_start \\| [^|]* \\| -?" + number + " ns \\|",
             "## Throughput and scale[\\s\\S]*\\| rma4j notified put, one request per 64 messages \\| " + number
                 + " [Mk] \\(" + number + "x\\) \\| " + number + " [Mk] \\(" + number + "x\\) \\|",
@@ -179,8 +183,8 @@ class HarnessTest {
     void shouldRejectAnUnknownScenarioApplicationOrProfile() {
         for (final List<String> args : List.of(List.of("--java", "nope"), List.of("--apps", "nope"),
             List.of("--app-variants", "nope"), List.of("--profile", "nope"), List.of("--stencil-grids", "3"),
-            List.of("--rounds", "0"), List.of("--sweep-ranks", "1"), List.of("--background-load", "-1"),
-            List.of("--compare", "only-one.json"))) {
+            List.of("--rounds", "0"), List.of("--app-warmup-ms", "-1"), List.of("--sweep-ranks", "1"),
+            List.of("--background-load", "-1"), List.of("--compare", "only-one.json"))) {
             final List<String> all = new ArrayList<>(
                 List.of("--out", out.toString(), "--peers", "none", "--shm-dir", shm.path().toString()));
             all.addAll(args);

@@ -134,7 +134,7 @@ class PeersTest {
         }, notes), openMpi, Duration.ofSeconds(120));
         for (final Application app : Application.values()) {
             final List<AppMeasurement> ms = apps.run(app, 2, app == Application.STENCIL ? 40 : 2,
-                app == Application.CHOLESKY ? 8 : 5, 2);
+                app == Application.CHOLESKY ? 8 : 5, 2, 0);
             assertEquals(List.of("sendrecv", "putflush"), ms.stream().map(AppMeasurement::variant).toList(),
                 app.id + ": " + notes);
             for (final AppMeasurement m : ms) {
@@ -154,7 +154,7 @@ class PeersTest {
         }, notes), openMpi, Duration.ofSeconds(120), List.of("-DRMA4J_WRONG_RESULT"));
         for (final Application app : Application.values()) {
             final List<AppMeasurement> ms = apps.run(app, 2, app == Application.STENCIL ? 40 : 2,
-                app == Application.CHOLESKY ? 8 : 5, 1);
+                app == Application.CHOLESKY ? 8 : 5, 1, 0);
             assertEquals(2, ms.size(), app.id + ": " + notes);
             assertTrue(ms.stream().noneMatch(AppMeasurement::verified), ms.toString());
         }

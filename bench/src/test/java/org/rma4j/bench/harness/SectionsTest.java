@@ -64,7 +64,7 @@ class SectionsTest {
         final Results.RunInfo i = base.info();
         final Results.RunInfo info = new Results.RunInfo(i.date(), i.machine(), i.javaVersion(), i.loadBefore(),
             i.loadAfter(), i.command(), i.sizes(), i.iterations(), i.warmup(), i.bwSamples(), i.tools(), i.profile(),
-            i.cpus(), i.appJvmOptions(), 2, 20_000, 2_000, 3, 4, 100);
+            i.cpus(), i.appJvmOptions(), 2, 20_000, 2_000, 3, 4, 100, 3_000);
         return new Results(info, measurements, base.notes(), base.floorProbesNs(), applications, sweeps, loaded);
     }
 
