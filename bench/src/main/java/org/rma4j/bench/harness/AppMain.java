@@ -2,12 +2,15 @@ package org.rma4j.bench.harness;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.rma4j.Op;
 import org.rma4j.Rma;
 import org.rma4j.RmaJob;
 import org.rma4j.examples.notified.Sync;
@@ -16,17 +19,23 @@ import org.rma4j.examples.notified.Sync;
  * Main class of each rank JVM of an application job (started by {@link AppRunner} through the launcher).
  *
  * <p>usage: {@code AppMain APP OUT_FILE VARIANTS_CSV SIZE WORK REPEATS WARMUP_MS}. Every rank runs untimed
- * rounds of every variant until WARMUP_MS have passed at rank 0 (at least one; rank 0's clock decides and
- * broadcasts, so every rank runs the same rounds), then REPEATS timed rounds; each round runs every variant
- * once, starting one variant later than the round before, so that no variant always runs first or right after
- * the same one. Rank 0 appends one line per timed run to OUT_FILE ({@link #line}) and prints it.
+ * rounds of every variant ({@link #warmUp}: at least one, for at least WARMUP_MS, and on while the JIT is busy, up
+ * to {@value #WARMUP_LIMIT} times as long), then REPEATS timed rounds; each round runs every variant once, starting
+ * one variant later than the round before, so that no variant always runs first or right after the same one. Rank 0
+ * appends one line per timed run to OUT_FILE ({@link #line}) and prints it.
  *
- * <p>The untimed time is what takes the rank JVMs to their steady state: the JIT compiles a variant's path
- * after some ten thousand calls, and on 2 cores its compiler threads share the cores with the ranks, so a job of
- * the paper's 1000 rounds would otherwise time each variant's code partly interpreted, the longest paths
- * (notified, send / recv) the most. The first calls of a job are the cold-start report's subject.
+ * <p>The untimed rounds are what take the rank JVMs to their steady state: the JIT compiles a variant's path after
+ * some ten thousand calls, and on 2 cores its compiler threads share the cores with the ranks, so a job of the
+ * paper's 1000 rounds would otherwise time each variant's code partly interpreted, the longest paths (notified,
+ * send / recv) the most. With 8 ranks on 2 cores the 8 JVMs' compilers took half of the CPU time of a 300-pass
+ * stencil job (a profile of every thread). The first calls of a job are the cold-start report's subject.
  */
 public final class AppMain {
+    /** The longest untimed time, in multiples of WARMUP_MS, that a JIT still compiling may add. */
+    static final int WARMUP_LIMIT = 10;
+    /** The JIT is quiet when the busiest rank compiled for at most this share of the last untimed round. */
+    static final double QUIET_JIT_SHARE = 0.02;
+
     private AppMain() {
     }
 
@@ -44,10 +53,11 @@ public final class AppMain {
         final long warmupNs = Long.parseLong(args[6]) * 1_000_000L;
         try (RmaJob job = Rma.init()) {
             app.check(size, work, job.size());
+            final long warmupStart = System.nanoTime();
             final int untimed = warmUp(job, app, variants, size, work, warmupNs);
             if (job.rank() == 0) {
-                System.out.println(String.format(Locale.ROOT, "%s, %d ranks, %s: %d untimed rounds", app.id, job.size(),
-                    app.sizeLabel(size, work), untimed));
+                System.out.println(String.format(Locale.ROOT, "%s, %d ranks, %s: %d untimed rounds in %.1f s", app.id,
+                    job.size(), app.sizeLabel(size, work), untimed, (System.nanoTime() - warmupStart) / 1e9));
             }
             for (int repeat = 1; repeat <= repeats; repeat++) {
                 for (int k = 0; k < variants.size(); k++) {
@@ -68,24 +78,42 @@ public final class AppMain {
     }
 
     /**
-     * Runs every variant untimed, round after round, until {@code warmupNs} have passed at rank 0. Collective.
+     * Runs every variant untimed, round after round: at least one round and {@code warmupNs}, then on while the JIT is
+     * busy ({@link #jitQuiet}), for at most {@value #WARMUP_LIMIT} times {@code warmupNs} in all. Rank 0's clock
+     * decides and broadcasts, so every rank runs the same rounds. Collective.
      *
-     * @return the untimed rounds run (at least one).
+     * @return the untimed rounds run.
      */
     static int warmUp(final RmaJob job, final Application app, final List<Sync> variants, final int size,
         final int work, final long warmupNs) {
+        final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        final boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
         final long start = System.nanoTime();
         final int[] again = new int[1];
         int rounds = 0;
         do {
+            final long roundStart = System.nanoTime();
+            final long compiledBefore = timed ? jit.getTotalCompilationTime() : 0;
             for (final Sync sync : variants) {
                 app.run(job, sync, size, work);
             }
             rounds++;
-            again[0] = System.nanoTime() - start < warmupNs ? 1 : 0;
+            final long busiestJitMs = job.world().allreduce(timed ? jit.getTotalCompilationTime() - compiledBefore : 0,
+                Op.MAX);
+            final long now = System.nanoTime();
+            again[0] = now - start < warmupNs
+                || !jitQuiet(busiestJitMs, now - roundStart) && now - start < WARMUP_LIMIT * warmupNs ? 1 : 0;
             job.world().bcast(again, 0);
         } while (again[0] != 0);
         return rounds;
+    }
+
+    /**
+     * @return whether compiling for {@code busiestJitMs} (the JIT time of the rank that compiled most) during a round
+     *         of {@code roundNs} leaves the JIT quiet: at most {@link #QUIET_JIT_SHARE} of the round.
+     */
+    static boolean jitQuiet(final long busiestJitMs, final long roundNs) {
+        return busiestJitMs * 1e6 <= QUIET_JIT_SHARE * roundNs;
     }
 
     /**

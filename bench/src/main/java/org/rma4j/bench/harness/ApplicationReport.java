@@ -39,11 +39,10 @@ final class ApplicationReport {
             + "run as a job of real rank JVMs through the launcher. One job per application, rank count and size "
             + "runs every variant: ")
             .append(info.appWarmupMs() > 0
-                ? String.format(Locale.ROOT,
-                    "untimed rounds of all variants for %.1f s (at least one; the JIT's "
-                        + "steady state: the first calls of a job are the cold-start report's subject), as the C peers "
-                        + "do",
-                    info.appWarmupMs() / 1e3)
+                ? String.format(Locale.ROOT, "untimed rounds of all variants for at least %.1f s and one round, "
+                    + "the C peers too, and rma4j's on while the JIT of a rank compiled for more than 2 %% of the last "
+                    + "round, up to %.0f s (the steady state: the first calls of a job are the cold-start report's "
+                    + "subject)", info.appWarmupMs() / 1e3, AppMain.WARMUP_LIMIT * info.appWarmupMs() / 1e3)
                 : "one untimed round of all variants")
             .append(", then the timed repetitions, each running every variant once, starting one variant later each "
                 + "time. Every result was checked by the program (corner value, exact sums, Cholesky residual). "

@@ -103,8 +103,9 @@ public final class Harness implements Callable<Integer> {
         + "the median is reported (quick: 3; full: 5)")
     Integer appRepeats;
 
-    @Option(names = "--app-warmup-ms", description = "untimed time of each application job (rma4j's and the C "
-        + "peer's) before its timed repetitions, at least one round of every variant (quick: 1000; full: 3000)")
+    @Option(names = "--app-warmup-ms", description = "least untimed time of each application job (rma4j's and the "
+        + "C peer's) before its timed repetitions, at least one round of every variant; rma4j's jobs go on while the "
+        + "JIT compiles, up to 10 times as long (quick: 1000; full: 3000)")
     Long appWarmupMs;
 
     @Option(names = "--rounds", description = "times the latency, operation and bandwidth part and the application "

@@ -46,6 +46,14 @@ class AppRunnerTest {
     }
 
     @Test
+    void shouldCallTheJitQuietWhenItCompiledForAtMostTwoPercentOfTheRound() {
+        assertTrue(AppMain.jitQuiet(0, 1_000_000));
+        assertTrue(AppMain.jitQuiet(20, 1_000_000_000L), "20 ms of a 1 s round");
+        assertFalse(AppMain.jitQuiet(21, 1_000_000_000L));
+        assertFalse(AppMain.jitQuiet(1, 10_000_000L), "1 ms of a 10 ms round");
+    }
+
+    @Test
     void shouldTakeTheMedianOfTheRepetitions() {
         assertEquals(2.0, AppMeasurement.median(List.of(3.0, 1.0, 2.0)));
         assertEquals(2.5, AppMeasurement.median(List.of(4.0, 1.0, 2.0, 3.0)));

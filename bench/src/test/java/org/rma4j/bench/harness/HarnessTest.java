@@ -91,7 +91,9 @@ class HarnessTest {
         assertEquals(20, results.info().iterations(), "an explicit option overrides the profile");
         assertEquals(Profile.QUICK.rounds(), results.info().rounds(), "the profile's value where none is given");
         assertEquals(200, results.info().appWarmupMs());
-        assertTrue(log.stream().anyMatch(l -> l.matches("\\[0\\] stencil, 2 ranks, 40x40: [1-9][0-9]* untimed rounds")),
+        assertTrue(
+            log.stream()
+                .anyMatch(l -> l.matches("\\[0\\] stencil, 2 ranks, 40x40: [1-9][0-9]* untimed rounds in [0-9.]+ s")),
             transcript);
         // rma4j: stencil 5 variants x 2 sizes, tree 4, Cholesky 3; Open MPI: 2 variants each; at 2 and 3 ranks
         assertEquals(2 * (5 * 2 + 4 + 3 + 2 * 4), results.applications().size(), results.applications().toString());
@@ -136,7 +138,8 @@ class HarnessTest {
                 + " \\|\\s?){3}(" + number + " \\|\\s?){2}",
             "\\| 3 \\| 2x2 tiles of 8 \\(N=16\\) \\| (" + number + " \\|\\s?){2}(" + number + " / " + number
                 + " \\|\\s?){3}",
-            "One job per application, rank count and size runs every variant: untimed rounds of all variants for 0.2 s",
+            "One job per application, rank count and size runs every variant: untimed rounds of all variants for at "
+                + "least 0.2 s and one round",
             "## Cost parameters of Notified Access[\\s\\S]*\\| t_start \\| [^|]* \\| -?" + number + " ns \\|",
             "## Throughput and scale[\\s\\S]*\\| rma4j notified put, one request per 64 messages \\| " + number
                 + " [Mk] \\(" + number + "x\\) \\| " + number + " [Mk] \\(" + number + "x\\) \\|",
