@@ -16,7 +16,8 @@ import org.rma4j.test.ShmTestDirectory;
 /**
  * The learned active phase of an adaptive wait: the spin budget grows to twice the time of a wait that ended
  * while spinning or soon after it spun out, and halves when a wait spun out and lasted longer than the largest
- * budget; with more ranks than CPUs a wait polls and yields; yields stop after an expensive one. Each case runs on a fresh thread, whose instance starts at the initial budget.
+ * budget; with more ranks than CPUs a wait polls, then yields until it is old whatever the yields cost; otherwise
+ * yields stop after an expensive one. Each case runs on a fresh thread, whose instance starts at the initial budget.
  */
 @Timeout(60)
 class AdaptiveSpinTest {
@@ -39,6 +40,35 @@ class AdaptiveSpinTest {
         assertTrue(AdaptiveSpin.oversubscribed());
         assertEquals(15, result[1]);
         assertEquals(result[0] / 2, result[2]);
+    }
+
+    @Test
+    void shouldYieldWhateverYieldsCostUntilTheWaitIsOldWhenTheJobHasMoreRanksThanCpus() {
+        AdaptiveSpin.jobRanks(AdaptiveSpin.ONLINE_CPUS + 1);
+        final long[] result = onFreshThread(() -> {
+            final AdaptiveSpin spin = AdaptiveSpin.begin();
+            long iteration = 0;
+            while (spin.yieldsDone() < 5) {
+                assertTrue(spin.step(iteration++, 3), "a wait younger than the yield time yields on");
+            }
+            spin.yielded(AdaptiveSpin.EXPENSIVE_YIELD_NS + 1); // would pause the yields of a job of few ranks
+            final long start = spin.waitStartNs();
+            while (spin.step(iteration++, 3)) {
+                // NOTE: yields until the wait is as old as the yield time, then the wait would sleep
+            }
+            final long endedAt = System.nanoTime();
+            final long yields = spin.yieldsDone();
+            final AdaptiveSpin next = AdaptiveSpin.begin();
+            long nextIteration = 0;
+            while (next.yieldsDone() == 0 && next.step(nextIteration, 3)) {
+                nextIteration++;
+            }
+            return new long[] {yields, endedAt - start, next.yieldsDone()};
+        });
+        assertTrue(result[0] > 5, "more yields than the 3 a wait of a job of few ranks makes");
+        assertTrue(result[1] >= AdaptiveSpin.OVERSUBSCRIBED_YIELD_NS_DEFAULT,
+            () -> "stopped after " + result[1] + " ns");
+        assertEquals(1, result[2], "the next wait yields too: an expensive yield gave the core to another rank");
     }
 
     private static <T> T onFreshThread(final Supplier<T> body) {
