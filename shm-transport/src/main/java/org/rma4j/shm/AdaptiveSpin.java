@@ -57,7 +57,8 @@ final class AdaptiveSpin {
 
     private static final long MIN_NS = Long.getLong(MIN_NS_PROP_NAME, MIN_NS_DEFAULT);
     private static final long MAX_NS = Math.max(MIN_NS, Long.getLong(MAX_NS_PROP_NAME, MAX_NS_DEFAULT));
-    private static final long OVERSUBSCRIBED_YIELD_NS = Long.getLong(OVERSUBSCRIBED_YIELD_NS_PROP_NAME,
+    /** {@link #OVERSUBSCRIBED_YIELD_NS_PROP_NAME}; a test hook may change it. */
+    static volatile long oversubscribedYieldNs = Long.getLong(OVERSUBSCRIBED_YIELD_NS_PROP_NAME,
         OVERSUBSCRIBED_YIELD_NS_DEFAULT);
     private static final ThreadLocal<AdaptiveSpin> CURRENT = ThreadLocal.withInitial(AdaptiveSpin::new);
     /** CPUs of the machine (not only those this process may run on: a rank bound to one core has a core). */
@@ -141,10 +142,10 @@ final class AdaptiveSpin {
     /**
      * A yield of a wait of a job with more ranks than CPUs, whatever the yields before it cost.
      *
-     * @return false once the wait is {@link #OVERSUBSCRIBED_YIELD_NS} old: it should sleep.
+     * @return false once the wait is {@link #oversubscribedYieldNs} old: it should sleep.
      */
     private boolean yieldWhileYoung() {
-        if (sinceStartNs() >= OVERSUBSCRIBED_YIELD_NS) {
+        if (sinceStartNs() >= oversubscribedYieldNs) {
             return false;
         }
         Thread.yield();

@@ -45,30 +45,31 @@ class AdaptiveSpinTest {
     @Test
     void shouldYieldWhateverYieldsCostUntilTheWaitIsOldWhenTheJobHasMoreRanksThanCpus() {
         AdaptiveSpin.jobRanks(AdaptiveSpin.ONLINE_CPUS + 1);
-        final long[] result = onFreshThread(() -> {
-            final AdaptiveSpin spin = AdaptiveSpin.begin();
-            long iteration = 0;
-            while (spin.yieldsDone() < 5) {
-                assertTrue(spin.step(iteration++, 3), "a wait younger than the yield time yields on");
-            }
-            spin.yielded(AdaptiveSpin.EXPENSIVE_YIELD_NS + 1); // would pause the yields of a job of few ranks
-            final long start = spin.waitStartNs();
-            while (spin.step(iteration++, 3)) {
-                // NOTE: yields until the wait is as old as the yield time, then the wait would sleep
-            }
-            final long endedAt = System.nanoTime();
-            final long yields = spin.yieldsDone();
-            final AdaptiveSpin next = AdaptiveSpin.begin();
-            long nextIteration = 0;
-            while (next.yieldsDone() == 0 && next.step(nextIteration, 3)) {
-                nextIteration++;
-            }
-            return new long[] {yields, endedAt - start, next.yieldsDone()};
-        });
-        assertTrue(result[0] > 5, "more yields than the 3 a wait of a job of few ranks makes");
-        assertTrue(result[1] >= AdaptiveSpin.OVERSUBSCRIBED_YIELD_NS_DEFAULT,
-            () -> "stopped after " + result[1] + " ns");
-        assertEquals(1, result[2], "the next wait yields too: an expensive yield gave the core to another rank");
+        final long yieldNs = AdaptiveSpin.oversubscribedYieldNs;
+        try {
+            final long[] result = onFreshThread(() -> {
+                // NOTE: a yield time no scheduler delay reaches: the steps below are counted, not timed
+                AdaptiveSpin.oversubscribedYieldNs = Long.MAX_VALUE;
+                final AdaptiveSpin spin = AdaptiveSpin.begin();
+                long iteration = 0;
+                while (spin.yieldsDone() < 5) {
+                    assertTrue(spin.step(iteration++, 3), "a wait younger than the yield time yields on");
+                }
+                spin.yielded(AdaptiveSpin.EXPENSIVE_YIELD_NS + 1); // would pause the yields of a job of few ranks
+                final AdaptiveSpin next = AdaptiveSpin.begin();
+                long nextIteration = 0;
+                while (next.yieldsDone() == 0) {
+                    assertTrue(next.step(nextIteration++, 3), "an expensive yield gave the core to another rank");
+                }
+                AdaptiveSpin.oversubscribedYieldNs = 0;
+                final boolean goesOn = next.step(nextIteration, 3);
+                return new long[] {next.yieldsDone(), goesOn ? 1 : 0};
+            });
+            assertEquals(1, result[0], "the next wait yields too: an expensive yield gave the core to another rank");
+            assertEquals(0, result[1], "a wait as old as the yield time sleeps");
+        } finally {
+            AdaptiveSpin.oversubscribedYieldNs = yieldNs;
+        }
     }
 
     private static <T> T onFreshThread(final Supplier<T> body) {
