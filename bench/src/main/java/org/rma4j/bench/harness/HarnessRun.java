@@ -62,6 +62,7 @@ final class HarnessRun implements AutoCloseable {
             + (options.backgroundLoad > 0 ? options.rounds * 2 * (1 + openMpi) : 0);
         this.progress = new Progress(steps, log);
         this.peers = new Peers(work, log, notes, label -> progress.begin("C peer: " + label));
+        peers.floorGate(options.floorGateNs, options.floorGateWaitSeconds);
     }
 
     /** @return whether a step failed or an application computed a wrong result. */
@@ -113,6 +114,7 @@ final class HarnessRun implements AutoCloseable {
                 + "cross-core latency switches between modes from one minute to the next (see the floor "
                 + "probes), and a single round compares cells measured in different modes.");
         }
+        peers.floorGateNote().ifPresent(notes::add);
         notes.add(MessagingRow.note());
         if (options.peers.equals("none")) {
             notes.add("C peers not run (--peers none).");

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -80,6 +81,13 @@ final class Peers {
     private Path probeBinary;
     private boolean probeBuilt;
     private boolean extracted;
+    /** The floor gate ({@link #floorGate}): 0 for none. */
+    private long gateNs;
+    private long gateWaitNs;
+    private int probesTaken;
+    private int probesGated;
+    private int probesStillAbove;
+    private long gateWaitedNs;
 
     /**
      * @param workDirectory where the sources are extracted, the programs built and the samples written.
@@ -164,12 +172,73 @@ final class Peers {
      * Measures the C11 floor at 8 bytes ({@value #PROBE_ITERATIONS} round trips, median half round
      * trip) and records it under {@code label}: on a shared or virtual machine the floor itself moves
      * (other load, the host placing the two vCPUs on or off a shared cache), so each scenario is
-     * reported beside the floor measured just before it. Does nothing without gcc.
+     * reported beside the floor measured just before it. With a {@link #floorGate} it waits while the floor is above
+     * the gate and records the last probe. Does nothing without gcc.
      */
     void probe(final Optional<Path> gcc, final String label) {
         if (gcc.isEmpty()) {
             return;
         }
+        Double floor = measureFloor(gcc);
+        if (floor == null) {
+            return;
+        }
+        probesTaken++;
+        if (gateNs > 0 && floor > gateNs) {
+            // NOTE: the VM's slow mode lasts minutes: re-probe every 2 s until the floor is back below the gate
+            probesGated++;
+            final long start = System.nanoTime();
+            log.accept(String.format(Locale.ROOT, "floor %.0f ns above the gate of %d ns: waiting up to %d s", floor,
+                gateNs, gateWaitNs / 1_000_000_000L));
+            while (floor != null && floor > gateNs && System.nanoTime() - start < gateWaitNs) {
+                try {
+                    Thread.sleep(Math.min(2_000, Math.max(1, (gateWaitNs - (System.nanoTime() - start)) / 1_000_000)));
+                } catch (final InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+                floor = measureFloor(gcc);
+            }
+            gateWaitedNs += System.nanoTime() - start;
+            if (floor == null || floor > gateNs) {
+                probesStillAbove++;
+            }
+            if (floor == null) {
+                return;
+            }
+        }
+        probes.put(label, floor);
+    }
+
+    /**
+     * Makes every later {@link #probe} wait, re-probing every 2 s for up to {@code waitSeconds}, while the floor is
+     * above {@code ns}: the step after it then starts in the machine's fast mode, or the note says it did not.
+     *
+     * @param ns          the gate; 0 for none.
+     * @param waitSeconds the longest wait of one probe.
+     */
+    void floorGate(final long ns, final long waitSeconds) {
+        this.gateNs = ns;
+        this.gateWaitNs = waitSeconds * 1_000_000_000L;
+    }
+
+    /**
+     * @return the report's note on the floor gate, if one was set and probes were taken.
+     */
+    Optional<String> floorGateNote() {
+        if (gateNs <= 0 || probesTaken == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(Locale.ROOT,
+            "Floor gate %d ns: %d of %d probes found the C11 floor above it "
+                + "and waited (%.0f s in all, at most %d s each); %d of them started their step still above it.",
+            gateNs, probesGated, probesTaken, gateWaitedNs / 1e9, gateWaitNs / 1_000_000_000L, probesStillAbove));
+    }
+
+    /**
+     * @return the C11 floor's median half round trip at 8 B now, or null if it could not be measured.
+     */
+    private Double measureFloor(final Optional<Path> gcc) {
         if (!probeBuilt) {
             probeBuilt = true;
             extractSources();
@@ -180,7 +249,7 @@ final class Peers {
             }
         }
         if (probeBinary == null) {
-            return;
+            return null;
         }
         final Path out = workDirectory.resolve("probe.samples");
         final Path shm = Path.of("/dev/shm", "rma4j-bench-probe-" + ProcessHandle.current().pid());
@@ -190,11 +259,12 @@ final class Peers {
             });
         try {
             Files.deleteIfExists(shm);
-            if (outcome.succeeded()) {
-                SampleFile.read(out).stream().filter(line -> line.row().equals("floor")).findFirst()
-                    .ifPresent(line -> probes.put(label, Measurement.of(Rows.C11, line).p50Ns()));
-            }
+            final Double floor = outcome.succeeded()
+                ? SampleFile.read(out).stream().filter(line -> line.row().equals("floor")).findFirst()
+                    .map(line -> Measurement.of(Rows.C11, line).p50Ns()).orElse(null)
+                : null;
             Files.deleteIfExists(out);
+            return floor;
         } catch (final IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -76,7 +76,8 @@ class HarnessTest {
             "-w", "10", "--bw-samples", "2", "--app-ranks", "2,3", "--app-repeats", "2", "--app-warmup-ms", "200",
             "--stencil-grids", "40,80", "--stencil-passes", "2", "--tree-lengths", "8", "--tree-rounds", "20",
             "--cholesky-tiles", "2", "--cholesky-tile-size", "8", "--sweep-ranks", "2,3", "--sweep-messages", "256",
-            "--sweep-calls", "20", "--background-load", "1", "--loaded-iterations", "20");
+            "--sweep-calls", "20", "--background-load", "1", "--loaded-iterations", "20", "--floor-gate-ns", "1",
+            "--floor-gate-wait", "1");
         final String transcript = String.join("\n", log);
         assertEquals(0, exit, transcript);
         // 2 Java scenarios + 3 C peers + 8 application jobs and their 8 C peers + 4 sweep jobs + 4 loaded jobs
@@ -140,6 +141,8 @@ class HarnessTest {
                 + " \\|\\s?){3}",
             "One job per application, rank count and size runs every variant: untimed rounds of all variants for at "
                 + "least 0.2 s and one round",
+            "Floor gate 1 ns: [1-9][0-9]* of [1-9][0-9]* probes found the C11 floor above it and waited \\([0-9]+ s in all, "
+                + "at most 1 s each\\); [0-9]+ of them started their step still above it\\.",
             "## Cost parameters of Notified Access[\\s\\S]*\\| t_start \\| [^|]* \\| -?" + number + " ns \\|",
             "## Throughput and scale[\\s\\S]*\\| rma4j notified put, one request per 64 messages \\| " + number
                 + " [Mk] \\(" + number + "x\\) \\| " + number + " [Mk] \\(" + number + "x\\) \\|",
@@ -186,8 +189,8 @@ class HarnessTest {
     void shouldRejectAnUnknownScenarioApplicationOrProfile() {
         for (final List<String> args : List.of(List.of("--java", "nope"), List.of("--apps", "nope"),
             List.of("--app-variants", "nope"), List.of("--profile", "nope"), List.of("--stencil-grids", "3"),
-            List.of("--rounds", "0"), List.of("--app-warmup-ms", "-1"), List.of("--sweep-ranks", "1"),
-            List.of("--background-load", "-1"), List.of("--compare", "only-one.json"))) {
+            List.of("--rounds", "0"), List.of("--app-warmup-ms", "-1"), List.of("--floor-gate-ns", "-1"),
+            List.of("--sweep-ranks", "1"), List.of("--background-load", "-1"), List.of("--compare", "only-one.json"))) {
             final List<String> all = new ArrayList<>(
                 List.of("--out", out.toString(), "--peers", "none", "--shm-dir", shm.path().toString()));
             all.addAll(args);
