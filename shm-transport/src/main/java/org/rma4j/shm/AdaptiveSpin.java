@@ -27,8 +27,8 @@ package org.rma4j.shm;
  * waits itself; a sleeper instead is woken by each notification and preempts its writer after every message (a
  * pipeline of 8 ranks on 2 cores ran at 0.40 GMOPS with sleeps after expensive yields, 0.81 yielding only).
  *
- * <p>Yield: after the spin (or the poll), up to {@code yields} yields, which let a partner that shares the core
- * run at once when the other runnable threads are short-lived. A yield that took longer than
+ * <p>Yield, in a job of no more ranks than CPUs: after the spin, up to {@code yields} yields, which let a partner
+ * that shares the core run at once when the other runnable threads are short-lived. A yield that took longer than
  * {@link #EXPENSIVE_YIELD_NS} means a busy process used a time slice: the wait goes to sleep at once, and the
  * thread's next {@link #YIELD_PAUSE_WAITS} waits skip yielding (a futex sleeper is woken by its writer,
  * which on a loaded machine is far quicker than a yield that hands the core away for a slice).
