@@ -59,6 +59,38 @@ final class NotifiedAccess {
         return putNotify(origin, target, targetDisp, tag, false);
     }
 
+    /**
+     * A notified put of at most {@link NotifyRequest#INLINE_BYTES} whose data travels only in its notification: the
+     * window is not written (see RuntimeAccess#putNotifyInlineOnly). Same checks, statistics and wait for room as
+     * {@link #putNotify}.
+     *
+     * @return false, nothing done, if {@code origin} is longer than {@code INLINE_BYTES} or {@code target} is on
+     *         another node (the transport between nodes carries no data in a notification).
+     */
+    boolean putNotifyInlineOnly(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
+        try {
+            Objects.requireNonNull(origin, "origin");
+            checkTag("putNotify", tag);
+            final long length = origin.byteSize();
+            if (length > NotifyRequest.INLINE_BYTES || remote.reaches(target)) {
+                return false;
+            }
+            if (notifiedPlace("putNotify", target, targetDisp, length) == null) {
+                return true;
+            }
+            final NotifySends.Lane lane = notifications.sends.lock("putNotify", target);
+            try {
+                notifications.sends.publish("putNotify", lane, tag, targetDisp, (int)length, Notifications.KIND_PUT,
+                    origin);
+                return true;
+            } finally {
+                lane.unlock();
+            }
+        } catch (final RmaException e) {
+            throw errors.raise("putNotify", e);
+        }
+    }
+
     private boolean putNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag,
         final boolean waitForRoom) {
         try {

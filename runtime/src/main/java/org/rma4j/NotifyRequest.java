@@ -1,13 +1,12 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import java.util.LinkedHashSet;
+import org.rma4j.internal.InlineWords;
 import org.rma4j.notify.Notification;
 import org.rma4j.notify.NotifyLanesLayout;
 
@@ -67,10 +66,6 @@ public final class NotifyRequest implements Request, AutoCloseable {
     private static final Status NO_MATCH = new Status(-1, -1, 0, -1, -1);
 
     private static final VarHandle COMPLETE;
-    /** Writes the inline words into the caller's segment, whatever its alignment. */
-    private static final VarHandle ANY_LONG = ValueLayout.JAVA_LONG_UNALIGNED.varHandle();
-    private static final VarHandle ANY_BYTE = ValueLayout.JAVA_BYTE.varHandle();
-    private static final boolean BIG_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN;
 
     static {
         try {
@@ -202,14 +197,8 @@ public final class NotifyRequest implements Request, AutoCloseable {
             throw new RmaException(ErrorClass.COUNT,
                 "inlineData into " + into.byteSize() + " bytes, but the last " + "match carried " + length);
         }
-        final int words = length & ~(Long.BYTES - 1);
-        for (int i = 0; i < words; i += Long.BYTES) {
-            ANY_LONG.set(into, (long)i, match.inlineWord(i >>> 3));
-        }
-        for (int i = words; i < length; i++) {
-            // NOTE: the words hold the bytes in native order, as the entry does.
-            final int shift = (BIG_ENDIAN ? 7 - (i & 7) : i & 7) << 3;
-            ANY_BYTE.set(into, (long)i, (byte)(match.inlineWord(i >>> 3) >>> shift));
+        if (length > 0) {
+            InlineWords.write(into, 0, length, match.inline0, match.inline1, match.inline2, match.inline3);
         }
         return length;
     }
@@ -508,14 +497,5 @@ public final class NotifyRequest implements Request, AutoCloseable {
         int inlineLength;
         /** The status {@link #snapshot} made last, handed out again while the values are the same. */
         Status status;
-
-        long inlineWord(final int index) {
-            return switch (index) {
-                case 0 -> inline0;
-                case 1 -> inline1;
-                case 2 -> inline2;
-                default -> inline3;
-            };
-        }
     }
 }

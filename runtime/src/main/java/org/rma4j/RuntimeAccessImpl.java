@@ -70,6 +70,12 @@ final class RuntimeAccessImpl implements RuntimeAccess {
     }
 
     @Override
+    public boolean putNotifyInlineOnly(final Window window, final MemorySegment origin, final int target,
+        final long targetDisp, final int tag) {
+        return window.putNotifyInlineOnly(origin, target, targetDisp, tag);
+    }
+
+    @Override
     public int awaitArrivals(final Window window, final ArrivalBatch batch) {
         final Notifications endpoint = window.notifications();
         try {

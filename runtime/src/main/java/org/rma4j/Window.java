@@ -518,6 +518,11 @@ public final class Window
         return notified.putNotifyIfRoom(origin, target, targetDisp, tag);
     }
 
+    /** Messaging's short messages: {@code NotifiedAccess#putNotifyInlineOnly}. */
+    boolean putNotifyInlineOnly(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
+        return notified.putNotifyInlineOnly(origin, target, targetDisp, tag);
+    }
+
     /** @return the window's notification endpoint. */
     Notifications notifications() {
         return notified.notifications();

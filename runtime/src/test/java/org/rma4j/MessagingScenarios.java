@@ -162,8 +162,9 @@ final class MessagingScenarios {
 
     /**
      * Fan-in of small messages over many laps of the bounce rings, the credit coming back in batches: every
-     * other rank sends 20,000 8-byte messages to rank 0, which takes them from any source and checks each
-     * source's order. Then rank 1 sends 3,000 more while rank 0 receives each by polling {@code test()} (never a
+     * other rank sends 20,000 messages to rank 0, alternately of 8 bytes (inline: in the notification only) and of
+     * 40 (eager, through the ring), which rank 0 takes from any source, checking each source's order across the two
+     * kinds. Then rank 1 sends 3,000 more of 40 bytes while rank 0 receives each by polling {@code test()} (never a
      * blocking call of Messaging): a test that finds its receive incomplete returns all the credit it owes, so
      * rank 1, out of credit after a few laps, is never left waiting for credit that a polling receiver keeps.
      */
@@ -172,15 +173,18 @@ final class MessagingScenarios {
         final int me = job.rank();
         final int perSender = 20_000;
         final int polled = 3_000;
+        final long ringMessage = 5 * Long.BYTES;
         try (Messaging m = Messaging.create(job, 4096)) {
-            final MemorySegment word = MemorySegment.ofArray(new long[1]);
+            final MemorySegment words = MemorySegment.ofArray(new long[(int)(ringMessage / Long.BYTES)]);
             if (me == 0) {
                 final long[] next = new long[n];
                 for (int i = 0; i < (n - 1) * perSender; i++) {
-                    final MessageStatus status = m.recv(word, Rma.ANY_SOURCE, 5);
+                    final MessageStatus status = m.recv(words, Rma.ANY_SOURCE, 5);
                     final int source = status.source();
-                    assertEquals(source * 1_000_000L + next[source], word.get(ValueLayout.JAVA_LONG, 0),
+                    assertEquals(source * 1_000_000L + next[source], words.get(ValueLayout.JAVA_LONG, 0),
                         "order of rank " + source);
+                    assertEquals(next[source] % 2 == 0 ? Long.BYTES : ringMessage, status.length(),
+                        "length of message " + next[source] + " of rank " + source);
                     next[source]++;
                 }
                 for (int source = 1; source < n; source++) {
@@ -188,22 +192,22 @@ final class MessagingScenarios {
                 }
             } else {
                 for (int i = 0; i < perSender; i++) {
-                    word.set(ValueLayout.JAVA_LONG, 0, me * 1_000_000L + i);
-                    m.send(word, 0, 5);
+                    words.set(ValueLayout.JAVA_LONG, 0, me * 1_000_000L + i);
+                    m.send(words.asSlice(0, i % 2 == 0 ? Long.BYTES : ringMessage), 0, 5);
                 }
             }
             if (n > 1 && me == 0) {
                 for (int i = 0; i < polled; i++) {
-                    final MessageRequest request = m.irecv(word, 1, 6);
+                    final MessageRequest request = m.irecv(words, 1, 6);
                     while (!request.test()) {
                         Thread.onSpinWait();
                     }
-                    assertEquals(i, word.get(ValueLayout.JAVA_LONG, 0));
+                    assertEquals(i, words.get(ValueLayout.JAVA_LONG, 0));
                 }
             } else if (me == 1) {
                 for (int i = 0; i < polled; i++) {
-                    word.set(ValueLayout.JAVA_LONG, 0, i);
-                    m.send(word, 0, 6);
+                    words.set(ValueLayout.JAVA_LONG, 0, i);
+                    m.send(words, 0, 6);
                 }
             }
             m.barrier();

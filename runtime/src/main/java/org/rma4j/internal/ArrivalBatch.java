@@ -1,8 +1,6 @@
 package org.rma4j.internal;
 
-import java.lang.foreign.MemorySegment;
 import org.rma4j.notify.Notification;
-import org.rma4j.notify.NotifyLanesLayout;
 
 /**
  * Notifications taken from a window's notification endpoint in one step ({@link RuntimeAccess#drainArrivals}),
@@ -20,8 +18,11 @@ public final class ArrivalBatch {
     public final int[] length;
     /** Bytes of each arrival's data that travelled in its notification (0 if none). */
     public final int[] inlineLength;
-    /** The data that travelled inline: arrival {@code i}'s at offset {@code i * INLINE_CAPACITY}. */
-    public final MemorySegment inline;
+    /**
+     * The data that travelled inline, as the entry's words ({@link InlineWords}): arrival {@code i}'s from index
+     * {@code i * InlineWords.WORDS} (words past its {@link #inlineLength} undefined).
+     */
+    public final long[] inlineWords;
     private int taken;
 
     /**
@@ -33,7 +34,7 @@ public final class ArrivalBatch {
         displacement = new long[capacity];
         length = new int[capacity];
         inlineLength = new int[capacity];
-        inline = MemorySegment.ofArray(new long[capacity * NotifyLanesLayout.INLINE_CAPACITY / Long.BYTES]);
+        inlineWords = new long[capacity * InlineWords.WORDS];
     }
 
     /**
@@ -65,6 +66,11 @@ public final class ArrivalBatch {
         tag[index] = notification.tag();
         displacement[index] = notification.displacement();
         length[index] = notification.length();
-        inlineLength[index] = notification.copyInlinePayloadTo(inline, (long)index * NotifyLanesLayout.INLINE_CAPACITY);
+        final int inline = notification.inlineLength();
+        final int from = index * InlineWords.WORDS;
+        for (int w = 0; w << 3 < inline; w++) {
+            inlineWords[from + w] = notification.inlineWord(w);
+        }
+        inlineLength[index] = inline;
     }
 }

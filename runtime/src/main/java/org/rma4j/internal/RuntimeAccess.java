@@ -87,6 +87,18 @@ public interface RuntimeAccess {
     boolean putNotifyIfRoom(Window window, MemorySegment origin, int target, long targetDisp, int tag);
 
     /**
+     * A notified put of at most {@link org.rma4j.NotifyRequest#INLINE_BYTES} bytes whose data travels in its
+     * notification only: the window at {@code targetDisp} is not written, and the target takes the data from the
+     * arrival ({@link ArrivalBatch#inlineWords}). For a layer that owns the target's bytes at {@code targetDisp}
+     * and never reads a message there (Messaging's short messages). Checks, waits for room and throws as
+     * {@link Window#putNotify(MemorySegment, int, long, int)} does.
+     *
+     * @return false, and nothing was sent, if {@code origin} is longer than {@code INLINE_BYTES} or {@code target}
+     *         is reached through the transport between nodes, whose notifications carry no data.
+     */
+    boolean putNotifyInlineOnly(Window window, MemorySegment origin, int target, long targetDisp, int tag);
+
+    /**
      * Waits until a notification has arrived at this rank's endpoint of {@code window}, through the window's wait
      * strategy with its liveness checks, and takes arrivals as {@link #drainArrivals} does in the same hold of the
      * endpoint's guard as the poll that found them (a receive that waited does not take the guard and look for

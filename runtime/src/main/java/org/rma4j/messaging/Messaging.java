@@ -60,6 +60,12 @@ import org.rma4j.internal.RuntimeAccess;
  *   notification's displacement and length locate the payload. On arrival the receiver
  *   copies it into the oldest matching posted receive, or into a private buffer as an unexpected
  *   message, so ring bytes are always freed in the order the sender wrote them (its lane is FIFO).</li>
+ *   <li><b>Inline</b> (length &lt;= 32 bytes and &lt;= bounceBytesPerPeer, between ranks of one node): the
+ *   message travels in its notification only (the runtime's notified put without the window copy); the
+ *   notification names byte 8 of the sender's ring, where no payload starts, so the receiver knows that it took
+ *   no ring bytes and owes no credit for it. Its lane's FIFO order keeps it in place among the sender's other
+ *   messages, and the lane's capacity is its flow control. To a rank on another node (whose notifications
+ *   carry no data) a short message is an eager one.</li>
  *   <li><b>Credit</b>: the sender may have at most one ring's worth of bytes unconsumed at a receiver.
  *   The receiver reports, per sender whose payloads it consumed, the total consumed so far with an 8-byte
  *   notified put into the sender's credit word, once a quarter of that sender's ring is owed. The sender

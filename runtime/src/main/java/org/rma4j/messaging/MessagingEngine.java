@@ -13,6 +13,7 @@ import org.rma4j.RmaException;
 import org.rma4j.RmaTimeoutException;
 import org.rma4j.Window;
 import org.rma4j.internal.ArrivalBatch;
+import org.rma4j.internal.InlineWords;
 import org.rma4j.internal.RuntimeAccess;
 import org.rma4j.messaging.MessagingTransfers.Outbound;
 import org.rma4j.messaging.MessagingTransfers.Unexpected;
@@ -35,8 +36,10 @@ final class MessagingEngine {
     static final int TAG_UB = COLLECTIVE_CONTEXT - 1;
     /** Tag of credit, chunk and acknowledgement notifications: they are told apart by displacement. */
     static final int CONTROL_TAG = 0;
-    /** Arrivals taken from the endpoint per step. */
+    /** Arrivals taken from the endpoint per batch. */
     private static final int ARRIVAL_BATCH = 256;
+    /** Batches one step of progress takes at most ({@link #handleArrivals}): a default lane's worth. */
+    private static final int ARRIVAL_BATCHES = Messaging.NOTIFY_CAPACITY_DEFAULT / ARRIVAL_BATCH;
     /** The least capacity of a reusable unexpected-message buffer. */
     private static final int SPARE_MIN_BYTES = 64;
     /** Reusable unexpected-message buffers kept at most (the rest go to the collector). */
@@ -215,7 +218,7 @@ final class MessagingEngine {
         if (message == null) {
             return null;
         }
-        MemorySegment.copy(message.data, 0, buffer, 0, message.length);
+        message.copyTo(buffer, message.length);
         final MessageStatus status = queues.status(message.source, message.wireTag, message.length);
         recycle(message);
         return status;
@@ -253,15 +256,18 @@ final class MessagingEngine {
     }
 
     /**
-     * Takes every notification that has arrived, one batch at a time, and handles each outside the endpoint's
-     * guard (handling makes notified accesses).
+     * Takes the notifications that have arrived, one batch at a time, at most {@link #ARRIVAL_BATCHES} batches, and
+     * handles each outside the endpoint's guard (handling makes notified accesses). The bound keeps one call from
+     * draining for ever behind producers that keep pace (a drain gives their lanes room at once), which would move
+     * their whole stream into the unexpected queue.
      */
     private void handleArrivals() {
         int taken;
+        int batches = 0;
         do {
             taken = ACCESS.drainArrivals(window, batch);
             dispatchBatch(taken);
-        } while (taken == batch.capacity());
+        } while (taken == batch.capacity() && ++batches < ARRIVAL_BATCHES);
     }
 
     /** Handles the first {@code taken} arrivals of {@link #batch}. */
@@ -475,6 +481,14 @@ final class MessagingEngine {
 
     private boolean sendEager(final MemorySegment buffer, final int dest, final int context, final int tag) {
         final long length = buffer.byteSize();
+        if (length <= NotifyRequest.INLINE_BYTES) {
+            // NOTE: to a rank of this node a short message travels in its notification only: no ring bytes, no
+            // credit. The lane is FIFO, so it keeps its place among this rank's ring messages to dest.
+            transfer();
+            if (ACCESS.putNotifyInlineOnly(window, buffer, dest, layout.inlineOnlyOffset(rank), context | tag)) {
+                return true;
+            }
+        }
         final long size = MessagingLayout.recordBytes(length);
         final long capacity = layout.ringBytes();
         final long written = reserved[dest];
@@ -618,30 +632,45 @@ final class MessagingEngine {
      * into an unexpected copy), which frees its ring bytes.
      */
     private void onEager(final int source, final int wireTag, final long disp, final int length, final int arrival) {
-        final long size = MessagingLayout.recordBytes(length);
-        if (size > 0) {
-            credit.consume(source, disp - layout.ringOffset(source), size);
+        final boolean inline = batch.inlineLength[arrival] == length;
+        if (disp == layout.inlineOnlyOffset(source)) {
+            if (!inline) {
+                throw new IllegalStateException("rank " + rank + " got an inline-only message of " + length
+                    + " bytes from rank " + source + " that carried " + batch.inlineLength[arrival] + " bytes inline");
+            }
+        } else {
+            final long size = MessagingLayout.recordBytes(length);
+            if (size > 0) {
+                credit.consume(source, disp - layout.ringOffset(source), size);
+            }
         }
         if ((wireTag & COLLECTIVE_CONTEXT) != 0 && MessagingCollectives.isClose(wireTag)) {
             onClosing(source);
         }
-        // NOTE: a short message travelled inside its notification too: copying it from there reads the line this
-        // rank has already, not the ring's line, which the sender's store took away.
-        final boolean inline = batch.inlineLength[arrival] == length;
-        final MemorySegment from = inline ? batch.inline : local;
-        final long fromOffset = inline ? (long)arrival * NotifyRequest.INLINE_BYTES : disp;
+        // NOTE: a short message travelled inside its notification (only, or too): copying it from there reads the
+        // line this rank has already, not the ring's line, which the sender's store took away.
+        final int words = arrival * InlineWords.WORDS;
         final MessageRequest request = queues.takePosted(source, wireTag);
         if (request != null) {
             if (MatchQueues.fits(request, source, wireTag, length)) {
-                MemorySegment.copy(from, fromOffset, request.buffer(), 0, length);
+                if (inline) {
+                    InlineWords.write(request.buffer(), 0, length, batch.inlineWords, words);
+                } else {
+                    MemorySegment.copy(local, disp, request.buffer(), 0, length);
+                }
                 request.complete(queues.status(source, wireTag, length));
             }
         } else {
-            final Unexpected parked = spareFor(length);
+            final Unexpected parked = spareFor(inline ? 0 : length);
             parked.source = source;
             parked.wireTag = wireTag;
             parked.length = length;
-            MemorySegment.copy(from, fromOffset, parked.data, 0, length);
+            parked.inline = inline;
+            if (inline) {
+                System.arraycopy(batch.inlineWords, words, parked.words, 0, InlineWords.WORDS);
+            } else {
+                MemorySegment.copy(local, disp, parked.data, 0, length);
+            }
             queues.park(parked);
         }
     }

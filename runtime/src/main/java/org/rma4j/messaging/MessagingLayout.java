@@ -32,7 +32,9 @@ import org.rma4j.shm.Align;
  *   +-------------------------------------------------------------------------+
  *   | bounce rings: ranks x ringBytes (multiple of 128):                       |
  *   |   ring s holds rank s's eager payloads, each at a 64-byte boundary       |
- *   |   (written by rank s, or by the owner's drain for inline payloads)      |
+ *   |   (written by rank s); a message of up to 32 B from a rank of this node |
+ *   |   takes no ring bytes: it travels in its notification only, which      |
+ *   |   names the ring's byte 8 (where no payload starts)                     |
  *   +-------------------------------------------------------------------------+
  *   | staging: ranks x 2 x chunkBytes (multiple of 128):                       |
  *   |   pair d holds this rank's rendezvous chunks to d, chunk k in half k & 1 |
@@ -74,6 +76,11 @@ final class MessagingLayout {
     /** The credit table; the rendezvous table, rings and staging follow at offsets that depend on ranks. */
     static final int CREDIT_TABLE_OFFSET = CHUNK_SIGNAL_OFFSET + CHUNK_SIGNAL_LENGTH;
 
+    /**
+     * Displacement in a sender's bounce ring that the notification of an inline-only message names (see
+     * {@link #inlineOnlyOffset}): no payload starts there (payloads start at {@link #RECORD_ALIGNMENT} boundaries).
+     */
+    static final int INLINE_ONLY_POSITION = Long.BYTES;
     /** Alignment of each eager payload in a bounce ring. */
     static final int RECORD_ALIGNMENT = Align.CACHE_LINE;
     /** Alignment of regions written by different processes. */
@@ -161,6 +168,15 @@ final class MessagingLayout {
     /** @return where the bounce ring of {@code sender} starts. */
     long ringOffset(final int sender) {
         return ringsOffset + ringBytes * sender;
+    }
+
+    /**
+     * @return the displacement the notification of an inline-only message from {@code sender} names: a message of
+     *         up to {@link org.rma4j.NotifyRequest#INLINE_BYTES} between ranks of one node travels in its notification
+     *         only and takes no bytes of the sender's ring (nor credit).
+     */
+    long inlineOnlyOffset(final int sender) {
+        return ringOffset(sender) + INLINE_ONLY_POSITION;
     }
 
     /** @return where the owner stages chunk {@code chunk} of a rendezvous message to {@code receiver}. */

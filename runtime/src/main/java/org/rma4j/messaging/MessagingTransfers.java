@@ -1,6 +1,7 @@
 package org.rma4j.messaging;
 
 import java.lang.foreign.MemorySegment;
+import org.rma4j.internal.InlineWords;
 
 /**
  * The state of messages in flight in a {@link MessagingEngine}: unexpected arrivals, inbound and outbound
@@ -19,8 +20,15 @@ final class MessagingTransfers {
         int source;
         int wireTag;
         int length;
-        /** The message's bytes from offset 0 ({@link #length} of them; a reused buffer may be longer). */
+        /**
+         * The message's bytes from offset 0 ({@link #length} of them; a reused buffer may be longer), unless
+         * {@link #inline}.
+         */
         final MemorySegment data;
+        /** Whether the message's bytes are {@link #words} (it travelled in its notification), not {@link #data}. */
+        boolean inline;
+        /** The bytes of a message that travelled in its notification, as the entry's words ({@link InlineWords}). */
+        final long[] words = new long[InlineWords.WORDS];
         /** The rendezvous still arriving into {@link #data}, or null once all of it is there. */
         Inbound inbound;
         /** Whether this is an eager message's reusable buffer (never a rendezvous's). */
@@ -51,6 +59,18 @@ final class MessagingTransfers {
         /** @return whether an eager message of {@code bytes} fits this reusable buffer. */
         boolean holds(final int bytes) {
             return data.byteSize() >= bytes;
+        }
+
+        /**
+         * Copies the first {@code bytes} of the message (all of it, unless a rendezvous is still arriving) into
+         * {@code target}.
+         */
+        void copyTo(final MemorySegment target, final long bytes) {
+            if (inline) {
+                InlineWords.write(target, 0, (int)bytes, words, 0);
+            } else {
+                MemorySegment.copy(data, 0, target, 0, bytes);
+            }
         }
     }
 

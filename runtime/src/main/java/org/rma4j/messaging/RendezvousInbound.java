@@ -104,10 +104,10 @@ final class RendezvousInbound {
             final long arrived = Math.min(arriving.pulled * layout.chunkBytes(), message.length);
             attach(arriving, request);
             if (arriving.target != null) {
-                MemorySegment.copy(message.data, 0, request.buffer(), 0, arrived);
+                message.copyTo(request.buffer(), arrived);
             }
         } else if (MatchQueues.fits(request, message.source, message.wireTag, message.length)) {
-            MemorySegment.copy(message.data, 0, request.buffer(), 0, message.length);
+            message.copyTo(request.buffer(), message.length);
             request.complete(queues.status(message.source, message.wireTag, message.length));
         }
     }
