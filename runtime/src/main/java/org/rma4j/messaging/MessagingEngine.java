@@ -42,8 +42,11 @@ final class MessagingEngine {
     private static final int ARRIVAL_BATCHES = Messaging.NOTIFY_CAPACITY_DEFAULT / ARRIVAL_BATCH;
     /** The least capacity of a reusable unexpected-message buffer. */
     private static final int SPARE_MIN_BYTES = 64;
-    /** Reusable unexpected-message buffers kept at most (the rest go to the collector). */
-    private static final int MAX_SPARES = 256;
+    /**
+     * Reusable unexpected-message buffers kept at most (the rest go to the collector): as many as one step of
+     * progress can make unexpected, so a consumer behind its producers allocates none.
+     */
+    private static final int MAX_SPARES = ARRIVAL_BATCH * ARRIVAL_BATCHES;
     /**
      * A receiver returns a sender's credit once this fraction of the sender's ring is owed (or when the sender
      * asks): often enough that a streaming sender rarely runs out and asks, rarely enough that credit costs little.
