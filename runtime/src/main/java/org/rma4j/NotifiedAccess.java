@@ -44,7 +44,7 @@ final class NotifiedAccess {
     }
 
     void putNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
-        putNotify(origin, target, targetDisp, tag, true);
+        putNotify(origin, target, targetDisp, tag, true, true);
     }
 
     /**
@@ -56,7 +56,7 @@ final class NotifiedAccess {
      * @return whether the notification was published (always, for a target on another node, which never waits).
      */
     boolean putNotifyIfRoom(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
-        return putNotify(origin, target, targetDisp, tag, false);
+        return putNotify(origin, target, targetDisp, tag, false, true);
     }
 
     /**
@@ -68,31 +68,18 @@ final class NotifiedAccess {
      *         another node (the transport between nodes carries no data in a notification).
      */
     boolean putNotifyInlineOnly(final MemorySegment origin, final int target, final long targetDisp, final int tag) {
-        try {
-            Objects.requireNonNull(origin, "origin");
-            checkTag("putNotify", tag);
-            final long length = origin.byteSize();
-            if (length > NotifyRequest.INLINE_BYTES || remote.reaches(target)) {
-                return false;
-            }
-            if (notifiedPlace("putNotify", target, targetDisp, length) == null) {
-                return true;
-            }
-            final NotifySends.Lane lane = notifications.sends.lock("putNotify", target);
-            try {
-                notifications.sends.publish("putNotify", lane, tag, targetDisp, (int)length, Notifications.KIND_PUT,
-                    origin);
-                return true;
-            } finally {
-                lane.unlock();
-            }
-        } catch (final RmaException e) {
-            throw errors.raise("putNotify", e);
+        if (origin != null && origin.byteSize() > NotifyRequest.INLINE_BYTES || remote.reaches(target)) {
+            return false;
         }
+        return putNotify(origin, target, targetDisp, tag, true, false);
     }
 
+    /**
+     * @param waitForRoom whether to wait for room in a full lane (else the notification is not published).
+     * @param toWindow    whether the data goes into the window (else only into the notification: a short put's).
+     */
     private boolean putNotify(final MemorySegment origin, final int target, final long targetDisp, final int tag,
-        final boolean waitForRoom) {
+        final boolean waitForRoom, final boolean toWindow) {
         try {
             Objects.requireNonNull(origin, "origin");
             checkTag("putNotify", tag);
@@ -109,9 +96,11 @@ final class NotifiedAccess {
             try {
                 // NOTE: the data goes into the target window at the call, before the notification is published
                 // (release), so it takes effect in program order with this origin's other operations to the target.
-                MemorySegment.copy(origin, 0, destination.mapping(), destination.offset(), length);
+                if (toWindow) {
+                    MemorySegment.copy(origin, 0, destination.mapping(), destination.offset(), length);
+                }
                 // NOTE: a short put's data travels in the notification too, so the target can take it from there
-                // (NotifyRequest.inlineData); the window's copy above is the one that takes effect.
+                // (NotifyRequest.inlineData); the window's copy above, if made, is the one that takes effect.
                 final MemorySegment inline = length <= NotifyRequest.INLINE_BYTES ? origin : null;
                 if (!waitForRoom) {
                     return notifications.sends.offer(lane, tag, targetDisp, (int)length, Notifications.KIND_PUT,
