@@ -153,8 +153,8 @@ public final class Harness implements Callable<Integer> {
     @Option(names = "--max-wait", description = "longest wait for --wait-for-load, seconds (default: ${DEFAULT-VALUE})")
     int maxWaitSeconds = 600;
 
-    @Option(names = "--floor-gate-ns", description = "before each Java scenario and C peer of the latency part, wait "
-        + "while the C11 floor probe at 8 B is above this many ns, re-probing every 2 s (the VM's slow mode); 0: no "
+    @Option(names = "--floor-gate-ns", description = "before each step (a Java scenario or C peer of the latency part, "
+        + "an application job or its C peer, a sweep job of either side), wait while the C11 floor probe at 8 B is above this many ns, re-probing every 2 s (the VM's slow mode); 0: no "
         + "gate (default: ${DEFAULT-VALUE})")
     long floorGateNs;
 

@@ -123,7 +123,8 @@ final class HarnessRun implements AutoCloseable {
 
     /**
      * The applications, {@code --rounds} times: each job of rma4j's program, then its C peer on Open MPI at
-     * the same rank count and size; every cell keeps its best round.
+     * the same rank count and size; every cell keeps its best round. Each job starts after a floor probe (and
+     * so behind the floor gate), as the latency part's steps do.
      */
     void applications(final List<Harness.AppJob> jobs) throws InterruptedException {
         final AppRunner appRunner = new AppRunner(work,
@@ -136,6 +137,7 @@ final class HarnessRun implements AutoCloseable {
             final String suffix = roundSuffix(round);
             for (final Harness.AppJob job : jobs) {
                 progress.begin(job.label() + suffix);
+                peers.probe(detection.gcc(), job.label() + suffix);
                 try {
                     everyRound.addAll(appRunner.run(job.app(), job.variants(), job.ranks(), job.size(), job.work(),
                         options.appRepeats, options.appWarmupMs));
@@ -144,6 +146,7 @@ final class HarnessRun implements AutoCloseable {
                 }
                 if (peerApps != null) {
                     progress.begin("C peer: " + Peers.label(Rows.OPENMPI) + " " + job.label() + suffix);
+                    peers.probe(detection.gcc(), Peers.label(Rows.OPENMPI) + " " + job.label() + suffix);
                     everyRound.addAll(peerApps.run(job.app(), job.ranks(), job.size(), job.work(), options.appRepeats,
                         options.appWarmupMs));
                 }
@@ -163,7 +166,7 @@ final class HarnessRun implements AutoCloseable {
 
     /**
      * The throughput and scale sweep at every rank count of {@code --sweep-ranks}: rma4j's job, then Open
-     * MPI's.
+     * MPI's, each after a floor probe (and so behind the floor gate).
      */
     void sweeps() throws InterruptedException {
         if (options.sweepMessages <= 0) {
@@ -173,6 +176,7 @@ final class HarnessRun implements AutoCloseable {
         final List<String> jvmOptions = options.appJvmOptions != null ? options.appJvmOptions : List.of();
         for (final int ranks : options.sweepRanks) {
             progress.begin("sweep: rma4j, " + ranks + " ranks");
+            peers.probe(detection.gcc(), "sweep: rma4j, " + ranks + " ranks");
             try {
                 sweeps.addAll(runner.rma4j(ranks, options.sweepMessages, options.sweepCalls, jvmOptions));
             } catch (final IllegalStateException e) {
@@ -180,6 +184,7 @@ final class HarnessRun implements AutoCloseable {
             }
             if (detection.openMpi().present()) {
                 progress.begin("sweep: " + Peers.label(Rows.OPENMPI) + ", " + ranks + " ranks");
+                peers.probe(detection.gcc(), "sweep: " + Peers.label(Rows.OPENMPI) + ", " + ranks + " ranks");
                 sweeps
                     .addAll(runner.peer(peers, detection.openMpi(), ranks, options.sweepMessages, options.sweepCalls));
             }

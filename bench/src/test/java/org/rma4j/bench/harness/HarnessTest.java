@@ -104,6 +104,12 @@ class HarnessTest {
             assertTrue(m.medianThroughput() > 0, m.toString());
         }
         assertEquals(2 * 4 * 2, results.applications().stream().filter(m -> m.impl().equals(Rows.OPENMPI)).count());
+        // every application job and sweep job, of rma4j and of its C peer, starts after a floor probe
+        for (final String probe : List.of("application stencil, 2 ranks, 40x40",
+            "Open MPI application stencil, 2 ranks", "sweep: rma4j, 3 ranks", "sweep: Open MPI, 3 ranks")) {
+            assertTrue(results.floorProbesNs().keySet().stream().anyMatch(label -> label.startsWith(probe)),
+                probe + " in " + results.floorProbesNs().keySet());
+        }
         for (final String row : List.of("t-init", "t-free", "t-start", "t-na", "start-await-arrived")) {
             assertTrue(results.find(Rows.RMA4J, row, 8).isPresent(), row);
         }
