@@ -114,7 +114,6 @@ final class HarnessRun implements AutoCloseable {
                 + "cross-core latency switches between modes from one minute to the next (see the floor "
                 + "probes), and a single round compares cells measured in different modes.");
         }
-        peers.floorGateNote().ifPresent(notes::add);
         notes.add(MessagingRow.note());
         if (options.peers.equals("none")) {
             notes.add("C peers not run (--peers none).");
@@ -226,6 +225,8 @@ final class HarnessRun implements AutoCloseable {
      */
     Results results(final String date, final double loadBefore, final String commandLine) {
         progress.finish();
+        // NOTE: here, not after the latency part: the applications' and the sweep's jobs are gated too
+        peers.floorGateNote().ifPresent(notes::add);
         final Results.RunInfo info = new Results.RunInfo(date, MachineInfo.describe(),
             System.getProperty("java.vm.name") + " " + Runtime.version(), loadBefore, MachineInfo.loadAverage(),
             commandLine, Arrays.stream(options.sizes).boxed().toList(), options.iterations, options.warmup,
