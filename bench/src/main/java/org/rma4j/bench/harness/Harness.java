@@ -154,8 +154,8 @@ public final class Harness implements Callable<Integer> {
     int maxWaitSeconds = 600;
 
     @Option(names = "--floor-gate-ns", description = "before each step (a Java scenario or C peer of the latency part, "
-        + "an application job or its C peer, a sweep job of either side), wait while the C11 floor probe at 8 B is above this many ns, re-probing every 2 s (the VM's slow mode); 0: no "
-        + "gate (default: ${DEFAULT-VALUE})")
+        + "an application job or its C peer, a sweep job of either side), wait while the C11 floor probe at 8 B is "
+        + "above this many ns, re-probing every 2 s (the VM's slow mode); 0: no gate (default: ${DEFAULT-VALUE})")
     long floorGateNs;
 
     @Option(names = "--floor-gate-wait", description = "longest wait of one probe for --floor-gate-ns, seconds "

@@ -86,14 +86,12 @@ final class HarnessRun implements AutoCloseable {
     void latency(final List<RankMain.Scenario> scenarios) throws InterruptedException {
         final JavaRunner javaRunner = new JavaRunner(work,
             options.jvmOptions != null ? options.jvmOptions : JavaRunner.DEFAULT_JVM_OPTIONS, log, timeout, shmBase);
-        final Optional<Path> probeGcc = detection.gcc();
         final List<Measurement> everyRound = new ArrayList<>();
         for (int round = 1; round <= options.rounds; round++) {
             final String suffix = roundSuffix(round);
             peers.roundSuffix(suffix);
             for (final RankMain.Scenario scenario : scenarios) {
-                progress.begin("java " + scenario.id + suffix);
-                peers.probe(probeGcc, "java " + scenario.id + suffix);
+                beginStep("java " + scenario.id + suffix);
                 final long[] sizes = scenario == RankMain.Scenario.COSTS ? CostScenario.SIZES : options.sizes;
                 try {
                     everyRound
@@ -135,8 +133,7 @@ final class HarnessRun implements AutoCloseable {
         for (int round = 1; round <= options.rounds; round++) {
             final String suffix = roundSuffix(round);
             for (final Harness.AppJob job : jobs) {
-                progress.begin(job.label() + suffix);
-                peers.probe(detection.gcc(), job.label() + suffix);
+                beginStep(job.label() + suffix);
                 try {
                     everyRound.addAll(appRunner.run(job.app(), job.variants(), job.ranks(), job.size(), job.work(),
                         options.appRepeats, options.appWarmupMs));
@@ -144,8 +141,7 @@ final class HarnessRun implements AutoCloseable {
                     fail("FAILED" + suffix + ": " + e.getMessage());
                 }
                 if (peerApps != null) {
-                    progress.begin("C peer: " + Peers.label(Rows.OPENMPI) + " " + job.label() + suffix);
-                    peers.probe(detection.gcc(), Peers.label(Rows.OPENMPI) + " " + job.label() + suffix);
+                    beginPeerStep(Peers.label(Rows.OPENMPI) + " " + job.label() + suffix);
                     everyRound.addAll(peerApps.run(job.app(), job.ranks(), job.size(), job.work(), options.appRepeats,
                         options.appWarmupMs));
                 }
@@ -174,16 +170,14 @@ final class HarnessRun implements AutoCloseable {
         final Sweeps runner = new Sweeps(work, log, notes, timeout, shmBase);
         final List<String> jvmOptions = options.appJvmOptions != null ? options.appJvmOptions : List.of();
         for (final int ranks : options.sweepRanks) {
-            progress.begin("sweep: rma4j, " + ranks + " ranks");
-            peers.probe(detection.gcc(), "sweep: rma4j, " + ranks + " ranks");
+            beginStep("sweep: rma4j, " + ranks + " ranks");
             try {
                 sweeps.addAll(runner.rma4j(ranks, options.sweepMessages, options.sweepCalls, jvmOptions));
             } catch (final IllegalStateException e) {
                 fail("FAILED: " + e.getMessage());
             }
             if (detection.openMpi().present()) {
-                progress.begin("sweep: " + Peers.label(Rows.OPENMPI) + ", " + ranks + " ranks");
-                peers.probe(detection.gcc(), "sweep: " + Peers.label(Rows.OPENMPI) + ", " + ranks + " ranks");
+                beginStep("sweep: " + Peers.label(Rows.OPENMPI) + ", " + ranks + " ranks");
                 sweeps
                     .addAll(runner.peer(peers, detection.openMpi(), ranks, options.sweepMessages, options.sweepCalls));
             }
@@ -218,6 +212,23 @@ final class HarnessRun implements AutoCloseable {
             }
         }
         loaded.addAll(LoadedMeasurement.bestOfRounds(everyRound));
+    }
+
+    /**
+     * Begins a step that the floor gate holds: its progress line, then a floor probe under the same label.
+     */
+    private void beginStep(final String label) {
+        progress.begin(label);
+        peers.probe(detection.gcc(), label);
+    }
+
+    /**
+     * Begins a C peer's step as {@link Peers} does for the latency part's: progress line "C peer: label", probe
+     * "label".
+     */
+    private void beginPeerStep(final String label) {
+        progress.begin("C peer: " + label);
+        peers.probe(detection.gcc(), label);
     }
 
     /**
