@@ -9,8 +9,16 @@ package org.rma4j.shm;
  *   <li>the wait ended while spinning: the budget becomes at least {@code 2t};</li>
  *   <li>it spun its budget out (then yielded or slept) and ended within {@link #MAX_NS_DEFAULT}: the budget
  *   becomes {@code 2t}, since a spin that long would have seen the event without a sleep and a wake-up;</li>
- *   <li>it spun out and took longer than that: the budget halves, since no spin this thread allows would
- *   have helped (a partner that computes, blocks or lost its core for a time slice).</li>
+ *   <li>it spun out and took longer than that, on a machine where other processes want the cores (a yield of
+ *   this wait or of one of the last {@link #YIELD_PAUSE_WAITS} took a time slice, below) or with more ranks
+ *   than CPUs: the budget halves, since no spin this thread allows would have helped and a spin holds a core
+ *   that others are queued for (a partner that lost its core for a time slice);</li>
+ *   <li>it spun out and took longer than that on a machine with cores to spare: the budget stands. The partner
+ *   computes on a core of its own, and the waits of a data-flow job are a mix (the notification waits of the
+ *   tile Cholesky of 2 ranks, 16x16 tiles: half within 2 µs, one in seven 0.2 ms or longer); halving on its long
+ *   waits kept the budget at a few tens of microseconds, so that most waits longer than that slept and paid the
+ *   futex wake-up, which for an idle virtual CPU is tens to hundreds of microseconds (a parked thread woken by
+ *   another: p50 10-40, p99 110-190 µs on the 2-vCPU VM of bench/README).</li>
  * </ul>
  * Always between {@link #MIN_NS_DEFAULT} and {@link #MAX_NS_DEFAULT}. A thread whose partner answers within
  * microseconds keeps spinning and never pays a sleep and a wake-up; one whose partner is away for long stops
@@ -42,8 +50,13 @@ final class AdaptiveSpin {
     static final long MIN_NS_DEFAULT = 2_000;
     /** System property: the largest spin budget in nanoseconds. */
     static final String MAX_NS_PROP_NAME = "rma4j.wait.spin.max.ns";
-    /** Default largest spin budget: a thread blocked for long spins at most this per wait before it sleeps. */
-    static final long MAX_NS_DEFAULT = 200_000;
+    /**
+     * Default largest spin budget: a thread blocked for long spins at most this per wait before it sleeps. A
+     * millisecond: waits of a data-flow job on cores of its own last up to milliseconds (see the class comment),
+     * and a rank blocked for long spins one millisecond per wait before it sleeps (in a wait of a second, a tenth
+     * of a percent of a core).
+     */
+    static final long MAX_NS_DEFAULT = 1_000_000;
     /** The spin budget of a thread's first wait. */
     static final long INITIAL_NS = 20_000;
     /** A yield that takes longer than this handed the core to another process for a time slice. */
@@ -197,9 +210,10 @@ final class AdaptiveSpin {
             spinNs = Math.min(MAX_NS, Math.max(spinNs, 2 * waitedNs));
         } else if (!oversubscribed && waitedNs < MAX_NS) {
             spinNs = Math.min(MAX_NS, Math.max(MIN_NS, 2 * waitedNs));
-        } else {
+        } else if (oversubscribed || yieldPause > 0) {
             spinNs = Math.max(MIN_NS, spinNs / 2);
         }
+        // NOTE: else a long wait on a machine with cores to spare: the budget stands (class comment).
     }
 
     long spinNs() {

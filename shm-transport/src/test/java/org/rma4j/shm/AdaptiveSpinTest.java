@@ -1,6 +1,7 @@
 package org.rma4j.shm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
@@ -93,12 +94,20 @@ class AdaptiveSpinTest {
         return iteration;
     }
 
+    /**
+     * Spins the wait out, and has its yield take a time slice: other processes want the cores.
+     */
+    private static void spinOutOnBusyMachine(final AdaptiveSpin spin) {
+        spinOut(spin, 0);
+        assertFalse(spin.yielded(AdaptiveSpin.EXPENSIVE_YIELD_NS + 1));
+    }
+
     @Test
-    void shouldHalveTheBudgetWhenAWaitSpinsItOutAndLastsLongerThanAnyBudget() {
+    void shouldHalveTheBudgetWhenAWaitSpinsItOutAndLastsLongerThanAnyBudgetOnABusyMachine() {
         final long[] budgets = onFreshThread(() -> {
             final long first = AdaptiveSpin.begin().spinNs();
             final AdaptiveSpin spin = AdaptiveSpin.begin();
-            spinOut(spin, 0);
+            spinOutOnBusyMachine(spin);
             spin.ended(AdaptiveSpin.MAX_NS_DEFAULT + 1); // then slept until the event
             final long second = AdaptiveSpin.begin().spinNs();
             return new long[] {first, second};
@@ -108,11 +117,29 @@ class AdaptiveSpinTest {
     }
 
     @Test
+    void shouldKeepTheBudgetWhenAWaitLastsLongerThanAnyBudgetOnAMachineWithCoresToSpare() {
+        final long[] budgets = onFreshThread(() -> {
+            final AdaptiveSpin grow = AdaptiveSpin.begin();
+            spinOut(grow, 0);
+            grow.ended(AdaptiveSpin.MAX_NS_DEFAULT / 4); // a partner that answers within the largest budget
+            final long grown = AdaptiveSpin.begin().spinNs();
+            for (int i = 0; i < 8; i++) {
+                final AdaptiveSpin spin = AdaptiveSpin.begin();
+                spinOut(spin, 0); // no yield took a time slice
+                spin.ended(10 * AdaptiveSpin.MAX_NS_DEFAULT); // a partner that computes for long
+            }
+            return new long[] {grown, AdaptiveSpin.begin().spinNs()};
+        });
+        assertEquals(AdaptiveSpin.MAX_NS_DEFAULT / 2, budgets[0]);
+        assertEquals(budgets[0], budgets[1]);
+    }
+
+    @Test
     void shouldNotGoBelowTheLeastBudget() {
         final long budget = onFreshThread(() -> {
             for (int i = 0; i < 64; i++) {
                 final AdaptiveSpin spin = AdaptiveSpin.begin();
-                spinOut(spin, 0);
+                spinOutOnBusyMachine(spin);
                 spin.ended(10 * AdaptiveSpin.MAX_NS_DEFAULT);
             }
             return AdaptiveSpin.begin().spinNs();
@@ -125,7 +152,7 @@ class AdaptiveSpinTest {
         final long[] budgets = onFreshThread(() -> {
             for (int i = 0; i < 64; i++) {
                 final AdaptiveSpin spin = AdaptiveSpin.begin();
-                spinOut(spin, 0);
+                spinOutOnBusyMachine(spin);
                 spin.ended(10 * AdaptiveSpin.MAX_NS_DEFAULT); // down to the least budget
             }
             final AdaptiveSpin spin = AdaptiveSpin.begin();
