@@ -71,10 +71,17 @@ final class StencilBlock {
     double computeRow(final int row) {
         final int at = row * width;
         final int above = at - width;
+        // NOTE: A(i, j-1) and A(i-1, j-1) stay in locals: the chain from one point to the next is the add and the
+        // subtract only, not also a load of the value just stored (the same operations in the same order).
+        double left = values[at + firstComputed - 1];
+        double aboveLeft = values[above + firstComputed - 1];
         for (int c = firstComputed; c < width; c++) {
-            values[at + c] = values[at + c - 1] + values[above + c] - values[above + c - 1];
+            final double aboveHere = values[above + c];
+            left = left + aboveHere - aboveLeft;
+            values[at + c] = left;
+            aboveLeft = aboveHere;
         }
-        return values[at + width - 1];
+        return left;
     }
 
     /**
