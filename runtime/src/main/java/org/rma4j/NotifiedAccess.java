@@ -1,6 +1,7 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 import org.rma4j.internal.AtomicElements;
 
@@ -147,11 +148,39 @@ final class NotifiedAccess {
         }
     }
 
-    /** Notified put of {@code length} elements of {@code elementBytes} each from {@code array} at {@code offset}. */
-    void putNotifyElements(final MemorySegment array, final int offset, final int length, final int elementBytes,
-        final int target, final long targetDisp, final int tag) {
+    /**
+     * Notified put of {@code length} elements of {@code layout} (8-byte elements: a {@code long[]} or
+     * {@code double[]}) from {@code array} at {@code offset}. To a target of this node no segment of the array is
+     * made: the data goes into the window by the JDK's array copy, and a short put's inline copy through the
+     * lane's staging words ({@link NotifySends.Lane#staged}). A segment of the array that reaches the lane's offer
+     * escapes, which made such a put allocate 72 bytes per call.
+     */
+    void putNotifyArray(final Object array, final int arrayLength, final int offset, final int length,
+        final ValueLayout layout, final int target, final long targetDisp, final int tag) {
         try {
-            putNotify(Checks.slice(array, offset, length, elementBytes), target, targetDisp, tag);
+            Checks.checkElements(arrayLength, offset, length);
+            checkTag("putNotify", tag);
+            if (remote.reaches(target)) {
+                remote.putNotify(Checks.arraySlice(array, offset, length, layout), target, targetDisp, tag);
+                return;
+            }
+            final long bytes = length * layout.byteSize();
+            final TargetMemory.Place destination = notifiedPlace("putNotify", target, targetDisp, bytes);
+            if (destination == null) {
+                return;
+            }
+            final NotifySends.Lane lane = notifications.sends.lock("putNotify", target);
+            try {
+                // NOTE: as putNotify of a segment: the window at the call, a short put's data in the notification too.
+                MemorySegment.copy(array, offset, destination.mapping(), layout, destination.offset(), length);
+                final MemorySegment inline = bytes <= NotifyRequest.INLINE_BYTES
+                    ? lane.staged(array, offset, length, layout)
+                    : null;
+                notifications.sends.publish("putNotify", lane, tag, targetDisp, (int)bytes, Notifications.KIND_PUT,
+                    inline);
+            } finally {
+                lane.unlock();
+            }
         } catch (final RmaException e) {
             throw errors.raise("putNotify", e);
         }

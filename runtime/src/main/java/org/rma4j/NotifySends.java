@@ -1,9 +1,11 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import org.rma4j.internal.WindowLayout;
 import org.rma4j.notify.LaneProducer;
 import org.rma4j.notify.NotifyLanes;
+import org.rma4j.notify.NotifyLanesLayout;
 import org.rma4j.shm.BiasedLock;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.WaitStrategy;
@@ -43,10 +45,32 @@ final class NotifySends {
         private final BiasedLock lock = new BiasedLock();
         /** How the holder took the lock (written and read by the holder only). */
         private int taken;
+        /**
+         * Views of 0, 8, 16, 24 and 32 bytes of the lane's staging words, where the holder puts a short put's data
+         * from an array for its notification's inline copy ({@link #staged}).
+         */
+        private final MemorySegment[] staging = new MemorySegment[NotifyLanesLayout.INLINE_CAPACITY / Long.BYTES + 1];
 
         Lane(final LaneProducer producer, final int target) {
             this.producer = producer;
             this.target = target;
+            final MemorySegment words = MemorySegment.ofArray(new long[staging.length - 1]);
+            for (int i = 0; i < staging.length; i++) {
+                staging[i] = words.asSlice(0, (long)i * Long.BYTES);
+            }
+        }
+
+        /**
+         * Copies {@code length} elements of {@code layout} (8 bytes each, at most
+         * {@link NotifyLanesLayout#INLINE_CAPACITY} bytes) of {@code array} from {@code offset} into the lane's
+         * staging words (the caller holds the lane).
+         *
+         * @return a view of exactly those bytes: a notification's inline payload.
+         */
+        MemorySegment staged(final Object array, final int offset, final int length, final ValueLayout layout) {
+            final MemorySegment view = staging[length];
+            MemorySegment.copy(array, offset, view, layout, 0, length);
+            return view;
         }
 
         boolean tryLock() {

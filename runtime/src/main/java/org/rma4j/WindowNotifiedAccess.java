@@ -1,6 +1,7 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * Notified access (Belli and Hoefler, "Notified Access: Extending Remote Memory Access Programming Models for
@@ -30,14 +31,14 @@ public sealed interface WindowNotifiedAccess permits Window {
     /** {@link #putNotify(MemorySegment, int, long, int)} of {@code length} longs of {@code origin} from {@code offset}. */
     default void putNotify(final long[] origin, final int offset, final int length, final int target,
         final long targetDisp, final int tag) {
-        notifiedPart().putNotifyElements(MemorySegment.ofArray(origin), offset, length, Long.BYTES, target, targetDisp,
-            tag);
+        notifiedPart().putNotifyArray(origin, origin.length, offset, length, ValueLayout.JAVA_LONG_UNALIGNED, target,
+            targetDisp, tag);
     }
 
     /** {@link #putNotify(MemorySegment, int, long, int)} of {@code length} doubles of {@code origin} from {@code offset}. */
     default void putNotify(final double[] origin, final int offset, final int length, final int target,
         final long targetDisp, final int tag) {
-        notifiedPart().putNotifyElements(MemorySegment.ofArray(origin), offset, length, Double.BYTES, target,
+        notifiedPart().putNotifyArray(origin, origin.length, offset, length, ValueLayout.JAVA_DOUBLE_UNALIGNED, target,
             targetDisp, tag);
     }
 

@@ -42,6 +42,11 @@ abstract class NotifyContractTest {
     }
 
     @Test
+    void shouldPutNotifyPartsOfLongAndDoubleArrays() throws Exception {
+        run(2, "arrayPuts");
+    }
+
+    @Test
     void shouldProbeNotificationsWithoutTakingThem() throws Exception {
         run(3, "probe");
     }

@@ -18,6 +18,9 @@ import java.lang.reflect.Method;
  * processes ({@link NotifyContractTest}).
  */
 final class NotifyScenarios {
+    private static final ValueLayout.OfLong JAVA_LONG_U = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final ValueLayout.OfDouble JAVA_DOUBLE_U = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+
     private NotifyScenarios() {
     }
 
@@ -592,6 +595,65 @@ final class NotifyScenarios {
                     }
                     any.start();
                     expect(ErrorClass.REQUEST, () -> any.inlineData(into)); // active, not complete
+                }
+            }
+            job.barrier();
+        }
+    }
+
+    /**
+     * The array overloads of putNotify: a long[] part (from an offset, to a displacement that is no multiple of 8)
+     * and a double[] of 32 bytes carry their data inline, 5 longs and an empty part carry none; every window
+     * holds the data. A part outside its array (COUNT) and a negative tag (TAG) publish nothing: the next
+     * notification rank 0 matches is rank 1's last one.
+     */
+    static void arrayPuts(final RmaJob job) {
+        try (Window window = job.allocateShared(256, 1, Info.create())) {
+            final long[] longs = {11, -22, 33, -44, 55};
+            final double[] doubles = {0.5, -1.25, Double.MIN_VALUE, Double.NaN};
+            if (job.rank() == 1) {
+                window.putNotify(longs, 1, 3, 0, 3, 1);
+                window.putNotify(doubles, 0, 4, 0, 64, 2);
+                window.putNotify(longs, 0, 5, 0, 128, 3);
+                window.putNotify(longs, 2, 0, 0, 200, 4);
+                expect(ErrorClass.COUNT, () -> window.putNotify(longs, 3, 3, 0, 0, 5));
+                expect(ErrorClass.COUNT, () -> window.putNotify(doubles, -1, 1, 0, 0, 5));
+                expect(ErrorClass.TAG, () -> window.putNotify(longs, 0, 1, 0, 0, -1));
+                window.putNotify(longs, 4, 1, 0, 240, 9);
+            } else if (job.rank() == 0) {
+                final MemorySegment into = MemorySegment.ofArray(new byte[NotifyRequest.INLINE_BYTES]);
+                final MemorySegment memory = window.segment();
+                try (NotifyRequest any = window.notifyInit(1, Rma.ANY_TAG, 1)) {
+                    for (final int tag : new int[] {1, 2, 3, 4, 9}) {
+                        any.start();
+                        final NotifyRequest.Status status = any.await();
+                        assertEquals(tag, status.tag(), "the next notification of rank 1");
+                        final int inline = any.inlineData(into);
+                        switch (tag) {
+                            case 1 -> {
+                                assertEquals(24, inline);
+                                assertArrayEquals(new long[] {-22, 33, -44}, into.asSlice(0, 24).toArray(JAVA_LONG_U));
+                                assertArrayEquals(new long[] {-22, 33, -44},
+                                    memory.asSlice(3, 24).toArray(JAVA_LONG_U));
+                            }
+                            case 2 -> {
+                                assertEquals(32, inline);
+                                assertArrayEquals(doubles, into.toArray(JAVA_DOUBLE_U));
+                                assertArrayEquals(doubles, memory.asSlice(64, 32).toArray(JAVA_DOUBLE_U));
+                            }
+                            case 3 -> {
+                                assertEquals(0, inline, "40 bytes do not travel inline");
+                                assertEquals(40, status.length());
+                                assertArrayEquals(longs, memory.asSlice(128, 40).toArray(JAVA_LONG_U));
+                            }
+                            case 4 -> assertEquals(0, inline, "an empty part");
+                            default -> {
+                                assertEquals(8, inline);
+                                assertEquals(55L, into.get(JAVA_LONG_U, 0));
+                                assertEquals(55L, memory.get(JAVA_LONG_U, 240));
+                            }
+                        }
+                    }
                 }
             }
             job.barrier();

@@ -38,6 +38,8 @@ import org.rma4j.Window;
  *   <li>{@code startPutNotifyAwaitHit8}: the same cycle ended by {@code await()} instead of {@code test()}
  *   (the consumer's call of Listing 1): its drain finds the entry at once, so this is the software cost of
  *   a wait that does not wait.</li>
+ *   <li>{@code startPutNotifyAwaitHit8Array}: the same from a {@code double[]} ({@code putNotify(double[], ...)}),
+ *   which makes no segment of the array (with {@code -prof gc}: 0 bytes allocated per cycle).</li>
  *   <li>{@code startPutNotifyAwaitHit64}: the same with 64 bytes, which do not travel inline.</li>
  *   <li>{@code startPutNotifyAwaitInline8}: {@code startPutNotifyAwaitHit8} followed by
  *   {@code inlineData}: the 8 bytes read from the notification.</li>
@@ -69,6 +71,7 @@ public class NotifyBenchmark {
     private NotifyRequest miss;
     private NotifyRequest zeroCount;
     private NotifyRequest self;
+    private final double[] array8 = {42.0};
 
     @Setup(Level.Trial)
     public void setup() {
@@ -129,6 +132,13 @@ public class NotifyBenchmark {
     public NotifyRequest.Status startPutNotifyAwaitHit8() {
         self.start();
         window.putNotify(value, TwoRankJob.ORIGIN, 0, SELF_TAG);
+        return self.await();
+    }
+
+    @Benchmark
+    public NotifyRequest.Status startPutNotifyAwaitHit8Array() {
+        self.start();
+        window.putNotify(array8, 0, 1, TwoRankJob.ORIGIN, 0, SELF_TAG);
         return self.await();
     }
 
