@@ -17,14 +17,18 @@ import org.rma4j.Window;
  * <ul>
  *   <li>{@code t-init} / {@code t-free}: rank 0 makes {@link #BATCH} requests with {@code notifyInit}
  *   (source 1, a tag, count 1), timed, then frees them with {@code close}, timed apart.</li>
- *   <li>{@code t-start}: rank 0 starts {@link #BATCH} inactive requests, timed (made before and freed after,
- *   untimed; nothing has arrived, so a start only activates).</li>
+ *   <li>{@code t-start}: rank 0 starts {@link #BATCH} inactive requests that it started and completed before
+ *   (persistent requests, as the paper's MPI_Start restarts one), timed; nothing has arrived, so a start only
+ *   activates. Then rank 1 putNotifies one notification per request and rank 0 awaits them all, untimed.</li>
+ *   <li>{@code t-start-first}: rank 0 starts {@link #BATCH} requests made just before, timed (made before and
+ *   freed after, untimed): a request's first start, which also lists it with the window's notification
+ *   endpoint.</li>
  *   <li>{@code t-na}: rank 0 issues {@link #BATCH} putNotify of 8 B to rank 1, timed (the send overhead
  *   o_s = t_na); rank 1 takes them with one counting request, then both meet in the job's barrier.</li>
  *   <li>{@code start-await-arrived}: rank 1 putNotifies {@link #BATCH} notifications of 8 B and flushes,
  *   both meet in the barrier, then rank 0 starts and awaits a request (source 1, count 1) once per
  *   notification, timed: start + await of a request whose notification has arrived, with a single request
- *   active; o_r is this minus t_start.</li>
+ *   active; o_r is this minus t_start (both the start of a request started before).</li>
  *   <li>{@code na-half-round-trip}: the notified-put ping-pong ({@link RmaScenarios#notifiedPut}) at
  *   {@link #SIZES}: L at 0 B, G from the two largest sizes.</li>
  * </ul>
@@ -56,10 +60,11 @@ final class CostScenario {
     void run() throws Exception {
         scenarios.notifiedPut("na-half-round-trip");
         initAndFree();
-        start();
+        firstStart();
         window.lockAll();
         try (Arena arena = Arena.ofConfined()) {
             final MemorySegment eight = arena.allocate(8, 8);
+            restart(eight);
             notifiedPutIssue(eight);
             startAwaitArrived(eight);
         }
@@ -92,7 +97,7 @@ final class CostScenario {
         context.job.barrier();
     }
 
-    private void start() {
+    private void firstStart() {
         if (context.isClient()) {
             final NotifyRequest[] requests = new NotifyRequest[BATCH];
             for (int i = -warmup(); i < context.iterations; i++) {
@@ -108,6 +113,43 @@ final class CostScenario {
                     requests[k].close();
                 }
                 record(i, t1 - t0, 0);
+            }
+            SampleFile.append(context.out, "t-start-first", Long.BYTES, first, context.iterations);
+        }
+        context.job.barrier();
+    }
+
+    private void restart(final MemorySegment eight) {
+        final NotifyRequest[] requests = new NotifyRequest[BATCH];
+        if (context.isClient()) {
+            for (int k = 0; k < BATCH; k++) {
+                requests[k] = window.notifyInit(context.partner, TAG, 1);
+            }
+        }
+        for (int i = -warmup(); i < context.iterations; i++) {
+            if (context.isClient()) {
+                final long t0 = System.nanoTime();
+                for (int k = 0; k < BATCH; k++) {
+                    requests[k].start();
+                }
+                record(i, System.nanoTime() - t0, 0);
+            }
+            // NOTE: the partner sends only after every request has started, so each start only activates.
+            context.job.barrier();
+            if (context.isClient()) {
+                for (int k = 0; k < BATCH; k++) {
+                    requests[k].await();
+                }
+            } else {
+                for (int k = 0; k < BATCH; k++) {
+                    window.putNotify(eight, context.partner, DATA_OFFSET, TAG);
+                }
+                window.flush(context.partner);
+            }
+        }
+        if (context.isClient()) {
+            for (int k = 0; k < BATCH; k++) {
+                requests[k].close();
             }
             SampleFile.append(context.out, "t-start", Long.BYTES, first, context.iterations);
         }

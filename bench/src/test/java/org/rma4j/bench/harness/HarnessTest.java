@@ -110,7 +110,8 @@ class HarnessTest {
             assertTrue(results.floorProbesNs().keySet().stream().anyMatch(label -> label.startsWith(probe)),
                 probe + " in " + results.floorProbesNs().keySet());
         }
-        for (final String row : List.of("t-init", "t-free", "t-start", "t-na", "start-await-arrived")) {
+        for (final String row : List.of("t-init", "t-free", "t-start", "t-start-first", "t-na",
+            "start-await-arrived")) {
             assertTrue(results.find(Rows.RMA4J, row, 8).isPresent(), row);
         }
         for (final long size : CostScenario.SIZES) {

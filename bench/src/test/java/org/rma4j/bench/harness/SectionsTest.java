@@ -36,6 +36,7 @@ class SectionsTest {
         measurements.add(fixed("t-init", 8, 140));
         measurements.add(fixed("t-free", 8, 20));
         measurements.add(fixed("t-start", 8, 16));
+        measurements.add(fixed("t-start-first", 8, 40));
         measurements.add(fixed("t-na", 8, 58));
         measurements.add(fixed("start-await-arrived", 8, 51));
         measurements.add(fixed("na-half-round-trip", 0, 500));
@@ -88,10 +89,13 @@ class SectionsTest {
         assertEquals(35, values.get(4).getAsDouble(), "o_r = start + await of an arrived notification - t_start");
         assertEquals(500, values.get(5).getAsDouble(), "L: the half round trip at the smallest size");
         assertEquals(0.08, values.get(6).getAsDouble(), 1e-12);
+        assertEquals(40, values.get(7).getAsDouble(), "a request's first start, apart from t_start");
         final String md = ReportWriter.markdown(sample(), List.of("x-costs.png"));
         assertTrue(md.contains("## Cost parameters of Notified Access"), md);
         assertTrue(md.contains("| t_init | notifyInit (MPI_Notify_init) | 140 ns | 70.0 ns | 2.00 |"), md);
         assertTrue(md.contains("| o_r | receive overhead, one request in the queue | 35.0 ns | 70.0 ns | 0.50 |"), md);
+        assertTrue(md.contains("| t_start, first | first start of a request (no value in the paper) | 40.0 ns | "
+            + ReportWriter.NONE + " | " + ReportWriter.NONE + " |"), md);
         assertTrue(
             md.contains(
                 "| G | time per byte of payload (Table I, shared memory) | 0.0800 ns/B | 0.0800 ns/B " + "| 1.00 |"),
