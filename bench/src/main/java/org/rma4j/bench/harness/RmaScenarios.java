@@ -64,9 +64,9 @@ final class RmaScenarios {
     }
 
     /**
-     * notified-put: Listing 1 of the Notified Access paper. Client: start the request, putNotify the
-     * payload, flush, await the echo's notification. Server: start, await, putNotify the bytes that
-     * arrived back, flush. Payloads of up to 32 bytes travel inside the notification as well as into the
+     * notified-put: Listing 1 of the Notified Access paper. Client: putNotify the payload, flush, start the
+     * request, await the echo's notification (the listing starts the request after the ping, while the pong
+     * is on its way). Server: start, await, putNotify the bytes that arrived back, flush. Payloads of up to 32 bytes travel inside the notification as well as into the
      * window, and the server takes them from there ({@code NotifyRequest.inlineData}); longer ones it sends
      * back from its window.
      */
@@ -82,9 +82,9 @@ final class RmaScenarios {
         final MemorySegment inline = arena.allocate(NotifyRequest.INLINE_BYTES, 64);
         try (NotifyRequest request = window.notifyInit(context.partner, TAG, 1)) {
             context.pingPong(row, (s, seq) -> {
-                request.start();
                 window.putNotify(localSlices[s], context.partner, DATA_OFFSET, TAG);
                 window.flush(context.partner);
+                request.start();
                 request.await();
             }, (s, seq) -> {
                 request.start();
