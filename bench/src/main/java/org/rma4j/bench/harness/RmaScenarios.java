@@ -66,9 +66,9 @@ final class RmaScenarios {
     /**
      * notified-put: Listing 1 of the Notified Access paper. Client: putNotify the payload, flush, start the
      * request, await the echo's notification (the listing starts the request after the ping, while the pong
-     * is on its way). Server: start, await, putNotify the bytes that arrived back, flush. Payloads of up to 32 bytes travel inside the notification as well as into the
-     * window, and the server takes them from there ({@code NotifyRequest.inlineData}); longer ones it sends
-     * back from its window.
+     * is on its way). Server: start, await, putNotify the bytes that arrived back, flush. Payloads of up to 32
+     * bytes travel inside the notification as well as into the window, and the server takes them from there
+     * ({@code NotifyRequest.inlineData}); longer ones it sends back from its window.
      */
     void notifiedPut() throws Exception {
         notifiedPut("notified-put");
