@@ -141,10 +141,7 @@ final class CostScenario {
                     requests[k].await();
                 }
             } else {
-                for (int k = 0; k < BATCH; k++) {
-                    window.putNotify(eight, context.partner, DATA_OFFSET, TAG);
-                }
-                window.flush(context.partner);
+                sendBatch(eight);
             }
         }
         if (context.isClient()) {
@@ -181,10 +178,7 @@ final class CostScenario {
         try (NotifyRequest one = window.notifyInit(context.partner, TAG, 1)) {
             for (int i = -warmup(); i < context.iterations; i++) {
                 if (!context.isClient()) {
-                    for (int k = 0; k < BATCH; k++) {
-                        window.putNotify(eight, context.partner, DATA_OFFSET, TAG);
-                    }
-                    window.flush(context.partner);
+                    sendBatch(eight);
                 }
                 context.job.barrier();
                 if (context.isClient()) {
@@ -201,6 +195,14 @@ final class CostScenario {
         if (context.isClient()) {
             SampleFile.append(context.out, "start-await-arrived", Long.BYTES, first, context.iterations);
         }
+    }
+
+    /** The partner's side of a row, untimed: {@link #BATCH} putNotify of 8 B to rank 0, then a flush. */
+    private void sendBatch(final MemorySegment eight) {
+        for (int k = 0; k < BATCH; k++) {
+            window.putNotify(eight, context.partner, DATA_OFFSET, TAG);
+        }
+        window.flush(context.partner);
     }
 
     /** Records a timed batch (i >= 0) as time per call. */
