@@ -38,4 +38,14 @@ class SampleFileTest {
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SampleFile.read(file));
         assertTrue(e.getMessage().contains("bad.samples:2"), e.getMessage());
     }
+
+    @Test
+    void shouldWriteOneDecimalAsPercentOneFDoes() {
+        for (final double value : new double[] {0, 0.04, 1.5, 10.25, 99.95, 123456.789, -2.35, 1e30, Double.NaN}) {
+            final StringBuilder line = new StringBuilder();
+            SampleFile.appendTenths(line, value);
+            assertEquals(Double.parseDouble(String.format(java.util.Locale.ROOT, "%.1f", value)),
+                Double.parseDouble(line.toString()), 1e-9, line.toString());
+        }
+    }
 }
