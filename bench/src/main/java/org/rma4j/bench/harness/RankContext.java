@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Arrays;
 import org.rma4j.RmaJob;
 
@@ -20,6 +21,11 @@ import org.rma4j.RmaJob;
 final class RankContext {
     /** Calls per timed batch of the single-operation rows: nanoTime costs about as much as one call. */
     static final int OP_BATCH = 32;
+    /**
+     * System property naming the single-operation rows to run (comma-separated; default: every row): the profiling
+     * step ({@code org.rma4j.bench.profile.ProfileMain}) runs one row per job so that its samples are that row's.
+     */
+    static final String OPS_ROWS_PROPERTY = "rma4j.bench.ops.rows";
     /** Bytes moved per timed batch of the bandwidth rows. */
     static final long BW_BATCH_BYTES = 256L * 1024;
     /** Untimed batches before the timed ones of each bandwidth size. */
@@ -51,6 +57,16 @@ final class RankContext {
         this.bwSamples = bwSamples;
         this.out = out;
         this.samples = new double[Math.max(Math.max(iterations, bwSamples), 1)];
+    }
+
+    /**
+     * @return whether the comma-separated list of rows in system property {@code property} names {@code row}, or
+     *         the property is unset (every row runs). Every rank of a job reads the same options, so they skip
+     *         the same rows and their barriers.
+     */
+    static boolean selected(final String property, final String row) {
+        final String rows = System.getProperty(property);
+        return rows == null || List.of(rows.split(",")).contains(row);
     }
 
     boolean isClient() {
@@ -136,6 +152,9 @@ final class RankContext {
      * {@code bothRanks}, when it makes the same calls (barrier row).
      */
     void singleOp(final String row, final Batch batch, final boolean bothRanks) throws Exception {
+        if (!selected(OPS_ROWS_PROPERTY, row)) {
+            return;
+        }
         if (isClient() || bothRanks) {
             for (int i = 0; i < warmup; i++) {
                 batch.run(OP_BATCH);

@@ -114,8 +114,7 @@ public final class SweepMain {
     }
 
     private void row(final String row, final long bytes, final Pass pass) {
-        final String selected = System.getProperty(ROWS_PROPERTY);
-        if (selected != null && !java.util.List.of(selected.split(",")).contains(row)) {
+        if (!RankContext.selected(ROWS_PROPERTY, row)) {
             return;
         }
         for (int r = 0; r < runs; r++) {

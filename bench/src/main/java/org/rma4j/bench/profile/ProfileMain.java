@@ -12,11 +12,13 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalDouble;
 import java.util.Properties;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import org.rma4j.bench.harness.FloorProbe;
 import org.rma4j.bench.harness.Measurement;
 import org.rma4j.bench.harness.Results;
 import org.rma4j.bench.harness.SweepMeasurement;
@@ -43,9 +45,10 @@ public final class ProfileMain implements Callable<Integer> {
         "-XX:+DumpPerfMapAtExit", "-XX:+PreserveFramePointer");
 
     @Option(names = "--scenarios", split = ",", description = "ROW[:SIZE] (latency: notified-put, counter-put, "
-        + "put-flush-flag, send-recv, load-store, pscw, fence; SIZE default 8) or ROW@RANKS (sweep: fan-in-notified, "
-        + "fan-in-notified-batch, fan-in-messaging, fence, barrier); default: notified-put, send-recv and the fan-in, "
-        + "fence and barrier rows at 2 and 8 ranks")
+        + "put-flush-flag, send-recv, load-store, pscw, fence; SIZE default 8), OP (a single operation: fetch-and-op, "
+        + "compare-and-swap, get, accumulate, lock-unlock, barrier) or ROW@RANKS (sweep: fan-in-notified, "
+        + "fan-in-notified-batch, fan-in-messaging, fence, barrier); default: notified-put and send-recv at 8 B, 64 B "
+        + "and 1 KiB, counter-put, lock-unlock and fan-in-messaging at 8 ranks")
     List<String> scenarioIds = ProfileScenario.DEFAULTS;
 
     @Option(names = {"-o", "--out"}, description = "output directory (default: ${DEFAULT-VALUE})")
@@ -69,12 +72,13 @@ public final class ProfileMain implements Callable<Integer> {
     @Option(names = "--top", description = "symbols per table (default: ${DEFAULT-VALUE})")
     int top = 15;
 
-    @Option(names = "--warmup", description = "untimed round trips of a latency scenario (default: ${DEFAULT-VALUE})")
+    @Option(names = "--warmup", description = "untimed round trips of a latency scenario, untimed batches of 32 calls "
+        + "of a single operation (default: ${DEFAULT-VALUE})")
     int warmup = 2_000_000;
 
-    @Option(names = {"-n", "--iterations"}, description = "timed round trips of a latency scenario "
-        + "(default: ${DEFAULT-VALUE})")
-    int iterations = 1000;
+    @Option(names = {"-n", "--iterations"}, description = "timed round trips of a latency scenario, timed batches of "
+        + "a single operation " + "(default: ${DEFAULT-VALUE})")
+    int iterations = 1_000_000;
 
     @Option(names = "--messages", description = "messages rank 0 receives per pass of a fan-in row; a row runs 3 "
         + "warm-up and 3 timed passes (default: ${DEFAULT-VALUE})")
@@ -89,6 +93,15 @@ public final class ProfileMain implements Callable<Integer> {
 
     @Option(names = "--perf", description = "perf executable (default: ${DEFAULT-VALUE})")
     String perf = "perf";
+
+    @Option(names = "--floor-gate-ns", description = "before each job, wait while the C11 floor (the harness's probe, "
+        + "8 B) is above this many ns, re-probing every 2 s: the job then starts in the machine's fast mode; 0 for no "
+        + "gate (the floor is probed and shown either way, with gcc) (default: ${DEFAULT-VALUE})")
+    long floorGateNs;
+
+    @Option(names = "--floor-gate-wait", description = "longest wait of one floor probe behind the gate, seconds "
+        + "(default: ${DEFAULT-VALUE})")
+    long floorGateWaitSeconds = 60;
 
     @Option(names = "--keep-data", description = "keep the perf data (<out>/<name>-data/*.data) and the ranks' "
         + "JIT maps (/tmp/perf-PID.map) for perf report or perf script by hand")
@@ -132,28 +145,32 @@ public final class ProfileMain implements Callable<Integer> {
             return 2;
         }
         final Results reference = baselineResults();
+        final FloorProbe floor = new FloorProbe(Files.createDirectories(data.resolve("floor")), floorGateNs,
+            floorGateWaitSeconds, System.out::println);
         final List<ProfileMarkdown.ScenarioProfile> profiles = new ArrayList<>();
         boolean failed = false;
         final Path report = out.resolve(base + ".md");
         final long start = System.nanoTime();
         for (int i = 0; i < scenarios.size(); i++) {
             System.out.printf(Locale.ROOT, "== [%d/%d] profile %s%n", i + 1, scenarios.size(), scenarios.get(i).id());
-            final ProfileMarkdown.ScenarioProfile profile = profile(tool, data, scenarios.get(i), reference);
+            final OptionalDouble floorNs = floor.probe(scenarios.get(i).id());
+            final ProfileMarkdown.ScenarioProfile profile = profile(tool, data, scenarios.get(i), reference, floorNs);
             failed |= profile.error() != null;
             profiles.add(profile);
             // rewritten after each scenario, so that an interrupted run keeps what it measured
-            Files.writeString(report, ProfileMarkdown.write(header(), profiles, top, frequency),
+            Files.writeString(report, ProfileMarkdown.write(header(floor), profiles, top, frequency),
                 StandardCharsets.UTF_8);
             System.out.printf(Locale.ROOT, "%s: %.0f s under perf; %.0f s so far; wrote %s%n", scenarios.get(i).id(),
                 profile.seconds(), (System.nanoTime() - start) / 1e9, report);
         }
         if (!keepData) {
+            deleteTree(data.resolve("floor"));
             deleteEmpty(data);
         }
         return failed ? 1 : 0;
     }
 
-    private List<String> header() {
+    private List<String> header(final FloorProbe floor) {
         final List<String> lines = new ArrayList<>();
         lines.add("Date: " + ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME) + ", "
             + Runtime.getRuntime().availableProcessors() + " CPUs, Java " + Runtime.version() + ".");
@@ -161,8 +178,8 @@ public final class ProfileMain implements Callable<Integer> {
         lines.add("Method: each scenario runs as the bench harness runs it, under `perf record -F " + frequency
             + " -g` (every process of the job), the rank JVMs with `" + String.join(" ", PROFILING_JVM_OPTIONS)
             + (jvmOptions.isEmpty() ? "" : " " + String.join(" ", jvmOptions)) + "`; latency scenarios: " + iterations
-            + " timed round trips after " + warmup + " untimed ones; sweep rows: 3 warm-up and 3 timed " + "passes of "
-            + messages + " messages (fan-in) or of "
+            + " timed round trips after " + warmup + " untimed ones; single operations: as many batches of 32 calls "
+            + "by rank 0; sweep rows: 3 warm-up and 3 timed " + "passes of " + messages + " messages (fan-in) or of "
             + (calls != null ? calls + " calls" : "1000000 calls at 2 ranks, 200000 " + "up to 4, 20000 beyond")
             + " (fence, barrier). The figure is the "
             + "run's own median, taken under perf (sampling costs it a few %). The tables count the samples of the last "
@@ -173,11 +190,15 @@ public final class ProfileMain implements Callable<Integer> {
             + "symbols and as CPU time below the job's wall time.");
         lines.add("");
         lines.add("Baseline: " + (baseline == null ? "none found" : "`" + baseline + "`") + ".");
+        floor.gateNote().ifPresent(note -> {
+            lines.add("");
+            lines.add(note);
+        });
         return lines;
     }
 
     private ProfileMarkdown.ScenarioProfile profile(final Perf tool, final Path data, final ProfileScenario scenario,
-        final Results reference) throws InterruptedException, IOException {
+        final Results reference, final OptionalDouble floorNs) throws InterruptedException, IOException {
         final Path perfData = data.resolve(scenario.slug() + ".data");
         final Path properties = data.resolve(scenario.slug() + ".properties");
         final Path work = Files.createDirectories(data.resolve(scenario.slug()));
@@ -198,6 +219,9 @@ public final class ProfileMain implements Callable<Integer> {
         }
         final SortedMap<Integer, PerfReport> ranks = new TreeMap<>();
         final List<String> notes = new ArrayList<>();
+        floorNs.ifPresent(ns -> notes.add(String.format(Locale.ROOT,
+            "The C11 floor (8 B half round trip) just before the job: %.0f ns (the machine's mode the job started in).",
+            ns)));
         rankReports(tool, perfData, result, ranks, notes);
         if (!keepData) {
             Perf.delete(perfData);
@@ -244,7 +268,7 @@ public final class ProfileMain implements Callable<Integer> {
         final List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
             System.getProperty("java.class.path"), "org.rma4j.bench.harness.ProfileJob", properties.toString(),
             work.toString(), scenario.kind(), scenario.row()));
-        if (scenario.kind().equals("latency")) {
+        if (!scenario.kind().equals("sweep")) {
             command.addAll(
                 List.of(Integer.toString(scenario.size()), Integer.toString(iterations), Integer.toString(warmup)));
         } else {
@@ -276,12 +300,15 @@ public final class ProfileMain implements Callable<Integer> {
         return baseline == null ? null : Results.read(baseline);
     }
 
-    /** @return the baseline report's value of {@code cell}: a latency median in ns, a sweep median or rate. */
+    /**
+     * @return the baseline report's value of {@code cell}: a latency or single-operation median in ns, a sweep median
+     *         or rate.
+     */
     static double value(final Results results, final ProfileScenario scenario, final ProfileScenario.Baseline cell) {
         if (results == null) {
             return Double.NaN;
         }
-        if (scenario.kind().equals("latency")) {
+        if (!scenario.kind().equals("sweep")) {
             return results.measurements().stream()
                 .filter(m -> m.impl().equals(cell.impl()) && m.row().equals(cell.row()) && m.sizeBytes() == cell.key())
                 .mapToDouble(Measurement::p50Ns).findFirst().orElse(Double.NaN);

@@ -2,19 +2,21 @@ package org.rma4j.bench.profile;
 
 import java.util.List;
 import java.util.Locale;
+import org.rma4j.bench.harness.Rows;
 
 /**
  * A scenario the profiling step runs: a Java scenario of the harness's latency part at one payload size
- * ({@code notified-put}, {@code notified-put:64}: a job of 2 ranks, its figure the median half round trip)
- * or one row of the throughput and scale sweep at one rank count ({@code fan-in-messaging@8}: its figure
+ * ({@code notified-put}, {@code notified-put:64}: a job of 2 ranks, its figure the median half round trip), one
+ * single operation of its {@code ops} scenario ({@code lock-unlock}: rank 0 calls it in a loop, rank 1 idle
+ * except for {@code barrier}; its figure the median ns per call) or one row of the throughput and scale sweep at one rank count ({@code fan-in-messaging@8}: its figure
  * messages per second for a fan-in row, ns per call for fence and barrier), with the target of issue 18 and
  * the cells of a harness report it is compared with.
  *
  * @param id        the name on the command line.
- * @param kind      {@code latency} or {@code sweep}.
- * @param row       the harness row (latency scenario id or sweep row id).
+ * @param kind      {@code latency}, {@code operation} or {@code sweep}.
+ * @param row       the harness row (latency scenario id, single-operation row id or sweep row id).
  * @param ranks     processes of the job.
- * @param size      payload bytes of a latency scenario (8 for a sweep row).
+ * @param size      payload bytes of a latency scenario (8 for a single operation or a sweep row).
  * @param target    the target, in words.
  * @param baselines the cells of a harness report shown beside the figure, the first the same row's.
  */
@@ -24,16 +26,18 @@ public record ProfileScenario(String id, String kind, String row, int ranks, int
     /** The latency scenarios that can be profiled. */
     static final List<String> LATENCY_ROWS = List.of("notified-put", "counter-put", "put-flush-flag", "send-recv",
         "load-store", "pscw", "fence");
+    /** The single operations that can be profiled: the rows of the harness's {@code ops} scenario. */
+    static final List<String> OPERATION_ROWS = Rows.ofKind(Rows.Kind.OPERATION).stream().map(Rows.Row::id).toList();
     /** The sweep rows that can be profiled. */
     static final List<String> SWEEP_ROWS = List.of("fan-in-notified", "fan-in-notified-batch", "fan-in-messaging",
         "fence", "barrier");
     /** The scenarios profiled by default: the targets of the one-node comparison missed in the last report. */
-    static final List<String> DEFAULTS = List.of("notified-put", "send-recv", "fan-in-notified@2", "fan-in-notified@8",
-        "fan-in-messaging@2", "fan-in-messaging@8", "fence@2", "fence@8", "barrier@2", "barrier@8");
+    static final List<String> DEFAULTS = List.of("notified-put", "notified-put:64", "notified-put:1024", "counter-put",
+        "send-recv", "send-recv:64", "send-recv:1024", "lock-unlock", "fan-in-messaging@8");
 
     /**
-     * A cell of a harness results file: a latency measurement (impl, row, size; its median) or a sweep
-     * measurement (impl, row, ranks; its median).
+     * A cell of a harness results file: a latency or single-operation measurement (impl, row, size; its median)
+     * or a sweep measurement (impl, row, ranks; its median).
      *
      * @param label what the report calls it.
      * @param impl  the implementation ({@code rma4j}, {@code java-ffm}, {@code openmpi}).
@@ -44,8 +48,8 @@ public record ProfileScenario(String id, String kind, String row, int ranks, int
     }
 
     /**
-     * @return the scenario named {@code id}: {@code ROW[:SIZE]} for a latency scenario, {@code ROW@RANKS} for
-     *         a sweep row.
+     * @return the scenario named {@code id}: {@code ROW[:SIZE]} for a latency scenario, {@code ROW} for a single
+     *         operation, {@code ROW@RANKS} for a sweep row.
      * @throws IllegalArgumentException for an unknown row, size or rank count.
      */
     public static ProfileScenario of(final String id) {
@@ -59,12 +63,18 @@ public record ProfileScenario(String id, String kind, String row, int ranks, int
             }
             return sweep(id, row, ranks);
         }
+        if (OPERATION_ROWS.contains(id)) {
+            return new ProfileScenario(id, "operation", id, 2, Long.BYTES, "<= Open MPI's same operation",
+                List.of(new Baseline("rma4j " + id, "rma4j", id, Long.BYTES),
+                    new Baseline("Open MPI " + id, "openmpi", id, Long.BYTES)));
+        }
         final int colon = id.indexOf(':');
         final String row = colon < 0 ? id : id.substring(0, colon);
         final int size = colon < 0 ? 8 : positive(id, id.substring(colon + 1));
         if (!LATENCY_ROWS.contains(row)) {
             throw new IllegalArgumentException("unknown latency scenario " + id + "; known: ROW[:SIZE], ROW one of "
-                + LATENCY_ROWS + ", or a sweep row ROW@RANKS, ROW one of " + SWEEP_ROWS);
+                + LATENCY_ROWS + ", a single operation, one of " + OPERATION_ROWS + ", or a sweep row ROW@RANKS, ROW "
+                + "one of " + SWEEP_ROWS);
         }
         return latency(id, row, size);
     }
@@ -123,9 +133,11 @@ public record ProfileScenario(String id, String kind, String row, int ranks, int
 
     /** @return a heading: the row, its size or rank count. */
     public String title() {
-        return kind.equals("latency")
-            ? String.format(Locale.ROOT, "%s, %d B, 2 ranks", row, size)
-            : String.format(Locale.ROOT, "%s, %d ranks", row, ranks);
+        return switch (kind) {
+            case "latency" -> String.format(Locale.ROOT, "%s, %d B, 2 ranks", row, size);
+            case "operation" -> String.format(Locale.ROOT, "%s, rank 0 to rank 1's window", row);
+            default -> String.format(Locale.ROOT, "%s, %d ranks", row, ranks);
+        };
     }
 
     /** @return a file name part for this scenario. */

@@ -76,6 +76,17 @@ class JavaRunnerTest {
     }
 
     @Test
+    void shouldRunOnlyTheSingleOperationsItsPropertyNames() throws InterruptedException {
+        // The profiling step's lock-unlock job: both ranks skip the other rows and their barriers alike.
+        final List<String> options = new java.util.ArrayList<>(JavaRunner.DEFAULT_JVM_OPTIONS);
+        options.add("-D" + RankContext.OPS_ROWS_PROPERTY + "=lock-unlock,get");
+        final List<Measurement> measurements = new JavaRunner(work, options, line -> {
+        }).run(RankMain.Scenario.OPS, SIZES, ITERATIONS, 20, 3);
+        assertEquals(Set.of("rma4j get 8", "rma4j lock-unlock 8"), keys(measurements));
+        measurements.forEach(m -> assertEquals(ITERATIONS, m.count(), m.toString()));
+    }
+
+    @Test
     void shouldMeasurePutBandwidthBesideMemcpy() throws InterruptedException {
         final List<Measurement> measurements = new java.util.ArrayList<>(run(RankMain.Scenario.BANDWIDTH));
         measurements.addAll(run(RankMain.Scenario.MEMCPY));

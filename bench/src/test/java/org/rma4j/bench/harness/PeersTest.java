@@ -82,6 +82,21 @@ class PeersTest {
     }
 
     @Test
+    void shouldProbeTheFloorForAStepOutsideTheHarness() {
+        assertTrue(Peers.detect(System.getenv("PATH")).gcc().isPresent(),
+            "gcc not found on the PATH: install it (" + INSTALL + ")");
+        // A gate of 1 ns is never met: the probe waits its 1 s, then reports the floor it measured last.
+        final List<String> log = new ArrayList<>();
+        final FloorProbe floor = new FloorProbe(work, 1, 1, log::add);
+        final java.util.OptionalDouble ns = floor.probe("notified-put");
+        assertTrue(ns.isPresent() && ns.getAsDouble() > 0, String.valueOf(ns));
+        assertTrue(log.stream().anyMatch(line -> line.contains("above the gate of 1 ns")), log.toString());
+        final String note = floor.gateNote().orElseThrow();
+        assertTrue(note.contains("1 of 1 probes") && note.contains("1 of them started their step still above it"),
+            note);
+    }
+
+    @Test
     void shouldRunTheOpenMpiPeer() {
         runMpi(Rows.OPENMPI);
     }

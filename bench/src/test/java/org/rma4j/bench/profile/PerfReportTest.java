@@ -123,6 +123,25 @@ class PerfReportTest {
         assertTrue(md.contains("| 82.5 | `" + AWAIT + "` | rma4j (JIT) org.rma4j.shm |"), md);
     }
 
+    @Test
+    void shouldProfileASingleOperationBesideOpenMpisSameRow() {
+        final ProfileScenario scenario = ProfileScenario.of("lock-unlock");
+        assertEquals("operation", scenario.kind());
+        assertEquals("lock-unlock", scenario.row());
+        assertEquals(
+            List.of(new ProfileScenario.Baseline("rma4j lock-unlock", "rma4j", "lock-unlock", 8),
+                new ProfileScenario.Baseline("Open MPI lock-unlock", "openmpi", "lock-unlock", 8)),
+            scenario.baselines());
+        assertEquals("ns per call", scenario.unit());
+        assertEquals("lock-unlock, rank 0 to rank 1's window", scenario.title());
+        assertTrue(ProfileScenario.DEFAULTS.contains("lock-unlock"), ProfileScenario.DEFAULTS.toString());
+        ProfileScenario.DEFAULTS.forEach(ProfileScenario::of);
+
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> ProfileScenario.of("unlock-lock"));
+        assertTrue(e.getMessage().contains("unlock-lock") && e.getMessage().contains("lock-unlock"), e.getMessage());
+    }
+
     private static PerfReport.Entry entry(final String dso, final String symbol) {
         return new PerfReport.Entry(1, "java", dso, symbol, false);
     }
