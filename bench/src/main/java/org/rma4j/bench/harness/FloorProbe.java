@@ -34,6 +34,19 @@ public final class FloorProbe {
      */
     public OptionalDouble probe(final String label) {
         peers.probe(gcc, label);
+        return recorded(label);
+    }
+
+    /**
+     * @return the C11 floor now, measured once whatever the gate (e.g. after a job: the mode it ended in), or empty
+     *         without gcc or if the probe failed.
+     */
+    public OptionalDouble measure(final String label) {
+        peers.probe(gcc, label, false);
+        return recorded(label);
+    }
+
+    private OptionalDouble recorded(final String label) {
         final Double floor = peers.probes().get(label);
         return floor == null ? OptionalDouble.empty() : OptionalDouble.of(floor);
     }

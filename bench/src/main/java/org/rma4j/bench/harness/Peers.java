@@ -176,11 +176,23 @@ final class Peers {
      * the gate and records the last probe. Does nothing without gcc.
      */
     void probe(final Optional<Path> gcc, final String label) {
+        probe(gcc, label, true);
+    }
+
+    /**
+     * {@link #probe(Optional, String)}, behind the floor gate only if {@code gated}: an ungated probe measures the
+     * floor once and records it (e.g. after a step, to show the mode it ended in).
+     */
+    void probe(final Optional<Path> gcc, final String label, final boolean gated) {
         if (gcc.isEmpty()) {
             return;
         }
         Double floor = measureFloor(gcc);
         if (floor == null) {
+            return;
+        }
+        if (!gated) {
+            probes.put(label, floor);
             return;
         }
         probesTaken++;

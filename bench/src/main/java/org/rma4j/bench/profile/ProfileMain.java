@@ -153,8 +153,7 @@ public final class ProfileMain implements Callable<Integer> {
         final long start = System.nanoTime();
         for (int i = 0; i < scenarios.size(); i++) {
             System.out.printf(Locale.ROOT, "== [%d/%d] profile %s%n", i + 1, scenarios.size(), scenarios.get(i).id());
-            final OptionalDouble floorNs = floor.probe(scenarios.get(i).id());
-            final ProfileMarkdown.ScenarioProfile profile = profile(tool, data, scenarios.get(i), reference, floorNs);
+            final ProfileMarkdown.ScenarioProfile profile = profile(tool, data, scenarios.get(i), reference, floor);
             failed |= profile.error() != null;
             profiles.add(profile);
             // rewritten after each scenario, so that an interrupted run keeps what it measured
@@ -198,13 +197,15 @@ public final class ProfileMain implements Callable<Integer> {
     }
 
     private ProfileMarkdown.ScenarioProfile profile(final Perf tool, final Path data, final ProfileScenario scenario,
-        final Results reference, final OptionalDouble floorNs) throws InterruptedException, IOException {
+        final Results reference, final FloorProbe floor) throws InterruptedException, IOException {
+        final OptionalDouble floorBefore = floor.probe(scenario.id());
         final Path perfData = data.resolve(scenario.slug() + ".data");
         final Path properties = data.resolve(scenario.slug() + ".properties");
         final Path work = Files.createDirectories(data.resolve(scenario.slug()));
         final long t0 = System.nanoTime();
         final int exit = tool.record(perfData, frequency, jobCommand(scenario, properties, work), timeoutSeconds);
         final double seconds = (System.nanoTime() - t0) / 1e9;
+        final OptionalDouble floorAfter = floor.measure(scenario.id() + " after");
         final Properties result = new Properties();
         if (Files.exists(properties)) {
             try (var reader = Files.newBufferedReader(properties, StandardCharsets.UTF_8)) {
@@ -219,9 +220,12 @@ public final class ProfileMain implements Callable<Integer> {
         }
         final SortedMap<Integer, PerfReport> ranks = new TreeMap<>();
         final List<String> notes = new ArrayList<>();
-        floorNs.ifPresent(ns -> notes.add(String.format(Locale.ROOT,
-            "The C11 floor (8 B half round trip) just before the job: %.0f ns (the machine's mode the job started in).",
-            ns)));
+        if (floorBefore.isPresent() && floorAfter.isPresent()) {
+            notes.add(String.format(Locale.ROOT,
+                "The C11 floor (8 B half round trip) just before the job: %.0f ns, just "
+                    + "after it: %.0f ns (the machine's mode the job started and ended in).",
+                floorBefore.getAsDouble(), floorAfter.getAsDouble()));
+        }
         rankReports(tool, perfData, result, ranks, notes);
         if (!keepData) {
             Perf.delete(perfData);

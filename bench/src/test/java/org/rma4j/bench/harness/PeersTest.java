@@ -91,6 +91,8 @@ class PeersTest {
         final java.util.OptionalDouble ns = floor.probe("notified-put");
         assertTrue(ns.isPresent() && ns.getAsDouble() > 0, String.valueOf(ns));
         assertTrue(log.stream().anyMatch(line -> line.contains("above the gate of 1 ns")), log.toString());
+        final java.util.OptionalDouble after = floor.measure("notified-put after");
+        assertTrue(after.isPresent() && after.getAsDouble() > 0, String.valueOf(after));
         final String note = floor.gateNote().orElseThrow();
         assertTrue(note.contains("1 of 1 probes") && note.contains("1 of them started their step still above it"),
             note);
