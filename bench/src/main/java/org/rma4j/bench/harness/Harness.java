@@ -18,6 +18,7 @@ import java.util.function.ToDoubleFunction;
 import org.rma4j.examples.notified.Sync;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -153,14 +154,8 @@ public final class Harness implements Callable<Integer> {
     @Option(names = "--max-wait", description = "longest wait for --wait-for-load, seconds (default: ${DEFAULT-VALUE})")
     int maxWaitSeconds = 600;
 
-    @Option(names = "--floor-gate-ns", description = "before each step (a Java scenario or C peer of the latency part, "
-        + "an application job or its C peer, a sweep job of either side), wait while the C11 floor probe at 8 B is "
-        + "above this many ns, re-probing every 2 s (the VM's slow mode); 0: no gate (default: ${DEFAULT-VALUE})")
-    long floorGateNs;
-
-    @Option(names = "--floor-gate-wait", description = "longest wait of one probe for --floor-gate-ns, seconds "
-        + "(default: ${DEFAULT-VALUE})")
-    long floorGateWaitSeconds = 120;
+    @Mixin
+    FloorGateOptions floorGate = new FloorGateOptions();
 
     @Option(names = "--sweep-ranks", split = ",", description = "rank counts of the throughput and scale sweep "
         + "(quick and full: 2,4,8)")
@@ -343,8 +338,8 @@ public final class Harness implements Callable<Integer> {
         if (rounds < 1) {
             throw usage("--rounds must be >= 1, not " + rounds);
         }
-        if (floorGateNs < 0 || floorGateWaitSeconds < 0) {
-            throw usage("--floor-gate-ns and --floor-gate-wait must be >= 0");
+        if (floorGate.error() != null) {
+            throw usage(floorGate.error());
         }
         stencilGrids = stencilGrids != null ? stencilGrids : profile.stencilGrids();
         stencilPasses = stencilPasses != null ? stencilPasses : profile.stencilPasses();

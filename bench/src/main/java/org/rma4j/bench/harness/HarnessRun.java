@@ -62,7 +62,7 @@ final class HarnessRun implements AutoCloseable {
             + (options.backgroundLoad > 0 ? options.rounds * 2 * (1 + openMpi) : 0);
         this.progress = new Progress(steps, log);
         this.peers = new Peers(work, log, notes, label -> progress.begin("C peer: " + label));
-        peers.floorGate(options.floorGateNs, options.floorGateWaitSeconds);
+        peers.floorGate(options.floorGate.ns(), options.floorGate.waitSeconds());
     }
 
     /** @return whether a step failed or an application computed a wrong result. */

@@ -18,12 +18,14 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import org.rma4j.bench.harness.FloorGateOptions;
 import org.rma4j.bench.harness.FloorProbe;
 import org.rma4j.bench.harness.Measurement;
 import org.rma4j.bench.harness.Results;
 import org.rma4j.bench.harness.SweepMeasurement;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -77,7 +79,7 @@ public final class ProfileMain implements Callable<Integer> {
     int warmup = 2_000_000;
 
     @Option(names = {"-n", "--iterations"}, description = "timed round trips of a latency scenario, timed batches of "
-        + "a single operation " + "(default: ${DEFAULT-VALUE})")
+        + "a single operation (default: ${DEFAULT-VALUE})")
     int iterations = 1_000_000;
 
     @Option(names = "--messages", description = "messages rank 0 receives per pass of a fan-in row; a row runs 3 "
@@ -94,14 +96,8 @@ public final class ProfileMain implements Callable<Integer> {
     @Option(names = "--perf", description = "perf executable (default: ${DEFAULT-VALUE})")
     String perf = "perf";
 
-    @Option(names = "--floor-gate-ns", description = "before each job, wait while the C11 floor (the harness's probe, "
-        + "8 B) is above this many ns, re-probing every 2 s: the job then starts in the machine's fast mode; 0 for no "
-        + "gate (the floor is probed and shown either way, with gcc) (default: ${DEFAULT-VALUE})")
-    long floorGateNs;
-
-    @Option(names = "--floor-gate-wait", description = "longest wait of one floor probe behind the gate, seconds "
-        + "(default: ${DEFAULT-VALUE})")
-    long floorGateWaitSeconds = 60;
+    @Mixin
+    FloorGateOptions floorGate = new FloorGateOptions();
 
     @Option(names = "--keep-data", description = "keep the perf data (<out>/<name>-data/*.data) and the ranks' "
         + "JIT maps (/tmp/perf-PID.map) for perf report or perf script by hand")
@@ -122,6 +118,10 @@ public final class ProfileMain implements Callable<Integer> {
     public Integer call() throws Exception {
         if (skip < 0 || skip > 99) {
             System.err.println("rma4j-profile: --skip takes 0 to 99, not " + skip);
+            return 2;
+        }
+        if (floorGate.error() != null) {
+            System.err.println("rma4j-profile: " + floorGate.error());
             return 2;
         }
         final List<ProfileScenario> scenarios;
@@ -145,8 +145,8 @@ public final class ProfileMain implements Callable<Integer> {
             return 2;
         }
         final Results reference = baselineResults();
-        final FloorProbe floor = new FloorProbe(Files.createDirectories(data.resolve("floor")), floorGateNs,
-            floorGateWaitSeconds, System.out::println);
+        final FloorProbe floor = new FloorProbe(Files.createDirectories(data.resolve("floor")), floorGate.ns(),
+            floorGate.waitSeconds(), System.out::println);
         final List<ProfileMarkdown.ScenarioProfile> profiles = new ArrayList<>();
         boolean failed = false;
         final Path report = out.resolve(base + ".md");

@@ -8,8 +8,9 @@ import org.rma4j.bench.harness.Rows;
  * A scenario the profiling step runs: a Java scenario of the harness's latency part at one payload size
  * ({@code notified-put}, {@code notified-put:64}: a job of 2 ranks, its figure the median half round trip), one
  * single operation of its {@code ops} scenario ({@code lock-unlock}: rank 0 calls it in a loop, rank 1 idle
- * except for {@code barrier}; its figure the median ns per call) or one row of the throughput and scale sweep at one rank count ({@code fan-in-messaging@8}: its figure
- * messages per second for a fan-in row, ns per call for fence and barrier), with the target of issue 18 and
+ * except for {@code barrier}; its figure the median ns per call) or one row of the throughput and scale sweep at
+ * one rank count ({@code fan-in-messaging@8}: its figure messages per second for a fan-in row, ns per call for
+ * fence and barrier), with the target of issue 18 and
  * the cells of a harness report it is compared with.
  *
  * @param id        the name on the command line.

@@ -142,6 +142,12 @@ class PerfReportTest {
         assertTrue(e.getMessage().contains("unlock-lock") && e.getMessage().contains("lock-unlock"), e.getMessage());
     }
 
+    @Test
+    void shouldRejectANegativeFloorGateBeforeRunningAnything() {
+        assertEquals(2, new picocli.CommandLine(new ProfileMain()).execute("--floor-gate-ns", "-1"));
+        assertEquals(2, new picocli.CommandLine(new ProfileMain()).execute("--floor-gate-wait", "-5"));
+    }
+
     private static PerfReport.Entry entry(final String dso, final String symbol) {
         return new PerfReport.Entry(1, "java", dso, symbol, false);
     }
