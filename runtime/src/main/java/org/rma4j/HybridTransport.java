@@ -290,6 +290,12 @@ final class HybridTransport implements WindowTransport {
     }
 
     @Override
+    public int tryLock(final LockType type, final int target) {
+        // NOTE: a target on another node is locked by its agent, through a request: lock's.
+        return mapped[target] ? local.tryLock(type, target) : LOCK_BUSY;
+    }
+
+    @Override
     public void unlock(final LockType type, final int target) {
         if (mapped[target]) {
             local.unlock(type, target);

@@ -64,13 +64,8 @@ final class PassiveTarget {
             epochs.checkLock(target);
             epochs.beforePassive("lock");
             final boolean nocheck = (assertions & Rma.MODE_NOCHECK) != 0;
-            if (!nocheck) {
-                blocked.begin(Waits.LOCK, target);
-                try {
-                    acquire(lockType, target, "lock");
-                } finally {
-                    blocked.end();
-                }
+            if (!nocheck && !acquiredAtOnce(lockType, target)) {
+                lockWaiting(lockType, target);
             }
             epochs.locked(target,
                 (lockType == LockType.EXCLUSIVE ? Epochs.EXCLUSIVE : Epochs.SHARED) | (nocheck ? Epochs.NOCHECK : 0));
@@ -228,6 +223,48 @@ final class PassiveTarget {
     }
 
     /**
+     * The uncontended lock: one attempt on target's lock word, no wait begun. Counted as a blocking call of
+     * kind LOCK in the statistics as a waiting lock is; while a JFR recording times lock waits, every lock takes
+     * {@link #lockWaiting}, which times it.
+     *
+     * <p>NOTE: apart from {@link #lockWaiting} so that the compiled lock stays small enough to be inlined into its
+     * caller (HotSpot inlines a method compiled on its own only below {@code -XX:InlineSmallCode}, 2 500 bytes on
+     * x86, and the wait's code and its two publications took it past that: bench/README, "Lock + unlock taken
+     * apart").
+     *
+     * @return whether the lock is held now; false: nothing taken, wait for it.
+     */
+    private boolean acquiredAtOnce(final LockType type, final int target) {
+        if (Waits.timed(Waits.LOCK)) {
+            return false;
+        }
+        final int taken;
+        try {
+            taken = transport.tryLock(type, target);
+        } catch (final InternalError e) {
+            throw fileCheck.explain(e);
+        }
+        if (taken == WindowTransport.LOCK_BUSY) {
+            return false;
+        }
+        blocked.countUnblocked(Waits.LOCK);
+        if (taken == WindowTransport.LOCK_TAKEN_EXPOSED) {
+            conflict(type, target, "lock");
+        }
+        return true;
+    }
+
+    /** The lock that may have to wait for target's lock word, published as this rank's wait on its slow path. */
+    private void lockWaiting(final LockType type, final int target) {
+        blocked.begin(Waits.LOCK, target);
+        try {
+            acquire(type, target, "lock");
+        } finally {
+            blocked.end();
+        }
+    }
+
+    /**
      * Takes target's lock word, in the wait the caller has begun on {@link #blocked}; a timeout names the call,
      * the target and the lock word's state. A window may not be locked and exposed in a post epoch concurrently
      * (11.5.3): if the target exposes its window, the hold is given back and RMA_CONFLICT thrown (best effort: a
@@ -252,11 +289,17 @@ final class PassiveTarget {
             throw translated instanceof RankFailedException ? state.context().recordFailure(translated) : translated;
         }
         if (exposed) {
-            transport.unlock(type, target);
-            throw new RmaException(ErrorClass.RMA_CONFLICT, (call == null ? "lockAll" : call) + " of rank " + target
+            conflict(type, target, call);
+        }
+    }
+
+    /** Gives back the hold just taken on target, which exposes its window in a post epoch, and raises RMA_CONFLICT. */
+    private void conflict(final LockType type, final int target, final String call) {
+        transport.unlock(type, target);
+        throw new RmaException(ErrorClass.RMA_CONFLICT,
+            (call == null ? "lockAll" : call) + " of rank " + target
                 + " while it exposes its window in a post epoch; a window may not be locked and exposed concurrently"
                 + " (11.5.3)");
-        }
     }
 
     private void checkOpen(final String call) {

@@ -220,9 +220,17 @@ final class ShmTransport implements WindowTransport {
         return isExposed(target);
     }
 
+    @Override
+    public int tryLock(final LockType type, final int target) {
+        if (!tryLock(type, target, rank)) {
+            return LOCK_BUSY;
+        }
+        return isExposed(target) ? LOCK_TAKEN_EXPOSED : LOCK_TAKEN;
+    }
+
     /**
-     * Takes target's lock word for {@code origin} if it is free enough, without waiting (a remote origin's
-     * request, applied by this node's {@link TargetAgent}).
+     * Takes target's lock word for {@code origin} if it is free enough, without waiting (this rank's uncontended
+     * lock, or a remote origin's request, applied by this node's {@link TargetAgent}).
      *
      * @return whether it was taken.
      */

@@ -101,6 +101,13 @@ final class WaitPublication {
     }
 
     /**
+     * A blocking call of {@code kind} that did not have to wait (no {@link #begin}): counted as one that did.
+     */
+    void countUnblocked(final int kind) {
+        counters.countWait(kind);
+    }
+
+    /**
      * The wait is over (done or failed).
      */
     void end() {

@@ -87,6 +87,22 @@ interface WindowTransport {
      */
     boolean lock(LockType type, int target, Liveness liveness);
 
+    /** {@link #tryLock}: the lock word was not free enough; nothing was taken. */
+    int LOCK_BUSY = 0;
+    /** {@link #tryLock}: taken. */
+    int LOCK_TAKEN = 1;
+    /** {@link #tryLock}: taken, and the target exposes its window in a post epoch at that moment (see {@link #lock}). */
+    int LOCK_TAKEN_EXPOSED = 2;
+
+    /**
+     * Takes target's lock word in {@code type} if that needs no wait: one attempt (in shared memory one atomic on the
+     * word), no wait and no message. A lock that has to wait, or one this transport takes only by a request to
+     * another node, is {@link #lock}'s.
+     *
+     * @return {@link #LOCK_TAKEN}, {@link #LOCK_TAKEN_EXPOSED} or {@link #LOCK_BUSY}.
+     */
+    int tryLock(LockType type, int target);
+
     /**
      * Releases the hold of {@link #lock}; every operation of this rank on the target made before is complete at
      * the target when the next holder gets the word.
