@@ -103,21 +103,11 @@ final class PassiveTarget {
             epochs.beforePassive("lockAll");
             final boolean nocheck = (assertions & Rma.MODE_NOCHECK) != 0;
             if (!nocheck) {
-                blocked.begin(Waits.LOCK_ALL, 0);
-                try {
-                    for (int target = 0; target < sizes.length; target++) {
-                        blocked.awaiting(target);
-                        try {
-                            acquire(LockType.SHARED, target, null);
-                        } catch (final RuntimeException e) {
-                            for (int held = 0; held < target; held++) {
-                                transport.unlock(LockType.SHARED, held);
-                            }
-                            throw e;
-                        }
-                    }
-                } finally {
-                    blocked.end();
+                final int taken = Waits.timed(Waits.LOCK_ALL) ? 0 : lockAllAtOnce();
+                if (taken == sizes.length) {
+                    blocked.countUnblocked(Waits.LOCK_ALL);
+                } else {
+                    lockAllWaiting(taken);
                 }
             }
             epochs.lockedAll(Epochs.SHARED | (nocheck ? Epochs.NOCHECK : 0));
@@ -252,6 +242,62 @@ final class PassiveTarget {
             conflict(type, target, "lock");
         }
         return true;
+    }
+
+    /**
+     * lockAll's uncontended part: one attempt on each target's lock word in rank order, no wait begun, up to the
+     * first that is taken exclusively (see {@link #acquiredAtOnce}).
+     *
+     * @return how many targets, from rank 0, are held now (all: {@code sizes.length}).
+     * @throws RmaException RMA_CONFLICT if a target exposes its window in a post epoch (every hold given back).
+     */
+    private int lockAllAtOnce() {
+        int target = 0;
+        try {
+            while (target < sizes.length) {
+                final int taken = transport.tryLock(LockType.SHARED, target);
+                if (taken == WindowTransport.LOCK_BUSY) {
+                    break;
+                }
+                target++;
+                if (taken == WindowTransport.LOCK_TAKEN_EXPOSED) {
+                    releaseShared(target - 1);
+                    conflict(LockType.SHARED, target - 1, null);
+                }
+            }
+        } catch (final InternalError e) {
+            releaseShared(target);
+            throw fileCheck.explain(e);
+        }
+        return target;
+    }
+
+    /**
+     * lockAll from target {@code first} on, waiting for each lock word as needed, published as this rank's wait;
+     * the holds of targets below {@code first} are this call's too, given back if it fails.
+     */
+    private void lockAllWaiting(final int first) {
+        blocked.begin(Waits.LOCK_ALL, first);
+        try {
+            for (int target = first; target < sizes.length; target++) {
+                blocked.awaiting(target);
+                try {
+                    acquire(LockType.SHARED, target, null);
+                } catch (final RuntimeException e) {
+                    releaseShared(target);
+                    throw e;
+                }
+            }
+        } finally {
+            blocked.end();
+        }
+    }
+
+    /** Gives back the shared holds of targets 0 to {@code below - 1}. */
+    private void releaseShared(final int below) {
+        for (int held = 0; held < below; held++) {
+            transport.unlock(LockType.SHARED, held);
+        }
     }
 
     /** The lock that may have to wait for target's lock word, published as this rank's wait on its slow path. */

@@ -95,14 +95,20 @@ abstract class WindowContractTest {
     }
 
     @Test
+    void shouldTakeTheFreeTargetsAtOnceAndWaitForAHeldOneInLockAll() throws Exception {
+        run(2, "lockAllPastHeldTarget");
+        run(3, "lockAllPastHeldTarget");
+    }
+
+    @Test
     void shouldOrderDirectStoresWithSyncAlone() throws Exception {
         run(3, "syncOnly");
     }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"attributes", "noncontiguous", "sharedLoadStore", "fencePutGet", "putGetOverloads",
-        "exclusiveLockCounter", "lockAllFlushFlag", "sharedLocksAndFlushes", "exclusiveAgainstLockAll", "syncOnly",
-        "oversubscribedRounds", "pscw", "createAndDynamic", "errorClasses"})
+        "exclusiveLockCounter", "lockAllFlushFlag", "sharedLocksAndFlushes", "exclusiveAgainstLockAll",
+        "lockAllPastHeldTarget", "syncOnly", "oversubscribedRounds", "pscw", "createAndDynamic", "errorClasses"})
     void shouldRunEveryScenarioAsSingleRank(final String scenario) throws Exception {
         run(1, scenario);
     }

@@ -342,6 +342,42 @@ final class WindowScenarios {
     }
 
     /**
+     * lockAll past a held target (11.5.3): rank 0 holds an exclusive lock on the last rank; every other rank's lockAll
+     * takes the targets below it without waiting, then waits for it, and rank 0 lets go only once each of them has
+     * published that wait (LOCK_ALL). Each then counts itself at rank 0 inside its epoch. Afterwards rank 0 takes
+     * every target exclusively, which it could not if a lockAll had kept a shared hold.
+     */
+    static void lockAllPastHeldTarget(final RmaJob job) {
+        final int n = job.size();
+        final int me = job.rank();
+        final int held = n - 1;
+        try (Window window = Scenarios.allocate(job, 8, 8)) {
+            if (me == 0) {
+                window.lock(LockType.EXCLUSIVE, held);
+                job.barrier();
+                for (int rank = 1; rank < n; rank++) {
+                    WaitEventScenarios.awaitPublished(job, rank, org.rma4j.shm.WaitState.Call.LOCK_ALL);
+                }
+                window.unlock(held);
+            } else {
+                job.barrier();
+                window.lockAll();
+                window.fetchAndOp(1L, 0, 0, Op.SUM);
+                window.unlockAll();
+            }
+            job.barrier();
+            if (me == 0) {
+                assertEquals(n - 1, Words.getLongVolatile(window.segment(), 0), "lockAll epochs counted at rank 0");
+                for (int target = 0; target < n; target++) {
+                    window.lock(LockType.EXCLUSIVE, target);
+                    window.unlock(target);
+                }
+            }
+            job.barrier();
+        }
+    }
+
+    /**
      * sync on its own orders a rank's direct stores to its window: rank 0 stores the data, syncs, then
      * stores a flag; a reader that sees the flag through get under lockAll, then syncs, reads the data.
      */
