@@ -246,7 +246,7 @@ final class PassiveTarget {
 
     /**
      * lockAll's uncontended part: one attempt on each target's lock word in rank order, no wait begun, up to the
-     * first that is taken exclusively (see {@link #acquiredAtOnce}).
+     * first it cannot take at once (held exclusively; see {@link #acquiredAtOnce}).
      *
      * @return how many targets, from rank 0, are held now (all: {@code sizes.length}).
      * @throws RmaException RMA_CONFLICT if a target exposes its window in a post epoch (every hold given back).
@@ -259,11 +259,11 @@ final class PassiveTarget {
                 if (taken == WindowTransport.LOCK_BUSY) {
                     break;
                 }
-                target++;
                 if (taken == WindowTransport.LOCK_TAKEN_EXPOSED) {
-                    releaseShared(target - 1);
-                    conflict(LockType.SHARED, target - 1, null);
+                    releaseShared(target);
+                    conflict(LockType.SHARED, target, null);
                 }
+                target++;
             }
         } catch (final InternalError e) {
             releaseShared(target);

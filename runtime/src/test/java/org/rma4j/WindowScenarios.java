@@ -12,6 +12,7 @@ import java.lang.invoke.VarHandle;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.function.Consumer;
+import org.rma4j.shm.WaitState;
 import org.rma4j.shm.Words;
 
 /**
@@ -356,7 +357,7 @@ final class WindowScenarios {
                 window.lock(LockType.EXCLUSIVE, held);
                 job.barrier();
                 for (int rank = 1; rank < n; rank++) {
-                    WaitEventScenarios.awaitPublished(job, rank, org.rma4j.shm.WaitState.Call.LOCK_ALL);
+                    WaitEventScenarios.awaitPublished(job, rank, WaitState.Call.LOCK_ALL);
                 }
                 window.unlock(held);
             } else {
