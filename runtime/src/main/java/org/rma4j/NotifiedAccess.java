@@ -151,8 +151,10 @@ final class NotifiedAccess {
     /**
      * Notified put of {@code length} elements of {@code layout} (8-byte elements: a {@code long[]} or
      * {@code double[]}) from {@code array} at {@code offset}. To a target of this node no segment of the array is
-     * made: the data goes into the window by the JDK's array copy, and a short put's inline copy through the
-     * lane's staging words ({@link NotifySends.Lane#staged}). A segment of the array that reaches the lane's offer
+     * made: a short put's data is copied into the lane's staging words ({@link NotifySends.Lane#staged}), which
+     * are its inline copy and are stored into the window word by word (the JDK's copy from an array checks the
+     * array's class and the layout at every call: 72 against 64-66 ns per local cycle of an 8-byte put, JMH
+     * {@code startPutNotifyAwaitHit8Array}); a longer put's goes into the window by the JDK's array copy. A segment of the array that reaches the lane's offer
      * escapes, which made such a put allocate 72 bytes per call.
      */
     void putNotifyArray(final Object array, final int arrayLength, final int offset, final int length,
@@ -172,10 +174,15 @@ final class NotifiedAccess {
             final NotifySends.Lane lane = notifications.sends.lock("putNotify", target);
             try {
                 // NOTE: as putNotify of a segment: the window at the call, a short put's data in the notification too.
-                MemorySegment.copy(array, offset, destination.mapping(), layout, destination.offset(), length);
-                final MemorySegment inline = bytes <= NotifyRequest.INLINE_BYTES
-                    ? lane.staged(array, offset, length, layout)
-                    : null;
+                final MemorySegment inline;
+                if (bytes <= NotifyRequest.INLINE_BYTES) {
+                    inline = lane.staged(array, offset, length);
+                    // NOTE: a short put's window copy: word stores of the staged words, no copy call.
+                    lane.storeStaged(destination.mapping(), destination.offset(), length);
+                } else {
+                    inline = null;
+                    MemorySegment.copy(array, offset, destination.mapping(), layout, destination.offset(), length);
+                }
                 notifications.sends.publish("putNotify", lane, tag, targetDisp, (int)bytes, Notifications.KIND_PUT,
                     inline);
             } finally {

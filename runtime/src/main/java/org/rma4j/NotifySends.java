@@ -1,7 +1,7 @@
 package org.rma4j;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
+import org.rma4j.internal.InlineWords;
 import org.rma4j.internal.WindowLayout;
 import org.rma4j.notify.LaneProducer;
 import org.rma4j.notify.NotifyLanes;
@@ -50,27 +50,45 @@ final class NotifySends {
          * from an array for its notification's inline copy ({@link #staged}).
          */
         private final MemorySegment[] staging = new MemorySegment[NotifyLanesLayout.INLINE_CAPACITY / Long.BYTES + 1];
+        /** The words {@link #staging} views. */
+        private final long[] stagingWords = new long[staging.length - 1];
 
         Lane(final LaneProducer producer, final int target) {
             this.producer = producer;
             this.target = target;
-            final MemorySegment words = MemorySegment.ofArray(new long[staging.length - 1]);
+            final MemorySegment words = MemorySegment.ofArray(stagingWords);
             for (int i = 0; i < staging.length; i++) {
                 staging[i] = words.asSlice(0, (long)i * Long.BYTES);
             }
         }
 
         /**
-         * Copies {@code length} elements of {@code layout} (8 bytes each, at most
-         * {@link NotifyLanesLayout#INLINE_CAPACITY} bytes) of {@code array} from {@code offset} into the lane's
-         * staging words (the caller holds the lane).
+         * Copies {@code length} elements (at most {@link NotifyLanesLayout#INLINE_CAPACITY} bytes) of {@code array}, a
+         * {@code long[]} or a {@code double[]}, from {@code offset} into the lane's staging words (the caller holds
+         * the lane).
          *
          * @return a view of exactly those bytes: a notification's inline payload.
          */
-        MemorySegment staged(final Object array, final int offset, final int length, final ValueLayout layout) {
-            final MemorySegment view = staging[length];
-            MemorySegment.copy(array, offset, view, layout, 0, length);
-            return view;
+        MemorySegment staged(final Object array, final int offset, final int length) {
+            // NOTE: word stores, not MemorySegment.copy, whose checks of the array's class and the layout cost more
+            // than the copy of a few words.
+            if (array instanceof long[] longs) {
+                System.arraycopy(longs, offset, stagingWords, 0, length);
+            } else {
+                final double[] doubles = (double[])array;
+                for (int i = 0; i < length; i++) {
+                    stagingWords[i] = Double.doubleToRawLongBits(doubles[offset + i]);
+                }
+            }
+            return staging[length];
+        }
+
+        /**
+         * Stores the first {@code length} staged words ({@link #staged}) at {@code offset} of {@code mapping}, in
+         * native byte order: the bytes of the staged elements.
+         */
+        void storeStaged(final MemorySegment mapping, final long offset, final int length) {
+            InlineWords.write(mapping, offset, length * Long.BYTES, stagingWords, 0);
         }
 
         boolean tryLock() {
