@@ -154,8 +154,9 @@ final class NotifiedAccess {
      * made: a short put's data is copied into the lane's staging words ({@link NotifySends.Lane#staged}), which
      * are its inline copy and are stored into the window word by word (the JDK's copy from an array checks the
      * array's class and the layout at every call: 72 against 64-66 ns per local cycle of an 8-byte put, JMH
-     * {@code startPutNotifyAwaitHit8Array}); a longer put's goes into the window by the JDK's array copy. A segment of the array that reaches the lane's offer
-     * escapes, which made such a put allocate 72 bytes per call.
+     * {@code startPutNotifyAwaitHit8Array}); a longer put's goes into the window by the JDK's array copy. A
+     * segment of the array that reaches the lane's offer escapes, which made such a put allocate 72 bytes per
+     * call.
      */
     void putNotifyArray(final Object array, final int arrayLength, final int offset, final int length,
         final ValueLayout layout, final int target, final long targetDisp, final int tag) {
