@@ -49,8 +49,13 @@ public final class NotifyLanesHandshake {
 
     /** Lanes of {@code lanes} x {@code capacity} in fresh native memory, formatted in {@code fenceMode}. */
     static MemorySegment newLanes(final int lanes, final int capacity, final int fenceMode) {
+        return newLanes(lanes, capacity, fenceMode, NotifyLanesLayout.pollModeFor(lanes));
+    }
+
+    /** {@link #newLanes(int, int, int)} in a given poll mode. */
+    static MemorySegment newLanes(final int lanes, final int capacity, final int fenceMode, final int pollMode) {
         final MemorySegment segment = Arena.ofAuto().allocate(NotifyLanesLayout.lengthFor(lanes, capacity), 128);
-        NotifyLanes.format(segment, 0, lanes, capacity, fenceMode);
+        NotifyLanes.format(segment, 0, lanes, capacity, fenceMode, pollMode);
         return segment;
     }
 
@@ -189,7 +194,11 @@ public final class NotifyLanesHandshake {
         }
     }
 
-    /** The handshake's shared part: lanes, a producer of lane 0, the consumer; r1, r2 as the outcomes say. */
+    /**
+     * The handshake's shared part: two lanes, a producer of lane 1 (not the consumer's cursor lane, so that the
+     * re-check finds it by the summary's doorbell or by the lane's stamp, as the poll mode says), the consumer; r1,
+     * r2 as the outcomes say.
+     */
     abstract static class Handshake {
         final MemorySegment lanes;
         final LaneProducer producer;
@@ -197,14 +206,18 @@ public final class NotifyLanesHandshake {
         final long signal = NotifyLanesLayout.SIGNAL_OFFSET;
 
         Handshake(final int fenceMode) {
-            lanes = newLanes(1, 2, fenceMode);
-            producer = new LaneProducer(lanes, 0, 1, 2, 0);
-            consumer = new NotifyLanes(lanes, 0, 1, 2);
+            this(fenceMode, NotifyLanesLayout.POLL_SUMMARY);
+        }
+
+        Handshake(final int fenceMode, final int pollMode) {
+            lanes = newLanes(2, 2, fenceMode, pollMode);
+            producer = new LaneProducer(lanes, 0, 2, 2, 1);
+            consumer = new NotifyLanes(lanes, 0, 2, 2);
         }
 
         /** Producer: publish; the offer then reads the sleeper count and bumps the signal value if it saw one. */
         void publish() {
-            producer.offer(0, 1, 0, 0, 0, null);
+            producer.offer(1, 1, 0, 0, 0, null);
         }
 
         /**
@@ -220,6 +233,15 @@ public final class NotifyLanesHandshake {
         }
 
         abstract void barrier();
+
+        /** The consumer's rung in its fence mode: membarrier (asymmetric) or a full fence. */
+        void membarrierOrFence() {
+            if (consumer.isAsymmetric()) {
+                Membarrier.globalExpedited();
+            } else {
+                VarHandle.fullFence();
+            }
+        }
 
         /** r1: whether the producer saw the sleeper (it bumped the signal value, which only it changes here). */
         int producerSawSleeper() {
@@ -242,11 +264,7 @@ public final class NotifyLanesHandshake {
 
         @Override
         void barrier() {
-            if (consumer.isAsymmetric()) {
-                Membarrier.globalExpedited();
-            } else {
-                VarHandle.fullFence();
-            }
+            membarrierOrFence();
         }
 
         @Actor
@@ -276,6 +294,73 @@ public final class NotifyLanesHandshake {
     public static class SymmetricFences extends Handshake {
         public SymmetricFences() {
             super(NotifyLanesLayout.FENCE_SYMMETRIC);
+        }
+
+        @Override
+        void barrier() {
+            VarHandle.fullFence();
+        }
+
+        @Actor
+        public void producer() {
+            publish();
+        }
+
+        @Actor
+        public void consumer(final II_Result r) {
+            r.r2 = announceAndRecheck();
+        }
+
+        @Arbiter
+        public void arbiter(final II_Result r) {
+            r.r1 = producerSawSleeper();
+        }
+    }
+
+    @JCStressTest
+    @Description("Asymmetric, lanes polled by their stamps (no doorbell): the producer's stamp store is what the "
+        + "consumer's re-check reads after its membarrier.")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "Both saw each other: a spurious wake, harmless.")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "The producer saw the sleeper and wakes it.")
+    @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "The consumer saw the entry and does not sleep.")
+    @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "Lost wake-up: neither saw the other.")
+    @State
+    public static class AsymmetricMembarrierStamps extends Handshake {
+        public AsymmetricMembarrierStamps() {
+            super(asymmetricIfSupported(), NotifyLanesLayout.POLL_STAMPS);
+        }
+
+        @Override
+        void barrier() {
+            membarrierOrFence();
+        }
+
+        @Actor
+        public void producer() {
+            publish();
+        }
+
+        @Actor
+        public void consumer(final II_Result r) {
+            r.r2 = announceAndRecheck();
+        }
+
+        @Arbiter
+        public void arbiter(final II_Result r) {
+            r.r1 = producerSawSleeper();
+        }
+    }
+
+    @JCStressTest
+    @Description("Symmetric, lanes polled by their stamps (no doorbell): full fences on both sides.")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "Both saw each other: a spurious wake, harmless.")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "The producer saw the sleeper and wakes it.")
+    @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "The consumer saw the entry and does not sleep.")
+    @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "Lost wake-up: neither saw the other.")
+    @State
+    public static class SymmetricFencesStamps extends Handshake {
+        public SymmetricFencesStamps() {
+            super(NotifyLanesLayout.FENCE_SYMMETRIC, NotifyLanesLayout.POLL_STAMPS);
         }
 
         @Override

@@ -47,6 +47,8 @@ public final class LaneProducer {
     private final long epochOffset;
     private final long laneOffset;
     private final boolean fence;
+    /** Whether offers ring the lane's doorbell ({@link NotifyLanesLayout#POLL_SUMMARY}). */
+    private final boolean ring;
     private long tail;
     private long limit;
 
@@ -72,6 +74,7 @@ public final class LaneProducer {
         this.signalOffset = offset + SIGNAL_OFFSET;
         this.epochOffset = offset + NotifyLanesLayout.SLEEP_EPOCH_OFFSET;
         this.fence = mode != NotifyLanesLayout.FENCE_ASYMMETRIC || !Membarrier.registerGlobalExpedited();
+        this.ring = NotifyLanes.pollMode(segment, offset) == NotifyLanesLayout.POLL_SUMMARY;
         this.tail = resumeIndex();
         this.limit = (long)LONG.getAcquire(segment, headOffset) + capacity;
     }
@@ -119,8 +122,10 @@ public final class LaneProducer {
         // NOTE: release: the fields must be visible before the stamp, on their own line: a consumer polling this
         // lane sees the entry after one line transfer, not after the summary line's as well.
         LONG.setRelease(segment, entry + NotifyLanesLayout.STAMP_OFFSET, NotifyLanesLayout.stamp(index));
-        // NOTE: release, and before the sleeper check: the doorbell is what a sleeping consumer re-checks.
-        DOORBELL.setRelease(segment, doorbellOffset, NotifyLanesLayout.doorbell(index + 1));
+        if (ring) {
+            // NOTE: release, and before the sleeper check: the doorbell is what a sleeping consumer re-checks.
+            DOORBELL.setRelease(segment, doorbellOffset, NotifyLanesLayout.doorbell(index + 1));
+        }
         tail = index + 1;
         WaitWords.signalOnce(segment, signalOffset, epochOffset, fence);
         return true;

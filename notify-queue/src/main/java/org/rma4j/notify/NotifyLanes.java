@@ -4,6 +4,7 @@ import static org.rma4j.notify.NotifyLanesLayout.FENCE_MODE_OFFSET;
 import static org.rma4j.notify.NotifyLanesLayout.HEAD_OFFSET;
 import static org.rma4j.notify.NotifyLanesLayout.LANES_OFFSET;
 import static org.rma4j.notify.NotifyLanesLayout.LANE_CAPACITY_OFFSET;
+import static org.rma4j.notify.NotifyLanesLayout.POLL_MODE_OFFSET;
 import static org.rma4j.notify.NotifyLanesLayout.SIGNAL_OFFSET;
 import static org.rma4j.notify.NotifyLanesLayout.SUMMARY_OFFSET;
 
@@ -22,15 +23,17 @@ import org.rma4j.shm.WaitWords;
 
 /**
  * The consumer side of one party's notification lanes ({@link NotifyLanesLayout}): one single-producer lane per
- * origin ({@link LaneProducer}), a summary line of doorbells, a signal word to sleep on. Consumer methods:
+ * origin ({@link LaneProducer}), a summary line of doorbells (or, for few lanes, the lanes' stamps polled
+ * directly: {@link NotifyLanesLayout#POLL_STAMPS}), a signal word to sleep on. Consumer methods:
  * {@link #poll}, {@link #drain}, {@link #awaitNotEmpty}, {@link #await}, {@link #isHeadReady},
  * {@link #wakeWaiters}, {@link #size}, {@link #isEmpty}.
  *
  * <p>Consumer side, one thread at a time (the caller's lock), not from a handler. A poll reads the next entry of
  * the lane it served last (in a two-party exchange the only line it touches) and the summary words (one line
- * per 32 lanes); an entry is read only after an acquire load saw it published. Happens-before: everything a
- * producer stored before its {@code offer} returned true is visible to the handler that receives the entry;
- * the handler's reads of an entry happen before its producer reuses the slot.
+ * per 32 lanes) or, in stamp mode, the next stamp of each other lane; an entry is read only after an acquire
+ * load saw it published. Happens-before: everything a producer stored before its {@code offer} returned true is
+ * visible to the handler that receives the entry; the handler's reads of an entry happen before its producer
+ * reuses the slot.
  *
  * <p>Order: per lane FIFO (each origin's notifications in its offer order); across lanes, the order in which
  * the consumer finds them (see {@link NotifyLanesLayout}, "Order"): a lane keeps its turn for at most its
@@ -56,7 +59,8 @@ public final class NotifyLanes {
      * Invariants (consumer thread):
      * - heads[k] is lane k's next entry to consume; lane k's shared head, which only this consumer writes, equals
      *   it outside a drain (release store after the last entry a drain takes from the lane), and lags it inside.
-     * - expected[w] doorbell j == heads[4w + j] & 0xFFFF: a summary word equal to it has no pending lane.
+     * - summary mode: expected[w] doorbell j == heads[4w + j] & 0xFFFF: a summary word equal to it has no pending
+     *   lane (stamp mode keeps no expected words: nothing rings).
      * - cursorKnown <= entries published and unconsumed in lane cursor.
      * - (doorbell(k) - heads[k]) & 0xFFFF is the pending count if <= capacity, else the doorbell's lag behind
      *   entries taken through their stamps (capacity <= 16384, so the two ranges never meet).
@@ -66,6 +70,8 @@ public final class NotifyLanes {
     private final int lanes;
     private final int capacity;
     private final boolean asymmetric;
+    /** Whether the consumer polls every lane's next stamp (no doorbells, {@link NotifyLanesLayout#POLL_STAMPS}). */
+    private final boolean stampPolled;
     private final long signalOffset;
     private final long epochOffset;
     private final long summaryOffset;
@@ -98,6 +104,7 @@ public final class NotifyLanes {
         this.lanes = lanes;
         this.capacity = laneCapacity;
         this.asymmetric = mode == NotifyLanesLayout.FENCE_ASYMMETRIC;
+        this.stampPolled = pollMode(segment, offset) == NotifyLanesLayout.POLL_STAMPS;
         // NOTE: a producer waiting for room issues the membarrier; this process's release stores are the fast side.
         this.roomFence = !asymmetric || !Membarrier.registerGlobalExpedited();
         this.signalOffset = offset + SIGNAL_OFFSET;
@@ -118,7 +125,7 @@ public final class NotifyLanes {
      * Lays out empty lanes at {@code offset}: zeroes everything, then publishes the configuration (the lane
      * count last, with a release store). Call once, before any other party opens them. The fence mode is
      * {@link NotifyLanesLayout#FENCE_ASYMMETRIC} where {@link Membarrier#isGlobalExpeditedSupported()}, else
-     * {@link NotifyLanesLayout#FENCE_SYMMETRIC}.
+     * {@link NotifyLanesLayout#FENCE_SYMMETRIC}; the poll mode {@link NotifyLanesLayout#pollModeFor}.
      *
      * @throws IllegalArgumentException if the placement is invalid.
      */
@@ -137,7 +144,22 @@ public final class NotifyLanes {
      */
     public static void format(final MemorySegment segment, final long offset, final int lanes, final int laneCapacity,
         final int fenceMode) {
+        format(segment, offset, lanes, laneCapacity, fenceMode, NotifyLanesLayout.pollModeFor(lanes));
+    }
+
+    /**
+     * {@link #format(MemorySegment, long, int, int)} with a given fence mode and poll mode.
+     *
+     * @throws IllegalArgumentException if the placement is invalid, or a mode is unknown, or the fence mode is
+     *                                  asymmetric where membarrier is not supported.
+     */
+    public static void format(final MemorySegment segment, final long offset, final int lanes, final int laneCapacity,
+        final int fenceMode, final int pollMode) {
         NotifyLanesLayout.checkPlacement(segment, offset, lanes, laneCapacity);
+        if (pollMode != NotifyLanesLayout.POLL_SUMMARY && pollMode != NotifyLanesLayout.POLL_STAMPS) {
+            throw new IllegalArgumentException("poll mode " + pollMode + " is not " + NotifyLanesLayout.POLL_SUMMARY
+                + " or " + NotifyLanesLayout.POLL_STAMPS);
+        }
         if (fenceMode != NotifyLanesLayout.FENCE_SYMMETRIC && fenceMode != NotifyLanesLayout.FENCE_ASYMMETRIC) {
             throw new IllegalArgumentException("fence mode " + fenceMode + " is not "
                 + NotifyLanesLayout.FENCE_SYMMETRIC + " or " + NotifyLanesLayout.FENCE_ASYMMETRIC);
@@ -148,6 +170,7 @@ public final class NotifyLanes {
         segment.asSlice(offset, NotifyLanesLayout.lengthFor(lanes, laneCapacity)).fill((byte)0);
         INT.set(segment, offset + LANE_CAPACITY_OFFSET, laneCapacity);
         INT.set(segment, offset + FENCE_MODE_OFFSET, fenceMode);
+        INT.set(segment, offset + POLL_MODE_OFFSET, pollMode);
         INT.setRelease(segment, offset + LANES_OFFSET, lanes);
     }
 
@@ -168,6 +191,13 @@ public final class NotifyLanes {
                 + formattedCapacity + " entries, not " + lanes + " of " + laneCapacity);
         }
         return (int)INT.get(segment, offset + FENCE_MODE_OFFSET);
+    }
+
+    /**
+     * @return the poll mode of lanes that {@link #checkFormatted} found formatted at {@code offset}.
+     */
+    static int pollMode(final MemorySegment segment, final long offset) {
+        return (int)INT.get(segment, offset + POLL_MODE_OFFSET);
     }
 
     public int lanes() {
@@ -201,6 +231,14 @@ public final class NotifyLanes {
      */
     public boolean isAsymmetric() {
         return asymmetric;
+    }
+
+    /**
+     * @return whether the consumer polls every lane's next stamp ({@link NotifyLanesLayout#POLL_STAMPS}) rather
+     *         than the summary's doorbells.
+     */
+    public boolean isStampPolled() {
+        return stampPolled;
     }
 
     /**
@@ -256,7 +294,9 @@ public final class NotifyLanes {
                 } finally {
                     // NOTE: consumed even if the handler throws; the shared head follows at the release.
                     heads[lane] = index + 1;
-                    setExpected(lane, index + 1);
+                    if (!stampPolled) {
+                        setExpected(lane, index + 1);
+                    }
                 }
             }
         } finally {
@@ -327,11 +367,29 @@ public final class NotifyLanes {
     public int size() {
         int size = 0;
         for (int lane = 0; lane < lanes; lane++) {
+            if (stampPolled) {
+                size += publishedFrom(lane, (long)LONG.getAcquire(segment, laneOffset(lane) + HEAD_OFFSET));
+                continue;
+            }
             final int doorbell = Short.toUnsignedInt(
                 (short)DOORBELL.getAcquire(segment, summaryOffset + (long)lane * NotifyLanesLayout.DOORBELL_BYTES));
             size += NotifyLanesLayout.pending(doorbell, (long)LONG.getAcquire(segment, laneOffset(lane) + HEAD_OFFSET));
         }
         return size;
+    }
+
+    /** Entries of {@code lane} published from index {@code head} on, by their stamps. */
+    private int publishedFrom(final int lane, final long head) {
+        int published = 0;
+        while (published < capacity && stampPublished(lane, head + published)) {
+            published++;
+        }
+        return published;
+    }
+
+    private boolean stampPublished(final int lane, final long index) {
+        return (long)LONG.getAcquire(segment, laneOffset(lane) + NotifyLanesLayout.entryOffset(index, capacity)
+            + NotifyLanesLayout.STAMP_OFFSET) == NotifyLanesLayout.stamp(index);
     }
 
     /**
@@ -359,22 +417,20 @@ public final class NotifyLanes {
 
     /**
      * Points the cursor at a lane with published entries and sets {@link #cursorKnown}. First the cursor lane's
-     * next stamp, while its turn lasts (one line: the common case of one busy origin); then the summary, from
-     * the lane after the cursor, cyclically, the cursor lane last.
+     * next stamp, while its turn lasts (one line: the common case of one busy origin); then the summary (or the
+     * lanes' next stamps), from the lane after the cursor, cyclically, the cursor lane last.
      *
      * @return false if no lane has a published entry.
      */
     private boolean findEntries() {
-        if (turn < capacity) {
-            final long index = heads[cursor];
-            final long stamp = (long)LONG.getAcquire(segment,
-                laneOffset(cursor) + NotifyLanesLayout.entryOffset(index, capacity) + NotifyLanesLayout.STAMP_OFFSET);
-            if (stamp == NotifyLanesLayout.stamp(index)) {
-                cursorKnown = 1;
-                return true;
-            }
+        if (turn < capacity && stampPublished(cursor, heads[cursor])) {
+            cursorKnown = 1;
+            return true;
         }
         final int start = cursor + 1 == lanes ? 0 : cursor + 1;
+        if (stampPolled) {
+            return findByStamps(start);
+        }
         final int startWord = start / PER_WORD;
         // The start word's lanes from start on, the other words in order, then the start word's lanes below start.
         final long startMask = -1L << ((start % PER_WORD) << 4);
@@ -404,6 +460,24 @@ public final class NotifyLanes {
                 diff &= ~(DOORBELL_MASK << shift);
             }
             word = word + 1 == summaryWords ? 0 : word + 1;
+        }
+        return false;
+    }
+
+    /**
+     * {@link #findEntries()} without doorbells ({@link NotifyLanesLayout#POLL_STAMPS}): the next stamp of each
+     * lane from {@code start} on, cyclically, the cursor lane last.
+     */
+    private boolean findByStamps(final int start) {
+        int lane = start;
+        for (int step = 0; step < lanes; step++) {
+            if (stampPublished(lane, heads[lane])) {
+                cursor = lane;
+                cursorKnown = 1;
+                turn = 0;
+                return true;
+            }
+            lane = lane + 1 == lanes ? 0 : lane + 1;
         }
         return false;
     }

@@ -10,13 +10,17 @@ import org.rma4j.shm.WaitWords;
  * Layout of one consumer's notification lanes: one single-producer lane of 64-byte notifications per origin,
  * a summary line of one 16-bit doorbell per lane, and the consumer's signal word, placed at a
  * {@link Align#PAD}-aligned offset of a shared mapping. Each origin publishes with one release store and
- * no read-modify-write (per-peer FIFOs as MPI libraries keep them, or Aeron's log per publication); the
- * consumer polls one summary line per 32 lanes, however many origins there are.
+ * no read-modify-write (per-peer FIFOs as MPI libraries keep them, or Aeron's log per publication). The poll
+ * mode, chosen at format ({@link #pollModeFor}), says how the consumer finds entries: with many lanes
+ * ({@link #POLL_SUMMARY}) each origin also rings its lane's doorbell and the consumer polls one summary line per
+ * 32 lanes, however many origins there are; with up to {@link #STAMP_POLLED_LANES_MAX} lanes
+ * ({@link #POLL_STAMPS}) no doorbell is rung and the consumer polls each lane's next stamp, so that a
+ * notification moves one line, the entry's.
  *
  * <pre>
  *   0                                                                           128
  *   +---------------------------------------------------------------------------+
- *   | lanes (int) | lane capacity (int) | fence mode (int) |  padding          | CONFIG, written once by format
+ *   | lanes | lane capacity | fence mode | poll mode (ints) |  padding          | CONFIG, written once by format
  *   +---------------------------------------------------------------------------+ 128   SIGNAL_OFFSET
  *   | signal wait word: value, sleepers | sleep epoch (int) | padding (116 B)  | sleepers, epoch: consumer; value:
  *   +---------------------------------------------------------------------------+ 256   producers, only if a sleeper
@@ -50,13 +54,14 @@ import org.rma4j.shm.WaitWords;
  * <p><b>Publication rule</b> (producer of lane {@code k}, one thread at a time, index {@code i} = its count
  * of published entries): if {@code i - head < capacity} (head read with an acquire load, cached until the
  * lane looks full), write the fields of entry {@code i & (capacity - 1)} with plain stores, then
- * <em>publish</em> with a release store of the entry's stamp {@code i + 1}, then <em>ring</em> with a release
- * store of the 16-bit value {@code (i + 1) & 0xFFFF} to doorbell {@code k}. The consumer treats entry {@code i} as
- * published when the entry's stamp (acquire) is {@code i + 1}, or when doorbell {@code k} (acquire load of the
- * summary word holding it) shows {@code (doorbell - head) & 0xFFFF} in {@code 1..capacity}; it reads the entry only after one
- * of these acquire loads, and releases it with a release store of the lane's head. The consumer reads the stamp
- * of the next entry of the lane it served last (one line: in a two-party exchange the entry is seen one line
- * transfer after the producer's stores) and the summary for every other lane.
+ * <em>publish</em> with a release store of the entry's stamp {@code i + 1}, then, in {@link #POLL_SUMMARY} mode,
+ * <em>ring</em> with a release store of the 16-bit value {@code (i + 1) & 0xFFFF} to doorbell {@code k}. The
+ * consumer treats entry {@code i} as published when the entry's stamp (acquire) is {@code i + 1}, or when doorbell
+ * {@code k} (acquire load of the summary word holding it) shows {@code (doorbell - head) & 0xFFFF} in
+ * {@code 1..capacity}; it reads the entry only after one of these acquire loads, and releases it with a release
+ * store of the lane's head. The consumer reads the stamp of the next entry of the lane it served last (one line:
+ * in a two-party exchange the entry is seen one line transfer after the producer's stores) and, for every other
+ * lane, the summary ({@link #POLL_SUMMARY}) or the lane's next stamp ({@link #POLL_STAMPS}).
  *
  * <ul>
  *   <li><b>Counting modulo 65536</b>: a lane never holds more than {@code capacity <= 16384} unconsumed
@@ -71,17 +76,20 @@ import org.rma4j.shm.WaitWords;
  *       x86-64 and AArch64; each doorbell of a loaded word is some store's value, and the consumer's use of it
  *       is the release / acquire pairing of that doorbell.</li>
  *   <li><b>A dead producer</b> simply never publishes: before its stamp store nothing of its entry is visible
- *       as published. Between the stamp and the doorbell the entry is visible only to a consumer polling that
- *       lane's stamp; as for any offer that never returned, its delivery is not promised. No claim exists, so
- *       nothing needs to be given up (the reliability suite's fault (d) holds by construction) and other lanes
- *       never wait for it.</li>
+ *       as published. Between the stamp and the doorbell (summary mode) the entry is visible only to a consumer
+ *       polling that lane's stamp; as for any offer that never returned, its delivery is not promised. No claim
+ *       exists, so nothing needs to be given up (the reliability suite's fault (d) holds by construction) and
+ *       other lanes never wait for it.</li>
  * </ul>
  *
- * <p><b>Cache lines per notification.</b> A producer's offer writes the entry's line (fields, then the stamp) and
- * the summary line (its doorbell), and reads the lane's head line only when the lane looks full (once per lap
- * at most) and the signal line's sleeper count (shared, unchanged while nobody sleeps). The consumer reads the
- * entry's line (the stamp, polled: in a two-party exchange the only line polled, the summary being read only
- * when the cursor lane has nothing) and writes the head line, which stays in its cache. The data of the
+ * <p><b>Cache lines per notification.</b> A producer's offer writes the entry's line (fields, then the stamp) and,
+ * in summary mode, the summary line (its doorbell), and reads the lane's head line only when the lane looks full
+ * (once per lap at most) and the signal line's sleeper count (shared, unchanged while nobody sleeps). The consumer
+ * reads the entry's line (the stamp, polled) and writes the head line, which stays in its cache; while the cursor
+ * lane has nothing it also polls the summary line, or the next stamp of each other lane (each line stays in its
+ * cache until that lane's producer writes it). In a two-party exchange of stamp-polled lanes one line moves each
+ * way, as in a flag ping-pong; a doorbell is a second line each way, written by the producer and polled by the
+ * consumer (measured: bench/README, "Where the time goes"). The data of the
  * notified access is the runtime's business: a notified put writes it into the target window <em>at the
  * call</em>, before the entry (program order with the origin's other operations: a copy taken in at the
  * target's drain would land after them), so a target that reads it from the window fetches a second line.
@@ -94,15 +102,16 @@ import org.rma4j.shm.WaitWords;
  * <p><b>Wake-up</b> (fence mode {@link #FENCE_ASYMMETRIC}): after publishing, the producer loads the signal
  * word's sleeper count (volatile load, no fence) and, only if it is non-zero, bumps the value and wakes;
  * a consumer going to sleep announces itself in the sleeper count, issues
- * {@code membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)}, re-checks the summary and sleeps on the value it read
- * before announcing ({@link WaitWords}, "Asymmetric protocol", has the proof). Producers register their process
- * once ({@link Membarrier#registerGlobalExpedited()}). In {@link #FENCE_SYMMETRIC} mode (no membarrier here)
- * both sides put a full fence between their store and their load ({@link WaitWords#signal}). A producer
- * that dies:
+ * {@code membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED)}, re-checks the lanes (the cursor lane's stamp, then the
+ * summary or the other lanes' stamps) and sleeps on the value it read before announcing ({@link WaitWords},
+ * "Asymmetric protocol", has the proof; the publishing store is the doorbell's in summary mode, the stamp's in
+ * stamp mode). Producers register their process once ({@link Membarrier#registerGlobalExpedited()}). In
+ * {@link #FENCE_SYMMETRIC} mode (no membarrier here) both sides put a full fence between their store and their
+ * load ({@link WaitWords#signal}). A producer that dies:
  * <ul>
- *   <li>before its doorbell store: nothing is published for a sleeping consumer (which re-checks the
- *       summary); no wake-up is owed;</li>
- *   <li>between the doorbell store and its sleeper check or wake: the entry is published and a sleeping
+ *   <li>before its publishing store (the doorbell's in summary mode, the stamp's in stamp mode): nothing is
+ *       published for a sleeping consumer (which re-checks the summary or the stamps); no wake-up is owed;</li>
+ *   <li>between the publishing store and its sleeper check or wake: the entry is published and a sleeping
  *       consumer is not woken by it; the consumer finds it at its next periodic wake-up (at most
  *       {@link org.rma4j.shm.WaitStrategy#LIVENESS_PERIOD_NS} later), when it also learns of the death
  *       through its liveness check: late, never lost;</li>
@@ -135,6 +144,8 @@ public final class NotifyLanesLayout {
     public static final int LANE_CAPACITY_OFFSET = LANES_OFFSET + Integer.BYTES;
     /** {@link #FENCE_SYMMETRIC} or {@link #FENCE_ASYMMETRIC} (int). */
     public static final int FENCE_MODE_OFFSET = LANE_CAPACITY_OFFSET + Integer.BYTES;
+    /** {@link #POLL_SUMMARY} or {@link #POLL_STAMPS} (int). */
+    public static final int POLL_MODE_OFFSET = FENCE_MODE_OFFSET + Integer.BYTES;
     /** The consumer's signal {@link WaitWords wait word}, in its own region. */
     public static final int SIGNAL_OFFSET = CONFIG_OFFSET + Align.PAD;
     /**
@@ -188,6 +199,17 @@ public final class NotifyLanesLayout {
     /** Fence mode: producers use no fence, a consumer going to sleep issues a global expedited membarrier. */
     public static final int FENCE_ASYMMETRIC = 2;
 
+    /** Poll mode: producers ring their lane's doorbell in the summary, which the consumer scans. */
+    public static final int POLL_SUMMARY = 1;
+    /** Poll mode: producers ring no doorbell; the consumer polls the next stamp of every lane. */
+    public static final int POLL_STAMPS = 2;
+    /**
+     * Most lanes whose consumer polls their stamps by default ({@link #pollModeFor}): up to this many, an idle
+     * consumer's poll reads as many lines, each cached until a producer writes it, and a producer writes one
+     * line per notification instead of two.
+     */
+    public static final int STAMP_POLLED_LANES_MAX = 8;
+
     /** Smallest lane capacity. */
     public static final int MIN_LANE_CAPACITY = 1;
     /**
@@ -201,6 +223,14 @@ public final class NotifyLanesLayout {
     public static final int MAX_LANES = 1 << 16;
 
     private NotifyLanesLayout() {
+    }
+
+    /**
+     * @return the default poll mode of {@code lanes} lanes: {@link #POLL_STAMPS} up to
+     *         {@link #STAMP_POLLED_LANES_MAX}, else {@link #POLL_SUMMARY}.
+     */
+    public static int pollModeFor(final int lanes) {
+        return lanes <= STAMP_POLLED_LANES_MAX ? POLL_STAMPS : POLL_SUMMARY;
     }
 
     /**

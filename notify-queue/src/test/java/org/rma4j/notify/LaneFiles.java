@@ -37,21 +37,38 @@ final class LaneFiles implements AutoCloseable {
      * @return the creator's mapping.
      */
     MemorySegment createLanes(final String name, final int lanes, final int laneCapacity) {
-        return createLanes(name, lanes, laneCapacity,
-            Membarrier.isGlobalExpeditedSupported()
-                ? NotifyLanesLayout.FENCE_ASYMMETRIC
-                : NotifyLanesLayout.FENCE_SYMMETRIC);
+        return createLanesPolled(name, lanes, laneCapacity, NotifyLanesLayout.pollModeFor(lanes));
     }
 
     /**
      * {@link #createLanes(String, int, int)} in a given fence mode.
      */
     MemorySegment createLanes(final String name, final int lanes, final int laneCapacity, final int fenceMode) {
+        return createLanes(name, lanes, laneCapacity, fenceMode, NotifyLanesLayout.pollModeFor(lanes));
+    }
+
+    /**
+     * {@link #createLanes(String, int, int)} in a given fence mode and poll mode.
+     */
+    MemorySegment createLanes(final String name, final int lanes, final int laneCapacity, final int fenceMode,
+        final int pollMode) {
         final MappedFile file = shm
             .track(MappedFile.create(path(name), LANES_OFFSET + NotifyLanesLayout.lengthFor(lanes, laneCapacity)));
-        NotifyLanes.format(file.segment(), LANES_OFFSET, lanes, laneCapacity, fenceMode);
+        NotifyLanes.format(file.segment(), LANES_OFFSET, lanes, laneCapacity, fenceMode, pollMode);
         FileHeader.publish(file.segment(), MAGIC, VERSION);
         return file.segment();
+    }
+
+    /**
+     * {@link #createLanes(String, int, int)} in a given poll mode ({@link NotifyLanesLayout#POLL_SUMMARY} or
+     * {@link NotifyLanesLayout#POLL_STAMPS}).
+     */
+    MemorySegment createLanesPolled(final String name, final int lanes, final int laneCapacity, final int pollMode) {
+        return createLanes(name, lanes, laneCapacity,
+            Membarrier.isGlobalExpeditedSupported()
+                ? NotifyLanesLayout.FENCE_ASYMMETRIC
+                : NotifyLanesLayout.FENCE_SYMMETRIC,
+            pollMode);
     }
 
     /**

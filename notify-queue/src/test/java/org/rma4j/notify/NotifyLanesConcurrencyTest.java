@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.Membarrier;
@@ -45,11 +46,12 @@ class NotifyLanesConcurrencyTest {
         files.close();
     }
 
-    @ParameterizedTest(name = "{0} producers")
-    @ValueSource(ints = {1, 3, 7})
-    void shouldDeliverEveryOfferOnceAndInProducerOrder(final int producers) throws Exception {
-        final NotifyLanes consumer = new NotifyLanes(files.createLanes("lanes", producers, LANE_CAPACITY),
-            LaneFiles.LANES_OFFSET, producers, LANE_CAPACITY);
+    @ParameterizedTest(name = "{0} producers, poll mode {1}")
+    @CsvSource({"1, 2", "3, 1", "7, 1", "7, 2"})
+    void shouldDeliverEveryOfferOnceAndInProducerOrder(final int producers, final int pollMode) throws Exception {
+        final NotifyLanes consumer = new NotifyLanes(
+            files.createLanesPolled("lanes", producers, LANE_CAPACITY, pollMode), LaneFiles.LANES_OFFSET, producers,
+            LANE_CAPACITY);
         final List<Future<Boolean>> running = new ArrayList<>();
         for (int p = 0; p < producers; p++) {
             final LaneProducer lane = new LaneProducer(files.open("lanes"), LaneFiles.LANES_OFFSET, producers,
@@ -99,14 +101,16 @@ class NotifyLanesConcurrencyTest {
         return checker;
     }
 
-    @ParameterizedTest(name = "fence mode {0}")
-    @ValueSource(ints = {NotifyLanesLayout.FENCE_SYMMETRIC, NotifyLanesLayout.FENCE_ASYMMETRIC})
-    void shouldWakeAConsumerProvablyAsleepWhenAnotherThreadOffers(final int fenceMode) throws Exception {
+    @ParameterizedTest(name = "fence mode {0}, poll mode {1}")
+    @CsvSource({"1, 1", "1, 2", "2, 1", "2, 2"})
+    void shouldWakeAConsumerProvablyAsleepWhenAnotherThreadOffers(final int fenceMode, final int pollMode)
+        throws Exception {
         if (fenceMode == NotifyLanesLayout.FENCE_ASYMMETRIC) {
             assertTrue(Membarrier.isGlobalExpeditedSupported(), "membarrier is supported on this machine");
         }
-        final MemorySegment segment = files.createLanes("lanes", 4, 4, fenceMode);
+        final MemorySegment segment = files.createLanes("lanes", 4, 4, fenceMode, pollMode);
         final NotifyLanes consumer = new NotifyLanes(segment, LaneFiles.LANES_OFFSET, 4, 4);
+        assertEquals(pollMode == NotifyLanesLayout.POLL_STAMPS, consumer.isStampPolled());
         final LaneProducer producer = new LaneProducer(files.open("lanes"), LaneFiles.LANES_OFFSET, 4, 4, 2);
         final long signal = consumer.signalOffset();
         final WaitStrategy sleepAtOnce = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
@@ -183,13 +187,14 @@ class NotifyLanesConcurrencyTest {
         assertEquals(told.get(), rounds, "no room call without a waiting producer");
     }
 
-    @Test
-    void shouldDeliverEverythingToAConsumerThatSleepsAtOnceUnderConstantOffers() throws Exception {
+    @ParameterizedTest(name = "poll mode {0}")
+    @ValueSource(ints = {NotifyLanesLayout.POLL_SUMMARY, NotifyLanesLayout.POLL_STAMPS})
+    void shouldDeliverEverythingToAConsumerThatSleepsAtOnceUnderConstantOffers(final int pollMode) throws Exception {
         // Every wait goes to sleep at once, so many waits race an offer between the announcement and the sleep.
         final int producers = 2;
         final long offers = 5_000;
-        final NotifyLanes consumer = new NotifyLanes(files.createLanes("lanes", producers, 2), LaneFiles.LANES_OFFSET,
-            producers, 2);
+        final NotifyLanes consumer = new NotifyLanes(files.createLanesPolled("lanes", producers, 2, pollMode),
+            LaneFiles.LANES_OFFSET, producers, 2);
         final List<Future<Boolean>> running = new ArrayList<>();
         for (int p = 0; p < producers; p++) {
             final LaneProducer lane = new LaneProducer(files.open("lanes"), LaneFiles.LANES_OFFSET, producers, 2, p);

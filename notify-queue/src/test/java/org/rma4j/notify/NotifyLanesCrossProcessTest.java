@@ -17,6 +17,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.PeerFailedException;
 import org.rma4j.shm.WaitStrategy;
@@ -47,8 +49,12 @@ class NotifyLanesCrossProcessTest {
     }
 
     private NotifyLanes createLanes() {
-        return new NotifyLanes(files.createLanes("lanes", LANES, LANE_CAPACITY), LaneFiles.LANES_OFFSET, LANES,
-            LANE_CAPACITY);
+        return createLanes(NotifyLanesLayout.pollModeFor(LANES));
+    }
+
+    private NotifyLanes createLanes(final int pollMode) {
+        return new NotifyLanes(files.createLanesPolled("lanes", LANES, LANE_CAPACITY, pollMode), LaneFiles.LANES_OFFSET,
+            LANES, LANE_CAPACITY);
     }
 
     private Process startProducer(final String mode, final int lane, final long count) throws Exception {
@@ -56,9 +62,10 @@ class NotifyLanesCrossProcessTest {
             Integer.toString(LANE_CAPACITY), Integer.toString(lane), Long.toString(count));
     }
 
-    @Test
-    void shouldDeliverEveryOfferOfEveryProducerProcessOnceAndInOrder() throws Exception {
-        final NotifyLanes consumer = createLanes();
+    @ParameterizedTest(name = "poll mode {0}")
+    @ValueSource(ints = {NotifyLanesLayout.POLL_SUMMARY, NotifyLanesLayout.POLL_STAMPS})
+    void shouldDeliverEveryOfferOfEveryProducerProcessOnceAndInOrder(final int pollMode) throws Exception {
+        final NotifyLanes consumer = createLanes(pollMode);
         final List<Process> children = new ArrayList<>();
         final List<CompletableFuture<Process>> exits = new ArrayList<>();
         for (int p = 0; p < LANES; p++) {

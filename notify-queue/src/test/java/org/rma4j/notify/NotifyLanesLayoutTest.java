@@ -67,6 +67,18 @@ class NotifyLanesLayoutTest {
     }
 
     @Test
+    void shouldPollTheStampsOfFewLanesAndTheSummaryOfMany() {
+        assertEquals(NotifyLanesLayout.POLL_STAMPS, NotifyLanesLayout.pollModeFor(1));
+        assertEquals(NotifyLanesLayout.POLL_STAMPS,
+            NotifyLanesLayout.pollModeFor(NotifyLanesLayout.STAMP_POLLED_LANES_MAX));
+        assertEquals(NotifyLanesLayout.POLL_SUMMARY,
+            NotifyLanesLayout.pollModeFor(NotifyLanesLayout.STAMP_POLLED_LANES_MAX + 1));
+        assertEquals(NotifyLanesLayout.POLL_SUMMARY, NotifyLanesLayout.pollModeFor(NotifyLanesLayout.MAX_LANES));
+        assertTrue(NotifyLanesLayout.POLL_MODE_OFFSET + Integer.BYTES <= NotifyLanesLayout.SIGNAL_OFFSET,
+            "the poll mode is part of the configuration region");
+    }
+
+    @Test
     void shouldPutThirtyTwoDoorbellsInOneSummaryLine() {
         assertEquals(32, NotifyLanesLayout.LANES_PER_SUMMARY_LINE);
         assertEquals(Align.PAD, NotifyLanesLayout.summaryLength(1));

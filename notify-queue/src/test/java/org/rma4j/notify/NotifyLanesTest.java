@@ -14,11 +14,23 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.rma4j.shm.Membarrier;
 import org.rma4j.shm.WaitStrategy;
 import org.rma4j.shm.Liveness;
 
+/**
+ * Every test in both poll modes: producers ringing doorbells that the consumer scans, and a consumer polling
+ * every lane's next stamp.
+ */
+@ParameterizedClass(name = "poll mode {0}")
+@ValueSource(ints = {NotifyLanesLayout.POLL_SUMMARY, NotifyLanesLayout.POLL_STAMPS})
 class NotifyLanesTest {
+    @Parameter
+    int pollMode;
+
     private LaneFiles files;
 
     @BeforeEach
@@ -32,7 +44,8 @@ class NotifyLanesTest {
     }
 
     private NotifyLanes lanes(final int lanes, final int capacity) {
-        return new NotifyLanes(files.createLanes("lanes", lanes, capacity), LaneFiles.LANES_OFFSET, lanes, capacity);
+        return new NotifyLanes(files.createLanesPolled("lanes", lanes, capacity, pollMode), LaneFiles.LANES_OFFSET,
+            lanes, capacity);
     }
 
     private LaneProducer producer(final int lanes, final int capacity, final int lane) {
@@ -256,7 +269,7 @@ class NotifyLanesTest {
     void shouldWorkInSymmetricModeToo() {
         final MemorySegment segment = files.createRaw("sym",
             LaneFiles.LANES_OFFSET + NotifyLanesLayout.lengthFor(2, 2));
-        NotifyLanes.format(segment, LaneFiles.LANES_OFFSET, 2, 2, NotifyLanesLayout.FENCE_SYMMETRIC);
+        NotifyLanes.format(segment, LaneFiles.LANES_OFFSET, 2, 2, NotifyLanesLayout.FENCE_SYMMETRIC, pollMode);
         final NotifyLanes consumer = new NotifyLanes(segment, LaneFiles.LANES_OFFSET, 2, 2);
         final LaneProducer producer = new LaneProducer(segment, LaneFiles.LANES_OFFSET, 2, 2, 1);
         assertFalse(consumer.isAsymmetric());
@@ -283,7 +296,30 @@ class NotifyLanesTest {
         assertThrows(IllegalArgumentException.class,
             () -> producer.offer(0, 0, 0, 0, 0, MemorySegment.ofArray(new byte[33])));
         assertThrows(IllegalArgumentException.class, () -> NotifyLanes.format(raw, LaneFiles.LANES_OFFSET, 2, 4, 7));
+        final IllegalArgumentException poll = assertThrows(IllegalArgumentException.class,
+            () -> NotifyLanes.format(raw, LaneFiles.LANES_OFFSET, 2, 4, NotifyLanesLayout.FENCE_SYMMETRIC, 9));
+        assertTrue(poll.getMessage().contains("poll mode 9"), poll.getMessage());
         assertEquals(0, producer.published(), "nothing was written by a refused offer");
+    }
+
+    @Test
+    void shouldRingDoorbellsOnlyWhenTheConsumerScansTheSummary() {
+        final NotifyLanes consumer = lanes(3, 4);
+        final MemorySegment producerSide = files.open("lanes");
+        final LaneProducer producer = producer(3, 4, 2);
+        assertEquals(pollMode == NotifyLanesLayout.POLL_STAMPS, consumer.isStampPolled());
+
+        assertTrue(producer.offer(2, 5, 0, 0, 0, null));
+        assertTrue(producer.offer(2, 6, 0, 0, 0, null));
+
+        final short doorbell = producerSide.get(ValueLayout.JAVA_SHORT.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN),
+            LaneFiles.LANES_OFFSET + NotifyLanesLayout.doorbellOffset(2));
+        assertEquals(pollMode == NotifyLanesLayout.POLL_SUMMARY ? 2 : 0, doorbell);
+        assertEquals(2, consumer.size());
+        assertTrue(consumer.isHeadReady(), "found on a lane other than the cursor's");
+        assertEquals(List.of(5, 6), drainTags(consumer, 10));
+        assertEquals(0, consumer.size());
+        assertTrue(consumer.isEmpty());
     }
 
     @Test
@@ -304,7 +340,7 @@ class NotifyLanesTest {
     }
     @Test
     void shouldTakeEntriesByTheirStampsWhileTheirDoorbellLags() {
-        final MemorySegment segment = files.createLanes("lanes", 2, 4);
+        final MemorySegment segment = files.createLanesPolled("lanes", 2, 4, NotifyLanesLayout.POLL_SUMMARY);
         final NotifyLanes consumer = new NotifyLanes(segment, LaneFiles.LANES_OFFSET, 2, 4);
         final LaneProducer cursorLane = producer(2, 4, 0);
         final LaneProducer otherLane = producer(2, 4, 1);

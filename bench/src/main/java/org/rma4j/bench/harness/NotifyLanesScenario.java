@@ -3,8 +3,6 @@ package org.rma4j.bench.harness;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -13,18 +11,24 @@ import org.rma4j.notify.LaneProducer;
 import org.rma4j.notify.NotificationHandler;
 import org.rma4j.notify.NotifyLanes;
 import org.rma4j.notify.NotifyLanesLayout;
+import org.rma4j.shm.Membarrier;
 
 /**
  * The notified put's queue alone, in two rows between the floor and the notified-put row, each a ping-pong of two
  * processes over a file of their own, with no rma4j call inside the loop (no window, request, matching, checks
  * or statistics):
  * <ul>
- *   <li>{@code lane-protocol}: the lanes' memory traffic written out by hand, as the floor is: the entry's
- *   fields and inline payload with plain stores, a release store of its stamp and one of the lane's doorbell in
- *   the summary line; the receiver polls the stamp and the summary word, then reads the inline payload. What the
- *   protocol's lines cost, with no code of the lanes' classes.</li>
+ *   <li>{@code lane-protocol}: the lanes' memory traffic of two ranks written out by hand, as the floor is: the
+ *   entry's fields and inline payload with plain stores and a release store of its stamp (lanes of up to
+ *   {@link NotifyLanesLayout#STAMP_POLLED_LANES_MAX} origins ring no doorbell); the receiver polls the stamp,
+ *   then reads the inline payload. What the protocol's lines cost, with no code of the lanes' classes.</li>
  *   <li>{@code notify-lanes}: the same through the lanes' classes ({@link LaneProducer#offer},
- *   {@link NotifyLanes#poll} in a spin).</li>
+ *   {@link NotifyLanes#poll} in a spin), lanes polled by their stamps as the runtime formats them for two
+ *   ranks.</li>
+ *   <li>{@code notify-lanes-summary}: the same classes over lanes formatted to poll the summary
+ *   ({@link NotifyLanesLayout#POLL_SUMMARY}, the runtime's lanes beyond
+ *   {@link NotifyLanesLayout#STAMP_POLLED_LANES_MAX} ranks): each offer also rings a doorbell, the receiver also
+ *   polls the summary line. The difference to {@code notify-lanes} is what the doorbell's line costs.</li>
  * </ul>
  * A payload of up to {@link NotifyLanesLayout#INLINE_CAPACITY} bytes travels only inside the entry, and the
  * server echoes it from there; a longer one goes into the partner's data box first (a copy, as a notified put
@@ -35,12 +39,12 @@ import org.rma4j.notify.NotifyLanesLayout;
  * entries; each rank produces in lane 0 of its partner's region), each part 4096-byte aligned:
  *
  * <pre>
- *   0            L            2L            3L            4L            4L + B        4L + 2B
- *   +------------+------------+-------------+-------------+-------------+-------------+
- *   | lanes of   | lanes of   | lanes of    | lanes of    | data box of | data box of |
- *   | rank 0     | rank 1     | rank 0      | rank 1      | rank 0      | rank 1      |
- *   | lane-protocol row       | notify-lanes row          | payloads over 32 B        |
- *   +------------+------------+-------------+-------------+-------------+-------------+
+ *   0          L          2L         3L         4L         5L         6L         6L + B     6L + 2B
+ *   +----------+----------+----------+----------+----------+----------+----------+----------+
+ *   | lanes of | lanes of | lanes of | lanes of | lanes of | lanes of | data box | data box |
+ *   | rank 0   | rank 1   | rank 0   | rank 1   | rank 0   | rank 1   | of 0     | of 1     |
+ *   | lane-protocol row   | notify-lanes row    | notify-lanes-summary| payloads over 32 B  |
+ *   +----------+----------+----------+----------+----------+----------+----------+----------+
  *   L = NotifyLanesLayout.lengthFor(LANES, capacity), B = the largest payload, both rounded up to 4096
  * </pre>
  */
@@ -49,9 +53,12 @@ final class NotifyLanesScenario {
     private static final int CAPACITY = NotifyLanesLayout.LANE_CAPACITY_DEFAULT;
     private static final int LANES = 2;
     private static final int TAG = 7;
-    private static final VarHandle DOORBELL = ValueLayout.JAVA_SHORT.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
+    /** Lane regions: two per row. */
+    private static final int REGIONS = 6;
+    private static final int FENCE_MODE = Membarrier.isGlobalExpeditedSupported()
+        ? NotifyLanesLayout.FENCE_ASYMMETRIC
+        : NotifyLanesLayout.FENCE_SYMMETRIC;
     private static final long ENTRIES = NotifyLanesLayout.laneOffset(LANES, CAPACITY, 0);
-    private static final long DOORBELL_OFFSET = NotifyLanesLayout.doorbellOffset(0);
 
     private NotifyLanesScenario() {
     }
@@ -60,14 +67,15 @@ final class NotifyLanesScenario {
         final Path file = jobDirectory.resolve(FILE_NAME);
         final long lanesBytes = align(NotifyLanesLayout.lengthFor(LANES, CAPACITY));
         final long box = align(context.maxSize());
-        final long length = 4 * lanesBytes + 2 * box;
+        final long length = REGIONS * lanesBytes + 2 * box;
         if (context.isClient()) {
             try (Arena arena = Arena.ofConfined();
                 FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                     StandardOpenOption.WRITE)) {
                 final MemorySegment mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, length, arena);
-                for (int region = 0; region < 4; region++) {
-                    NotifyLanes.format(mapping, region * lanesBytes, LANES, CAPACITY);
+                for (int region = 0; region < REGIONS; region++) {
+                    NotifyLanes.format(mapping, region * lanesBytes, LANES, CAPACITY, FENCE_MODE,
+                        region < 4 ? NotifyLanesLayout.pollModeFor(LANES) : NotifyLanesLayout.POLL_SUMMARY);
                 }
             }
         }
@@ -75,8 +83,8 @@ final class NotifyLanesScenario {
         try (Arena arena = Arena.ofShared();
             FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             final MemorySegment mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, length, arena);
-            final MemorySegment mine = mapping.asSlice(4 * lanesBytes + context.rank * box, box);
-            final MemorySegment peer = mapping.asSlice(4 * lanesBytes + context.partner * box, box);
+            final MemorySegment mine = mapping.asSlice(REGIONS * lanesBytes + context.rank * box, box);
+            final MemorySegment peer = mapping.asSlice(REGIONS * lanesBytes + context.partner * box, box);
             final MemorySegment local = arena.allocate(context.maxSize(), 64);
             local.fill((byte)1);
             final MemorySegment arrived = arena.allocate(NotifyLanesLayout.INLINE_CAPACITY, 64);
@@ -97,16 +105,19 @@ final class NotifyLanesScenario {
                 protocol.receive(arrived);
                 protocol.send(echoInline[s], mine, peer, context.sizes[s]);
             });
-            final NotifyLanes own = new NotifyLanes(mapping, (2 + context.rank) * lanesBytes, LANES, CAPACITY);
-            final LaneProducer out = new LaneProducer(mapping, (2 + context.partner) * lanesBytes, LANES, CAPACITY, 0);
             final NotificationHandler echo = n -> n.copyInlinePayloadTo(arrived, 0);
-            context.pingPong("notify-lanes", (s, seq) -> {
-                send(out, localInline[s], local, peer, context.sizes[s], context.rank);
-                receive(own, echo);
-            }, (s, seq) -> {
-                receive(own, echo);
-                send(out, echoInline[s], mine, peer, context.sizes[s], context.rank);
-            });
+            for (final int first : new int[] {2, 4}) {
+                final NotifyLanes own = new NotifyLanes(mapping, (first + context.rank) * lanesBytes, LANES, CAPACITY);
+                final LaneProducer out = new LaneProducer(mapping, (first + context.partner) * lanesBytes, LANES,
+                    CAPACITY, 0);
+                context.pingPong(first == 2 ? "notify-lanes" : "notify-lanes-summary", (s, seq) -> {
+                    send(out, localInline[s], local, peer, context.sizes[s], context.rank);
+                    receive(own, echo);
+                }, (s, seq) -> {
+                    receive(own, echo);
+                    send(out, echoInline[s], mine, peer, context.sizes[s], context.rank);
+                });
+            }
             context.job.barrier();
         } finally {
             context.removeSharedFile(file);
@@ -171,19 +182,14 @@ final class NotifyLanesScenario {
             }
             RankContext.LONG.setRelease(mapping, entry + NotifyLanesLayout.STAMP_OFFSET,
                 NotifyLanesLayout.stamp(index));
-            DOORBELL.setRelease(mapping, peerLanes + NotifyLanesLayout.SUMMARY_OFFSET + DOORBELL_OFFSET,
-                NotifyLanesLayout.doorbell(index + 1));
         }
 
-        /** Waits for the next entry (its stamp, or the summary's doorbell), then copies its inline words. */
+        /** Waits for the next entry's stamp, then copies its inline words. */
         void receive(final MemorySegment into) {
             final long index = received++;
             final long entry = ownLanes + ENTRIES + NotifyLanesLayout.entryOffset(index, CAPACITY);
             final long stamp = NotifyLanesLayout.stamp(index);
-            final short doorbell = NotifyLanesLayout.doorbell(index + 1);
-            final long summary = ownLanes + NotifyLanesLayout.SUMMARY_OFFSET + DOORBELL_OFFSET;
-            while ((long)RankContext.LONG.getAcquire(mapping, entry + NotifyLanesLayout.STAMP_OFFSET) != stamp
-                && (short)DOORBELL.getAcquire(mapping, summary) != doorbell) {
+            while ((long)RankContext.LONG.getAcquire(mapping, entry + NotifyLanesLayout.STAMP_OFFSET) != stamp) {
                 Thread.onSpinWait();
             }
             final long length = (long)RankContext.LONG.get(mapping, entry + NotifyLanesLayout.LENGTH_OFFSET);

@@ -27,7 +27,8 @@ public final class ReportWriter {
      */
     static String mpiCounterpart(final String row) {
         return switch (row) {
-            case "notified-put", "counter-put", "notify-lanes", "lane-protocol" -> "put-flush-flag";
+            case "notified-put", "counter-put", "notify-lanes", "notify-lanes-summary", "lane-protocol" ->
+                "put-flush-flag";
             default -> row;
         };
     }
@@ -84,7 +85,7 @@ public final class ReportWriter {
             + "in put-flush-flag, rank 1 waits in MPI_Barrier in the single operations): its one-sided numbers "
             + "are a reference, not a like-for-like comparison.\n");
         md.append(
-            "- † lane-protocol, notify-lanes, notified-put and counter-put have no MPI-3 counterpart; their MPI columns and its ratio to Open MPI use "
+            "- † lane-protocol, notify-lanes, notify-lanes-summary, notified-put and counter-put have no MPI-3 counterpart; their MPI columns and its ratio to Open MPI use "
                 + "put-flush-flag, the MPI-3 way to move data and tell the target.\n");
         for (final String note : results.notes()) {
             md.append("- ").append(note.replace("\n", "\n  ")).append('\n');

@@ -40,13 +40,15 @@ public final class Rows {
             "the floor's protocol on the partner's part of the shared "
                 + "window (rma4j sharedQuery, MPI_Win_shared_query): memcpy + release store of the flag"),
         new Row("lane-protocol", Kind.HALF_ROUND_TRIP,
-            "the notification lanes' memory traffic written out by hand, no rma4j class: the entry's fields and "
-                + "inline payload, release stores of its stamp and of the lane's doorbell; the receiver polls the "
-                + "stamp and the summary word"),
+            "the notification lanes' memory traffic of two ranks written out by hand, no rma4j class: the entry's "
+                + "fields and inline payload, a release store of its stamp; the receiver polls the stamp"),
         new Row("notify-lanes", Kind.HALF_ROUND_TRIP,
             "the notification lanes' classes alone (LaneProducer.offer, NotifyLanes.poll in a spin) over a "
                 + "mapped file, no rma4j call: up to 32 B inside the entry, more copied into the partner's box "
                 + "first; the echo is the same"),
+        new Row("notify-lanes-summary", Kind.HALF_ROUND_TRIP,
+            "notify-lanes over lanes that poll the summary (the runtime's lanes beyond 8 ranks): each offer also "
+                + "rings its lane's doorbell in the summary line, the receiver also polls it"),
         new Row("notified-put", Kind.HALF_ROUND_TRIP,
             "rma4j putNotify + flush, then start + await of a "
                 + "notification request (the Notified Access paper's Listing 1); the echo is the same"),
