@@ -317,6 +317,8 @@ public final class NotifyLanesHandshake {
         }
     }
 
+    // NOTE: each test class declares its own actors: jcstress's processor does not take inherited ones ("defines no
+    // @Result"), so the stamp-polled variants repeat the three one-line actors instead of extending their summary twins.
     @JCStressTest
     @Description("Asymmetric, lanes polled by their stamps (no doorbell): the producer's stamp store is what the "
         + "consumer's re-check reads after its membarrier.")
