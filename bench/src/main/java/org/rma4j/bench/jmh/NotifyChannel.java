@@ -12,9 +12,10 @@ import org.rma4j.notify.NotifyLanesLayout;
 
 /**
  * One consumer's notification lanes as the lane benchmarks use them: {@link NotifyLanes} (one release store
- * per offer and one for the doorbell, no fence where membarrier is supported) over a private native segment,
- * carrying 8-byte inline notifications. The shared multi-producer ring these benchmarks compared the lanes
- * with is gone from the code; notify-queue/README.md keeps the comparison's figures.
+ * per offer, and beyond {@link NotifyLanesLayout#STAMP_POLLED_LANES_MAX} origins one for the doorbell; no fence
+ * where membarrier is supported) over a private native segment, carrying 8-byte inline notifications. The
+ * shared multi-producer ring these benchmarks compared the lanes with is gone from the code;
+ * notify-queue/README.md keeps the comparison's figures.
  *
  * <p>{@code origins} lanes of {@code laneCapacity} entries. {@link #producer} once per origin (one thread
  * each); {@link #drain} by one thread at a time. The handler copies the payload out of the entry and adds it
