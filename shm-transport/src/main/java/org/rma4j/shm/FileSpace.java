@@ -26,8 +26,9 @@ import java.util.Locale;
  * <p>On Linux the reservation is {@code posix_fallocate(3)} on a descriptor from {@code open(2)}, both
  * called with {@link Linker#nativeLinker()}. {@code posix_fallocate} returns its error number instead of
  * setting {@code errno}; {@code open} sets {@code errno}, which is captured with
- * {@link Linker.Option#captureCallState}. tmpfs allocates (and zeroes) every page at once and, when the
- * file system is full, frees the pages of the failed call before returning {@code ENOSPC}. Where the
+ * {@link Linker.Option#captureCallState}. tmpfs allocates every page at once (it zeroes each at its first
+ * fault) and, when the file system is full, frees the pages of the failed call before returning
+ * {@code ENOSPC}. Where the
  * functions cannot be linked (another OS or architecture, a JVM without native access) the file is
  * filled with zeros through a {@link FileChannel} instead, which reserves the same pages more slowly.
  */
