@@ -28,9 +28,9 @@ import java.util.Locale;
  * setting {@code errno}; {@code open} sets {@code errno}, which is captured with
  * {@link Linker.Option#captureCallState}. tmpfs allocates every page at once (it zeroes each at its first
  * fault) and, when the file system is full, frees the pages of the failed call before returning
- * {@code ENOSPC}. Where the
- * functions cannot be linked (another OS or architecture, a JVM without native access) the file is
- * filled with zeros through a {@link FileChannel} instead, which reserves the same pages more slowly.
+ * {@code ENOSPC}. Where the functions cannot be linked (another OS or architecture, a JVM without native
+ * access) the file is filled with zeros through a {@link FileChannel} instead, which reserves the same
+ * pages more slowly.
  */
 final class FileSpace {
     private static final int EINTR = 4;
