@@ -76,6 +76,13 @@ final class NotifiedAccess {
     }
 
     /**
+     * @return whether {@code target} is a rank of the window whose memory this process maps (its node's).
+     */
+    boolean onThisNode(final int target) {
+        return target >= 0 && target < state.sizes().length && !remote.reaches(target);
+    }
+
+    /**
      * @param waitForRoom whether to wait for room in a full lane (else the notification is not published).
      * @param toWindow    whether the data goes into the window (else only into the notification: a short put's).
      */

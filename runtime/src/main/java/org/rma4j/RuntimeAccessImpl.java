@@ -76,6 +76,11 @@ final class RuntimeAccessImpl implements RuntimeAccess {
     }
 
     @Override
+    public boolean onThisNode(final Window window, final int rank) {
+        return window.notified().onThisNode(rank);
+    }
+
+    @Override
     public int awaitArrivals(final Window window, final ArrivalBatch batch) {
         final Notifications endpoint = window.notifications();
         try {

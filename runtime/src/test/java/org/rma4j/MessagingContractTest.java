@@ -51,6 +51,11 @@ abstract class MessagingContractTest {
     }
 
     @Test
+    void shouldReadLongMessagesFromNativeBuffersDirectlyInTheirReceivesOrder() throws Exception {
+        run(2, "directRendezvous");
+    }
+
+    @Test
     void shouldReceiveArrivedMessagesInOrderWithBlockingReceives() throws Exception {
         run(2, "blockingReceivesOfArrivedMessages");
     }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
+import org.rma4j.shm.CrossMemory;
 
 /**
  * The programs of the messaging contract tests, run at every rank in thread mode and as real processes
@@ -243,6 +245,90 @@ final class MessagingScenarios {
                 }
             }
             MessageRequest.waitAll(sends.toArray(MessageRequest[]::new));
+        }
+    }
+
+    /**
+     * Long messages from native buffers between ranks of one node, which the receiver reads from the sender's
+     * buffer ({@link CrossMemory}, where the system allows it): a send that completes only once its receiver has
+     * read it (received into a heap buffer), messages parked unread and then read straight into a blocking receive
+     * or into a private buffer, a truncated one posted first and one arrived first (COUNT, the send still
+     * completes), and the order of a pair's long and short messages under a wildcard tag; byte-exact.
+     */
+    static void directRendezvous(final RmaJob job) {
+        final int me = job.rank();
+        final int[] sizes = {BOUNCE + 1, 100_000, MIB, 3 * MIB + 5};
+        try (Arena arena = Arena.ofShared(); Messaging m = Messaging.create(job, BOUNCE)) {
+            final MemorySegment native0 = arena.allocate(4 * MIB, 64);
+            // A send is complete only once its receiver has read it (a staged one of two chunks at once: 64 KiB chunks).
+            if (me == 0) {
+                native0.asSlice(0, 100_000).copyFrom(MemorySegment.ofArray(pattern(0, 1, 100_000)));
+                final MessageRequest sent = m.isend(native0.asSlice(0, 100_000), 1, 1);
+                assertEquals(!CrossMemory.isAvailable(), sent.test(), "completed before the receiver made a call");
+                job.barrier();
+                sent.await();
+            } else if (me == 1) {
+                job.barrier();
+                final byte[] into = new byte[100_003];
+                assertEquals(new MessageStatus(0, 1, 100_000), m.recv(MemorySegment.ofArray(into), 0, 1));
+                assertArrayEquals(pattern(0, 1, 100_000), Arrays.copyOf(into, 100_000));
+                assertArrayEquals(new byte[3], Arrays.copyOfRange(into, 100_000, 100_003));
+            }
+            m.barrier();
+            // Arrived before their receives: read into a blocking receive's buffer or, before the receiver blocks,
+            // into a private one; then a truncated one, posted first and arrived first.
+            for (final int size : sizes) {
+                if (me == 0) {
+                    final MemorySegment data = native0.asSlice(0, size);
+                    data.copyFrom(MemorySegment.ofArray(pattern(size, 2, size)));
+                    final MessageRequest sent = m.isend(data, 1, 2);
+                    final MessageRequest small = m.isend(MemorySegment.ofArray(pattern(size, 3, 40)), 1, 3);
+                    job.barrier();
+                    MessageRequest.waitAll(sent, small);
+                } else if (me == 1) {
+                    job.barrier();
+                    final MemorySegment into = arena.allocate(size + 3L, 64);
+                    assertEquals(new MessageStatus(0, 3, 40), m.recv(MemorySegment.ofArray(new byte[40]), 0, 3));
+                    assertEquals(new MessageStatus(0, 2, size), m.recv(into, 0, 2));
+                    assertArrayEquals(pattern(size, 2, size), into.asSlice(0, size).toArray(ValueLayout.JAVA_BYTE));
+                    assertArrayEquals(new byte[3], into.asSlice(size, 3).toArray(ValueLayout.JAVA_BYTE));
+                }
+                m.barrier();
+            }
+            final byte[] small = new byte[1000];
+            if (me == 0) {
+                final MessageRequest posted = m.isend(native0.asSlice(0, 300_000), 1, 4);
+                job.barrier();
+                final MessageRequest arrived = m.isend(native0.asSlice(0, 300_000), 1, 5);
+                job.barrier();
+                MessageRequest.waitAll(posted, arrived);
+            } else if (me == 1) {
+                final MessageRequest posted = m.irecv(MemorySegment.ofArray(small), 0, 4);
+                job.barrier();
+                expect(ErrorClass.COUNT, posted::await);
+                job.barrier();
+                expect(ErrorClass.COUNT, () -> m.recv(MemorySegment.ofArray(small), 0, 5));
+                assertArrayEquals(new byte[1000], small, "a truncated receive leaves its buffer unchanged");
+            }
+            m.barrier();
+            // A pair's long and short messages keep their order under a wildcard tag.
+            if (me == 0) {
+                final List<MessageRequest> sends = new ArrayList<>();
+                for (int i = 0; i < 6; i++) {
+                    final int size = i % 2 == 0 ? MIB / 2 + i : 16 + i;
+                    final MemorySegment data = native0.asSlice((long)i * (MIB / 2 + 64), size);
+                    data.copyFrom(MemorySegment.ofArray(pattern(i, 6, size)));
+                    sends.add(m.isend(data, 1, 10 + i));
+                }
+                MessageRequest.waitAll(sends.toArray(MessageRequest[]::new));
+            } else if (me == 1) {
+                final MemorySegment into = arena.allocate(MIB, 64);
+                for (int i = 0; i < 6; i++) {
+                    final int size = i % 2 == 0 ? MIB / 2 + i : 16 + i;
+                    assertEquals(new MessageStatus(0, 10 + i, size), m.recv(into, 0, Rma.ANY_TAG));
+                    assertArrayEquals(pattern(i, 6, size), into.asSlice(0, size).toArray(ValueLayout.JAVA_BYTE));
+                }
+            }
         }
     }
 

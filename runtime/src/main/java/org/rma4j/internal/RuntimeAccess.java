@@ -99,6 +99,12 @@ public interface RuntimeAccess {
     boolean putNotifyInlineOnly(Window window, MemorySegment origin, int target, long targetDisp, int tag);
 
     /**
+     * @return whether {@code rank} of {@code window} runs on this node: this process maps its memory, and its
+     *         process may be read directly ({@link org.rma4j.shm.CrossMemory}). False for a bad rank.
+     */
+    boolean onThisNode(Window window, int rank);
+
+    /**
      * Waits until a notification has arrived at this rank's endpoint of {@code window}, through the window's wait
      * strategy with its liveness checks, and takes arrivals as {@link #drainArrivals} does in the same hold of the
      * endpoint's guard as the poll that found them (a receive that waited does not take the guard and look for

@@ -39,7 +39,8 @@ import org.rma4j.internal.RuntimeAccess;
  *   raise {@link ErrorClass#RANK}; {@link Rma#PROC_NULL} as destination or source completes at once.
  *   A call that throws for a bad argument changes nothing: the object stays usable.</li>
  *   <li>Messages are 0 to {@link #MAX_MESSAGE_BYTES} bytes. Buffers may be any memory (heap arrays
- *   included); they are copied, never exposed.</li>
+ *   included); they are copied, never exposed (a long message's native send buffer is read by the receiving
+ *   process of the same node through the kernel, see the direct rendezvous below).</li>
  * </ul>
  *
  * <h2>Protocol</h2>
@@ -85,6 +86,14 @@ import org.rma4j.internal.RuntimeAccess;
  *   that half with the chunk after next and signals it with an empty notified put to the receiver's
  *   chunk-signal address. One rendezvous per ordered pair is in flight at a time; later messages to the
  *   same receiver keep their order because a send queue per destination lets only its head go out.</li>
+ *   <li><b>Direct rendezvous</b> (a longer message from native memory to a rank of this node, where Linux lets one
+ *   process read another's memory: {@code process_vm_readv}, the single copy of Open MPI's shared-memory transport
+ *   (CMA), and {@link #DIRECT_READS_PROP_NAME} is not false): the announcement also carries the sender's pid and
+ *   the address of its buffer, and the receiver, once it has matched the message (or at once into a private
+ *   buffer, as above), reads all of it with one kernel copy and acknowledges it with an empty notified put to the
+ *   sender's staging pair. Nothing is staged, so the message crosses memory once instead of twice; the send
+ *   completes with the acknowledgement, and its buffer must stay as it is until then (as for any nonblocking
+ *   send). A heap buffer, or a receiver on another node, takes the staged rendezvous.</li>
  *   <li><b>Collectives</b> ({@link #barrier}, {@link #bcast}, {@link #reduce}, {@link #allreduce},
  *   {@link #close}) are point-to-point messages with a context bit in the tag that user receives never
  *   match: dissemination barrier, binomial-tree broadcast and reduce, reduce then broadcast for
@@ -129,6 +138,12 @@ public final class Messaging implements AutoCloseable {
     public static final String NOTIFY_CAPACITY_PROP_NAME = "rma4j.messaging.notifyCapacity";
     /** Default of {@link #NOTIFY_CAPACITY_PROP_NAME}: as many as 8-byte messages fill a default bounce ring. */
     public static final int NOTIFY_CAPACITY_DEFAULT = 1024;
+    /**
+     * System property, true by default: whether a rendezvous message sent from native memory to a rank of this node
+     * is read by its receiver directly from the send's buffer with one kernel copy, where the system allows it
+     * (Linux {@code process_vm_readv}; see the class comment), instead of being staged through shared memory.
+     */
+    public static final String DIRECT_READS_PROP_NAME = "rma4j.messaging.directReads";
 
     private final RmaJob job;
     private final Window window;

@@ -17,6 +17,7 @@ import org.rma4j.internal.InlineWords;
 import org.rma4j.internal.RuntimeAccess;
 import org.rma4j.messaging.MessagingTransfers.Outbound;
 import org.rma4j.messaging.MessagingTransfers.Unexpected;
+import org.rma4j.shm.CrossMemory;
 import org.rma4j.shm.Liveness;
 
 /**
@@ -63,6 +64,8 @@ final class MessagingEngine {
      *   returns, consumed[s] - reported[s] < ring / 4, and reported[s] == consumed[s] if s asked for credit
      *   (an empty notification at its credit word here), so a rank never blocks while a sender that waits
      *   for room is owed credit.
+     * - No direct rendezvous message is unread after progress() returns or before waitUntil sleeps (its
+     *   sender waits for its acknowledgement); a receive that takes one reads it into its own buffer.
      * - A sender whose ring at d lacks room asks d for credit once (creditAsked[d]) and asks again only
      *   after a send to d found room; d's answer covers every payload written before the question.
      * - This rank never writes a payload over ring bytes at d whose earlier payload d has not copied
@@ -93,6 +96,13 @@ final class MessagingEngine {
     /** Arrivals taken from the endpoint in one step (see RuntimeAccess#drainArrivals). */
     private final ArrivalBatch batch = new ArrivalBatch(ARRIVAL_BATCH);
     private final MemorySegment word = MemorySegment.ofArray(new long[1]);
+    /** A rendezvous announcement's entry (length, pid, address: {@link MessagingLayout#RTS_PID}). */
+    private final MemorySegment rtsEntry = MemorySegment.ofArray(new long[3]);
+    /**
+     * This process's pid if its rendezvous messages from native buffers are read directly by receivers on its node
+     * ({@link CrossMemory}, unless {@link Messaging#DIRECT_READS_PROP_NAME} is false), else 0.
+     */
+    private final long directReadPid;
     private boolean closed;
 
     private final MatchQueues queues = new MatchQueues();
@@ -123,7 +133,11 @@ final class MessagingEngine {
         this.closing = new boolean[layout.ranks()];
         this.window = window;
         this.layout = layout;
-        this.rendezvous = new RendezvousInbound(window, layout, queues);
+        this.rendezvous = new RendezvousInbound(window, layout, queues, liveness);
+        this.directReadPid = CrossMemory.isAvailable()
+            && Boolean.parseBoolean(System.getProperty(Messaging.DIRECT_READS_PROP_NAME, "true"))
+                ? ProcessHandle.current().pid()
+                : 0;
         this.local = window.segment();
         this.rank = window.rank();
         final int ranks = layout.ranks();
@@ -221,7 +235,11 @@ final class MessagingEngine {
         if (message == null) {
             return null;
         }
-        message.copyTo(buffer, message.length);
+        if (message.directPid != 0) {
+            rendezvous.takeUnread(message, buffer);
+        } else {
+            message.copyTo(buffer, message.length);
+        }
         final MessageStatus status = queues.status(message.source, message.wireTag, message.length);
         recycle(message);
         return status;
@@ -255,6 +273,7 @@ final class MessagingEngine {
      */
     void progress() {
         handleArrivals();
+        rendezvous.readUnread();
         returnCredit();
     }
 
@@ -297,6 +316,12 @@ final class MessagingEngine {
                 // NOTE: never block owing credit a sender asked for: it waits for it. Returning it may itself wait
                 // for room, draining this rank's lanes meanwhile, so look at the arrivals again before sleeping.
                 if (returnCredit()) {
+                    handleArrivals();
+                    continue;
+                }
+                // NOTE: nor with a direct rendezvous message unread: its sender waits for it to be read. Reading
+                // acknowledges it, which may wait for room as well.
+                if (rendezvous.readUnread()) {
                     handleArrivals();
                     continue;
                 }
@@ -527,24 +552,32 @@ final class MessagingEngine {
     }
 
     /**
-     * Stages the first two chunks and announces the message with its length.
+     * Announces the message with its length: with this process's pid and the buffer's address, for the receiver
+     * to read it directly, when both are possible (see {@link #directReadPid}); else with its first two chunks
+     * staged.
      */
     private void startRendezvous(final MessageRequest request, final int dest) {
-        final long length = request.buffer().byteSize();
-        final Outbound message = new Outbound(request, layout.chunks(length));
-        copyChunk(message, 0, dest);
-        if (message.chunks > 1) {
-            copyChunk(message, 1, dest);
+        final MemorySegment buffer = request.buffer();
+        final long length = buffer.byteSize();
+        final boolean direct = directReadPid != 0 && buffer.isNative() && ACCESS.onThisNode(window, dest);
+        final Outbound message = new Outbound(request, direct ? 1 : layout.chunks(length), direct);
+        if (!direct) {
+            copyChunk(message, 0, dest);
+            if (message.chunks > 1) {
+                copyChunk(message, 1, dest);
+            }
         }
-        word.set(ValueLayout.JAVA_LONG, 0, length);
+        rtsEntry.set(ValueLayout.JAVA_LONG, 0, length);
+        rtsEntry.set(ValueLayout.JAVA_LONG, MessagingLayout.RTS_PID, direct ? directReadPid : 0);
+        rtsEntry.set(ValueLayout.JAVA_LONG, MessagingLayout.RTS_ADDRESS, direct ? buffer.address() : 0);
         // NOTE: the staged chunks are stored before this notification is published (release), so the
         // receiver's getNotify after draining it (acquire) reads them.
         transfer();
-        window.putNotify(word, dest, layout.rtsOffset(rank), request.context() | request.tag());
-        message.staged = Math.min(2, message.chunks);
+        window.putNotify(rtsEntry, dest, layout.rtsOffset(rank), request.context() | request.tag());
+        message.staged = direct ? 1 : Math.min(2, message.chunks);
         outbound[dest] = message;
         activeRendezvous++;
-        if (message.staged == message.chunks) {
+        if (!direct && message.staged == message.chunks) {
             request.completeSend(rank, length);
         }
     }
@@ -598,6 +631,10 @@ final class MessagingEngine {
             message.acknowledged++;
         }
         if (message.acknowledged == message.chunks) {
+            if (message.direct) {
+                // The receiver has read the buffer: the send has taken effect.
+                message.request.completeSend(rank, message.request.buffer().byteSize());
+            }
             outbound[dest] = null;
             activeRendezvous--;
             pump(dest);

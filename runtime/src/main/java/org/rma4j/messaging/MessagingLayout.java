@@ -26,9 +26,10 @@ import org.rma4j.shm.Align;
  *   |   (written only by the owner: inline payloads copied at its own drains); |
  *   |   an empty notification at word d is d asking for the credit it is owed  |
  *   +-------------------------------------------------------------------------+
- *   | rendezvous table: ranks x 8 B (long), padded to 128:                     |
- *   |   word s = length of the rendezvous message rank s announced             |
- *   |   (written only by the owner: inline payloads copied at its own drains)  |
+ *   | rendezvous table: ranks x 24 B, padded to 128: entry s = the rendezvous  |
+ *   |   message rank s announced: 0 length (long) | 8 sender's pid (long, 0:    |
+ *   |   staged) | 16 address of the sender's buffer (long), the last two for a  |
+ *   |   direct read (written by rank s's notified put, read after its drain)    |
  *   +-------------------------------------------------------------------------+
  *   | bounce rings: ranks x ringBytes (multiple of 128):                       |
  *   |   ring s holds rank s's eager payloads, each at a 64-byte boundary       |
@@ -52,7 +53,7 @@ final class MessagingLayout {
     /** "RMA4JMSG" in ASCII. */
     static final long MAGIC = 0x524D_4134_4A4D_5347L;
     /** Layout version, checked by every peer that reads the header. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     /** {@link #MAGIC} (long). */
     static final int MAGIC_OFFSET = 0;
@@ -86,6 +87,13 @@ final class MessagingLayout {
     /** Alignment of regions written by different processes. */
     static final int REGION_ALIGNMENT = Align.PAD;
 
+    /** Bytes of an entry of the rendezvous table: length, pid and address ({@link #RTS_PID}, {@link #RTS_ADDRESS}). */
+    static final int RTS_ENTRY_BYTES = 3 * Long.BYTES;
+    /** The sender's pid in a rendezvous entry (long): 0 if the message is staged, else it is read directly. */
+    static final int RTS_PID = Long.BYTES;
+    /** The address of the sender's buffer in its process, in a rendezvous entry (long), for a direct read. */
+    static final int RTS_ADDRESS = 2 * Long.BYTES;
+
     /** Smallest rendezvous chunk (the chunk is the ring size clamped to [MIN, MAX]). */
     static final long CHUNK_BYTES_MIN = 64 * 1024;
     /** Largest rendezvous chunk. */
@@ -113,7 +121,7 @@ final class MessagingLayout {
         this.chunkBytes = Math.min(Math.max(ringBytes, CHUNK_BYTES_MIN), CHUNK_BYTES_MAX);
         final long table = Align.up(8L * ranks, REGION_ALIGNMENT);
         this.rtsTableOffset = CREDIT_TABLE_OFFSET + table;
-        this.ringsOffset = rtsTableOffset + table;
+        this.ringsOffset = rtsTableOffset + Align.up((long)RTS_ENTRY_BYTES * ranks, REGION_ALIGNMENT);
         this.stagingOffset = Math.addExact(ringsOffset, Math.multiplyExact(ringBytes, ranks));
         this.partBytes = Math.addExact(stagingOffset, Math.multiplyExact(2 * chunkBytes, ranks));
     }
@@ -160,9 +168,9 @@ final class MessagingLayout {
         return CREDIT_TABLE_OFFSET + 8L * receiver;
     }
 
-    /** @return where the length of a rendezvous message announced by {@code sender} is. */
+    /** @return where the rendezvous entry of a message announced by {@code sender} is (its length first). */
     long rtsOffset(final int sender) {
-        return rtsTableOffset + 8L * sender;
+        return rtsTableOffset + (long)RTS_ENTRY_BYTES * sender;
     }
 
     /** @return where the bounce ring of {@code sender} starts. */
@@ -200,7 +208,7 @@ final class MessagingLayout {
         if (disp >= ringsOffset && disp < stagingOffset) {
             return Region.BOUNCE;
         }
-        if (disp >= rtsTableOffset && disp < rtsTableOffset + 8L * ranks) {
+        if (disp >= rtsTableOffset && disp < rtsTableOffset + (long)RTS_ENTRY_BYTES * ranks) {
             return Region.RENDEZVOUS;
         }
         if (disp >= CREDIT_TABLE_OFFSET && disp < CREDIT_TABLE_OFFSET + 8L * ranks) {
@@ -219,7 +227,7 @@ final class MessagingLayout {
     int ownerOf(final Region region, final long disp) {
         return (int)switch (region) {
             case CREDIT -> (disp - CREDIT_TABLE_OFFSET) / 8;
-            case RENDEZVOUS -> (disp - rtsTableOffset) / 8;
+            case RENDEZVOUS -> (disp - rtsTableOffset) / RTS_ENTRY_BYTES;
             case BOUNCE -> (disp - ringsOffset) / ringBytes;
             case STAGING -> (disp - stagingOffset) / (2 * chunkBytes);
             case CHUNK_SIGNAL -> -1;

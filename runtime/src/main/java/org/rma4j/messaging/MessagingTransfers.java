@@ -22,13 +22,20 @@ final class MessagingTransfers {
         int length;
         /**
          * The message's bytes from offset 0 ({@link #length} of them; a reused buffer may be longer), unless
-         * {@link #inline}.
+         * {@link #inline} or unread ({@link #directPid}).
          */
-        final MemorySegment data;
+        MemorySegment data;
         /** Whether the message's bytes are {@link #words} (it travelled in its notification), not {@link #data}. */
         boolean inline;
         /** The bytes of a message that travelled in its notification, as the entry's words ({@link InlineWords}). */
         final long[] words = new long[InlineWords.WORDS];
+        /**
+         * The sender's pid while this is a direct rendezvous message not read yet (its bytes are at
+         * {@link #directAddress} in the sender's process), else 0.
+         */
+        long directPid;
+        /** Where a direct rendezvous message's bytes are in its sender's process. */
+        long directAddress;
         /** The rendezvous still arriving into {@link #data}, or null once all of it is there. */
         Inbound inbound;
         /** Whether this is an eager message's reusable buffer (never a rendezvous's). */
@@ -96,16 +103,22 @@ final class MessagingTransfers {
         }
     }
 
-    /** A rendezvous message this rank is staging for its receiver. */
+    /**
+     * A rendezvous message this rank is staging for its receiver, or that its receiver reads directly from the
+     * send's buffer (one chunk, acknowledged once the receiver has read it all).
+     */
     static final class Outbound {
         final MessageRequest request;
         final long chunks;
+        /** Whether the receiver reads the send's buffer directly ({@link org.rma4j.shm.CrossMemory}). */
+        final boolean direct;
         long staged;
         long acknowledged;
 
-        Outbound(final MessageRequest request, final long chunks) {
+        Outbound(final MessageRequest request, final long chunks, final boolean direct) {
             this.request = request;
             this.chunks = chunks;
+            this.direct = direct;
         }
     }
 }

@@ -1,17 +1,25 @@
 package org.rma4j.messaging;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayDeque;
+import org.rma4j.ErrorClass;
+import org.rma4j.RmaException;
 import org.rma4j.Window;
 import org.rma4j.messaging.MessagingTransfers.Inbound;
 import org.rma4j.messaging.MessagingTransfers.Unexpected;
+import org.rma4j.shm.Align;
+import org.rma4j.shm.CrossMemory;
+import org.rma4j.shm.Liveness;
 
 /**
  * The receive side of the rendezvous protocol of a {@link MessagingEngine} (see {@link Messaging}): matching an
  * announced message, reading its chunks from the sender's staging halves with notified gets (into the matched
- * receive's buffer or a private one), and handing an unexpected message, arrived or still arriving, to the
- * receive that takes it. At most one inbound message per sender is in flight ({@code inbound[s]}). Owned by
- * the engine's thread.
+ * receive's buffer or a private one), or all of it from the sender's buffer with one kernel copy (a direct
+ * rendezvous), and handing an unexpected message, arrived or still arriving, to the receive that takes it. At
+ * most one inbound message per sender is in flight ({@code inbound[s]}, or one parked unread). Owned by the
+ * engine's thread.
  */
 final class RendezvousInbound {
     private final Window window;
@@ -20,8 +28,13 @@ final class RendezvousInbound {
     private final int rank;
     private final MatchQueues queues;
     private final Inbound[] inbound;
+    private final Liveness liveness;
+    /** Direct rendezvous messages parked unread (their senders wait for the acknowledgement), in arrival order. */
+    private final ArrayDeque<Unexpected> unread = new ArrayDeque<>();
 
-    RendezvousInbound(final Window window, final MessagingLayout layout, final MatchQueues queues) {
+    RendezvousInbound(final Window window, final MessagingLayout layout, final MatchQueues queues,
+        final Liveness liveness) {
+        this.liveness = liveness;
         this.window = window;
         this.layout = layout;
         this.local = window.segment();
@@ -39,7 +52,14 @@ final class RendezvousInbound {
             throw new IllegalStateException(
                 "rank " + rank + " got a second rendezvous from rank " + source + " while one is in flight");
         }
-        final long length = local.get(ValueLayout.JAVA_LONG, layout.rtsOffset(source));
+        final long entry = layout.rtsOffset(source);
+        final long length = local.get(ValueLayout.JAVA_LONG, entry);
+        final long pid = local.get(ValueLayout.JAVA_LONG, entry + MessagingLayout.RTS_PID);
+        if (pid != 0) {
+            final long address = local.get(ValueLayout.JAVA_LONG, entry + MessagingLayout.RTS_ADDRESS);
+            readDirectly(source, wireTag, length, pid, address);
+            return;
+        }
         final Inbound message = new Inbound(source, wireTag, length, layout.chunks(length));
         inbound[source] = message;
         final MessageRequest request = queues.takePosted(source, wireTag);
@@ -56,6 +76,83 @@ final class RendezvousInbound {
         if (message.pulled < message.chunks) {
             pull(message);
         }
+    }
+
+    /**
+     * A rendezvous message whose sender, a process of this node, left it in its send buffer ({@code pid},
+     * {@code address}): a matched one is read at once, with one kernel copy ({@link CrossMemory}) into the
+     * receive's buffer (nothing, when it does not fit), and acknowledged, which completes the send; an unmatched one
+     * is parked unread, to be read straight into the receive that takes it, or into a private buffer before this
+     * rank blocks or at its next step of progress ({@link #readUnread}), so its sender waits for no receive.
+     */
+    private void readDirectly(final int source, final int wireTag, final long length, final long pid,
+        final long address) {
+        final MessageRequest request = queues.takePosted(source, wireTag);
+        if (request == null) {
+            final Unexpected parked = new Unexpected(source, wireTag, (int)length, null, null);
+            parked.directPid = pid;
+            parked.directAddress = address;
+            queues.park(parked);
+            unread.addLast(parked);
+        } else if (MatchQueues.fits(request, source, wireTag, length)) {
+            readAndAcknowledge(source, length, pid, address, request.buffer());
+            request.complete(queues.status(source, wireTag, length));
+        } else {
+            readAndAcknowledge(source, length, pid, address, null);
+        }
+    }
+
+    /**
+     * A receive takes {@code message}, a direct rendezvous message parked unread: reads it into {@code target}
+     * (discards it, if null) and acknowledges it.
+     */
+    void takeUnread(final Unexpected message, final MemorySegment target) {
+        unread.remove(message);
+        final long pid = message.directPid;
+        message.directPid = 0;
+        readAndAcknowledge(message.source, message.length, pid, message.directAddress, target);
+    }
+
+    /**
+     * Reads every direct rendezvous message parked unread into a private buffer and acknowledges it: their senders
+     * wait for that. Called before this rank blocks and at each step of progress.
+     *
+     * @return whether there was any.
+     */
+    boolean readUnread() {
+        if (unread.isEmpty()) {
+            return false;
+        }
+        while (!unread.isEmpty()) {
+            final Unexpected message = unread.peekFirst();
+            final MemorySegment data = Arena.ofAuto().allocate(Math.max(1, message.length), Align.CACHE_LINE);
+            readAndAcknowledge(message.source, message.length, message.directPid, message.directAddress, data);
+            unread.pollFirst();
+            message.data = data;
+            message.directPid = 0;
+        }
+        return true;
+    }
+
+    /**
+     * Reads a direct rendezvous message of {@code length} bytes from its sender's buffer into {@code target} (or
+     * not, if null), then acknowledges it with an empty notified put to the sender's staging pair for this rank.
+     */
+    private void readAndAcknowledge(final int source, final long length, final long pid, final long address,
+        final MemorySegment target) {
+        if (target != null && length > 0) {
+            final int error = CrossMemory.read(pid, address, target.asSlice(0, length));
+            if (error != 0) {
+                // A sender that died took its buffer along: report its death, else what the kernel said.
+                liveness.check();
+                throw new RmaException(ErrorClass.OTHER,
+                    "rank " + rank + " could not read the " + length + "-byte message of rank " + source + " (process "
+                        + pid + ") from its buffer: process_vm_readv" + " errno " + error + " (-D"
+                        + Messaging.DIRECT_READS_PROP_NAME + "=false at the senders stages"
+                        + " such messages through shared memory instead)");
+            }
+        }
+        window.putNotify(MemorySegment.NULL, source, layout.stagingOffset(rank, 0), MessagingEngine.CONTROL_TAG);
     }
 
     /**
@@ -105,6 +202,12 @@ final class RendezvousInbound {
             attach(arriving, request);
             if (arriving.target != null) {
                 message.copyTo(request.buffer(), arrived);
+            }
+        } else if (message.directPid != 0) {
+            final boolean fits = MatchQueues.fits(request, message.source, message.wireTag, message.length);
+            takeUnread(message, fits ? request.buffer() : null);
+            if (fits) {
+                request.complete(queues.status(message.source, message.wireTag, message.length));
             }
         } else if (MatchQueues.fits(request, message.source, message.wireTag, message.length)) {
             message.copyTo(request.buffer(), message.length);

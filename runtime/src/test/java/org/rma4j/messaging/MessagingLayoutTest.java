@@ -24,6 +24,11 @@ class MessagingLayoutTest {
             assertTrue(layout.rtsOffset(r) >= MessagingLayout.CREDIT_TABLE_OFFSET + 8 * 5);
         }
         assertEquals(0, layout.rtsOffset(0) % MessagingLayout.REGION_ALIGNMENT);
+        for (int r = 1; r < 5; r++) {
+            assertEquals(layout.rtsOffset(r - 1) + MessagingLayout.RTS_ENTRY_BYTES, layout.rtsOffset(r),
+                "rendezvous entries (length, pid, address) follow each other");
+        }
+        previousEnd = layout.rtsOffset(4) + MessagingLayout.RTS_ENTRY_BYTES;
         for (int r = 0; r < 5; r++) {
             assertEquals(0, layout.ringOffset(r) % MessagingLayout.REGION_ALIGNMENT, "ring of " + r);
             assertTrue(layout.ringOffset(r) >= previousEnd);
@@ -64,6 +69,8 @@ class MessagingLayoutTest {
         for (int r = 0; r < 3; r++) {
             assertRegion(layout, MessagingLayout.Region.CREDIT, r, layout.creditOffset(r));
             assertRegion(layout, MessagingLayout.Region.RENDEZVOUS, r, layout.rtsOffset(r));
+            assertRegion(layout, MessagingLayout.Region.RENDEZVOUS, r,
+                layout.rtsOffset(r) + MessagingLayout.RTS_ENTRY_BYTES - 1);
             assertRegion(layout, MessagingLayout.Region.BOUNCE, r, layout.ringOffset(r));
             assertRegion(layout, MessagingLayout.Region.BOUNCE, r, layout.ringOffset(r) + layout.ringBytes() - 1);
             assertRegion(layout, MessagingLayout.Region.STAGING, r, layout.stagingOffset(r, 0));

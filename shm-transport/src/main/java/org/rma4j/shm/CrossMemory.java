@@ -1,0 +1,169 @@
+package org.rma4j.shm;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * Copies bytes out of another process's memory with one copy by the kernel: Linux {@code process_vm_readv(2)}
+ * ("cross memory attach", the single-copy mechanism of Open MPI's shared-memory transport), called through the
+ * FFM linker. A receiver that knows a sender's pid and the address of its buffer reads the buffer straight into
+ * its own memory, instead of the sender copying it into shared memory and the receiver copying it out.
+ *
+ * <p>The kernel allows the read where the caller may ptrace the other process: same user, and no Yama
+ * restriction ({@code /proc/sys/kernel/yama/ptrace_scope} absent or 0; at 1 only a descendant may be read,
+ * and the ranks of a job are siblings). {@link #isAvailable()} is true only where the call links, Yama does not
+ * restrict it and a read of this process's own memory through the call succeeds (a seccomp filter, as
+ * container runtimes install, fails that read too).
+ */
+public final class CrossMemory {
+    static final int ESRCH = 3;
+    static final int EINTR = 4;
+    static final int EFAULT = 14;
+
+    /** Bytes of a heap target copied through native memory per call (the kernel writes native memory only). */
+    static final long SCRATCH_BYTES = 1 << 20;
+    /** {@code struct iovec}: {@code void *iov_base; size_t iov_len} on LP64. */
+    private static final long IOVEC_BYTES = 16;
+
+    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final MethodHandle READV = lookupReadv();
+    private static final boolean AVAILABLE = READV != null && yamaAllows() && probe();
+
+    private CrossMemory() {
+    }
+
+    /**
+     * @return whether {@link #read} works here (see the class comment).
+     */
+    public static boolean isAvailable() {
+        return AVAILABLE;
+    }
+
+    /**
+     * Reads {@code into.byteSize()} bytes at {@code address} in process {@code pid} into {@code into}.
+     *
+     * @param pid     the process to read from.
+     * @param address the start of the bytes in that process's address space.
+     * @param into    where the bytes go: native memory directly, a heap segment through native scratch memory.
+     * @return 0, or the {@code errno} of the failed call ({@code ESRCH} 3: no such process; {@code EFAULT} 14:
+     *         the range is not mapped there; {@code EPERM} 1: not permitted; {@code ENOSYS} 38: no such call).
+     *         {@code into} may then hold any part of the bytes.
+     * @throws IllegalStateException if the call is not {@link #isAvailable() available}.
+     */
+    public static int read(final long pid, final long address, final MemorySegment into) {
+        if (READV == null) {
+            throw new IllegalStateException("process_vm_readv is not available in this process");
+        }
+        final long size = into.byteSize();
+        try (Arena arena = Arena.ofConfined()) {
+            final MemorySegment local = arena.allocate(2 * IOVEC_BYTES, Long.BYTES);
+            final MemorySegment remote = local.asSlice(IOVEC_BYTES);
+            final MemorySegment state = arena.allocate(CALL_STATE);
+            if (into.isNative()) {
+                return readNative(pid, address, into, local, remote, state);
+            }
+            final MemorySegment scratch = arena.allocate(Math.min(size, SCRATCH_BYTES), Align.CACHE_LINE);
+            for (long offset = 0; offset < size; offset += scratch.byteSize()) {
+                final long bytes = Math.min(scratch.byteSize(), size - offset);
+                final int error = readNative(pid, address + offset, scratch.asSlice(0, bytes), local, remote, state);
+                if (error != 0) {
+                    return error;
+                }
+                MemorySegment.copy(scratch, 0, into, offset, bytes);
+            }
+            return 0;
+        }
+    }
+
+    /**
+     * {@link #read} into native memory, one call per part the kernel copied (it stops early only at a fault).
+     */
+    private static int readNative(final long pid, final long address, final MemorySegment into,
+        final MemorySegment local, final MemorySegment remote, final MemorySegment state) {
+        final long size = into.byteSize();
+        long done = 0;
+        while (done < size) {
+            local.set(ValueLayout.JAVA_LONG, 0, into.address() + done);
+            local.set(ValueLayout.JAVA_LONG, Long.BYTES, size - done);
+            remote.set(ValueLayout.JAVA_LONG, 0, address + done);
+            remote.set(ValueLayout.JAVA_LONG, Long.BYTES, size - done);
+            final long copied;
+            try {
+                copied = (long)READV.invokeExact(state, (int)pid, local, 1L, remote, 1L, 0L);
+            } catch (final Throwable t) {
+                throw new IllegalStateException("process_vm_readv failed", t);
+            }
+            if (copied < 0) {
+                final int error = (int)ERRNO.get(state, 0L);
+                if (error != EINTR) {
+                    return error;
+                }
+            } else if (copied == 0) {
+                return EFAULT;
+            } else {
+                done += copied;
+            }
+        }
+        return 0;
+    }
+
+    private static MethodHandle lookupReadv() {
+        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) {
+            return null;
+        }
+        try {
+            final Linker linker = Linker.nativeLinker();
+            // ssize_t process_vm_readv(pid_t pid, const struct iovec *local_iov, unsigned long liovcnt,
+            //     const struct iovec *remote_iov, unsigned long riovcnt, unsigned long flags)
+            return linker.downcallHandle(linker.defaultLookup().find("process_vm_readv").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                    ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
+                Linker.Option.captureCallState("errno"));
+        } catch (final RuntimeException e) {
+            // IllegalCallerException without native access, NoSuchElementException without the symbol.
+            return null;
+        }
+    }
+
+    /**
+     * @return whether Yama lets a process read its siblings (no Yama, or ptrace_scope 0).
+     */
+    private static boolean yamaAllows() {
+        try {
+            return Files.readString(Path.of("/proc/sys/kernel/yama/ptrace_scope")).strip().equals("0");
+        } catch (final NoSuchFileException e) {
+            return true;
+        } catch (final IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * @return whether a read of a word of this process's own memory through the call returns the word.
+     */
+    private static boolean probe() {
+        try (Arena arena = Arena.ofConfined()) {
+            final long expected = 0x524D_4134_4A43_4D41L;
+            final MemorySegment source = arena.allocate(ValueLayout.JAVA_LONG);
+            source.set(ValueLayout.JAVA_LONG, 0, expected);
+            final MemorySegment target = arena.allocate(ValueLayout.JAVA_LONG);
+            return read(ProcessHandle.current().pid(), source.address(), target) == 0
+                && target.get(ValueLayout.JAVA_LONG, 0) == expected;
+        } catch (final RuntimeException e) {
+            return false;
+        }
+    }
+}
