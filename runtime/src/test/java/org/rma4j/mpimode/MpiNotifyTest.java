@@ -11,7 +11,7 @@ import org.rma4j.test.cluster.MpiCluster;
 /**
  * Notified access, notification counters and Messaging across nodes: a real job of 2 nodes x 2 ranks under Open MPI runs the
  * scenarios of thread and process mode. Not here: MessagingScenarios.collectives (it reads a board through
- * sharedQuery, which needs one node). The job's waits poll MPI for 20 ms, then sleep (the default is to poll
+ * sharedQuery, which needs one node) and directRendezvous (a receiver reads its sender's process memory). The job's waits poll MPI for 20 ms, then sleep (the default is to poll
  * for ever): so the scenarios also run with consumers, receivers and lock waiters asleep, served by the progress
  * thread, and waitingSleeps proves a long wait sleeps.
  */
