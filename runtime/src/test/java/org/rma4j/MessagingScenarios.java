@@ -253,11 +253,13 @@ final class MessagingScenarios {
      * buffer ({@link CrossMemory}, where the system allows it): a send that completes only once its receiver has
      * read it (received into a heap buffer), messages parked unread and then read straight into a blocking receive
      * or into a private buffer, a truncated one posted first and one arrived first (COUNT, the send still
-     * completes), and the order of a pair's long and short messages under a wildcard tag; byte-exact.
+     * completes), the order of a pair's long and short messages under a wildcard tag, and one never received,
+     * whose send completes when the ranks close; byte-exact.
      */
     static void directRendezvous(final RmaJob job) {
         final int me = job.rank();
         final int[] sizes = {BOUNCE + 1, 100_000, MIB, 3 * MIB + 5};
+        MessageRequest neverReceived = null;
         try (Arena arena = Arena.ofShared(); Messaging m = Messaging.create(job, BOUNCE)) {
             final MemorySegment native0 = arena.allocate(4 * MIB, 64);
             // A send is complete only once its receiver has read it (a staged one of two chunks at once: 64 KiB chunks).
@@ -329,6 +331,13 @@ final class MessagingScenarios {
                     assertArrayEquals(pattern(i, 6, size), into.asSlice(0, size).toArray(ValueLayout.JAVA_BYTE));
                 }
             }
+            // Closing reads a message no receive took (the receiver drops it), so that its send completes.
+            if (me == 0) {
+                neverReceived = m.isend(native0.asSlice(0, 200_000), 1, 99);
+            }
+        }
+        if (neverReceived != null) {
+            assertTrue(neverReceived.test(), "a send that no receive took is complete once Messaging.close returned");
         }
     }
 

@@ -7,11 +7,13 @@ import java.util.ArrayDeque;
 import org.rma4j.ErrorClass;
 import org.rma4j.RmaException;
 import org.rma4j.Window;
+import org.rma4j.internal.RuntimeAccess;
 import org.rma4j.messaging.MessagingTransfers.Inbound;
 import org.rma4j.messaging.MessagingTransfers.Unexpected;
 import org.rma4j.shm.Align;
 import org.rma4j.shm.CrossMemory;
 import org.rma4j.shm.Liveness;
+import org.rma4j.shm.PeerFailedException;
 
 /**
  * The receive side of the rendezvous protocol of a {@link MessagingEngine} (see {@link Messaging}): matching an
@@ -22,6 +24,9 @@ import org.rma4j.shm.Liveness;
  * engine's thread.
  */
 final class RendezvousInbound {
+    /** The runtime internals this layer uses (see RuntimeAccess). */
+    private static final RuntimeAccess ACCESS = RuntimeAccess.get();
+
     private final Window window;
     private final MessagingLayout layout;
     private final MemorySegment local;
@@ -144,7 +149,16 @@ final class RendezvousInbound {
             final int error = CrossMemory.read(pid, address, target.asSlice(0, length));
             if (error != 0) {
                 // A sender that died took its buffer along: report its death, else what the kernel said.
-                liveness.check();
+                final String what = "Messaging's read of a message from rank " + source;
+                try {
+                    liveness.check();
+                } catch (final RuntimeException e) {
+                    throw ACCESS.translate(e, rank, what);
+                }
+                if (error == CrossMemory.ESRCH) {
+                    throw ACCESS.translate(new PeerFailedException(source, "its process " + pid + " is gone"), rank,
+                        what);
+                }
                 throw new RmaException(ErrorClass.OTHER,
                     "rank " + rank + " could not read the " + length + "-byte message of rank " + source + " (process "
                         + pid + ") from its buffer: process_vm_readv" + " errno " + error + " (-D"

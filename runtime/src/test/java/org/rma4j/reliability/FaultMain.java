@@ -1,5 +1,6 @@
 package org.rma4j.reliability;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -89,6 +90,7 @@ public final class FaultMain {
                 case "linger" -> linger(job);
                 case "waitany-windows" -> waitAnyWindows(job, clock);
                 case "messaging-two" -> messagingTwo(job, clock);
+                case "messaging-direct" -> messagingDirect(job, clock);
                 default -> throw new IllegalArgumentException("unknown mode " + mode);
             }
         } catch (final RuntimeException e) {
@@ -349,6 +351,30 @@ public final class FaultMain {
         final MessageRequest a = first.irecv(MemorySegment.ofArray(new long[1]), VICTIM, 0);
         final MessageRequest b = second.irecv(MemorySegment.ofArray(new long[1]), VICTIM, 0);
         survive(job, clock, "recv", () -> MessageRequest.waitAny(a, b));
+    }
+
+    /**
+     * The victim sends its pid, then a long message from native memory, which rank 0 would read from the victim's
+     * process, and dies; rank 0 receives the pid, waits until that process is gone and then receives the long message:
+     * its read finds no process, and the receive must end with RankFailedException, not hang or return.
+     */
+    private static void messagingDirect(final RmaJob job, final Window clock) {
+        final Messaging messaging = Messaging.create(job);
+        final long[] pid = new long[1];
+        try (Arena arena = Arena.ofShared()) {
+            final MemorySegment data = arena.allocate(1 << 20, 64);
+            if (job.rank() == VICTIM) {
+                pid[0] = ProcessHandle.current().pid();
+                messaging.send(MemorySegment.ofArray(pid), 0, 1);
+                messaging.isend(data, 0, 0);
+                RankSupport.die(clock);
+            }
+            if (job.rank() == 0) {
+                messaging.recv(MemorySegment.ofArray(pid), VICTIM, 1);
+                ProcessHandle.of(pid[0]).ifPresent(victim -> victim.onExit().join());
+                survive(job, clock, "recv", () -> messaging.recv(data, VICTIM, 0));
+            }
+        }
     }
 
     private static void linger(final RmaJob job) {

@@ -144,6 +144,12 @@ class KilledRankTest {
     }
 
     @Test
+    void shouldFailAReceiveThatWouldReadALongMessageFromTheKilledSendersMemory() throws Exception {
+        final Jobs.Outcome outcome = Jobs.run(base.path(), 2, GRACE, FaultMain.class, "messaging-direct");
+        assertSurvivorsDetected(outcome, "messaging-direct", List.of(0), "recv");
+    }
+
+    @Test
     void shouldForwardTheLinesARankPrintsWhileTheLauncherStopsIt() throws Exception {
         final Jobs.Outcome outcome = Jobs.run(base.path(), 2, Duration.ofMillis(200), FaultMain.class, "linger");
         assertEquals(3, outcome.result().exitCode(), outcome::describe);

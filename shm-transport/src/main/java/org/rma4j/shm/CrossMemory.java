@@ -28,7 +28,8 @@ import java.util.Locale;
  * container runtimes install, fails that read too).
  */
 public final class CrossMemory {
-    static final int ESRCH = 3;
+    /** {@code errno} of a read from a process that is gone (or a zombie: its memory is). */
+    public static final int ESRCH = 3;
     static final int EINTR = 4;
     static final int EFAULT = 14;
 
