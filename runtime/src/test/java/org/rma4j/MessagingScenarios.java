@@ -251,7 +251,8 @@ final class MessagingScenarios {
     /**
      * Long messages from native buffers between ranks of one node, which the receiver reads from the sender's
      * buffer ({@link CrossMemory}, where the system allows it): a send that completes only once its receiver has
-     * read it (received into a heap buffer), messages parked unread and then read straight into a blocking receive
+     * read it (received into a heap buffer), a receive posted first into native memory at an odd address (the sender
+     * writes the first half, the receiver reads the second), messages parked unread and then read straight into a blocking receive
      * or into a private buffer, a truncated one posted first and one arrived first (COUNT, the send still
      * completes), the order of a pair's long and short messages under a wildcard tag, and one never received,
      * whose send completes when the ranks close; byte-exact.
@@ -275,6 +276,20 @@ final class MessagingScenarios {
                 assertEquals(new MessageStatus(0, 1, 100_000), m.recv(MemorySegment.ofArray(into), 0, 1));
                 assertArrayEquals(pattern(0, 1, 100_000), Arrays.copyOf(into, 100_000));
                 assertArrayEquals(new byte[3], Arrays.copyOfRange(into, 100_000, 100_003));
+            }
+            m.barrier();
+            // Posted first, into native memory: more than two chunks, so the sender writes the first half.
+            if (me == 0) {
+                job.barrier();
+                native0.asSlice(0, MIB + 7).copyFrom(MemorySegment.ofArray(pattern(7, 7, MIB + 7)));
+                m.send(native0.asSlice(0, MIB + 7), 1, 7);
+            } else if (me == 1) {
+                final MemorySegment into = arena.allocate(MIB + 8L, 64);
+                final MessageRequest posted = m.irecv(into.asSlice(1, MIB + 7), 0, 7);
+                job.barrier();
+                assertEquals(new MessageStatus(0, 7, MIB + 7), posted.await());
+                assertArrayEquals(pattern(7, 7, MIB + 7), into.asSlice(1, MIB + 7).toArray(ValueLayout.JAVA_BYTE));
+                assertEquals(0, into.get(ValueLayout.JAVA_BYTE, 0), "the byte before the receive is untouched");
             }
             m.barrier();
             // Arrived before their receives: read into a blocking receive's buffer or, before the receiver blocks,

@@ -58,8 +58,9 @@ final class MatchQueues {
         return null;
     }
 
+    /** Whether an unexpected message is there whole with at most {@code capacity} bytes (not unread, not arriving). */
     private static boolean fits(final Unexpected message, final long capacity) {
-        return message.inbound == null && message.length <= capacity;
+        return message.inbound == null && message.directPid == 0 && message.length <= capacity;
     }
 
     /**

@@ -89,11 +89,17 @@ import org.rma4j.internal.RuntimeAccess;
  *   <li><b>Direct rendezvous</b> (a longer message from native memory to a rank of this node, where Linux lets one
  *   process read another's memory: {@code process_vm_readv}, the single copy of Open MPI's shared-memory transport
  *   (CMA), and {@link #DIRECT_READS_PROP_NAME} is not false): the announcement also carries the sender's pid and
- *   the address of its buffer, and the receiver, once it has matched the message (or at once into a private
- *   buffer, as above), reads all of it with one kernel copy and acknowledges it with an empty notified put to the
- *   sender's staging pair. Nothing is staged, so the message crosses memory once instead of twice; the send
- *   completes with the acknowledgement, and its buffer must stay as it is until then (as for any nonblocking
- *   send). A heap buffer, or a receiver on another node, takes the staged rendezvous.</li>
+ *   the address of its buffer, and the receiver, once a receive has taken the message, reads it with one kernel
+ *   copy and acknowledges it with an empty notified put to the sender's staging pair. Into a native receive
+ *   buffer, for a message of more than two chunks (128 KiB by default), the two copy a half each at the same time:
+ *   the receiver answers with a clear-to-send carrying its pid and the buffer's address, the sender writes the first
+ *   half there ({@code process_vm_writev}) and signals it at the receiver's chunk-signal address while the receiver
+ *   reads the second half, and the receiver acknowledges after that signal. A message no receive has taken stays
+ *   unread in the sender's buffer until one does, or until its receiver would block or tests a request, which then
+ *   reads it into a private buffer (so the sender is never held up by a missing receive). Nothing is staged, so the
+ *   message crosses memory once instead of twice; the send completes with the acknowledgement, and its buffer must
+ *   stay as it is until then (as for any nonblocking send). A heap send buffer, or a receiver on another node, takes
+ *   the staged rendezvous.</li>
  *   <li><b>Collectives</b> ({@link #barrier}, {@link #bcast}, {@link #reduce}, {@link #allreduce},
  *   {@link #close}) are point-to-point messages with a context bit in the tag that user receives never
  *   match: dissemination barrier, binomial-tree broadcast and reduce, reduce then broadcast for

@@ -65,7 +65,9 @@ final class MessagingEngine {
      *   (an empty notification at its credit word here), so a rank never blocks while a sender that waits
      *   for room is owed credit.
      * - No direct rendezvous message is unread after progress() returns or before waitUntil sleeps (its
-     *   sender waits for its acknowledgement); a receive that takes one reads it into its own buffer.
+     *   sender waits for its acknowledgement); a receive that takes one reads it into its own buffer, or, split
+     *   (inbound[s] with split set), reads the second half and waits for the sender's chunk signal for the first,
+     *   which the sender writes once it has drained the clear-to-send.
      * - A sender whose ring at d lacks room asks d for credit once (creditAsked[d]) and asks again only
      *   after a send to d found room; d's answer covers every payload written before the question.
      * - This rank never writes a payload over ring bytes at d whose earlier payload d has not copied
@@ -235,11 +237,7 @@ final class MessagingEngine {
         if (message == null) {
             return null;
         }
-        if (message.directPid != 0) {
-            rendezvous.takeUnread(message, buffer);
-        } else {
-            message.copyTo(buffer, message.length);
-        }
+        message.copyTo(buffer, message.length);
         final MessageStatus status = queues.status(message.source, message.wireTag, message.length);
         recycle(message);
         return status;
@@ -641,6 +639,33 @@ final class MessagingEngine {
         }
     }
 
+    /**
+     * {@code dest} has matched this rank's direct rendezvous message and reads its second half: writes the first
+     * half into the receive's buffer in {@code dest}'s process and signals it (the receiver then acknowledges).
+     */
+    private void onClearToSend(final int dest) {
+        final Outbound message = outbound[dest];
+        if (message == null || !message.direct) {
+            throw new IllegalStateException(
+                "rank " + rank + " got a clear-to-send from rank " + dest + " with no direct rendezvous in flight");
+        }
+        final long entry = layout.ctsOffset(dest);
+        final long pid = local.get(ValueLayout.JAVA_LONG, entry);
+        final long address = local.get(ValueLayout.JAVA_LONG, entry + MessagingLayout.CTS_ADDRESS);
+        final long bytes = local.get(ValueLayout.JAVA_LONG, entry + MessagingLayout.CTS_BYTES);
+        final int error = CrossMemory.write(pid, address, message.request.buffer().asSlice(0, bytes));
+        if (error != 0) {
+            throw fail(RendezvousInbound.crossMemoryFailure(error, rank, dest, pid, "write", liveness));
+        }
+        try {
+            transfer();
+            window.putNotify(MemorySegment.NULL, dest, MessagingLayout.CHUNK_SIGNAL_OFFSET, CONTROL_TAG);
+        } catch (final RuntimeException e) {
+            // The half is written and cannot be announced: the rendezvous cannot go on.
+            throw fail(e);
+        }
+    }
+
     // ---------------------------------------------------------------- receiving
 
     private void dispatch(final int source, final int wireTag, final long disp, final int length, final int arrival) {
@@ -652,7 +677,8 @@ final class MessagingEngine {
         switch (region) {
             case BOUNCE -> onEager(source, wireTag, disp, length, arrival);
             case RENDEZVOUS -> rendezvous.onRendezvous(source, wireTag);
-            case CHUNK_SIGNAL -> rendezvous.pull(rendezvous.inboundFrom(source));
+            case CHUNK_SIGNAL -> rendezvous.onChunkSignal(source);
+            case CLEAR_TO_SEND -> onClearToSend(source);
             case STAGING -> onAcknowledgement(source);
             case CREDIT -> {
                 if (length == 0) {

@@ -31,6 +31,11 @@ import org.rma4j.shm.Align;
  *   |   staged) | 16 address of the sender's buffer (long), the last two for a  |
  *   |   direct read (written by rank s's notified put, read after its drain)    |
  *   +-------------------------------------------------------------------------+
+ *   | clear-to-send table: ranks x 24 B, padded to 128: entry r = rank r's     |
+ *   |   answer to this rank's direct rendezvous: 0 r's pid (long) | 8 address  |
+ *   |   of the receive's buffer (long) | 16 bytes this rank writes there from  |
+ *   |   the start (long) (written by rank r's notified put)                    |
+ *   +-------------------------------------------------------------------------+
  *   | bounce rings: ranks x ringBytes (multiple of 128):                       |
  *   |   ring s holds rank s's eager payloads, each at a 64-byte boundary       |
  *   |   (written by rank s); a message of up to 32 B from a rank of this node |
@@ -94,6 +99,13 @@ final class MessagingLayout {
     /** The address of the sender's buffer in its process, in a rendezvous entry (long), for a direct read. */
     static final int RTS_ADDRESS = 2 * Long.BYTES;
 
+    /** Bytes of an entry of the clear-to-send table: pid, address and length ({@link #CTS_ADDRESS}). */
+    static final int CTS_ENTRY_BYTES = 3 * Long.BYTES;
+    /** The address of the receive's buffer in the receiver's process, in a clear-to-send entry (long). */
+    static final int CTS_ADDRESS = Long.BYTES;
+    /** The bytes the sender writes into the receive's buffer from its start, in a clear-to-send entry (long). */
+    static final int CTS_BYTES = 2 * Long.BYTES;
+
     /** Smallest rendezvous chunk (the chunk is the ring size clamped to [MIN, MAX]). */
     static final long CHUNK_BYTES_MIN = 64 * 1024;
     /** Largest rendezvous chunk. */
@@ -106,6 +118,7 @@ final class MessagingLayout {
     private final long ringBytes;
     private final long chunkBytes;
     private final long rtsTableOffset;
+    private final long ctsTableOffset;
     private final long ringsOffset;
     private final long stagingOffset;
     private final long partBytes;
@@ -121,7 +134,8 @@ final class MessagingLayout {
         this.chunkBytes = Math.min(Math.max(ringBytes, CHUNK_BYTES_MIN), CHUNK_BYTES_MAX);
         final long table = Align.up(8L * ranks, REGION_ALIGNMENT);
         this.rtsTableOffset = CREDIT_TABLE_OFFSET + table;
-        this.ringsOffset = rtsTableOffset + Align.up((long)RTS_ENTRY_BYTES * ranks, REGION_ALIGNMENT);
+        this.ctsTableOffset = rtsTableOffset + Align.up((long)RTS_ENTRY_BYTES * ranks, REGION_ALIGNMENT);
+        this.ringsOffset = ctsTableOffset + Align.up((long)CTS_ENTRY_BYTES * ranks, REGION_ALIGNMENT);
         this.stagingOffset = Math.addExact(ringsOffset, Math.multiplyExact(ringBytes, ranks));
         this.partBytes = Math.addExact(stagingOffset, Math.multiplyExact(2 * chunkBytes, ranks));
     }
@@ -173,6 +187,11 @@ final class MessagingLayout {
         return rtsTableOffset + (long)RTS_ENTRY_BYTES * sender;
     }
 
+    /** @return where {@code receiver}'s clear-to-send entry for this part's owner's direct rendezvous is. */
+    long ctsOffset(final int receiver) {
+        return ctsTableOffset + (long)CTS_ENTRY_BYTES * receiver;
+    }
+
     /** @return where the bounce ring of {@code sender} starts. */
     long ringOffset(final int sender) {
         return ringsOffset + ringBytes * sender;
@@ -194,7 +213,7 @@ final class MessagingLayout {
 
     /** What a notification's displacement in this layout announces. */
     enum Region {
-        CHUNK_SIGNAL, CREDIT, RENDEZVOUS, BOUNCE, STAGING
+        CHUNK_SIGNAL, CREDIT, RENDEZVOUS, CLEAR_TO_SEND, BOUNCE, STAGING
     }
 
     /**
@@ -207,6 +226,9 @@ final class MessagingLayout {
         }
         if (disp >= ringsOffset && disp < stagingOffset) {
             return Region.BOUNCE;
+        }
+        if (disp >= ctsTableOffset && disp < ctsTableOffset + (long)CTS_ENTRY_BYTES * ranks) {
+            return Region.CLEAR_TO_SEND;
         }
         if (disp >= rtsTableOffset && disp < rtsTableOffset + (long)RTS_ENTRY_BYTES * ranks) {
             return Region.RENDEZVOUS;
@@ -228,6 +250,7 @@ final class MessagingLayout {
         return (int)switch (region) {
             case CREDIT -> (disp - CREDIT_TABLE_OFFSET) / 8;
             case RENDEZVOUS -> (disp - rtsTableOffset) / RTS_ENTRY_BYTES;
+            case CLEAR_TO_SEND -> (disp - ctsTableOffset) / CTS_ENTRY_BYTES;
             case BOUNCE -> (disp - ringsOffset) / ringBytes;
             case STAGING -> (disp - stagingOffset) / (2 * chunkBytes);
             case CHUNK_SIGNAL -> -1;

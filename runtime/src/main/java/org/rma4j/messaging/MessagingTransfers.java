@@ -90,6 +90,11 @@ final class MessagingTransfers {
         long pulled;
         /** Where the chunks go: the receive's buffer, the private buffer, or null to discard them. */
         MemorySegment target;
+        /**
+         * Whether this is a direct message whose first part the sender writes into {@link #target} (the rest this
+         * rank has read), complete at the sender's chunk signal.
+         */
+        boolean split;
         /** The matched receive, completed with the last chunk; null while unmatched or when discarding. */
         MessageRequest request;
         /** The unexpected entry while unmatched. */

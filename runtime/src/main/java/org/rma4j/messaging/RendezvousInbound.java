@@ -34,6 +34,10 @@ final class RendezvousInbound {
     private final MatchQueues queues;
     private final Inbound[] inbound;
     private final Liveness liveness;
+    private static final long SELF_PID = ProcessHandle.current().pid();
+
+    /** A clear-to-send entry (pid, address, bytes: {@link MessagingLayout#CTS_ADDRESS}). */
+    private final MemorySegment ctsEntry = MemorySegment.ofArray(new long[3]);
     /** Direct rendezvous messages parked unread (their senders wait for the acknowledgement), in arrival order. */
     private final ArrayDeque<Unexpected> unread = new ArrayDeque<>();
 
@@ -100,22 +104,55 @@ final class RendezvousInbound {
             queues.park(parked);
             unread.addLast(parked);
         } else if (MatchQueues.fits(request, source, wireTag, length)) {
-            readAndAcknowledge(source, length, pid, address, request.buffer());
-            request.complete(queues.status(source, wireTag, length));
+            receiveDirectly(source, wireTag, length, pid, address, request);
         } else {
             readAndAcknowledge(source, length, pid, address, null);
         }
     }
 
     /**
-     * A receive takes {@code message}, a direct rendezvous message parked unread: reads it into {@code target}
-     * (discards it, if null) and acknowledges it.
+     * Receives a direct rendezvous message into {@code request}'s buffer, which holds it. Into native memory, for a
+     * message of more than two chunks (whose staged rendezvous needs the sender's progress as well), the sender and
+     * this rank copy a half each at the same time: a clear-to-send
+     * with the buffer's address lets the sender write the first half ({@link CrossMemory#write}) while this rank
+     * reads the second; the sender's chunk signal says that its half is there, and then the receive completes and
+     * this rank acknowledges ({@link #onChunkSignal}). Otherwise this rank reads all of it and acknowledges.
      */
-    void takeUnread(final Unexpected message, final MemorySegment target) {
-        unread.remove(message);
-        final long pid = message.directPid;
-        message.directPid = 0;
-        readAndAcknowledge(message.source, message.length, pid, message.directAddress, target);
+    private void receiveDirectly(final int source, final int wireTag, final long length, final long pid,
+        final long address, final MessageRequest request) {
+        final MemorySegment target = request.buffer();
+        // NOTE: a message of at most two chunks completes without the sender's further progress, as a staged one.
+        if (!target.isNative() || length <= 2 * layout.chunkBytes()) {
+            readAndAcknowledge(source, length, pid, address, target);
+            request.complete(queues.status(source, wireTag, length));
+            return;
+        }
+        final long half = (target.address() + length / 2 & -Align.CACHE_LINE) - target.address();
+        ctsEntry.set(ValueLayout.JAVA_LONG, 0, SELF_PID);
+        ctsEntry.set(ValueLayout.JAVA_LONG, MessagingLayout.CTS_ADDRESS, target.address());
+        ctsEntry.set(ValueLayout.JAVA_LONG, MessagingLayout.CTS_BYTES, half);
+        window.putNotify(ctsEntry, source, layout.ctsOffset(rank), MessagingEngine.CONTROL_TAG);
+        final Inbound message = new Inbound(source, wireTag, length, 1);
+        message.request = request;
+        message.target = target;
+        message.split = true;
+        inbound[source] = message;
+        read(source, pid, address + half, target.asSlice(half, length - half));
+    }
+
+    /**
+     * A chunk signal from {@code source}: the next chunk of a staged message is there, or the sender has written
+     * its half of a direct one ({@link #receiveDirectly}), which completes the receive and is acknowledged.
+     */
+    void onChunkSignal(final int source) {
+        final Inbound message = inboundFrom(source);
+        if (!message.split) {
+            pull(message);
+            return;
+        }
+        inbound[source] = null;
+        window.putNotify(MemorySegment.NULL, source, layout.stagingOffset(rank, 0), MessagingEngine.CONTROL_TAG);
+        message.request.complete(queues.status(source, message.wireTag, message.length));
     }
 
     /**
@@ -146,27 +183,40 @@ final class RendezvousInbound {
     private void readAndAcknowledge(final int source, final long length, final long pid, final long address,
         final MemorySegment target) {
         if (target != null && length > 0) {
-            final int error = CrossMemory.read(pid, address, target.asSlice(0, length));
-            if (error != 0) {
-                // A sender that died took its buffer along: report its death, else what the kernel said.
-                final String what = "Messaging's read of a message from rank " + source;
-                try {
-                    liveness.check();
-                } catch (final RuntimeException e) {
-                    throw ACCESS.translate(e, rank, what);
-                }
-                if (error == CrossMemory.ESRCH) {
-                    throw ACCESS.translate(new PeerFailedException(source, "its process " + pid + " is gone"), rank,
-                        what);
-                }
-                throw new RmaException(ErrorClass.OTHER,
-                    "rank " + rank + " could not read the " + length + "-byte message of rank " + source + " (process "
-                        + pid + ") from its buffer: process_vm_readv" + " errno " + error + " (-D"
-                        + Messaging.DIRECT_READS_PROP_NAME + "=false at the senders stages"
-                        + " such messages through shared memory instead)");
-            }
+            read(source, pid, address, target.asSlice(0, length));
         }
         window.putNotify(MemorySegment.NULL, source, layout.stagingOffset(rank, 0), MessagingEngine.CONTROL_TAG);
+    }
+
+    /** Reads {@code into.byteSize()} bytes at {@code address} in {@code source}'s process {@code pid} into it. */
+    private void read(final int source, final long pid, final long address, final MemorySegment into) {
+        final int error = CrossMemory.read(pid, address, into);
+        if (error != 0) {
+            throw crossMemoryFailure(error, rank, source, pid, "read", liveness);
+        }
+    }
+
+    /**
+     * @return the exception for a failed read or write of a peer's memory: {@link org.rma4j.RankFailedException} if
+     *         the peer is gone (its liveness check, or ESRCH), else {@link RmaException} OTHER with the errno.
+     */
+    static RuntimeException crossMemoryFailure(final int error, final int rank, final int peer, final long pid,
+        final String what, final Liveness liveness) {
+        // A peer that died took its memory along: report its death, else what the kernel said.
+        final String waited = "Messaging's " + what + " of the memory of rank " + peer;
+        try {
+            liveness.check();
+        } catch (final RuntimeException e) {
+            return ACCESS.translate(e, rank, waited);
+        }
+        if (error == CrossMemory.ESRCH) {
+            return ACCESS.translate(new PeerFailedException(peer, "its process " + pid + " is gone"), rank, waited);
+        }
+        return new RmaException(ErrorClass.OTHER,
+            "rank " + rank + " could not " + what + " the memory of rank " + peer + " (process " + pid
+                + ") for a long message: process_vm_" + what + "v errno " + error + " (-D"
+                + Messaging.DIRECT_READS_PROP_NAME + "=false at the senders stages such messages through shared memory"
+                + " instead)");
     }
 
     /**
@@ -218,10 +268,13 @@ final class RendezvousInbound {
                 message.copyTo(request.buffer(), arrived);
             }
         } else if (message.directPid != 0) {
-            final boolean fits = MatchQueues.fits(request, message.source, message.wireTag, message.length);
-            takeUnread(message, fits ? request.buffer() : null);
-            if (fits) {
-                request.complete(queues.status(message.source, message.wireTag, message.length));
+            unread.remove(message);
+            final long pid = message.directPid;
+            message.directPid = 0;
+            if (MatchQueues.fits(request, message.source, message.wireTag, message.length)) {
+                receiveDirectly(message.source, message.wireTag, message.length, pid, message.directAddress, request);
+            } else {
+                readAndAcknowledge(message.source, message.length, pid, message.directAddress, null);
             }
         } else if (MatchQueues.fits(request, message.source, message.wireTag, message.length)) {
             message.copyTo(request.buffer(), message.length);

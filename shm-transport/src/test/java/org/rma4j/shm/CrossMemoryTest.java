@@ -1,5 +1,6 @@
 package org.rma4j.shm;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,8 +18,8 @@ import org.junit.jupiter.api.Timeout;
 import org.rma4j.test.TestProcesses;
 
 /**
- * {@link CrossMemory} reading another JVM's native memory: into native memory and into a heap array larger than
- * the scratch buffer, at an offset, and the errors of an unmapped range and of a process that has ended.
+ * {@link CrossMemory} reading and writing another JVM's native memory: into and from native memory and a heap array
+ * larger than the scratch buffer, at an offset, and the errors of an unmapped range and of a process that has ended.
  */
 @Timeout(120)
 class CrossMemoryTest {
@@ -33,7 +34,7 @@ class CrossMemoryTest {
     }
 
     @Test
-    void shouldReadAnotherProcesssMemoryIntoNativeAndHeapMemoryAndReportItsEnd() throws Exception {
+    void shouldReadAndWriteAnotherProcesssMemoryFromNativeAndHeapMemoryAndReportItsEnd() throws Exception {
         assertTrue(CrossMemory.isAvailable(), "process_vm_readv works on this machine (see the test above)");
         final Process child = new ProcessBuilder(TestProcesses.javaCommand(CrossMemoryChild.class, Long.toString(SIZE)))
             .redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -52,14 +53,32 @@ class CrossMemoryTest {
             assertEquals(0, CrossMemory.read(pid, address + 5, MemorySegment.ofArray(heap)));
             assertPattern(MemorySegment.ofArray(heap), 5);
 
+            // Written into the other process from native and heap memory, then read back.
+            final byte[] written = new byte[(int)SIZE - 9];
+            for (int i = 0; i < written.length; i++) {
+                written[i] = (byte)(i * 13 + 1);
+            }
+            assertEquals(0, CrossMemory.write(pid, address + 9, MemorySegment.ofArray(written)));
+            final byte[] back = new byte[written.length];
+            assertEquals(0, CrossMemory.read(pid, address + 9, MemorySegment.ofArray(back)));
+            assertArrayEquals(written, back);
+            final MemorySegment nativeFrom = arena.allocate(4096);
+            nativeFrom.fill((byte)0x5A);
+            assertEquals(0, CrossMemory.write(pid, address, nativeFrom));
+            assertEquals(0, CrossMemory.read(pid, address, nativeInto.asSlice(0, 4096)));
+            assertArrayEquals(nativeFrom.toArray(ValueLayout.JAVA_BYTE),
+                nativeInto.asSlice(0, 4096).toArray(ValueLayout.JAVA_BYTE));
+
             final MemorySegment nothing = arena.allocate(0);
             assertEquals(0, CrossMemory.read(pid, 0, nothing), "an empty read reads nothing");
             assertEquals(CrossMemory.EFAULT, CrossMemory.read(pid, 4096, arena.allocate(64)), "page 1 is unmapped");
+            assertEquals(CrossMemory.EFAULT, CrossMemory.write(pid, 4096, arena.allocate(64)), "page 1 is unmapped");
 
             child.getOutputStream().close();
             assertTrue(child.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, child.exitValue());
             assertEquals(CrossMemory.ESRCH, CrossMemory.read(pid, address, arena.allocate(64)));
+            assertEquals(CrossMemory.ESRCH, CrossMemory.write(pid, address, arena.allocate(64)));
         } finally {
             child.destroyForcibly();
         }
