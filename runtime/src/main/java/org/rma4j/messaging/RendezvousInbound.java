@@ -54,7 +54,8 @@ final class RendezvousInbound {
 
     /**
      * A rendezvous message from {@code source}: matches it, then reads its first two chunks. An
-     * unmatched one is read into a private buffer, so its sender never waits for a receive to be posted.
+     * unmatched one is read into a private buffer, so its sender never waits for a receive to be posted. A direct one
+     * (its entry names the sender's process) goes to {@link #readDirectly}.
      */
     void onRendezvous(final int source, final int wireTag) {
         if (inbound[source] != null) {
@@ -113,10 +114,10 @@ final class RendezvousInbound {
     /**
      * Receives a direct rendezvous message into {@code request}'s buffer, which holds it. Into native memory, for a
      * message of more than two chunks (whose staged rendezvous needs the sender's progress as well), the sender and
-     * this rank copy a half each at the same time: a clear-to-send
-     * with the buffer's address lets the sender write the first half ({@link CrossMemory#write}) while this rank
-     * reads the second; the sender's chunk signal says that its half is there, and then the receive completes and
-     * this rank acknowledges ({@link #onChunkSignal}). Otherwise this rank reads all of it and acknowledges.
+     * this rank copy a half each at the same time: a clear-to-send with the buffer's address lets the sender write
+     * the first half ({@link CrossMemory#write}) while this rank reads the second; the sender's chunk signal says
+     * that its half is there, and then the receive completes and this rank acknowledges ({@link #onChunkSignal}).
+     * Otherwise this rank reads all of it and acknowledges.
      */
     private void receiveDirectly(final int source, final int wireTag, final long length, final long pid,
         final long address, final MessageRequest request) {
