@@ -36,6 +36,9 @@ import org.rma4j.shm.WaitStrategy;
  * {@link #abort(int)} ends every rank of the job (MPI_ABORT).
  */
 public final class RmaJob implements AutoCloseable {
+    /** How long MPI_Abort retries the deletion of this node's directory (see {@link #abort}). */
+    private static final long ABORT_CLEANUP_NS = 100_000_000L;
+
     static {
         org.rma4j.internal.RuntimeAccess.set(new RuntimeAccessImpl());
     }
@@ -400,8 +403,12 @@ public final class RmaJob implements AutoCloseable {
             System.err.flush();
             abandon(aborted);
             // NOTE: MPI_Abort ends this node's other ranks without their shutdown hooks: the node's directory
-            // goes now (the other nodes' ranks are stopped with SIGTERM and remove theirs).
-            directory.delete();
+            // goes now (the other nodes' ranks are stopped with SIGTERM and remove theirs). A rank of this node may
+            // still create a file in it until its abort watcher halts it (one poll, 20 ms): delete until it is gone.
+            final long deadline = System.nanoTime() + ABORT_CLEANUP_NS;
+            while (!directory.delete() && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(1_000_000L);
+            }
             link.abort(code);
         }
         if (processMode) {
