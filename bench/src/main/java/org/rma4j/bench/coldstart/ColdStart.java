@@ -158,8 +158,8 @@ public final class ColdStart implements Callable<Integer> {
         md.println("`Rma.init()` took (median, ms): "
             + String.join(", ",
                 runs.entrySet().stream()
-                    .map(run -> run.getKey() + " "
-                        + median(run.getValue().stream().mapToLong(r -> r.get("init")[2]).toArray()) / 1_000_000.0)
+                    .map(run -> run.getKey() + " " + String.format("%.1f",
+                        median(run.getValue().stream().mapToLong(r -> r.get("init")[2]).toArray()) / 1_000_000.0))
                     .toList())
             + "; JVM uptime when it returned (ms): "
             + String
