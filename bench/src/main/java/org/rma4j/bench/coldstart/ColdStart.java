@@ -155,20 +155,19 @@ public final class ColdStart implements Callable<Integer> {
             }
         }
         md.println();
-        md.println("`Rma.init()` took (median, ms): "
-            + String.join(", ",
-                runs.entrySet().stream()
-                    .map(run -> run.getKey() + " " + String.format("%.1f",
-                        median(run.getValue().stream().mapToLong(r -> r.get("init")[2]).toArray()) / 1_000_000.0))
-                    .toList())
-            + "; JVM uptime when it returned (ms): "
-            + String
-                .join(", ",
-                    runs.entrySet().stream()
-                        .map(run -> run.getKey() + " "
-                            + median(run.getValue().stream().mapToLong(r -> r.get("init")[0]).toArray()))
-                        .toList())
-            + ".");
+        final String initMs = String.join(", ",
+            runs.entrySet().stream()
+                .map(run -> run.getKey() + " " + String.format("%.1f", medianInit(run.getValue(), 2) / 1_000_000.0))
+                .toList());
+        final String uptimeMs = String.join(", ",
+            runs.entrySet().stream().map(run -> run.getKey() + " " + medianInit(run.getValue(), 0)).toList());
+        md.println(
+            "`Rma.init()` took (median, ms): " + initMs + "; JVM uptime when it returned (ms): " + uptimeMs + ".");
+    }
+
+    /** @return the median over {@code runs} of element {@code index} of each run's {@code init} record. */
+    private static long medianInit(final List<Map<String, long[]>> runs, final int index) {
+        return median(runs.stream().mapToLong(r -> r.get("init")[index]).toArray());
     }
 
     private static long mean(final long[] values, final int from, final int to) {
