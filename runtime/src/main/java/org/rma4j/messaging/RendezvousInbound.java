@@ -26,6 +26,7 @@ import org.rma4j.shm.PeerFailedException;
 final class RendezvousInbound {
     /** The runtime internals this layer uses (see RuntimeAccess). */
     private static final RuntimeAccess ACCESS = RuntimeAccess.get();
+    private static final long SELF_PID = ProcessHandle.current().pid();
 
     private final Window window;
     private final MessagingLayout layout;
@@ -34,7 +35,6 @@ final class RendezvousInbound {
     private final MatchQueues queues;
     private final Inbound[] inbound;
     private final Liveness liveness;
-    private static final long SELF_PID = ProcessHandle.current().pid();
 
     /** A clear-to-send entry (pid, address, bytes: {@link MessagingLayout#CTS_ADDRESS}). */
     private final MemorySegment ctsEntry = MemorySegment.ofArray(new long[3]);
@@ -152,7 +152,7 @@ final class RendezvousInbound {
             return;
         }
         inbound[source] = null;
-        window.putNotify(MemorySegment.NULL, source, layout.stagingOffset(rank, 0), MessagingEngine.CONTROL_TAG);
+        acknowledge(source);
         message.request.complete(queues.status(source, message.wireTag, message.length));
     }
 
@@ -186,6 +186,14 @@ final class RendezvousInbound {
         if (target != null && length > 0) {
             read(source, pid, address, target.asSlice(0, length));
         }
+        acknowledge(source);
+    }
+
+    /**
+     * Tells {@code source} that its direct rendezvous message has been taken (its send completes): an empty notified
+     * put at its staging pair for this rank.
+     */
+    private void acknowledge(final int source) {
         window.putNotify(MemorySegment.NULL, source, layout.stagingOffset(rank, 0), MessagingEngine.CONTROL_TAG);
     }
 
