@@ -395,6 +395,17 @@ public final class RmaJob implements AutoCloseable {
         if (state == State.CLOSED) {
             throw new RmaException(ErrorClass.OTHER, "abort on a closed job (rank " + rank + ")");
         }
+        if (link != null) {
+            // NOTE: the abort word ends this node's other ranks without their shutdown hooks (their watchers
+            // halt them), and the launcher may end this rank as soon as one of them exits: the node's directory
+            // goes before the word is set (its files are unlinked, every mapping of them stays valid; the other
+            // nodes' ranks are stopped with SIGTERM and remove theirs). A rank of this node may still be creating
+            // a file in it: delete until it is gone (bounded).
+            final long deadline = System.nanoTime() + ABORT_CLEANUP_NS;
+            while (!directory.delete() && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(1_000_000L);
+            }
+        }
         final int code = control.abort(status);
         final JobAbortedException aborted = new JobAbortedException(rank, code);
         if (link != null) {
@@ -402,13 +413,6 @@ public final class RmaJob implements AutoCloseable {
             System.err.println("rma4j: rank " + rank + " aborted the job with status " + code + " (MPI_Abort)");
             System.err.flush();
             abandon(aborted);
-            // NOTE: MPI_Abort ends this node's other ranks without their shutdown hooks: the node's directory
-            // goes now (the other nodes' ranks are stopped with SIGTERM and remove theirs). A rank of this node may
-            // still create a file in it until its abort watcher halts it (one poll, 20 ms): delete until it is gone.
-            final long deadline = System.nanoTime() + ABORT_CLEANUP_NS;
-            while (!directory.delete() && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(1_000_000L);
-            }
             link.abort(code);
         }
         if (processMode) {

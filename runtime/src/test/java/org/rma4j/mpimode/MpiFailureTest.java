@@ -51,7 +51,7 @@ class MpiFailureTest {
             Pattern.compile("rank [012] stopped because another rank failed: .*rank 3").matcher(job.stderr()).find(),
             job::toString);
         assertEquals(List.of(), job.lines("UNEXPECTED"), "no rank passes its wait");
-        assertEquals(List.of(), job.leftovers());
+        assertEquals(List.of(), job.leftovers(), job::toString);
     }
 
     @Test
@@ -62,7 +62,7 @@ class MpiFailureTest {
             Pattern.compile("Process name: \\[\\[\\d+,\\d+\\],3\\]\\s+Exit code:\\s+7").matcher(job.stderr()).find(),
             job::toString);
         assertEquals(List.of(), job.lines("UNEXPECTED"), "no rank passes its wait");
-        assertEquals(List.of(), job.leftovers());
+        assertEquals(List.of(), job.leftovers(), job::toString);
     }
 
     @Test
@@ -81,7 +81,7 @@ class MpiFailureTest {
         assertTrue(
             job.stderr().contains("rma4j: rank 1 aborted the job with status " + RMA_SYNC_STATUS + " (MPI_Abort)"),
             job::toString);
-        assertEquals(List.of(), job.leftovers());
+        assertEquals(List.of(), job.leftovers(), job::toString);
     }
 
     private static JobOutcome run(final String mode) {
