@@ -43,7 +43,7 @@ class MpiFailureTest {
             job::toString);
         assertEquals(List.of("R3 exit halting with status 7"), job.lines("R3 exit"));
         assertEquals(List.of(), job.lines("R0 exit UNEXPECTED"), "no rank passes the barrier");
-        assertEquals(List.of(), job.leftovers());
+        assertEquals(List.of(), job.leftovers(), job::toString);
     }
 
     @Test
@@ -54,6 +54,6 @@ class MpiFailureTest {
         assertTrue(job.stderr().contains("MPI_ABORT was invoked on rank 2 in communicator MPI_COMM_WORLD"),
             job::toString);
         assertTrue(job.stderr().contains("errorcode 5"), job::toString);
-        assertEquals(List.of(), job.leftovers());
+        assertEquals(List.of(), job.leftovers(), job::toString);
     }
 }

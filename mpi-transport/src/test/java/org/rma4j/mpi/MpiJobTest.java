@@ -45,7 +45,7 @@ class MpiJobTest {
     @Test
     void jobShouldEndCleanlyAndLeaveNothingBehind() {
         assertEquals(0, job.exitCode(), job::toString);
-        assertEquals(List.of(), job.leftovers());
+        assertEquals(List.of(), job.leftovers(), job::toString);
         for (int rank = 0; rank < RankLines.RANKS; rank++) {
             assertEquals(List.of("R" + rank + " end"), job.lines("R" + rank + " end"), job::toString);
         }
@@ -199,6 +199,6 @@ class MpiJobTest {
         assertEquals("COMM(binding)", rank0.get("freeWorld"));
         errors.forEach((rank, line) -> assertEquals(Integer.toString(5000 + (rank + 3) % 4), line.get("arrived"),
             "rank " + rank + ": a valid put after the errors arrives"));
-        assertTrue(job.leftovers().isEmpty());
+        assertEquals(List.of(), job.leftovers(), job::toString);
     }
 }

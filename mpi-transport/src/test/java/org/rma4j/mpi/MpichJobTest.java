@@ -44,7 +44,7 @@ class MpichJobTest {
     @Test
     void jobShouldEndCleanlyAndLeaveNothingBehind() {
         assertEquals(0, job.exitCode(), job::toString);
-        assertEquals(List.of(), job.leftovers());
+        assertEquals(List.of(), job.leftovers(), job::toString);
     }
 
     @Test
