@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.rma4j.launch.JobResult;
@@ -150,15 +151,14 @@ public final class ColdStart implements Callable<Integer> {
                 final long first = median(
                     samples.stream().mapToLong(s -> mean(s, 2, 2 + Math.min(calls, 1000))).toArray());
                 row.add(Long.toString(steadyNanos));
-                row.add(String.format("%.1fx", first / (double)Math.max(1, steadyNanos)));
+                row.add(String.format(Locale.ROOT, "%.1fx", first / (double)Math.max(1, steadyNanos)));
                 md.println("| " + String.join(" | ", row) + " |");
             }
         }
         md.println();
-        final String initMs = String.join(", ",
-            runs.entrySet().stream()
-                .map(run -> run.getKey() + " " + String.format("%.1f", medianInit(run.getValue(), 2) / 1_000_000.0))
-                .toList());
+        final String initMs = String.join(", ", runs.entrySet().stream().map(
+            run -> run.getKey() + " " + String.format(Locale.ROOT, "%.1f", medianInit(run.getValue(), 2) / 1_000_000.0))
+            .toList());
         final String uptimeMs = String.join(", ",
             runs.entrySet().stream().map(run -> run.getKey() + " " + medianInit(run.getValue(), 0)).toList());
         md.println(
