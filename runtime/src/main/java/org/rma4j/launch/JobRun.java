@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.JobDirectory;
 import org.rma4j.shm.RankState;
+import org.rma4j.shm.WaitState;
 
 /**
  * One run of a {@link Launcher}: starts the ranks, watches them end, stops the job when one fails and
@@ -50,6 +51,8 @@ final class JobRun {
     }
 
     private static final long PUMP_DRAIN_NS = TimeUnit.SECONDS.toNanos(2);
+    /** How often a running job's wait states are read for {@link #reportStall}. */
+    private static final long STALL_CHECK_NS = TimeUnit.SECONDS.toNanos(1);
 
     private final Launcher launcher;
     private final int ranks;
@@ -62,6 +65,8 @@ final class JobRun {
     private volatile ControlFile control;
     private FileChannel statusChannel;
     private boolean timedOut;
+    /** Per rank the start of the wait last reported as a stall ({@link #reportStall}), -1 for a rank not in it. */
+    private long[] reportedStall;
 
     JobRun(final Launcher launcher) {
         this.launcher = launcher;
@@ -181,6 +186,47 @@ final class JobRun {
         }
     }
 
+    /**
+     * Reports, once per stall, a job whose every rank still in it has been blocked in an rma4j call (a published
+     * {@link WaitState}) for {@code stallMillis} or more: only a peer ends such a wait, so no rank can go on
+     * (e.g. a rank whose program threw waits in the collective close of its try-with-resources while a peer
+     * waits for its notification). The job is not stopped: a thread of a rank outside the waits may still end
+     * it, and {@code --timeout} is the option that stops a job.
+     */
+    private void reportStall(final long stallMillis) {
+        final ControlFile file = control;
+        if (file == null) {
+            return;
+        }
+        final long nowMillis = System.currentTimeMillis();
+        final long[] since = new long[ranks];
+        boolean anyBlocked = false;
+        try {
+            for (int rank = 0; rank < ranks; rank++) {
+                since[rank] = -1;
+                if (file.state(rank) != RankState.JOINED) {
+                    continue;
+                }
+                final WaitState wait = file.waitState(rank);
+                if (wait == null || nowMillis - wait.sinceMillis() < stallMillis) {
+                    return;
+                }
+                since[rank] = wait.sinceMillis();
+                anyBlocked = true;
+            }
+        } catch (final RuntimeException e) {
+            return; // the job is ending: its control file is being closed
+        }
+        if (!anyBlocked || Arrays.equals(since, reportedStall)) {
+            return;
+        }
+        reportedStall = since;
+        errorLine(Launcher.MESSAGE_PREFIX + "every rank in the job has been blocked in an rma4j call for "
+            + WaitReport.seconds(stallMillis) + " or more, and only a peer can end such a wait: the job looks"
+            + " deadlocked (it goes on; --timeout stops a job that runs too long). What each rank waits for:");
+        report();
+    }
+
     private JobResult awaitRanks(final JobDirectory directory) throws InterruptedException {
         final Integer[] statuses = new Integer[ranks];
         int remaining = ranks;
@@ -189,14 +235,26 @@ final class JobRun {
         Phase phase = Phase.RUNNING;
         final boolean timeLimited = !launcher.timeout().isZero();
         long deadlineNs = System.nanoTime() + launcher.timeout().toNanos();
+        final long stallMillis = launcher.stallReport().toMillis();
         while (remaining > 0) {
-            final RankExit exit = phase == Phase.KILLING || phase == Phase.RUNNING && !timeLimited
-                ? exits.take()
-                : exits.poll(deadlineNs - System.nanoTime(), TimeUnit.NANOSECONDS);
+            final boolean deadline = phase != Phase.RUNNING && phase != Phase.KILLING || timeLimited;
+            final boolean watchStalls = phase == Phase.RUNNING && stallMillis > 0;
+            final RankExit exit;
+            if (!deadline && !watchStalls) {
+                exit = exits.take();
+            } else {
+                final long untilDeadlineNs = deadline ? deadlineNs - System.nanoTime() : Long.MAX_VALUE;
+                exit = exits.poll(watchStalls ? Math.min(untilDeadlineNs, STALL_CHECK_NS) : untilDeadlineNs,
+                    TimeUnit.NANOSECONDS);
+            }
             if (exit == null) {
-                phase = escalate(phase);
-                if (phase == Phase.TERMINATING) {
-                    deadlineNs = System.nanoTime() + Launcher.KILL_DELAY.toNanos();
+                if (deadline && deadlineNs - System.nanoTime() <= 0) {
+                    phase = escalate(phase);
+                    if (phase == Phase.TERMINATING) {
+                        deadlineNs = System.nanoTime() + Launcher.KILL_DELAY.toNanos();
+                    }
+                } else if (watchStalls) {
+                    reportStall(stallMillis);
                 }
                 continue;
             }

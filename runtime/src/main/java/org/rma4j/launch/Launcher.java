@@ -44,6 +44,8 @@ public final class Launcher {
     public static final Duration GRACE_DEFAULT = Duration.ofSeconds(1);
     /** Time between SIGTERM and SIGKILL when the launcher terminates ranks. */
     public static final Duration KILL_DELAY = Duration.ofSeconds(1);
+    /** Default of {@link Builder#stallReport}: 30 s. */
+    public static final Duration STALL_REPORT_DEFAULT = Duration.ofSeconds(30);
     /** JVM option every rank gets: the runtime maps shared files and calls futex through the FFM API. */
     public static final String NATIVE_ACCESS_OPTION = "--enable-native-access=ALL-UNNAMED";
     /**
@@ -80,6 +82,7 @@ public final class Launcher {
     private final LineSink errorSink;
     private final Duration grace;
     private final Duration timeout;
+    private final Duration stallReport;
     private final Path outputDirectory;
     private final int[] cpus;
     private final Path aotCache;
@@ -99,6 +102,7 @@ public final class Launcher {
             : builder.outputSink != null ? builder.outputSink : LineSink.of(System.err);
         this.grace = builder.grace;
         this.timeout = builder.timeout;
+        this.stallReport = builder.stallReport;
         this.outputDirectory = builder.outputDirectory;
         this.cpus = builder.bindToCore ? allowedCpus() : null;
         this.aotCache = builder.aotCache;
@@ -308,6 +312,10 @@ public final class Launcher {
         return timeout;
     }
 
+    Duration stallReport() {
+        return stallReport;
+    }
+
     Path outputDirectory() {
         return outputDirectory;
     }
@@ -336,6 +344,7 @@ public final class Launcher {
         private LineSink errorSink;
         private Duration grace = GRACE_DEFAULT;
         private Duration timeout = Duration.ZERO;
+        private Duration stallReport = STALL_REPORT_DEFAULT;
         private Path outputDirectory;
         private boolean bindToCore;
         private Path aotCache;
@@ -521,6 +530,23 @@ public final class Launcher {
                 throw new IllegalArgumentException("timeout " + timeout + " is negative");
             }
             this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * @param stallReport how long every rank still in the job must have been blocked in an rma4j call before
+         *                    the launcher writes what each waits for to the error output, once per such stall
+         *                    (default {@link #STALL_REPORT_DEFAULT}; zero: never). The job goes on: only a
+         *                    peer can end a rank's wait, so such a job is most likely deadlocked (a rank whose
+         *                    program threw and that now waits in a collective call while a peer waits for its
+         *                    data), but a thread of a rank outside the waits may still end it.
+         * @return this builder.
+         */
+        public Builder stallReport(final Duration stallReport) {
+            if (stallReport.isNegative()) {
+                throw new IllegalArgumentException("stall report delay " + stallReport + " is negative");
+            }
+            this.stallReport = stallReport;
             return this;
         }
 

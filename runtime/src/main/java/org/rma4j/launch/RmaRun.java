@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
  *
  * <pre>
  * rmarun -n N [-cp CLASSPATH] [-x NAME[=VALUE]]... [--jvm-opt OPT]... [--bind-to core|none] [--timeout S]
+ *        [--stall-report S]
  *        [--output-filename DIR] [--grace-ms MS] [--shm-dir DIR] MainClass [args...]
  * rmarun --status [--shm-dir DIR] [JOB]
  * rmarun --clean [--shm-dir DIR]
@@ -87,6 +88,10 @@ public final class RmaRun implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "0", description = "Stop the job if it runs longer, after reporting what each rank waits for (exit status "
         + Launcher.EXIT_TIMEOUT + "). 0: no limit (default).")
     private long timeoutSeconds;
+
+    @Option(names = "--stall-report", paramLabel = "SECONDS", defaultValue = "30", description = "Report what each rank waits for once every rank has been blocked in an rma4j call "
+        + "this long (a likely deadlock; the job goes on). 0: never. Default 30.")
+    private long stallReportSeconds;
 
     @Option(names = "--output-filename", paramLabel = "DIR", description = "Write rank i's standard output and error to DIR/rank.i instead of the terminal "
         + "(DIR is created if missing).")
@@ -207,9 +212,10 @@ public final class RmaRun implements Callable<Integer> {
         final Launcher launcher;
         try {
             launcher = builder.ranks(ranks).mainClass(mainClass).args(args).classpath(rankClasspath)
-                .timeout(Duration.ofSeconds(timeoutSeconds)).bindToCore(bindTo.equals("core")).jvmOptions(jvmOptions)
-                .grace(Duration.ofMillis(graceMs)).baseDirectory(shmDir != null ? shmDir : JobDirectory.defaultBase())
-                .output(out).errorOutput(err).build();
+                .timeout(Duration.ofSeconds(timeoutSeconds)).stallReport(Duration.ofSeconds(stallReportSeconds))
+                .bindToCore(bindTo.equals("core")).jvmOptions(jvmOptions).grace(Duration.ofMillis(graceMs))
+                .baseDirectory(shmDir != null ? shmDir : JobDirectory.defaultBase()).output(out).errorOutput(err)
+                .build();
         } catch (final IllegalStateException e) {
             err.println(Launcher.MESSAGE_PREFIX + e.getMessage());
             return EXIT_USAGE;
@@ -233,7 +239,7 @@ public final class RmaRun implements Callable<Integer> {
 
     /**
      * @throws ParameterException for a missing or out-of-range rank count, a missing main class, or a bad
-     *                            --grace-ms, --timeout or --bind-to.
+     *                            --grace-ms, --timeout, --stall-report or --bind-to.
      */
     private void checkOptions() {
         if (ranks == -1) {
@@ -252,6 +258,10 @@ public final class RmaRun implements Callable<Integer> {
         }
         if (timeoutSeconds < 0) {
             throw new ParameterException(spec.commandLine(), "--timeout must not be negative, got " + timeoutSeconds);
+        }
+        if (stallReportSeconds < 0) {
+            throw new ParameterException(spec.commandLine(),
+                "--stall-report must not be negative, got " + stallReportSeconds);
         }
         if (!bindTo.equals("core") && !bindTo.equals("none")) {
             throw new ParameterException(spec.commandLine(), "--bind-to must be core or none, got '" + bindTo + "'");

@@ -32,8 +32,9 @@
  *   published wait state (call, window, peer, since when) and process state from the control file,
  *   of which the launcher keeps a descriptor open while the job runs (rank 0 removes its name). The launcher
  *   prints it when its timeout expires (then stops the job: exit code 124), on a shutdown of its JVM
- *   (Ctrl-C) and when a rank fails while others are blocked; {@code rmarun --status} prints it from
- *   another process.</li>
+ *   (Ctrl-C), when a rank fails while others are blocked, and once per stall when every rank still in the
+ *   job has been blocked for the stall-report delay (the job goes on); {@code rmarun --status} prints it
+ *   from another process.</li>
  * </ul>
  */
 package org.rma4j.launch;

@@ -159,6 +159,39 @@ class RmaRunHangReportTest {
     }
 
     @Test
+    void shouldReportAStallByItselfAndLetTheJobGoOn() throws Exception {
+        launcher = new ProcessBuilder(RmaRunProcess.command(base.path(),
+            List.of("-n", "2", "--stall-report", "1", ThrowInCloseProgram.class.getName()))).start();
+        awaitReady(2);
+        final Pattern close = Pattern
+            .compile("rank 0 \\(pid \\d+, [a-z ]+\\): in RmaJob.close \\(collective call #\\d+\\) for \\d+\\.\\d s,"
+                + " waiting for rank 1");
+        final Pattern notification = Pattern.compile("rank 1 \\(pid \\d+, [a-z ]+\\): in notification wait on window 0,"
+            + " waiting for a notification from rank 0, tag " + ThrowInCloseProgram.TAG + " for");
+        final BufferedReader errors = new BufferedReader(
+            new InputStreamReader(launcher.getErrorStream(), StandardCharsets.UTF_8));
+        final List<String> report = new ArrayList<>();
+        while (!(report.size() >= 2 && close.matcher(String.join("\n", report)).find()
+            && notification.matcher(String.join("\n", report)).find())) {
+            final String line = errors.readLine();
+            assertFalse(line == null, () -> "rmarun ended without a stall report: " + String.join("\n", report));
+            if (line.contains("looks deadlocked") || !report.isEmpty()) {
+                report.add(line);
+            }
+        }
+        assertTrue(report.get(0).contains("every rank in the job has been blocked in an rma4j call for 1.0 s or more"),
+            () -> String.join("\n", report));
+        assertTrue(launcher.isAlive(), "the stall report stopped the job");
+
+        signal("TERM", launcher.pid());
+        final CompletableFuture<List<String>> rest = readLines(launcher.getErrorStream());
+        assertTrue(launcher.waitFor(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS), "rmarun did not stop");
+        final String after = String.join("\n", rest.get(RmaRunProcess.HANG_BOUND_SECONDS, TimeUnit.SECONDS));
+        assertFalse(after.contains("looks deadlocked"), "a stall reported twice:\n" + after);
+        base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
+    }
+
+    @Test
     void shouldSayThatNoJobRuns() {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         final PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
