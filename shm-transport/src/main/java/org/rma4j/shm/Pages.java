@@ -5,6 +5,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
 import java.util.Locale;
 
 /**
@@ -18,66 +19,85 @@ import java.util.Locale;
  * not cost.
  *
  * <p>How: Linux {@code madvise(MADV_POPULATE_WRITE)} (since 5.14) through the FFM linker, which faults
- * the range in writable with one system call and changes no byte; where that fails (an older kernel,
- * another OS, no native access) one load per page, which maps a page of a shared file writable as well
- * (tmpfs tracks no dirty pages) and changes no byte either. Either way it is safe while other processes
- * store into the same pages.
+ * the range in writable with one system call and changes no byte, then one atomic add of zero to a word of
+ * each page ({@link #write}): a store from this process's own user mode, which changes no byte either. The
+ * system call fills the kernel's page tables, but a virtual machine whose hypervisor keeps shadow page tables
+ * (a PVM guest such as the 2-vCPU VM of bench/README) maps a page for the process's stores only at its first store from
+ * user mode: there, after the system call alone, the first copy of 8 KiB into a fresh 4 MiB mapping took 11-17
+ * µs against 0.2-0.4 µs with the stores as well (the stores themselves about 6 µs per page, which the first
+ * put of each page otherwise paid; a load per page does not help, the first store faults again). On a host
+ * without such tables each store costs a cache miss. Where the system call fails (an older kernel, another
+ * OS, no native access) the stores alone fault the pages in. An atomic add of zero is safe while other
+ * processes store into the same pages: it writes back the value it read in one indivisible step.
  */
 public final class Pages {
-    /** Step of the loads of the fallback: the smallest page size of the platforms the runtime runs on. */
+    /** Step of the stores: the smallest page size of the platforms the runtime runs on. */
     static final long PAGE_BYTES = 4096;
     /** {@code MADV_POPULATE_WRITE} of asm-generic/mman-common.h (every Linux architecture). */
     static final int MADV_POPULATE_WRITE = 23;
 
     private static final MethodHandle MADVISE = lookupMadvise();
 
-    /** Sum of the fallback's loads, so that the JIT keeps them. */
-    @SuppressWarnings("unused")
-    private static volatile long sink;
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
 
     private Pages() {
     }
 
     /**
-     * Maps every page that {@code range} touches into this process (a range need not be page-aligned: the
-     * pages around its ends are included). No byte changes.
+     * Maps every page that {@code range} touches into this process, writable (a range need not be
+     * page-aligned: the pages around its ends are included, and written where a 4-byte aligned word of the
+     * range lies in them). No byte changes.
      *
      * @param range a slice of a shared read-write mapping, or {@link MemorySegment#NULL} (nothing to do).
-     * @return true if the kernel populated the range in one call; false if it was touched page by page.
+     * @return true if the kernel populated the range in one call; false if only the stores faulted it in.
      */
     public static boolean populate(final MemorySegment range) {
+        return populate(range, true);
+    }
+
+    /**
+     * {@link #populate(MemorySegment)}, with or without the stores after the system call.
+     *
+     * @param stores whether to store into every page as well (they are made anyway where the system call
+     *               fails).
+     * @return true if the kernel populated the range in one call; false if only the stores faulted it in.
+     */
+    public static boolean populate(final MemorySegment range, final boolean stores) {
         if (range.byteSize() == 0) {
             return true;
         }
+        boolean populated = false;
         if (MADVISE != null) {
             final long start = range.address() & -PAGE_BYTES;
             final long end = range.address() + range.byteSize();
             try {
-                if ((int)MADVISE.invokeExact(MemorySegment.ofAddress(start), end - start, MADV_POPULATE_WRITE) == 0) {
-                    return true;
-                }
+                populated = (int)MADVISE.invokeExact(MemorySegment.ofAddress(start), end - start,
+                    MADV_POPULATE_WRITE) == 0;
             } catch (final Throwable t) {
                 throw new IllegalStateException("madvise(MADV_POPULATE_WRITE) failed", t);
             }
         }
-        touch(range);
-        return false;
+        if (stores || !populated) {
+            write(range);
+        }
+        return populated;
     }
 
     /**
-     * The fallback of {@link #populate}: one load of every page of {@code range}.
+     * One atomic add of zero to a 4-byte aligned word of every page of {@code range}: its first such word,
+     * and the first word of each later page (the stores of {@link #populate}).
      */
-    static void touch(final MemorySegment range) {
+    static void write(final MemorySegment range) {
         final long size = range.byteSize();
-        final long first = -range.address() & (PAGE_BYTES - 1);
-        long sum = 0;
-        for (long offset = first; offset < size; offset += PAGE_BYTES) {
-            sum += range.get(ValueLayout.JAVA_BYTE, offset);
+        final long firstWord = -range.address() & (Integer.BYTES - 1);
+        if (firstWord + Integer.BYTES <= size) {
+            INT.getAndAdd(range, firstWord, 0);
         }
-        if (size > 0) {
-            sum += range.get(ValueLayout.JAVA_BYTE, 0);
+        final long firstPage = -range.address() & (PAGE_BYTES - 1);
+        for (long offset = firstPage == 0 ? PAGE_BYTES : firstPage; offset
+            + Integer.BYTES <= size; offset += PAGE_BYTES) {
+            INT.getAndAdd(range, offset, 0);
         }
-        sink = sum;
     }
 
     private static MethodHandle lookupMadvise() {

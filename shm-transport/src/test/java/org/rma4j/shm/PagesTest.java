@@ -53,6 +53,18 @@ class PagesTest {
     }
 
     @Test
+    void shouldMapEveryPageWithTheSystemCallAloneWhenNoStoresAreAsked() throws Exception {
+        final MemorySegment created = ShmFiles.create(shm, "file", BYTES).segment();
+        Words.putLongVolatile(created, 3 * Pages.PAGE_BYTES, 0x5EED_5EEDL);
+        final MemorySegment opened = ShmFiles.open(shm, "file").segment();
+
+        assertTrue(Pages.populate(opened, false), "madvise(MADV_POPULATE_WRITE) on Linux >= 5.14");
+
+        assertEquals(BYTES, residentBytes(opened));
+        assertEquals(0x5EED_5EEDL, Words.getLongVolatile(opened, 3 * Pages.PAGE_BYTES));
+    }
+
+    @Test
     void shouldMapThePagesAroundTheEndsOfAnUnalignedRange() throws Exception {
         ShmFiles.create(shm, "file", BYTES);
         final MemorySegment opened = ShmFiles.open(shm, "file").segment();
@@ -64,15 +76,32 @@ class PagesTest {
     }
 
     @Test
-    void shouldMapEveryPageByLoadsInTheFallback() throws Exception {
+    void shouldMapEveryPageByStoresInTheFallbackAndChangeNoByte() throws Exception {
         final MemorySegment created = ShmFiles.create(shm, "file", BYTES).segment();
-        created.set(ValueLayout.JAVA_BYTE, 5 * Pages.PAGE_BYTES + 7, (byte)42);
+        for (int page = 0; page < PAGES; page++) {
+            created.set(ValueLayout.JAVA_LONG, page * Pages.PAGE_BYTES, 0x0102_0304_0506_0708L + page);
+        }
         final MemorySegment opened = ShmFiles.open(shm, "file").segment();
 
-        Pages.touch(opened.asSlice(Pages.PAGE_BYTES / 2, BYTES - Pages.PAGE_BYTES));
+        // Unaligned at both ends, so that the first word written is not the first byte of the range.
+        Pages.write(opened.asSlice(Pages.PAGE_BYTES / 2 + 1, BYTES - Pages.PAGE_BYTES));
 
         assertEquals(BYTES, residentBytes(opened));
-        assertEquals((byte)42, opened.get(ValueLayout.JAVA_BYTE, 5 * Pages.PAGE_BYTES + 7));
+        for (int page = 0; page < PAGES; page++) {
+            assertEquals(0x0102_0304_0506_0708L + page, opened.get(ValueLayout.JAVA_LONG, page * Pages.PAGE_BYTES));
+        }
+    }
+
+    @Test
+    void shouldWriteNoPageOfARangeWithoutAnAlignedWord() throws Exception {
+        ShmFiles.create(shm, "file", BYTES);
+        final MemorySegment opened = ShmFiles.open(shm, "file").segment();
+
+        // Neither holds a 4-byte aligned word: no store, and none outside the range (which would throw).
+        Pages.write(opened.asSlice(1, 3));
+        Pages.write(opened.asSlice(Pages.PAGE_BYTES - 2, 4));
+
+        assertEquals(0, residentBytes(opened));
     }
 
     @Test
