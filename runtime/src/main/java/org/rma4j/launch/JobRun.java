@@ -237,7 +237,8 @@ final class JobRun {
         long deadlineNs = System.nanoTime() + launcher.timeout().toNanos();
         final long stallMillis = launcher.stallReport().toMillis();
         while (remaining > 0) {
-            final boolean deadline = phase != Phase.RUNNING && phase != Phase.KILLING || timeLimited;
+            final boolean deadline = phase == Phase.GRACE || phase == Phase.TERMINATING
+                || phase == Phase.RUNNING && timeLimited;
             final boolean watchStalls = phase == Phase.RUNNING && stallMillis > 0;
             final RankExit exit;
             if (!deadline && !watchStalls) {
