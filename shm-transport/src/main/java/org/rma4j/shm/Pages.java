@@ -48,18 +48,9 @@ public final class Pages {
      * page-aligned: the pages around its ends are included, and written where a 4-byte aligned word of the
      * range lies in them). No byte changes.
      *
-     * @param range a slice of a shared read-write mapping, or {@link MemorySegment#NULL} (nothing to do).
-     * @return true if the kernel populated the range in one call; false if only the stores faulted it in.
-     */
-    public static boolean populate(final MemorySegment range) {
-        return populate(range, true);
-    }
-
-    /**
-     * {@link #populate(MemorySegment)}, with or without the stores after the system call.
-     *
-     * @param stores whether to store into every page as well (they are made anyway where the system call
-     *               fails).
+     * @param range  a slice of a shared read-write mapping, or {@link MemorySegment#NULL} (nothing to do).
+     * @param stores whether to store into every page after the system call as well (the stores are made anyway
+     *               where the system call fails).
      * @return true if the kernel populated the range in one call; false if only the stores faulted it in.
      */
     public static boolean populate(final MemorySegment range, final boolean stores) {

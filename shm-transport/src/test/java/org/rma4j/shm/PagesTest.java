@@ -45,7 +45,7 @@ class PagesTest {
         final MemorySegment opened = ShmFiles.open(shm, "file").segment();
         assertEquals(0, residentBytes(opened), "a new mapping has no page mapped");
 
-        assertTrue(Pages.populate(opened), "madvise(MADV_POPULATE_WRITE) on Linux >= 5.14");
+        assertTrue(Pages.populate(opened, true), "madvise(MADV_POPULATE_WRITE) on Linux >= 5.14");
 
         assertEquals(BYTES, residentBytes(opened));
         assertEquals(0x5EED_5EEDL, Words.getLongVolatile(opened, BYTES - Long.BYTES));
@@ -70,7 +70,7 @@ class PagesTest {
         final MemorySegment opened = ShmFiles.open(shm, "file").segment();
 
         // From the last byte of page 3 to the first byte of page 6: pages 3 to 6.
-        Pages.populate(opened.asSlice(4 * Pages.PAGE_BYTES - 1, 2 * Pages.PAGE_BYTES + 2));
+        Pages.populate(opened.asSlice(4 * Pages.PAGE_BYTES - 1, 2 * Pages.PAGE_BYTES + 2), true);
 
         assertEquals(4 * Pages.PAGE_BYTES, residentBytes(opened));
     }
@@ -106,7 +106,7 @@ class PagesTest {
 
     @Test
     void shouldDoNothingForAnEmptyRange() {
-        assertTrue(Pages.populate(MemorySegment.NULL));
+        assertTrue(Pages.populate(MemorySegment.NULL, true));
     }
 
     /**
