@@ -45,6 +45,9 @@ import org.rma4j.shm.WaitWords;
  *   flags: bits 0..23 the caller's flags, bits 24..31 the number of inline payload bytes (0..32)
  * </pre>
  *
+ * The header's ints go in pairs, source and tag, length and flags: each pair is one aligned 8-byte word in the
+ * platform's byte order, which {@link Notification} stores and loads whole (three accesses for the header).
+ *
  * The stamp is {@link #stamp stamp(i)} {@code = i + 1} once entry {@code i} is published; every value of an
  * earlier lap is smaller, so a slot of the previous lap is never taken for the current one. {@code length} is
  * the size of the notified access (it may exceed the inline payload, whose data then went to the target's
@@ -176,17 +179,20 @@ public final class NotifyLanesLayout {
     /** Offset, in an entry, of its stamp (long): {@link #stamp} of its index once published. */
     public static final int STAMP_OFFSET = 0;
     /** Offset, in an entry, of the source (int). */
-    public static final int SOURCE_OFFSET = 8;
-    /** Offset, in an entry, of the tag (int). */
-    public static final int TAG_OFFSET = 12;
+    public static final int SOURCE_OFFSET = STAMP_OFFSET + Long.BYTES;
+    /** Offset, in an entry, of the tag (int): beside the source, the two are one 8-byte word of the header. */
+    public static final int TAG_OFFSET = SOURCE_OFFSET + Integer.BYTES;
     /** Offset, in an entry, of the displacement (long). */
-    public static final int DISPLACEMENT_OFFSET = 16;
+    public static final int DISPLACEMENT_OFFSET = TAG_OFFSET + Integer.BYTES;
     /** Offset, in an entry, of the length of the notified access (int). */
-    public static final int LENGTH_OFFSET = 24;
-    /** Offset, in an entry, of the flags (int): the caller's, and the inline payload's length. */
-    public static final int FLAGS_OFFSET = 28;
+    public static final int LENGTH_OFFSET = DISPLACEMENT_OFFSET + Long.BYTES;
+    /**
+     * Offset, in an entry, of the flags (int): the caller's, and the inline payload's length; beside the length, the
+     * two are one 8-byte word of the header.
+     */
+    public static final int FLAGS_OFFSET = LENGTH_OFFSET + Integer.BYTES;
     /** Offset, in an entry, of the inline payload. */
-    public static final int INLINE_OFFSET = 32;
+    public static final int INLINE_OFFSET = FLAGS_OFFSET + Integer.BYTES;
     /** Bytes of payload an entry carries inline. */
     public static final int INLINE_CAPACITY = ENTRY_LENGTH - INLINE_OFFSET;
     /** Flag bits the caller may use; the rest of the flags word holds the inline payload length. */
