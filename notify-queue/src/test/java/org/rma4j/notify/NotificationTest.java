@@ -44,6 +44,41 @@ class NotificationTest {
     }
 
     @Test
+    void shouldKeepEveryHeaderFieldAtItsExtremesThroughALaneAndACopy() {
+        final MemorySegment segment = files.createLanes("lanes", 1, 1);
+        final NotifyLanes lanes = new NotifyLanes(segment, LaneFiles.LANES_OFFSET, 1, 1);
+        final LaneProducer lane = new LaneProducer(segment, LaneFiles.LANES_OFFSET, 1, 1, 0);
+        final byte[] payload = new byte[NotifyLanesLayout.INLINE_CAPACITY];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte)(0x80 + i);
+        }
+        // The header's pairs of ints are single words: no field may leak into its neighbour at its largest value.
+        assertTrue(lane.offer(Integer.MAX_VALUE, Integer.MAX_VALUE, Long.MIN_VALUE, Integer.MAX_VALUE,
+            NotifyLanesLayout.USER_FLAGS_MASK, MemorySegment.ofArray(payload)));
+        final Notification[] copy = new Notification[1];
+        assertEquals(1, lanes.poll(n -> {
+            assertHeader(n, Integer.MAX_VALUE, Integer.MAX_VALUE, Long.MIN_VALUE, Integer.MAX_VALUE,
+                NotifyLanesLayout.USER_FLAGS_MASK, payload.length);
+            copy[0] = n.copy();
+        }));
+        assertHeader(copy[0], Integer.MAX_VALUE, Integer.MAX_VALUE, Long.MIN_VALUE, Integer.MAX_VALUE,
+            NotifyLanesLayout.USER_FLAGS_MASK, payload.length);
+        assertArrayEquals(payload, copy[0].inlinePayload().toArray(ValueLayout.JAVA_BYTE));
+        assertTrue(lane.offer(0, 0, -1, 0, 0, null));
+        assertEquals(1, lanes.poll(n -> assertHeader(n, 0, 0, -1, 0, 0, 0)));
+    }
+
+    private static void assertHeader(final Notification n, final int source, final int tag, final long displacement,
+        final int length, final int flags, final int inlineLength) {
+        assertEquals(source, n.source(), "source");
+        assertEquals(tag, n.tag(), "tag");
+        assertEquals(displacement, n.displacement(), "displacement");
+        assertEquals(length, n.length(), "length");
+        assertEquals(flags, n.flags(), "flags");
+        assertEquals(inlineLength, n.inlineLength(), "inline length");
+    }
+
+    @Test
     void shouldCopyAnInlinePayloadOfWordsAndATailToAnyOffset() {
         final byte[] payload = new byte[13];
         for (int i = 0; i < payload.length; i++) {
