@@ -3,6 +3,7 @@ package org.rma4j;
 import java.util.function.IntPredicate;
 
 import org.rma4j.shm.ControlFile;
+import org.rma4j.shm.DisseminationBarrier;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.WaitState;
 
@@ -154,6 +155,20 @@ final class CollectiveCalls {
      */
     void seen(final int member, final long call) {
         seen[member] = call;
+    }
+
+    /**
+     * @return a wait on {@code barrier} (this rank's party of it) that hands the current call word to the parties
+     *         it signals and records the words of those that signalled it ({@link #seen}): after it,
+     *         {@link #checkCompleted} reads only the other members' rows (none with two members).
+     */
+    Runnable barrierWait(final DisseminationBarrier barrier) {
+        return () -> {
+            barrier.await(current);
+            for (int round = 0; round < barrier.tokenRounds(); round++) {
+                seen(barrier.signalledBy(round), barrier.receivedToken(round));
+            }
+        };
     }
 
     /**

@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.function.IntFunction;
 import org.rma4j.shm.ControlFile;
 import org.rma4j.shm.Liveness;
-import org.rma4j.shm.ShmBarrier;
+import org.rma4j.shm.DisseminationBarrier;
 import org.rma4j.shm.WaitTimeoutException;
 
 /**
@@ -74,10 +74,10 @@ final class CommContext {
             all[r] = r;
         }
         final CollectiveCalls calls = new CollectiveCalls(control, rank);
-        final ShmBarrier barrier = control.barrier(job.waitStrategy(),
+        final DisseminationBarrier barrier = control.barrier(rank, job.waitStrategy(),
             calls.whileWaiting(control.liveness(rank, true)));
-        return new CommContext(job, "world", all, rank, control, calls, barrier::await, control::scratch, null, null,
-            true);
+        return new CommContext(job, "world", all, rank, control, calls, calls.barrierWait(barrier), control::scratch,
+            null, null, true);
     }
 
     /**
@@ -105,8 +105,10 @@ final class CommContext {
         final CommFile file) {
         final ControlFile view = job.control().subset(members);
         final CollectiveCalls calls = new CollectiveCalls(view, rank, file, "communicator " + id);
-        final ShmBarrier barrier = file.barrier(job.waitStrategy(), calls.whileWaiting(view.liveness(rank, true)));
-        return new CommContext(job, id, members, rank, view, calls, barrier::await, file::record, file, null, false);
+        final DisseminationBarrier barrier = file.barrier(rank, job.waitStrategy(),
+            calls.whileWaiting(view.liveness(rank, true)));
+        return new CommContext(job, id, members, rank, view, calls, calls.barrierWait(barrier), file::record, file,
+            null, false);
     }
 
     RmaJob job() {

@@ -4,9 +4,9 @@ import java.lang.foreign.MemorySegment;
 import org.rma4j.internal.CommunicatorLayout;
 import org.rma4j.shm.FileHeader;
 import org.rma4j.shm.JobDirectory;
+import org.rma4j.shm.DisseminationBarrier;
 import org.rma4j.shm.Liveness;
 import org.rma4j.shm.MappedFile;
-import org.rma4j.shm.ShmBarrier;
 import org.rma4j.shm.WaitStrategy;
 import org.rma4j.shm.Words;
 
@@ -111,8 +111,12 @@ final class CommFile implements CollectiveCalls.CallWords {
         return halfLength;
     }
 
-    ShmBarrier barrier(final WaitStrategy waitStrategy, final Liveness liveness) {
-        return new ShmBarrier(segment, CommunicatorLayout.BARRIER_OFFSET, members, waitStrategy, liveness);
+    /**
+     * @return the communicator's barrier, for {@code member}'s party, which waits with {@code waitStrategy}.
+     */
+    DisseminationBarrier barrier(final int member, final WaitStrategy waitStrategy, final Liveness liveness) {
+        return new DisseminationBarrier(segment, CommunicatorLayout.barrierOffset(members), members, member,
+            waitStrategy, liveness);
     }
 
     /** Removes the file's name; the members' mappings stay valid. */

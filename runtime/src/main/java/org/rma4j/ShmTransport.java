@@ -59,16 +59,14 @@ final class ShmTransport implements WindowTransport {
         final CollectiveCalls calls = state.context().calls();
         final DisseminationBarrier fenceBarrier = new DisseminationBarrier(mapping, WindowLayout.barrierOffset(ranks),
             ranks, rank, state.job().waitStrategy(), calls.whileWaiting(collective));
+        // NOTE: the call word travels with the barrier's flags: the members that signalled this rank are compared
+        // without a read of their rows (CollectiveCalls.checkCompleted).
+        final Runnable barrierWait = calls.barrierWait(fenceBarrier);
         this.fenceWait = () -> {
             try {
-                // NOTE: the call word travels with the barrier's flags: the members that signalled this rank are
-                // compared without a read of their rows (CollectiveCalls.checkCompleted).
-                fenceBarrier.await(calls.current());
+                barrierWait.run();
             } catch (final InternalError e) {
                 throw fileCheck.explain(e);
-            }
-            for (int round = 0; round < fenceBarrier.tokenRounds(); round++) {
-                calls.seen(fenceBarrier.signalledBy(round), fenceBarrier.receivedToken(round));
             }
         };
     }

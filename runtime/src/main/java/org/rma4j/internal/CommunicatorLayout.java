@@ -3,7 +3,7 @@ package org.rma4j.internal;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import org.rma4j.shm.Align;
-import org.rma4j.shm.BarrierLayout;
+import org.rma4j.shm.DisseminationBarrierLayout;
 import org.rma4j.shm.FileHeader;
 import org.rma4j.shm.ShmFormatException;
 import org.rma4j.shm.Words;
@@ -18,8 +18,6 @@ import org.rma4j.shm.Words;
  *   | FileHeader        | members | slot    | half    | creator | creator | padding                   |
  *   |                   | (int)   | length  | length  | (int)   | number  |                           |
  *   +-------------------+---------+---------+---------+---------+---------+---------------------------+ 128
- *   | BarrierLayout: arrivals line pair, generation line pair (256 B)                                  |
- *   +--------------------------------------------------------------------------------------------------+ 384
  *   | member table: members x int, the job rank of each member in communicator order (128-aligned)     |
  *   +--------------------------------------------------------------------------------------------------+
  *   | slots: members x slot length, slot m written by member m only:                                   |
@@ -28,6 +26,8 @@ import org.rma4j.shm.Words;
  *   |   384 exchange half 0 (half length B) | 384 + half length: exchange half 1                       |
  *   |       each half: 0 total (long) | 8 status (int) | 12 root (int) | 16 agreement (long) | pad to 64 |
  *   |                  64 chunk (half length - 64 B)                                                    |
+ *   +--------------------------------------------------------------------------------------------------+
+ *   | barrier: DisseminationBarrierLayout for members parties                                          |
  *   +--------------------------------------------------------------------------------------------------+
  * </pre>
  *
@@ -54,8 +54,8 @@ import org.rma4j.shm.Words;
 public final class CommunicatorLayout {
     /** "RMA4JCOM" in ASCII. */
     public static final long MAGIC = 0x524D41344A434F4DL;
-    /** Layout version. */
-    public static final int VERSION = 2;
+    /** Layout version; 3 made the barrier a dissemination barrier after the slots. */
+    public static final int VERSION = 3;
 
     /** Number of members (int). */
     public static final int MEMBERS_OFFSET = FileHeader.LENGTH;
@@ -67,10 +67,8 @@ public final class CommunicatorLayout {
     public static final int CREATOR_OFFSET = HALF_LENGTH_FIELD_OFFSET + Integer.BYTES;
     /** The creator's number of this communicator among those it created (int). */
     public static final int CREATOR_NUMBER_OFFSET = CREATOR_OFFSET + Integer.BYTES;
-    /** The communicator's barrier ({@link BarrierLayout}). */
-    public static final int BARRIER_OFFSET = Align.PAD;
     /** The member table: one int per member. */
-    public static final int MEMBER_TABLE_OFFSET = BARRIER_OFFSET + BarrierLayout.LENGTH;
+    public static final int MEMBER_TABLE_OFFSET = Align.PAD;
 
     /** Offset in a slot of the two call words (long each, even then odd sequence). */
     public static final int SLOT_CALLS_OFFSET = 0;
@@ -145,8 +143,16 @@ public final class CommunicatorLayout {
         return slotOffset(members, halfLength, member) + SLOT_EXCHANGE_OFFSET + (long)(half & 1) * halfLength;
     }
 
-    public static long fileLength(final int members) {
+    /**
+     * @return offset of the communicator's {@link DisseminationBarrierLayout}, after the last slot (a multiple of
+     *         {@link Align#PAD}, as the barrier needs).
+     */
+    public static long barrierOffset(final int members) {
         return slotOffset(members, halfLength(members), members);
+    }
+
+    public static long fileLength(final int members) {
+        return barrierOffset(members) + DisseminationBarrierLayout.length(members);
     }
 
     /**

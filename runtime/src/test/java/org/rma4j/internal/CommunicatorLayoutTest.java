@@ -10,6 +10,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.rma4j.shm.Align;
+import org.rma4j.shm.DisseminationBarrierLayout;
 import org.rma4j.shm.FileHeader;
 import org.rma4j.shm.ShmFormatException;
 import org.rma4j.shm.Words;
@@ -33,9 +34,11 @@ class CommunicatorLayoutTest {
                 + (long)members * Integer.BYTES);
             assertEquals(0, CommunicatorLayout.chunkLength(half) % Long.BYTES, "chunks never split an element");
             final long last = CommunicatorLayout.halfOffset(members, half, members - 1, 1) + half;
-            assertEquals(CommunicatorLayout.fileLength(members), last);
+            assertEquals(CommunicatorLayout.barrierOffset(members), last, "the barrier follows the last slot");
+            assertEquals(0, CommunicatorLayout.barrierOffset(members) % Align.PAD);
+            assertEquals(CommunicatorLayout.fileLength(members), last + DisseminationBarrierLayout.length(members));
         }
-        assertTrue(CommunicatorLayout.BARRIER_OFFSET >= FileHeader.LENGTH + 5 * Integer.BYTES);
+        assertTrue(CommunicatorLayout.MEMBER_TABLE_OFFSET >= FileHeader.LENGTH + 5 * Integer.BYTES);
         assertEquals(0, CommunicatorLayout.SLOT_RECORD_OFFSET % Align.PAD);
         assertEquals(0, CommunicatorLayout.SLOT_EXCHANGE_OFFSET % Align.PAD);
         assertTrue(CommRecordLayout.RECORD_LENGTH <= CommunicatorLayout.RECORD_LENGTH);

@@ -312,11 +312,13 @@ public final class ControlFile implements AutoCloseable {
     }
 
     /**
-     * @return the job-wide barrier, for a party that waits with {@code waitStrategy}.
+     * @return the job-wide barrier, for {@code rank}'s party, which waits with {@code waitStrategy}.
      */
-    public ShmBarrier barrier(final WaitStrategy waitStrategy, final Liveness liveness) {
+    public DisseminationBarrier barrier(final int rank, final WaitStrategy waitStrategy, final Liveness liveness) {
         checkWhole("barrier");
-        return new ShmBarrier(segment, ControlLayout.BARRIER_OFFSET, ranks, waitStrategy, liveness);
+        checkRank(rank);
+        return new DisseminationBarrier(segment, ControlLayout.barrierOffset(ranks), ranks, rank, waitStrategy,
+            liveness);
     }
 
     /**

@@ -4,8 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 
 /**
- * Layout of a job's control file: job fields, the abort word, the job-wide barrier, one row per rank and
- * one collective scratch slot per rank.
+ * Layout of a job's control file: job fields, the abort word, one row per rank, one collective scratch
+ * slot per rank and the job-wide barrier.
  *
  * <pre>
  *   0                   24        28        32        36        40                  48                  56     64
@@ -16,14 +16,14 @@ import java.nio.file.Path;
  *   +-------------------+---------+---------+---------+---------+-------------------+-------------------+------+ 64
  *   | abort (wait word: 0, or ABORT_FLAG ORed with the status; set once) | padding                             |
  *   +----------------------------------------------------------------------------------------------------------+ 128
- *   | BarrierLayout: arrivals line pair, generation line pair (256 B)                                          |
- *   +----------------------------------------------------------------------------------------------------------+ 384
  *   | rank table: ranks rows of ROW_LENGTH (128 B), row r written by rank r (and the launcher, state only)     |
  *   |   0 pid (long) | 8 startMillis (long) | 16 state (wait word: RankState code, sleepers) | padding         |
  *   |  64 call word, even sequence (long) | 72 call word, odd sequence (long)                                  |
  *   |  80 wait call code (int) | 84 window (int) | 88 peer (int) | 92 call number (int) | 96 since (long)      |
  *   +----------------------------------------------------------------------------------------------------------+
  *   | scratch: ranks slots of SCRATCH_SLOT_LENGTH (1024 B), slot r written by rank r only                      |
+ *   +----------------------------------------------------------------------------------------------------------+
+ *   | job-wide barrier: DisseminationBarrierLayout for ranks parties                                           |
  *   +----------------------------------------------------------------------------------------------------------+
  * </pre>
  *
@@ -52,6 +52,8 @@ import java.nio.file.Path;
  *   volatile loads.</li>
  *   <li>Scratch: written by its rank between two barriers of a collective exchange, read by the peers
  *   after the second barrier (whose fences order the accesses).</li>
+ *   <li>Barrier: {@link DisseminationBarrierLayout}'s rule (each flag has one writer and one reader; with more
+ *   ranks than CPUs the region holds a central counter barrier instead).</li>
  * </ul>
  */
 public final class ControlLayout {
@@ -59,9 +61,9 @@ public final class ControlLayout {
     public static final long MAGIC = 0x524D41344A43544CL;
     /**
      * Layout version; 3 added the row and scratch slot lengths to the job fields, 4 the state ELSEWHERE (a rank
-     * of another node).
+     * of another node), 5 made the job-wide barrier a dissemination barrier after the scratch slots.
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
 
     /** Job size (int), 1..{@link #MAX_RANKS}. */
     public static final int RANKS_OFFSET = FileHeader.LENGTH;
@@ -84,10 +86,8 @@ public final class ControlLayout {
     public static final int ABORT_OFFSET = Align.alignedOffset(JOB_FIELDS_END, Align.CACHE_LINE);
     /** Marks the abort word as set (so that status 0 can be told apart from "not aborted"). */
     public static final int ABORT_FLAG = 1 << 30;
-    /** The job-wide {@link BarrierLayout}, on the first line pair after the abort word. */
-    public static final int BARRIER_OFFSET = Align.alignedOffset(ABORT_OFFSET + WaitWords.LENGTH, Align.PAD);
-    /** The first row of the rank table. */
-    public static final int RANK_TABLE_OFFSET = BARRIER_OFFSET + BarrierLayout.LENGTH;
+    /** The first row of the rank table, on the first line pair after the abort word. */
+    public static final int RANK_TABLE_OFFSET = Align.alignedOffset(ABORT_OFFSET + WaitWords.LENGTH, Align.PAD);
 
     /** Bytes of one row of the rank table: one line pair. */
     public static final int ROW_LENGTH = Align.PAD;
@@ -140,8 +140,16 @@ public final class ControlLayout {
         return rowOffset(ranks) + (long)rank * SCRATCH_SLOT_LENGTH;
     }
 
-    public static long fileLength(final int ranks) {
+    /**
+     * @return offset of the job-wide {@link DisseminationBarrierLayout}, after the last scratch slot (a multiple of
+     *         {@link Align#PAD}, as the barrier needs).
+     */
+    public static long barrierOffset(final int ranks) {
         return scratchOffset(ranks, ranks);
+    }
+
+    public static long fileLength(final int ranks) {
+        return barrierOffset(ranks) + DisseminationBarrierLayout.length(ranks);
     }
 
     /**

@@ -53,7 +53,15 @@ public final class DisseminationBarrier {
      */
     public DisseminationBarrier(final MemorySegment segment, final long offset, final int parties, final int party,
         final WaitStrategy waitStrategy, final Liveness liveness) {
-        this(segment, offset, parties, party, waitStrategy, liveness, parties > AdaptiveSpin.ONLINE_CPUS);
+        this(segment, offset, parties, party, waitStrategy, liveness, central(parties));
+    }
+
+    /**
+     * @return whether the region of a barrier of {@code parties} parties holds the central counter barrier on this
+     *         machine: with more parties than CPUs.
+     */
+    static boolean central(final int parties) {
+        return parties > AdaptiveSpin.ONLINE_CPUS;
     }
 
     /**

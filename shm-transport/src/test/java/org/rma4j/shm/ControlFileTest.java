@@ -609,9 +609,10 @@ class ControlFileTest {
             }
             assertEquals(RankState.EMPTY, observer.state(rank), "the scratch slots do not overlap the rank table");
         }
-        assertEquals(0,
-            Words.getIntVolatile(observer.segment(), ControlLayout.BARRIER_OFFSET + BarrierLayout.GENERATION_OFFSET),
-            "nor the barrier");
+        final long barrier = ControlLayout.barrierOffset(RANKS);
+        for (long i = barrier; i < ControlLayout.fileLength(RANKS); i++) {
+            assertEquals(0, observer.segment().get(ValueLayout.JAVA_BYTE, i), "nor the barrier's byte " + i);
+        }
     }
 
     @Test
@@ -623,7 +624,8 @@ class ControlFileTest {
             final ControlFile mine = open();
             ranks[r] = shm.submit(() -> {
                 mine.join(rank);
-                final ShmBarrier barrier = mine.barrier(WaitStrategy.defaultStrategy(), mine.liveness(rank, true));
+                final DisseminationBarrier barrier = mine.barrier(rank, WaitStrategy.defaultStrategy(),
+                    mine.liveness(rank, true));
                 assertEquals(RANKS, barrier.parties());
                 barrier.await();
                 // Every rank joined before anyone passed the barrier.
@@ -638,8 +640,7 @@ class ControlFileTest {
             rank.get(ShmTestDirectory.EVENT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
 
-        assertEquals(2,
-            Words.getIntVolatile(launcher.segment(), ControlLayout.BARRIER_OFFSET + BarrierLayout.GENERATION_OFFSET));
+        assertEquals(2, BarrierProbe.completed(launcher.segment(), ControlLayout.barrierOffset(RANKS), RANKS));
     }
 
     @Test

@@ -12,20 +12,27 @@ import org.junit.jupiter.api.Test;
 
 class ControlLayoutTest {
     @Test
-    void shouldPlaceJobFieldsAfterTheFileHeaderAndBeforeTheBarrier() {
+    void shouldPlaceJobFieldsAfterTheFileHeaderAndBeforeTheRankTable() {
         assertTrue(ControlLayout.RANKS_OFFSET >= FileHeader.LENGTH);
         assertTrue(ControlLayout.LAUNCHER_PID_OFFSET >= ControlLayout.RANKS_OFFSET + Integer.BYTES);
         assertTrue(ControlLayout.CREATED_MILLIS_OFFSET >= ControlLayout.LAUNCHER_PID_OFFSET + Long.BYTES);
-        assertTrue(ControlLayout.CREATED_MILLIS_OFFSET + Long.BYTES <= ControlLayout.BARRIER_OFFSET);
+        assertTrue(ControlLayout.CREATED_MILLIS_OFFSET + Long.BYTES <= ControlLayout.ABORT_OFFSET);
+        assertTrue(ControlLayout.ABORT_OFFSET + WaitWords.LENGTH <= ControlLayout.RANK_TABLE_OFFSET);
         assertEquals(0, ControlLayout.LAUNCHER_PID_OFFSET % Long.BYTES);
         assertEquals(0, ControlLayout.CREATED_MILLIS_OFFSET % Long.BYTES);
     }
 
     @Test
-    void shouldStartRankTableAfterTheBarrier() {
-        assertEquals(0, ControlLayout.BARRIER_OFFSET % Align.PAD);
-        assertEquals(ControlLayout.BARRIER_OFFSET + BarrierLayout.LENGTH, ControlLayout.RANK_TABLE_OFFSET);
+    void shouldStartRankTableOnALinePairAndEndWithTheBarrier() {
+        assertEquals(0, ControlLayout.RANK_TABLE_OFFSET % Align.PAD);
         assertEquals(ControlLayout.RANK_TABLE_OFFSET, ControlLayout.rowOffset(0));
+        for (final int ranks : new int[] {1, 2, 3, 8, 64, ControlLayout.MAX_RANKS}) {
+            assertEquals(ControlLayout.scratchOffset(ranks, ranks), ControlLayout.barrierOffset(ranks),
+                "the barrier follows the last scratch slot");
+            assertEquals(0, ControlLayout.barrierOffset(ranks) % Align.PAD);
+            assertEquals(ControlLayout.barrierOffset(ranks) + DisseminationBarrierLayout.length(ranks),
+                ControlLayout.fileLength(ranks));
+        }
     }
 
     @Test
@@ -51,13 +58,15 @@ class ControlLayoutTest {
         }
         assertEquals(0, ControlLayout.SCRATCH_SLOT_LENGTH % Align.PAD);
         assertEquals(ControlLayout.scratchOffset(ranks, ranks - 1) + ControlLayout.SCRATCH_SLOT_LENGTH,
-            ControlLayout.fileLength(ranks));
+            ControlLayout.barrierOffset(ranks));
     }
 
     @Test
     void shouldComputeFileLengthOfTheLargestJobWithoutOverflow() {
+        // NOTE: 12 rounds of flags (ceil(log2 4096)) per rank in the barrier.
         final long expected = ControlLayout.RANK_TABLE_OFFSET
-            + (long)ControlLayout.MAX_RANKS * (ControlLayout.ROW_LENGTH + ControlLayout.SCRATCH_SLOT_LENGTH);
+            + (long)ControlLayout.MAX_RANKS * (ControlLayout.ROW_LENGTH + ControlLayout.SCRATCH_SLOT_LENGTH
+                + 12 * DisseminationBarrierLayout.FLAG_STRIDE);
 
         assertEquals(expected, ControlLayout.fileLength(ControlLayout.MAX_RANKS));
     }
@@ -78,20 +87,19 @@ class ControlLayoutTest {
     }
 
     /**
-     * The offsets of version 4 of the control file (unchanged since 3): a change of any of them needs a new {@link
+     * The offsets of version 5 of the control file: a change of any of them needs a new {@link
      * ControlLayout#VERSION}, and this test changed with it.
      */
     @Test
     void shouldKeepTheOffsetsOfItsLayoutVersion() {
-        assertEquals(4, ControlLayout.VERSION);
+        assertEquals(5, ControlLayout.VERSION);
         assertEquals(24, ControlLayout.RANKS_OFFSET);
         assertEquals(28, ControlLayout.ROW_LENGTH_FIELD_OFFSET);
         assertEquals(32, ControlLayout.SCRATCH_SLOT_LENGTH_FIELD_OFFSET);
         assertEquals(40, ControlLayout.LAUNCHER_PID_OFFSET);
         assertEquals(48, ControlLayout.CREATED_MILLIS_OFFSET);
         assertEquals(64, ControlLayout.ABORT_OFFSET);
-        assertEquals(128, ControlLayout.BARRIER_OFFSET);
-        assertEquals(384, ControlLayout.RANK_TABLE_OFFSET);
+        assertEquals(128, ControlLayout.RANK_TABLE_OFFSET);
         assertEquals(128, ControlLayout.ROW_LENGTH);
         assertEquals(0, ControlLayout.ROW_PID_OFFSET);
         assertEquals(8, ControlLayout.ROW_START_MILLIS_OFFSET);
@@ -103,13 +111,14 @@ class ControlLayoutTest {
         assertEquals(92, ControlLayout.ROW_WAIT_CALL_NUMBER_OFFSET);
         assertEquals(96, ControlLayout.ROW_WAIT_SINCE_MILLIS_OFFSET);
         assertEquals(1024, ControlLayout.SCRATCH_SLOT_LENGTH);
+        assertEquals(128 + 2 * 128 + 2 * 1024, ControlLayout.barrierOffset(2));
     }
 
     @Test
     void shouldKeepJobFieldsOffTheAbortWordsLineAndRowFieldsInsideTheRow() {
         assertTrue(ControlLayout.JOB_FIELDS_END <= ControlLayout.ABORT_OFFSET);
         assertEquals(0, ControlLayout.ABORT_OFFSET % Align.CACHE_LINE);
-        assertTrue(ControlLayout.ABORT_OFFSET + WaitWords.LENGTH <= ControlLayout.BARRIER_OFFSET);
+        assertTrue(ControlLayout.ABORT_OFFSET + WaitWords.LENGTH <= ControlLayout.RANK_TABLE_OFFSET);
         assertTrue(ControlLayout.ROW_FIELDS_END <= ControlLayout.ROW_LENGTH);
         assertEquals(0, ControlLayout.ROW_WAIT_SINCE_MILLIS_OFFSET % Long.BYTES);
         assertEquals(0, ControlLayout.ROW_CALL_OFFSET % Align.CACHE_LINE, "call words on the row's second line");

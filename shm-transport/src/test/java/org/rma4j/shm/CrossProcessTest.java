@@ -139,13 +139,14 @@ class CrossProcessTest {
         final Process child = shm.startJvm(ShmChild.class, "join", path.toString(), "1");
         awaitJoined(control, 1, child);
         control.join(0);
-        final ShmBarrier barrier = control.barrier(WaitStrategy.defaultStrategy(), control.liveness(0, false));
+        final DisseminationBarrier barrier = control.barrier(0, WaitStrategy.defaultStrategy(),
+            control.liveness(0, false));
         final Future<Void> waiter = shm.submit(() -> {
             barrier.await();
             return null;
         });
-        ShmTestDirectory.awaitCondition(() -> Words.getIntVolatile(control.segment(),
-            ControlLayout.BARRIER_OFFSET + BarrierLayout.ARRIVALS_OFFSET) == 1, "rank 0 to arrive");
+        ShmTestDirectory.awaitCondition(
+            () -> BarrierProbe.onlyFirstArrived(control.segment(), ControlLayout.barrierOffset(2)), "rank 0 to arrive");
 
         child.destroyForcibly();
 
@@ -166,7 +167,7 @@ class CrossProcessTest {
             control.liveness(0, true).check();
             checkAlive(child, 1);
         };
-        final ShmBarrier barrier = control.barrier(WaitStrategy.defaultStrategy(), peers);
+        final DisseminationBarrier barrier = control.barrier(0, WaitStrategy.defaultStrategy(), peers);
 
         for (int round = 1; round <= BARRIER_ROUNDS; round++) {
             Words.putInt(control.scratch(0), 0, round);
@@ -180,8 +181,7 @@ class CrossProcessTest {
 
         assertExitsNormally(child, 0);
         assertEquals(RankState.FINISHED, control.state(1));
-        assertEquals(2 * BARRIER_ROUNDS,
-            Words.getIntVolatile(control.segment(), ControlLayout.BARRIER_OFFSET + BarrierLayout.GENERATION_OFFSET));
+        assertEquals(2 * BARRIER_ROUNDS, BarrierProbe.completed(control.segment(), ControlLayout.barrierOffset(2), 2));
     }
 
     private void awaitJoined(final ControlFile control, final int rank, final Process child) {

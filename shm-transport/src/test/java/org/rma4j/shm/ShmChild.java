@@ -109,7 +109,8 @@ final class ShmChild {
     private static void barrier(final Path path, final int rank, final int rounds) {
         try (ControlFile control = ControlFile.open(path)) {
             control.join(rank);
-            final ShmBarrier barrier = control.barrier(WaitStrategy.defaultStrategy(), control.liveness(rank, true));
+            final DisseminationBarrier barrier = control.barrier(rank, WaitStrategy.defaultStrategy(),
+                control.liveness(rank, true));
             for (int round = 1; round <= rounds; round++) {
                 Words.putInt(control.scratch(rank), 0, round);
                 barrier.await();
