@@ -150,8 +150,10 @@ public final class WindowStatistics {
     /**
      * @return the total time in nanoseconds spent in the blocking calls of {@code kind}. LOCK and LOCK_ALL
      *         calls are timed only while a JFR recording enables {@code org.rma4j.LockWait}, NOTIFICATION
-     *         calls only while one enables {@code org.rma4j.NotifyWait} (timing an uncontended lock, or an
-     *         await whose notification has arrived, would double its cost); their count is always kept.
+     *         calls only while one enables {@code org.rma4j.NotifyWait}, FULL_LANE waits only while one enables
+     *         {@code org.rma4j.FullNotifyLane} (timing an uncontended lock, an await whose notification has
+     *         arrived, or a lane that has room again after a few spins, would double its cost); their count is
+     *         always kept.
      */
     public long waitNs(final Wait kind) {
         return waits[Objects.requireNonNull(kind, "kind").ordinal() * 2 + 1];

@@ -132,9 +132,10 @@ public final class LaneProducer {
     }
 
     /**
-     * Sets or clears the lane's room-wait flag: set it before waiting for room in a full lane (then announce
+     * Sets or clears the lane's room-wait flag: set it before each sleep for room in a full lane (then announce
      * yourself on the word the consumer's room listener signals, issue the membarrier, re-check with
-     * {@link #offer} and only then sleep; {@link NotifyLanesLayout}, "Room"), clear it once done.
+     * {@link #offer} and only then sleep; {@link NotifyLanesLayout}, "Room"), clear it once done. A producer that
+     * only spins need not set it.
      */
     public void waitForRoom(final boolean waiting) {
         INT.setVolatile(segment, laneOffset + NotifyLanesLayout.ROOM_WAIT_OFFSET, waiting ? 1 : 0);

@@ -340,6 +340,15 @@ public final class NotifyLanes {
     }
 
     /**
+     * {@link #await(WaitStrategy, BooleanSupplier, Liveness)} that runs {@code beforeSleep} before each sleep
+     * (a producer waiting for room sets its room-wait flag there: {@link NotifyLanesLayout}, "Room").
+     */
+    public void await(final WaitStrategy strategy, final BooleanSupplier ready, final Liveness peers,
+        final Runnable beforeSleep) {
+        strategy.awaitCondition(segment, signalOffset, ready, peers, asymmetric, epochOffset, beforeSleep);
+    }
+
+    /**
      * Whether {@link #poll} would deliver a notification now. Consumer side: one thread at a time (the caller's
      * lock), not from a handler.
      */

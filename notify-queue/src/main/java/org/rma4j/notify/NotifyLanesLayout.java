@@ -121,10 +121,12 @@ import org.rma4j.shm.WaitWords;
  *   <li>after the wake: nothing is left to do.</li>
  * </ul>
  *
- * <p><b>Room</b> (a producer waiting for room in its full lane, in the asymmetric mode): the producer sets the
- * lane's room-wait flag, then waits on a wait word of its own choosing (the runtime: the signal word of its own
- * lanes, so that notifications for it wake it too): it announces itself there, issues the membarrier and
- * re-checks the lane's head before it sleeps. The consumer, after each release store of a lane's head, loads
+ * <p><b>Room</b> (a producer waiting for room in its full lane, in the asymmetric mode): the producer waits on a
+ * wait word of its own choosing (the runtime: the signal word of its own lanes, so that notifications for it wake
+ * it too), polling the lane's head while it spins; before each sleep it sets the lane's room-wait flag (a
+ * volatile store), announces itself on that word, issues the membarrier and re-checks the head. A wait that ends
+ * while spinning writes nothing the consumer reads: in a stream that keeps the lane full, the head's line is the
+ * only one besides the entries' to move between the two for each entry. The consumer, after each release store of a lane's head, loads
  * the flag (no fence) and, if it is set, calls the room listener, which signals that word. Either the head
  * store precedes the membarrier's point in the consumer's thread (the re-check sees the room), or the flag
  * load follows it (it sees the flag, and the signal sees the announced sleeper): the same argument as the
@@ -167,8 +169,8 @@ public final class NotifyLanesLayout {
     /** Offset, in a lane, of the consumer's head (long): entries of the lane consumed so far. */
     public static final int HEAD_OFFSET = 0;
     /**
-     * Offset, in a lane, of its producer's room-wait flag (int): 1 while the producer waits for room in the full
-     * lane, so that the consumer, which frees room, tells it ({@link NotifyLanes#onRoom}).
+     * Offset, in a lane, of its producer's room-wait flag (int): 1 while the producer sleeps (or is about to) for
+     * room in the full lane, so that the consumer, which frees room, tells it ({@link NotifyLanes#onRoom}).
      */
     public static final int ROOM_WAIT_OFFSET = HEAD_OFFSET + Long.BYTES;
     /** Offset, in a lane, of its first entry. */

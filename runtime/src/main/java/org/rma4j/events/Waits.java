@@ -9,7 +9,8 @@ package org.rma4j.events;
  * the window's wait counters), then {@link #end} reads it again; with no recording, or below the
  * threshold, nothing else happens. The calls that often return without waiting, or whose whole cost is
  * a few clock reads (lock and lockAll, fence and barrier, PSCW's start and wait, a notification request's
- * await and waitAny, a Messaging receive or send), are timed only while a recording enables their event;
+ * await and waitAny, a notified access waiting for room in its lane, a Messaging receive or send), are timed only
+ * while a recording enables their event;
  * else they are only counted.
  * Safe from any thread: each timed call has its own event object.
  */
@@ -52,7 +53,8 @@ public final class Waits {
     private static final RmaWaitEvent[] PROBES = new RmaWaitEvent[KINDS];
 
     static {
-        for (final int kind : new int[] {LOCK, LOCK_ALL, FENCE, START, WAIT, BARRIER, NOTIFY_WAIT, RECV, SEND}) {
+        for (final int kind : new int[] {LOCK, LOCK_ALL, FENCE, START, WAIT, BARRIER, NOTIFY_WAIT, FULL_LANE, RECV,
+            SEND}) {
             UNTIMED[kind] = untimed(kind);
             PROBES[kind] = create(kind);
         }

@@ -91,8 +91,8 @@ public final class WaitStrategy {
     }
 
     private static final WaitStrategy DEFAULT = fromSystemProperties();
-    /** No sleep epoch (see {@link #awaitCondition(MemorySegment, long, BooleanSupplier, Liveness, boolean, long)}). */
-    private static final long NO_EPOCH = -1;
+    /** An epoch offset that means none: the signal word has no sleep epoch (its writers use {@link WaitWords#signal}). */
+    public static final long NO_EPOCH = -1;
     private static final boolean LOST_WAKE_UP_FAILS = Boolean
         .parseBoolean(System.getProperty(LOST_WAKE_UP_FAILS_PROP_NAME, Boolean.toString(LOST_WAKE_UP_FAILS_DEFAULT)));
     /** Sleeps that ran out their period and then found the condition true, in this JVM. */
@@ -239,7 +239,7 @@ public final class WaitStrategy {
             final int value = Words.getIntVolatile(segment, offset);
             accepted[0] = value;
             return done.test(value);
-        }, liveness, false, false, NO_EPOCH);
+        }, liveness, false, false, NO_EPOCH, null);
         return accepted[0];
     }
 
@@ -253,7 +253,7 @@ public final class WaitStrategy {
      */
     public void awaitWord(final MemorySegment segment, final long offset, final BooleanSupplier done,
         final Liveness liveness) {
-        awaitCondition(segment, offset, done, liveness, false, false, NO_EPOCH);
+        awaitCondition(segment, offset, done, liveness, false, false, NO_EPOCH, null);
     }
 
     /**
@@ -286,7 +286,7 @@ public final class WaitStrategy {
      */
     public void awaitCondition(final MemorySegment segment, final long signalOffset, final BooleanSupplier done,
         final Liveness liveness, final boolean asymmetric) {
-        awaitCondition(segment, signalOffset, done, liveness, asymmetric, true, NO_EPOCH);
+        awaitCondition(segment, signalOffset, done, liveness, asymmetric, true, NO_EPOCH, null);
     }
 
     /**
@@ -298,7 +298,18 @@ public final class WaitStrategy {
      */
     public void awaitCondition(final MemorySegment segment, final long signalOffset, final BooleanSupplier done,
         final Liveness liveness, final boolean asymmetric, final long epochOffset) {
-        awaitCondition(segment, signalOffset, done, liveness, asymmetric, true, epochOffset);
+        awaitCondition(segment, signalOffset, done, liveness, asymmetric, true, epochOffset, null);
+    }
+
+    /**
+     * {@link #awaitCondition(MemorySegment, long, BooleanSupplier, Liveness, boolean, long)} that runs
+     * {@code beforeSleep} before each sleep, ahead of the announcement and its fence: for a waiter that must
+     * tell its writers to signal it (a flag they load after making the condition true), but need not while it
+     * spins, so that a short wait writes nothing the writers read.
+     */
+    public void awaitCondition(final MemorySegment segment, final long signalOffset, final BooleanSupplier done,
+        final Liveness liveness, final boolean asymmetric, final long epochOffset, final Runnable beforeSleep) {
+        awaitCondition(segment, signalOffset, done, liveness, asymmetric, true, epochOffset, beforeSleep);
     }
 
     /**
@@ -307,7 +318,8 @@ public final class WaitStrategy {
      *                    lost one; false where the word is the condition itself ({@link #awaitInt}).
      */
     private void awaitCondition(final MemorySegment segment, final long signalOffset, final BooleanSupplier done,
-        final Liveness liveness, final boolean asymmetric, final boolean signalApart, final long epochOffset) {
+        final Liveness liveness, final boolean asymmetric, final boolean signalApart, final long epochOffset,
+        final Runnable beforeSleep) {
         if (done.getAsBoolean()) {
             return;
         }
@@ -330,7 +342,8 @@ public final class WaitStrategy {
                     sleeping = pollingSinceNs == NOT_POLLING;
                 }
             }
-            if (sleeping && sleepOnSignal(segment, signalOffset, done, asymmetric, signalApart, epochOffset)
+            if (sleeping
+                && sleepOnSignal(segment, signalOffset, done, asymmetric, signalApart, epochOffset, beforeSleep)
                 || done.getAsBoolean()) {
                 if (adaptive != null && pollingSinceNs == NOT_POLLING) {
                     adaptive.ended();
@@ -357,13 +370,17 @@ public final class WaitStrategy {
     }
 
     /**
-     * One sleep of {@link #awaitCondition}: announces a sleeper on the signal word, fences (a membarrier if
-     * {@code asymmetric}), re-checks {@code done} and sleeps on the word for at most one liveness period.
+     * One sleep of {@link #awaitCondition}: runs {@code beforeSleep} (if not null), announces a sleeper on the
+     * signal word, fences (a membarrier if {@code asymmetric}), re-checks {@code done} and sleeps on the word for at
+     * most one liveness period.
      *
      * @return whether {@code done} held (the wait is over).
      */
     private boolean sleepOnSignal(final MemorySegment segment, final long signalOffset, final BooleanSupplier done,
-        final boolean asymmetric, final boolean signalApart, final long epochOffset) {
+        final boolean asymmetric, final boolean signalApart, final long epochOffset, final Runnable beforeSleep) {
+        if (beforeSleep != null) {
+            beforeSleep.run();
+        }
         final int signal = Words.getIntVolatile(segment, signalOffset);
         final boolean woken;
         WaitWords.addSleeper(segment, signalOffset);

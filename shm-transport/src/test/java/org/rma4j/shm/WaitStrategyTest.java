@@ -56,6 +56,44 @@ class WaitStrategyTest {
     }
 
     @Test
+    void shouldRunBeforeSleepAheadOfTheAnnouncementAndTheRecheck() {
+        final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
+        final AtomicInteger hooks = new AtomicInteger();
+        final AtomicInteger sleepersAtHook = new AtomicInteger(-1);
+        final AtomicInteger checksAfterHook = new AtomicInteger();
+
+        // No spins nor yields: the first failed check leads to a sleep, whose re-check after the announcement sees
+        // what the hook did and ends the wait before the futex call.
+        strategy.awaitCondition(segment, WORD, () -> {
+            if (hooks.get() == 0) {
+                return false;
+            }
+            checksAfterHook.incrementAndGet();
+            return true;
+        }, Liveness.NONE, false, WaitStrategy.NO_EPOCH, () -> {
+            hooks.incrementAndGet();
+            sleepersAtHook.set(Words.getIntVolatile(segment, SLEEPERS));
+        });
+
+        assertEquals(1, hooks.get(), "one sleep, one hook");
+        assertEquals(0, sleepersAtHook.get(), "the hook ran before the waiter announced itself");
+        assertEquals(1, checksAfterHook.get(), "the re-check after the announcement ended the wait");
+        assertEquals(0, Words.getIntVolatile(segment, SLEEPERS), "the sleeper withdrew its announcement");
+    }
+
+    @Test
+    void shouldNotRunBeforeSleepWhileSpinning() {
+        final AtomicInteger hooks = new AtomicInteger();
+        final AtomicInteger checks = new AtomicInteger();
+
+        WaitStrategy.busySpin().awaitCondition(segment, WORD, () -> checks.incrementAndGet() > 1000, Liveness.NONE,
+            false, WaitStrategy.NO_EPOCH, hooks::incrementAndGet);
+
+        assertEquals(1001, checks.get());
+        assertEquals(0, hooks.get(), "a wait that never sleeps never runs the hook");
+    }
+
+    @Test
     void shouldSleepOnFutexAndWakeOnStoreWhenSpinsAndYieldsAreZero() throws Exception {
         final WaitStrategy strategy = new WaitStrategy(WaitStrategy.Kind.BACKOFF, 0, 0);
         final Future<Integer> waiter = shm.submit(() -> strategy.awaitInt(segment, WORD, v -> v == 1, Liveness.NONE));
