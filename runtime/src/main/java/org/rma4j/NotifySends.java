@@ -21,6 +21,18 @@ import org.rma4j.shm.WaitStrategy;
  * holding it leaves nothing published.
  */
 final class NotifySends {
+    /**
+     * The longest a producer waiting for room in a full lane goes without polling the lane's head, while it spins.
+     * Each poll takes the head's line from the consumer, whose next store of the head must take it back: polled at
+     * the spin's rate, a stream that keeps the lane full moved that line twice per entry and the consumer took an
+     * entry in about 80 ns instead of 45 (the harness's fan-in with a request per message, 2 ranks). The default
+     * lanes hold at least 64 entries, which their consumer needs longer than this to take (at least about 16 ns
+     * each): it never runs dry, and the entries it takes between two polls free a batch of slots.
+     */
+    static final long ROOM_POLL_MAX_NS = 1_000;
+    /** The shortest time a consumer takes an entry in, which scales {@link #ROOM_POLL_MAX_NS} for shallow lanes. */
+    static final long ENTRY_NS = 16;
+
     private final WindowState window;
     private final int rank;
     private final ControlFile control;
@@ -39,18 +51,6 @@ final class NotifySends {
      * sends ({@link BiasedLock}): a rank that sends from one thread takes it with a plain store and releases it
      * with a release store, no atomic instruction behind its earlier notifications' stores.
      */
-    /**
-     * The longest a producer waiting for room in a full lane goes without polling the lane's head, while it spins.
-     * Each poll takes the head's line from the consumer, whose next store of the head must take it back: polled at
-     * the spin's rate, a stream that keeps the lane full moved that line twice per entry and the consumer took an
-     * entry in about 80 ns instead of 45 (the harness's fan-in with a request per message, 2 ranks). The default
-     * lanes hold at least 64 entries, which their consumer needs longer than this to take (at least about 16 ns
-     * each): it never runs dry, and the entries it takes between two polls free a batch of slots.
-     */
-    static final long ROOM_POLL_MAX_NS = 1_000;
-    /** The shortest time a consumer takes an entry in, which scales {@link #ROOM_POLL_MAX_NS} for shallow lanes. */
-    static final long ENTRY_NS = 16;
-
     static final class Lane {
         final LaneProducer producer;
         final int target;
@@ -69,17 +69,27 @@ final class NotifySends {
         /** Sets the room-wait flag before a sleep for room: made once, a wait allocates nothing for it. */
         private final Runnable beforeRoomSleep = this::beforeRoomSleep;
 
+        /** At most {@link #ROOM_POLL_MAX_NS}, less for a lane too shallow to keep its consumer busy that long. */
+        private final long roomPollNs;
+        /** When the holder's current wait for room last polled the head (System.nanoTime). */
+        private long headPolledNs;
+
+        Lane(final LaneProducer producer, final int target) {
+            this.producer = producer;
+            this.target = target;
+            this.roomPollNs = Math.min(ROOM_POLL_MAX_NS, producer.laneCapacity() * ENTRY_NS);
+            final MemorySegment words = MemorySegment.ofArray(stagingWords);
+            for (int i = 0; i < staging.length; i++) {
+                staging[i] = words.asSlice(0, (long)i * Long.BYTES);
+            }
+        }
+
         private void beforeRoomSleep() {
             if (!roomWaitSet) {
                 producer.waitForRoom(true);
                 roomWaitSet = true;
             }
         }
-
-        /** At most {@link #ROOM_POLL_MAX_NS}, less for a lane too shallow to keep its consumer busy that long. */
-        private final long roomPollNs;
-        /** When the holder's current wait for room last polled the head (System.nanoTime). */
-        private long headPolledNs;
 
         /** The holder begins a wait for room, having just found the lane full. */
         private void beginRoomWait() {
@@ -108,16 +118,6 @@ final class NotifySends {
             if (roomWaitSet) {
                 roomWaitSet = false;
                 producer.waitForRoom(false);
-            }
-        }
-
-        Lane(final LaneProducer producer, final int target) {
-            this.producer = producer;
-            this.target = target;
-            this.roomPollNs = Math.min(ROOM_POLL_MAX_NS, producer.laneCapacity() * ENTRY_NS);
-            final MemorySegment words = MemorySegment.ofArray(stagingWords);
-            for (int i = 0; i < staging.length; i++) {
-                staging[i] = words.asSlice(0, (long)i * Long.BYTES);
             }
         }
 
