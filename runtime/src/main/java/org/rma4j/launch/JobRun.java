@@ -3,6 +3,9 @@ package org.rma4j.launch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -100,6 +103,12 @@ final class JobRun {
 
     private void startRanks(final JobDirectory directory) {
         final List<String> command = launcher.command();
+        // NOTE: a pinned rank starts as taskset, which starts even if the java it is to run is missing, and fails.
+        final Path java = Path.of(command.getFirst());
+        if (java.isAbsolute() && !Files.isExecutable(java)) {
+            throw new UncheckedIOException("cannot start rank 0 with " + java + ": not an executable file",
+                new NoSuchFileException(java.toString()));
+        }
         final ProcessHandle self = ProcessHandle.current();
         final long startMillis = self.info().startInstant().map(instant -> instant.toEpochMilli()).orElse(0L);
         for (int rank = 0; rank < ranks; rank++) {

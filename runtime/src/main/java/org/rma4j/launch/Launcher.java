@@ -67,6 +67,11 @@ public final class Launcher {
 
     /** Program that pins a rank to a CPU ({@link Builder#bindToCore}), from util-linux. */
     static final String TASKSET = "taskset";
+    /**
+     * The most ranks a job binds to cores by default ({@link #bindsByDefault}): mpirun's rule (Open MPI's mpirun(1),
+     * "binding": to cores when there are at most 2 processes, to packages beyond, to nothing when oversubscribed).
+     */
+    static final int BIND_BY_DEFAULT_MAX_RANKS = 2;
     /** Prefix of the launcher's own messages. */
     static final String MESSAGE_PREFIX = "rmarun: ";
 
@@ -104,7 +109,7 @@ public final class Launcher {
         this.timeout = builder.timeout;
         this.stallReport = builder.stallReport;
         this.outputDirectory = builder.outputDirectory;
-        this.cpus = builder.bindToCore ? allowedCpus() : null;
+        this.cpus = binds(builder.bindToCore, ranks) ? allowedCpus() : null;
         this.aotCache = builder.aotCache;
         final String directory = aotCache == null ? null : nonEmptyDirectoryIn(withRuntime(classpath));
         if (directory != null) {
@@ -234,6 +239,32 @@ public final class Launcher {
     }
 
     /**
+     * @param bindToCore the builder's choice, null for the default.
+     * @return whether the ranks of a job of {@code ranks} run pinned to cores: as chosen, else
+     *         {@link #bindsByDefault}.
+     */
+    private static boolean binds(final Boolean bindToCore, final int ranks) {
+        if (bindToCore != null) {
+            return bindToCore;
+        }
+        return onPath(TASKSET) && bindsByDefault(ranks, cpusAllowedList().length);
+    }
+
+    /**
+     * mpirun's default binding for one package: a job of at most {@value #BIND_BY_DEFAULT_MAX_RANKS} ranks, no more
+     * than the CPUs the launcher may run on, runs each rank pinned to its CPU; a larger job runs unbound (mpirun binds
+     * it to packages, which on one package is no binding; rmarun does not map packages). Pinned, two ranks that wait
+     * for each other keep a CPU each: unpinned, on a machine whose CPUs are all busy, the scheduler's wake-up placement
+     * (a woken task goes to its waker's CPU when none is idle) put both ranks of a ping-pong on one CPU, where each
+     * message waited for the other's time slice (bench/README, "Loaded machine").
+     *
+     * @param allowedCpus CPUs the launcher may run on.
+     */
+    static boolean bindsByDefault(final int ranks, final int allowedCpus) {
+        return ranks <= BIND_BY_DEFAULT_MAX_RANKS && ranks <= allowedCpus;
+    }
+
+    /**
      * @return the CPUs this process may run on, from {@code Cpus_allowed_list} of {@code /proc/self/status}.
      * @throws IllegalStateException if they cannot be read or {@code taskset} is not installed.
      */
@@ -242,6 +273,14 @@ public final class Launcher {
             throw new IllegalStateException(
                 "--bind-to core needs " + TASKSET + " (package util-linux), which is not on" + " the PATH");
         }
+        return cpusAllowedList();
+    }
+
+    /**
+     * @return the CPUs this process may run on, from {@code Cpus_allowed_list} of {@code /proc/self/status}.
+     * @throws IllegalStateException if they cannot be read.
+     */
+    private static int[] cpusAllowedList() {
         try {
             for (final String line : java.nio.file.Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("Cpus_allowed_list:")) {
@@ -346,7 +385,7 @@ public final class Launcher {
         private Duration timeout = Duration.ZERO;
         private Duration stallReport = STALL_REPORT_DEFAULT;
         private Path outputDirectory;
-        private boolean bindToCore;
+        private Boolean bindToCore;
         private Path aotCache;
 
         private Builder() {
@@ -562,7 +601,9 @@ public final class Launcher {
 
         /**
          * @param bindToCore whether rank i runs pinned to one CPU, the i-th (modulo their number) of those
-         *                   the launcher may run on, through {@code taskset -c} (util-linux). Default false.
+         *                   the launcher may run on, through {@code taskset -c} (util-linux). Default: mpirun's rule,
+         *                   pinned for a job of at most 2 ranks and no more ranks than those CPUs, if
+         *                   {@code taskset} is installed ({@link Launcher#bindsByDefault}).
          * @return this builder.
          */
         public Builder bindToCore(final boolean bindToCore) {

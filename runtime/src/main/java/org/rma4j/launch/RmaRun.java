@@ -81,8 +81,9 @@ public final class RmaRun implements Callable<Integer> {
         + "(repeatable). Ranks inherit rmarun's environment anyway.")
     private List<String> exports = new ArrayList<>();
 
-    @Option(names = "--bind-to", paramLabel = "core|none", defaultValue = "none", description = "core: pin rank i to the i-th CPU rmarun may run on (modulo their number), with taskset "
-        + "(util-linux); none: no pinning (default).")
+    @Option(names = "--bind-to", paramLabel = "core|none", description = "core: pin rank i to the i-th CPU rmarun may run on (modulo their number), with taskset "
+        + "(util-linux); none: no pinning. Default, as mpirun: core for a job of at most 2 ranks and no more ranks than "
+        + "those CPUs, none otherwise.")
     private String bindTo;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "0", description = "Stop the job if it runs longer, after reporting what each rank waits for (exit status "
@@ -209,11 +210,14 @@ public final class RmaRun implements Callable<Integer> {
         if (outputDirectory != null) {
             builder.outputDirectory(outputDirectory);
         }
+        if (bindTo != null) {
+            builder.bindToCore(bindTo.equals("core"));
+        }
         final Launcher launcher;
         try {
             launcher = builder.ranks(ranks).mainClass(mainClass).args(args).classpath(rankClasspath)
                 .timeout(Duration.ofSeconds(timeoutSeconds)).stallReport(Duration.ofSeconds(stallReportSeconds))
-                .bindToCore(bindTo.equals("core")).jvmOptions(jvmOptions).grace(Duration.ofMillis(graceMs))
+                .jvmOptions(jvmOptions).grace(Duration.ofMillis(graceMs))
                 .baseDirectory(shmDir != null ? shmDir : JobDirectory.defaultBase()).output(out).errorOutput(err)
                 .build();
         } catch (final IllegalStateException e) {
@@ -263,7 +267,7 @@ public final class RmaRun implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                 "--stall-report must not be negative, got " + stallReportSeconds);
         }
-        if (!bindTo.equals("core") && !bindTo.equals("none")) {
+        if (bindTo != null && !bindTo.equals("core") && !bindTo.equals("none")) {
             throw new ParameterException(spec.commandLine(), "--bind-to must be core or none, got '" + bindTo + "'");
         }
     }

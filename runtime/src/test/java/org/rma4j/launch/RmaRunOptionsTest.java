@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -89,13 +90,53 @@ class RmaRunOptionsTest {
     @Test
     void shouldPinRankIToTheIthAllowedCpuWithBindToCore() throws Exception {
         final int[] allowed = Launcher.parseCpuList(cpusAllowed(ProcessHandle.current().pid()));
-        final Process launcher = new ProcessBuilder(RmaRunProcess.command(base.path(),
-            List.of("-n", "3", "--bind-to", "core", RankProgram.class.getName(), "sleep")))
+        final Map<Integer, int[]> cpus = cpusOfRanks(3, "--bind-to", "core");
+        for (final Map.Entry<Integer, int[]> rank : cpus.entrySet()) {
+            assertArrayEquals(new int[] {allowed[rank.getKey() % allowed.length]}, rank.getValue(),
+                "CPUs of rank " + rank.getKey());
+        }
+    }
+
+    @Test
+    void shouldBindAsMpirunDoesByDefault() throws Exception {
+        final int[] allowed = Launcher.parseCpuList(cpusAllowed(ProcessHandle.current().pid()));
+        // NOTE: on a machine of one CPU a job of 2 ranks is oversubscribed and runs unbound, as under mpirun.
+        final Map<Integer, int[]> two = cpusOfRanks(2);
+        for (final Map.Entry<Integer, int[]> rank : two.entrySet()) {
+            assertArrayEquals(allowed.length >= 2 ? new int[] {allowed[rank.getKey()]} : allowed, rank.getValue(),
+                "CPUs of rank " + rank.getKey() + " of 2");
+        }
+        for (final Map.Entry<Integer, int[]> rank : cpusOfRanks(3).entrySet()) {
+            assertArrayEquals(allowed, rank.getValue(), "CPUs of rank " + rank.getKey() + " of 3 (unbound)");
+        }
+        for (final Map.Entry<Integer, int[]> rank : cpusOfRanks(2, "--bind-to", "none").entrySet()) {
+            assertArrayEquals(allowed, rank.getValue(), "CPUs of rank " + rank.getKey() + " with --bind-to none");
+        }
+    }
+
+    @Test
+    void shouldBindJobsOfAtMostTwoRanksAndNoMoreRanksThanCpusByDefault() {
+        assertTrue(Launcher.bindsByDefault(1, 1));
+        assertTrue(Launcher.bindsByDefault(2, 2));
+        assertTrue(Launcher.bindsByDefault(2, 64));
+        assertFalse(Launcher.bindsByDefault(2, 1), "more ranks than CPUs");
+        assertFalse(Launcher.bindsByDefault(3, 64), "more than 2 ranks");
+    }
+
+    /**
+     * Starts a job of {@code ranks} ranks that sleep, with {@code options}, and reads the CPUs each rank may run on.
+     */
+    private Map<Integer, int[]> cpusOfRanks(final int ranks, final String... options) throws Exception {
+        final List<String> command = new ArrayList<>(List.of("-n", Integer.toString(ranks)));
+        command.addAll(List.of(options));
+        command.addAll(List.of(RankProgram.class.getName(), "sleep"));
+        final Process launcher = new ProcessBuilder(RmaRunProcess.command(base.path(), command))
             .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        final Map<Integer, int[]> cpus = new TreeMap<>();
         try (BufferedReader lines = new BufferedReader(
             new InputStreamReader(launcher.getInputStream(), StandardCharsets.UTF_8))) {
             final Map<Integer, Long> pids = new TreeMap<>();
-            while (pids.size() < 3) {
+            while (pids.size() < ranks) {
                 final String line = lines.readLine();
                 assertFalse(line == null, "rmarun ended before its ranks were ready");
                 final Matcher ready = READY.matcher(line);
@@ -104,8 +145,7 @@ class RmaRunOptionsTest {
                 }
             }
             for (final Map.Entry<Integer, Long> rank : pids.entrySet()) {
-                assertArrayEquals(new int[] {allowed[rank.getKey() % allowed.length]},
-                    Launcher.parseCpuList(cpusAllowed(rank.getValue())), "CPUs of rank " + rank.getKey());
+                cpus.put(rank.getKey(), Launcher.parseCpuList(cpusAllowed(rank.getValue())));
             }
         } finally {
             launcher.destroy();
@@ -113,6 +153,7 @@ class RmaRunOptionsTest {
             RmaRunProcess.destroy(launcher);
         }
         base.assertNoEntryLeft(JobDirectory.NAME_PREFIX);
+        return cpus;
     }
 
     @Test

@@ -27,18 +27,21 @@ final class LoadedReport {
             return;
         }
         final Results.RunInfo info = results.info();
-        md.append("## Ping-pong on a loaded machine (median half round trip)\n\n");
+        md.append("## Ping-pong on a loaded machine (half round trip)\n\n");
         md.append(String.format(Locale.ROOT, "Each implementation with its default settings, %d timed round trips "
             + "after as many untimed ones (a warm JIT; the first calls are the cold-start report's subject), first alone, then beside %d CPU-bound processes (`while :; do :; "
-            + "done`; started before the step, killed after it) on %d CPUs; each cell the best of %d rounds (the "
-            + "lowest median), as in the latency part. rma4j: the PingPong example of "
-            + "`org.rma4j.examples.notified` as `rmarun` starts it (no JVM option, ranks not bound). Open MPI: "
-            + "MPI_Send / MPI_Recv under mpirun (ob1 / vader; mpirun binds 2 ranks to cores). Ratios: rma4j's time "
-            + "÷ Open MPI's send / recv in the same conditions (below 1: rma4j faster).%n%n", info.loadedIterations(),
-            info.backgroundLoad(), info.cpus(), info.rounds()));
+            + "done`; started before the step, killed after it) on %d CPUs; each cell's median the best of %d rounds "
+            + "(the lowest), as in the latency part, and its mean the highest of them (the rare long round trips, a "
+            + "rank waiting for a CPU, show in the mean). rma4j: the PingPong example of "
+            + "`org.rma4j.examples.notified` as `rmarun` starts it (no JVM option; rmarun's default binding, as "
+            + "mpirun's: 2 ranks pinned to cores). Open MPI: MPI_Send / MPI_Recv under mpirun (ob1 / vader; mpirun "
+            + "binds 2 ranks to cores). Ratios: rma4j's median ÷ Open MPI's send / recv median in the same "
+            + "conditions (below 1: rma4j faster).%n%n", info.loadedIterations(), info.backgroundLoad(), info.cpus(),
+            info.rounds()));
         md.append("| busy processes | size | rma4j send / recv | rma4j notified put | Open MPI send / recv | "
-            + "rma4j send / recv ÷ Open MPI | rma4j notified ÷ Open MPI |\n"
-            + "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+            + "rma4j send / recv ÷ Open MPI | rma4j notified ÷ Open MPI | mean: rma4j send / recv | "
+            + "rma4j notified put | Open MPI send / recv |\n"
+            + "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (final int load : new TreeSet<>(
             results.loaded().stream().map(LoadedMeasurement::backgroundLoad).toList())) {
             for (final long size : new TreeSet<>(
@@ -52,6 +55,10 @@ final class LoadedReport {
                 for (final String row : RMA4J_ROWS) {
                     md.append(' ').append(ratio(results.findLoaded(Rows.RMA4J, row, size, load), mpi)).append(" |");
                 }
+                for (final String row : RMA4J_ROWS) {
+                    md.append(' ').append(mean(results.findLoaded(Rows.RMA4J, row, size, load))).append(" |");
+                }
+                md.append(' ').append(mean(mpi)).append(" |");
                 md.append('\n');
             }
         }
@@ -63,6 +70,10 @@ final class LoadedReport {
 
     private static String time(final Optional<LoadedMeasurement> m) {
         return m.map(x -> ReportWriter.duration(x.medianNs())).orElse(ReportWriter.NONE);
+    }
+
+    private static String mean(final Optional<LoadedMeasurement> m) {
+        return m.filter(x -> x.meanNs() > 0).map(x -> ReportWriter.duration(x.meanNs())).orElse(ReportWriter.NONE);
     }
 
     static String ratio(final Optional<LoadedMeasurement> numerator, final Optional<LoadedMeasurement> denominator) {

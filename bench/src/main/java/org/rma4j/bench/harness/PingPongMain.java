@@ -17,7 +17,7 @@ import org.rma4j.examples.notified.Sync;
  * variants at every size, each first untimed with ITERATIONS round trips (a warm JIT, as the peer's warm-up of
  * as many round trips), then timed (after the example's own warm-up, a tenth of ITERATIONS); rank 0 appends one
  * line per variant and size to OUT_FILE ({@link SampleFile}): the row ({@code send-recv},
- * {@code notified-put}), the size and the example's median half round trip in ns. Exit status 1 if a payload
+ * {@code notified-put}), the size, the example's median and mean half round trips in ns. Exit status 1 if a payload
  * came back wrong.
  */
 public final class PingPongMain {
@@ -48,7 +48,8 @@ public final class PingPongMain {
                 PingPong.run(job, sync, iterations, sizes); // untimed: the warm-up
                 for (final PingPong.Measurement m : PingPong.run(job, sync, iterations, sizes)) {
                     System.out.println(m.line());
-                    SampleFile.append(out, row(sync), m.sizeBytes(), new double[] {m.medianHalfRoundTripNs()}, 1);
+                    SampleFile.append(out, row(sync), m.sizeBytes(),
+                        new double[] {m.medianHalfRoundTripNs(), m.meanHalfRoundTripNs()}, 2);
                     errors += m.errors();
                 }
             }

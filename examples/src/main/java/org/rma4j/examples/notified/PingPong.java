@@ -64,9 +64,12 @@ public final class PingPong {
      * @param sizeBytes              the payload size.
      * @param iterations             the timed round trips.
      * @param medianHalfRoundTripNs  the median of (t1 - t0) / 2 over the timed round trips.
+     * @param meanHalfRoundTripNs    their mean: beside the median, it shows the rare long round trips (a rank
+     *                               that waited for a CPU on a loaded machine).
      * @param errors                 the round trips whose echo differed from the ping.
      */
-    public record Measurement(Sync sync, long sizeBytes, int iterations, long medianHalfRoundTripNs, long errors) {
+    public record Measurement(Sync sync, long sizeBytes, int iterations, long medianHalfRoundTripNs,
+        long meanHalfRoundTripNs, long errors) {
         /**
          * @return the output line of this measurement.
          */
@@ -127,7 +130,8 @@ public final class PingPong {
                     }
                 }
                 if (rank == 0) {
-                    measurements.add(new Measurement(sync, size, iterations, Programs.median(halfRoundTrips), errors));
+                    measurements.add(new Measurement(sync, size, iterations, Programs.median(halfRoundTrips),
+                        Math.round(Programs.mean(halfRoundTrips)), errors));
                 }
             }
         }
