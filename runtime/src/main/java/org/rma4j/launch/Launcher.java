@@ -254,9 +254,9 @@ public final class Launcher {
      * mpirun's default binding for one package: a job of at most {@value #BIND_BY_DEFAULT_MAX_RANKS} ranks, no more
      * than the CPUs the launcher may run on, runs each rank pinned to its CPU; a larger job runs unbound (mpirun binds
      * it to packages, which on one package is no binding; rmarun does not map packages). Pinned, two ranks that wait
-     * for each other keep a CPU each: unpinned, on a machine whose CPUs are all busy, the scheduler's wake-up placement
-     * (a woken task goes to its waker's CPU when none is idle) put both ranks of a ping-pong on one CPU, where each
-     * message waited for the other's time slice (bench/README, "Loaded machine").
+     * for each other keep a CPU each: unpinned, on a machine whose CPUs are all busy, Linux's wake-affine placement (a
+     * task woken from a futex sleep may go to its waker's CPU) put both ranks of a ping-pong on one CPU, where each
+     * message waited for a time slice (bench/README, "Loaded machine").
      *
      * @param allowedCpus CPUs the launcher may run on.
      */
