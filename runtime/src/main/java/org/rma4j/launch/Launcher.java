@@ -109,7 +109,7 @@ public final class Launcher {
         this.timeout = builder.timeout;
         this.stallReport = builder.stallReport;
         this.outputDirectory = builder.outputDirectory;
-        this.cpus = binds(builder.bindToCore, ranks) ? allowedCpus() : null;
+        this.cpus = cpusToBind(builder.bindToCore, ranks);
         this.aotCache = builder.aotCache;
         final String directory = aotCache == null ? null : nonEmptyDirectoryIn(withRuntime(classpath));
         if (directory != null) {
@@ -240,14 +240,18 @@ public final class Launcher {
 
     /**
      * @param bindToCore the builder's choice, null for the default.
-     * @return whether the ranks of a job of {@code ranks} run pinned to cores: as chosen, else
-     *         {@link #bindsByDefault}.
+     * @return the CPUs the ranks of a job of {@code ranks} are pinned to (rank i to the i-th, modulo their number),
+     *         or null if they run unpinned: as chosen, else as {@link #bindsByDefault} says.
      */
-    private static boolean binds(final Boolean bindToCore, final int ranks) {
+    private static int[] cpusToBind(final Boolean bindToCore, final int ranks) {
         if (bindToCore != null) {
-            return bindToCore;
+            return bindToCore ? allowedCpus() : null;
         }
-        return onPath(TASKSET) && bindsByDefault(ranks, cpusAllowedList().length);
+        if (!onPath(TASKSET)) {
+            return null;
+        }
+        final int[] allowed = cpusAllowedList();
+        return bindsByDefault(ranks, allowed.length) ? allowed : null;
     }
 
     /**
