@@ -146,7 +146,9 @@ final class ApplicationReport {
         }
         final List<String> variants = app.variants.stream().map(Sync::label)
             .filter(v -> ms.stream().anyMatch(m -> m.variant().equals(v))).toList();
-        final List<String> peers = PeerApps.VARIANTS.stream().map(Sync::label).toList();
+        final List<String> peers = PeerApps.variants(app).stream().map(Sync::label)
+            .filter(v -> results.applications(Rows.OPENMPI, app.id).stream().anyMatch(m -> m.variant().equals(v)))
+            .toList();
         md.append("Against the C peer on Open MPI (").append(app.unit)
             .append("; each rma4j variant's throughput ÷ " + "Open MPI's ").append(String.join(" / ", peers))
             .append(", above 1: rma4j faster):\n\n| ranks | size |");

@@ -13,12 +13,14 @@ import org.rma4j.examples.notified.Sync;
 /**
  * The C peers of the applications ({@code mpi_stencil.c}, {@code mpi_tree.c}, {@code mpi_cholesky.c}):
  * each built with Open MPI's mpicc and run under its mpirun at the rank count and problem size of an rma4j
- * application job, with the same repetitions, in the variants {@link #VARIANTS}. Their result lines have the
+ * application job, with the same repetitions, in the variants {@link #variants}. Their result lines have the
  * format of {@link AppMain#line}, so they become {@link AppMeasurement}s of {@link Rows#OPENMPI}.
  */
 final class PeerApps {
     /** The variants every C application implements, in the order it runs them. */
     static final List<Sync> VARIANTS = List.of(Sync.SEND_RECV, Sync.PUT_FLUSH);
+    /** The stencil's C peer has the paper's active-target variants as well (PipelineChannels.Pscw and Fence). */
+    static final List<Sync> STENCIL_VARIANTS = List.of(Sync.SEND_RECV, Sync.PUT_FLUSH, Sync.PSCW, Sync.FENCE);
 
     private final Peers peers;
     private final Peers.MpiTool mpi;
@@ -41,6 +43,13 @@ final class PeerApps {
         this.mpi = mpi;
         this.timeout = timeout;
         this.flags = List.copyOf(flags);
+    }
+
+    /**
+     * @return the variants the C peer of {@code app} runs, in that order.
+     */
+    static List<Sync> variants(final Application app) {
+        return app == Application.STENCIL ? STENCIL_VARIANTS : VARIANTS;
     }
 
     /**
@@ -73,7 +82,7 @@ final class PeerApps {
         try {
             Files.deleteIfExists(out);
             final boolean succeeded = peers.runMpiProgram(Peers.mpirun(mpi, ranks, binary.get(),
-                List.of(out.toString(), VARIANTS.stream().map(Sync::label).collect(Collectors.joining(",")),
+                List.of(out.toString(), variants(app).stream().map(Sync::label).collect(Collectors.joining(",")),
                     Integer.toString(size), Integer.toString(work), Integer.toString(repeats),
                     Long.toString(warmupMs))),
                 label, timeout);
@@ -81,7 +90,7 @@ final class PeerApps {
             if (!succeeded && lines.isEmpty()) {
                 return List.of();
             }
-            return AppRunner.measurements(app, VARIANTS, ranks, size, work, lines, label).stream()
+            return AppRunner.measurements(app, variants(app), ranks, size, work, lines, label).stream()
                 .map(m -> m.withImpl(mpi.impl())).toList();
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot read " + out, e);

@@ -126,6 +126,24 @@ class SectionsTest {
     }
 
     @Test
+    void shouldPutTheStencilAgainstEveryVariantOfItsCPeer() {
+        final Results s = sample();
+        final List<AppMeasurement> applications = new ArrayList<>(s.applications());
+        // the stencil's C peer also runs pscw and fence: rma4j notified 0.2 over 0.4, 0.8, 0.1 and 0.05
+        applications.add(openMpi("stencil", "pscw", 2, 0.1));
+        applications.add(openMpi("stencil", "fence", 2, 0.05));
+        final String md = ReportWriter.markdown(
+            new Results(s.info(), s.measurements(), s.notes(), s.floorProbesNs(), applications, s.sweeps(), s.loaded()),
+            List.of());
+        assertTrue(md.contains("each rma4j variant's throughput ÷ Open MPI's sendrecv / putflush / pscw / fence"), md);
+        assertTrue(
+            md.contains("| ranks | size | Open MPI sendrecv | Open MPI putflush | Open MPI pscw | Open MPI fence | "
+                + "rma4j notified ÷ Open MPI |"),
+            md);
+        assertTrue(md.contains("| 2 | 100x100 | 0.400 | 0.800 | 0.100 | 0.050 | 0.50 / 0.25 / 2.00 / 4.00 |"), md);
+    }
+
+    @Test
     void shouldTabulateTheSweepWithRatiosToOpenMpi() {
         final String md = ReportWriter.markdown(sample(), List.of("x-sweep.png"));
         assertTrue(md.contains("## Throughput and scale: fan-in, fence, barrier (median of 3 runs)"), md);
