@@ -64,7 +64,7 @@ final class PeerApps {
     }
 
     /**
-     * Runs the C peer of {@code app} at {@code ranks} processes: untimed rounds of both variants for
+     * Runs the C peer of {@code app} at {@code ranks} processes: untimed rounds of all its variants for
      * {@code warmupMs} (at least one), then {@code repeats} timed ones, as {@link AppMain} does.
      *
      * @return one measurement per variant; empty (with a note from {@link Peers}) if it could not be built or
